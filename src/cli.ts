@@ -1,0 +1,57 @@
+/**
+ * The command line: assembles one commander program from the command files, and is the one place
+ * that prints errors and picks the exit code (errors.ts). Commands write data to stdout and throw;
+ * they never exit.
+ */
+import { Command, CommanderError } from 'commander';
+import { makeCensusCommand } from './commands/census.js';
+import { EXIT, OmgError } from './errors.js';
+import { processIO, type IO } from './io.js';
+import { packageVersion } from './paths.js';
+
+export function makeProgram(io: IO): Command {
+  const program = new Command('omg-evidence')
+    .description('Turn the committed evidence of a Claude Code CLI probe into the tables of its write-up, and question it with SQL.')
+    .version(packageVersion, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => io.stderr(s),
+      outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
+    })
+    .exitOverride();
+  for (const make of [makeCensusCommand]) {
+    const cmd = make(io);
+    cmd.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');
+    program.addCommand(cmd);
+  }
+  return program;
+}
+
+/** Run the CLI with `argv` (without node and the script). Resolves to the exit code. */
+export async function main(argv: string[], io: IO = processIO): Promise<number> {
+  const program = makeProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    return report(err, io);
+  }
+}
+
+function report(err: unknown, io: IO): number {
+  if (err instanceof CommanderError) {
+    // Commander has already printed its message (or the help / version).
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+    return EXIT.usage;
+  }
+  if (err instanceof OmgError) {
+    io.stderr(`omg-evidence: ${err.message}${err.hint ? ` (${err.hint})` : ''}\n`);
+    return err.exitCode;
+  }
+  const e = err as Error;
+  io.stderr(`omg-evidence: unexpected error: ${e?.message ?? String(err)}\n`);
+  if (io.env.OMG_EVIDENCE_DEBUG) io.stderr(`${e?.stack ?? ''}\n`);
+  else io.stderr('omg-evidence: this is a bug; set OMG_EVIDENCE_DEBUG=1 to see the stack trace\n');
+  return EXIT.error;
+}

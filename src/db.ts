@@ -1,0 +1,94 @@
+/**
+ * The only module that talks to DuckDB. It opens an in-memory database with no temp directory,
+ * runs SQL with bound parameters, and returns plain JSON-safe rows (BIGINT becomes a number when
+ * it is a safe integer, DECIMAL a number, nested lists and structs plain arrays and objects).
+ * It computes nothing itself: numbers come from the SQL it is given.
+ */
+import {
+  DuckDBInstance,
+  JSDuckDBValueConverter,
+  type DuckDBConnection,
+  type DuckDBValue,
+  type DuckDBValueConverter,
+  type JS,
+} from '@duckdb/node-api';
+import { QueryError } from './errors.js';
+
+export type Row = Record<string, unknown>;
+export type Params = Record<string, DuckDBValue> | DuckDBValue[];
+
+/** BIGINT/HUGEINT → number when safe (else a decimal string); everything else as node-api's JS form. */
+const toPlain: DuckDBValueConverter<JS> = (value, type, converter) => {
+  if (typeof value === 'bigint') {
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  }
+  return JSDuckDBValueConverter(value, type, converter);
+};
+
+export interface Result {
+  columns: string[];
+  /** DuckDB's own type names, e.g. `BIGINT`, `VARCHAR[]`. */
+  types: string[];
+  rows: Row[];
+}
+
+export class Database {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly con: DuckDBConnection,
+  ) {}
+
+  /** An in-memory database. `temp_directory: ''` keeps DuckDB from allow-listing (or creating) `./.tmp`. */
+  static async open(): Promise<Database> {
+    const instance = await DuckDBInstance.create(':memory:', {
+      temp_directory: '',
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    });
+    const con = await instance.connect();
+    await con.run(`SET TimeZone = 'UTC'`);
+    return new Database(instance, con);
+  }
+
+  /** Run SQL and read every row. `source` names where the SQL came from, for error messages. */
+  async query(sql: string, params?: Params, source = 'query'): Promise<Result> {
+    try {
+      const reader = await this.con.runAndReadAll(sql, params as never);
+      return {
+        columns: reader.columnNames(),
+        types: reader.columnTypes().map((t) => t.toString()),
+        rows: reader.convertRowObjects(toPlain) as Row[],
+      };
+    } catch (err) {
+      throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+    }
+  }
+
+  /** Run SQL for its effect. */
+  async exec(sql: string, params?: Params, source = 'query'): Promise<void> {
+    try {
+      await this.con.run(sql, params as never);
+    } catch (err) {
+      throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+    }
+  }
+
+  /**
+   * Forbid file access from here on (stack-notes §4): tables must be loaded first. With no temp
+   * directory nothing stays allow-listed, and the configuration cannot be changed back.
+   */
+  async seal(): Promise<void> {
+    await this.exec(`SET enable_external_access = false`);
+    await this.exec(`SET lock_configuration = true`);
+  }
+
+  close(): void {
+    this.con.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** A SQL string literal. Only for values DuckDB cannot take as bound parameters (table functions' file lists). */
+export function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}

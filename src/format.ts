@@ -1,0 +1,101 @@
+/**
+ * Output formats for tabular data: a terminal table (cli-table3), GitHub markdown, CSV, JSON and
+ * NDJSON. Commands hand over display rows of strings, numbers and nulls (plus the JSON objects they
+ * want printed for json/ndjson); this module lays them out and never changes a value.
+ */
+import Table from 'cli-table3';
+import { UsageError } from './errors.js';
+
+export type Cell = string | number | boolean | null;
+
+export interface Column {
+  key: string;
+  /** Header text; the key when absent. */
+  title?: string;
+  /** Right-align (numbers). */
+  right?: boolean;
+}
+
+export const TABULAR_FORMATS = ['table', 'markdown', 'csv', 'json', 'ndjson'] as const;
+export type TabularFormat = (typeof TABULAR_FORMATS)[number];
+
+/** The format when none is asked for: a table on a terminal, markdown in a pipe or a file. */
+export function defaultFormat(isTTY: boolean | undefined): 'table' | 'markdown' {
+  return isTTY ? 'table' : 'markdown';
+}
+
+/** Check a --format value against what a command offers. */
+export function checkFormat<T extends string>(value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--format must be one of ${allowed.join(', ')}; got "${value}"`);
+  }
+  return value as T;
+}
+
+function text(v: Cell): string {
+  return v === null ? '' : String(v);
+}
+
+export function toTable(columns: Column[], rows: Record<string, Cell>[], color = false): string {
+  const table = new Table({
+    head: columns.map((c) => c.title ?? c.key),
+    colAligns: columns.map((c) => (c.right ? 'right' : 'left')),
+    style: color ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] },
+    // No rule between body rows: one line per row reads better and stays greppable.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const r of rows) table.push(columns.map((c) => text(r[c.key] ?? null)));
+  const lines = table.toString().split('\n');
+  // Without row rules cli-table3 also drops the rule under the header: draw it from the top border.
+  const rule = lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤');
+  return [lines[0], lines[1], rule, ...lines.slice(2)].join('\n') + '\n';
+}
+
+/** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
+export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): string {
+  const esc = (s: string) => s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>');
+  const head = `| ${columns.map((c) => esc(c.title ?? c.key)).join(' | ')} |`;
+  const rule = `|${columns.map((c) => (c.right ? '---:' : ':---')).join('|')}|`;
+  const body = rows.map((r) => `| ${columns.map((c) => esc(text(r[c.key] ?? null))).join(' | ')} |`);
+  return [head, rule, ...body].join('\n') + '\n';
+}
+
+/** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */
+export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
+  const field = (v: Cell) => {
+    const s = text(v);
+    return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+  };
+  const lines = [columns.map((c) => field(c.key)), ...rows.map((r) => columns.map((c) => field(r[c.key] ?? null)))];
+  return lines.map((l) => l.join(',')).join('\r\n') + '\r\n';
+}
+
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
+
+export function toNdjson(values: unknown[]): string {
+  return values.map((v) => JSON.stringify(v) + '\n').join('');
+}
+
+/** Lay out rows in one of the tabular formats. `objects` are what json/ndjson print (default: rows). */
+export function render(
+  format: TabularFormat,
+  columns: Column[],
+  rows: Record<string, Cell>[],
+  objects: unknown[] = rows,
+  color = false,
+): string {
+  switch (format) {
+    case 'table':
+      return toTable(columns, rows, color);
+    case 'markdown':
+      return toMarkdown(columns, rows);
+    case 'csv':
+      return toCsv(columns, rows);
+    case 'json':
+      return toJson(objects);
+    case 'ndjson':
+      return toNdjson(objects);
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The library entry point: `import { openEvidence } from 'omg-evidence'`.
+ */
+export { Evidence, type OpenOptions } from './evidence.js';
+export { EXIT, OmgError, InputError, UsageError, DiffersError, VerdictError, QueryError } from './errors.js';
+export type { CensusRow, ToolCount } from './census-text.js';
+export { main } from './cli.js';
+
+import { Evidence, type OpenOptions } from './evidence.js';
+
+/** Open probe directories (the bundled probe when `paths` is empty). Call `close()` when done. */
+export function openEvidence(paths: string[] = [], options: OpenOptions = {}): Promise<Evidence> {
+  return Evidence.open(paths, options);
+}

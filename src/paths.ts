@@ -1,0 +1,41 @@
+/**
+ * Where things are: the package root (found from this module, so it works from src/ under vitest
+ * and from dist/src/ when installed), the bundled probe, the queries folder, and how a path is
+ * shown to a user (relative to the working directory when it is inside it, so output is stable).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, 'utf8')).name === 'omg-evidence') return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('omg-evidence: cannot find the package root');
+    dir = up;
+  }
+}
+
+/** The package's own directory. */
+export const packageRoot: string = findRoot();
+
+/** The probe every command uses when given no path. */
+export const BUNDLED_PROBE = 'evidence/0017-staged-agent-restores-layer-1';
+export const bundledProbeDir: string = join(packageRoot, BUNDLED_PROBE);
+
+/** Folder of the public queries; a query's file name is its public name. */
+export const queriesDir: string = join(packageRoot, 'queries');
+
+/** The package version, for provenance lines and --version. */
+export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version;
+
+/** A path as shown to the user: relative to the working directory when inside it, else absolute. */
+export function displayPath(p: string): string {
+  const abs = resolve(p);
+  const rel = relative(process.cwd(), abs);
+  if (rel === '') return '.';
+  if (rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) return abs;
+  return rel;
+}

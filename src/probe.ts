@@ -1,0 +1,373 @@
+/**
+ * Loads one or more probe directories into DuckDB tables. It finds the files, has DuckDB parse
+ * them (jsonl.ts), validates every record (schema.ts), builds the typed tables every query reads,
+ * and checks what spans records: unique seq and session_id, a tool_use file for every row, and
+ * that the registration and notes name sessions that exist. It computes no figures.
+ *
+ * Tables (every one carries `probe`, the probe directory's name):
+ *   spawns, tool_uses, skill_calls, permission_denials, model_usage, artifacts, markers,
+ *   registered_arms, addenda, pilot_sessions, void_arms, conjuncts, budgets, spawn_notes,
+ *   registration_records, source_files.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { Database, sqlString } from './db.js';
+import { InputError } from './errors.js';
+import { physicalLine, readJsonl } from './jsonl.js';
+import { displayPath } from './paths.js';
+import {
+  ENVELOPE_MACRO,
+  NOTES,
+  REGISTRATION,
+  REGISTRATION_KINDS,
+  RESULTS,
+  SKILL_RESULTS,
+  TOOL_USE,
+} from './records.js';
+import { recordError, validate } from './schema.js';
+
+export interface Probe {
+  /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
+  id: string;
+  /** Absolute path. */
+  dir: string;
+  /** Whether it has a `registration/` folder. */
+  registered: boolean;
+}
+
+export interface LoadResult {
+  probes: Probe[];
+  /** Things worth saying that do not stop the load (printed on stderr by the CLI). */
+  warnings: string[];
+}
+
+type Kind = 'results' | 'tool_use' | 'tool_use_err' | 'skill_results' | 'notes' | 'registration';
+
+interface SourceFile {
+  abs: string;
+  probe: string;
+  kind: Kind;
+  /** Path relative to the probe directory, with `/`. */
+  rel: string;
+  /** For tool_use files: the session id the file name gives. */
+  session: string | null;
+}
+
+/** Find a probe's files. Throws when the directory is missing or holds no results.jsonl. */
+export function discoverProbe(path: string): { probe: Probe; files: SourceFile[] } {
+  const dir = resolve(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new InputError(`${displayPath(dir)}: no such probe directory`, 'give the path of a probe directory, one that holds results.jsonl');
+  }
+  const results = join(dir, 'results.jsonl');
+  if (!existsSync(results)) {
+    throw new InputError(`${displayPath(dir)}: not a probe: it has no results.jsonl`, 'give the path of a probe directory, one that holds results.jsonl');
+  }
+  const id = basename(dir);
+  const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
+  const toolDir = join(dir, 'tool_use');
+  if (existsSync(toolDir)) {
+    for (const name of readdirSync(toolDir).sort()) {
+      const m = /^(.*)\.(jsonl|err)$/.exec(name);
+      if (!m) continue;
+      files.push({
+        abs: join(toolDir, name),
+        probe: id,
+        kind: m[2] === 'jsonl' ? 'tool_use' : 'tool_use_err',
+        rel: `tool_use/${name}`,
+        session: m[1]!,
+      });
+    }
+  }
+  for (const [name, kind] of [
+    ['skill_results.jsonl', 'skill_results'],
+    ['notes.jsonl', 'notes'],
+  ] as const) {
+    if (existsSync(join(dir, name))) files.push({ abs: join(dir, name), probe: id, kind, rel: name, session: null });
+  }
+  const regDir = join(dir, 'registration');
+  const registered = existsSync(regDir) && statSync(regDir).isDirectory();
+  if (registered) {
+    for (const name of readdirSync(regDir).filter((n) => n.endsWith('.jsonl')).sort()) {
+      files.push({ abs: join(regDir, name), probe: id, kind: 'registration', rel: `registration/${name}`, session: null });
+    }
+  }
+  return { probe: { id, dir, registered }, files };
+}
+
+/** Load probe directories into `db`. Several load at once; their ids must differ. */
+export async function loadProbes(db: Database, paths: string[]): Promise<LoadResult> {
+  const probes: Probe[] = [];
+  const files: SourceFile[] = [];
+  for (const p of paths) {
+    const found = discoverProbe(p);
+    const clash = probes.find((q) => q.id === found.probe.id);
+    if (clash) {
+      throw new InputError(
+        `${displayPath(found.probe.dir)}: probe id "${found.probe.id}" is already loaded from ${displayPath(clash.dir)}`,
+        'a probe is named by its directory; load probes whose directory names differ',
+      );
+    }
+    probes.push(found.probe);
+    files.push(...found.files);
+  }
+  const warnings: string[] = [];
+  await db.exec(ENVELOPE_MACRO);
+  await db.exec(`create or replace table source_files (abs VARCHAR, probe VARCHAR, kind VARCHAR, rel VARCHAR, session_id VARCHAR)`);
+  if (files.length > 0) {
+    const values = files
+      .map((f) => `(${[f.abs, f.probe, f.kind, f.rel].map(sqlString).join(', ')}, ${f.session === null ? 'NULL' : sqlString(f.session)})`)
+      .join(',\n');
+    await db.exec(`insert into source_files values ${values}`);
+  }
+  const jsonl = files.filter((f) => f.kind !== 'tool_use_err').map((f) => f.abs);
+  await readJsonl(db, 'raw_records', jsonl);
+  await db.exec(
+    `create or replace temp table records as
+     select s.probe, s.kind, s.rel, s.session_id as file_session, r.file, r.rec, r.json
+     from raw_records r join source_files s on s.abs = r.file`,
+  );
+
+  await validate(db, 'records', RESULTS, `kind = 'results'`);
+  await validate(db, 'records', TOOL_USE, `kind = 'tool_use'`);
+  await validate(db, 'records', SKILL_RESULTS, `kind = 'skill_results'`);
+  await validate(db, 'records', NOTES, `kind = 'notes'`);
+  await validate(db, 'records', REGISTRATION, `kind = 'registration'`);
+  for (const [kind, schema] of Object.entries(REGISTRATION_KINDS)) {
+    await validate(db, 'records', schema, `kind = 'registration' and (json ->> 'kind') = ${sqlString(kind)}`);
+  }
+
+  await buildRegistration(db, warnings);
+  await buildSpawns(db);
+  await checkSpawns(db, warnings);
+  await buildDetails(db);
+  await checkReferences(db, warnings);
+  return { probes, warnings };
+}
+
+async function buildRegistration(db: Database, warnings: string[]): Promise<void> {
+  await db.exec(
+    `create or replace table registration_records as
+     select probe, rel as file, rec, json ->> 'kind' as kind, json as record
+     from records where kind = 'registration'`,
+  );
+  const known = Object.keys(REGISTRATION_KINDS).map(sqlString).join(', ');
+  const unknown = await db.query(
+    `select probe, file, kind, count(*) as n from registration_records
+     where kind not in (${known}) group by all order by probe, file, kind`,
+  );
+  for (const r of unknown.rows) {
+    warnings.push(`${r.probe}/${r.file}: ${r.n} record(s) of unknown kind "${r.kind}" kept in registration_records, not used`);
+  }
+  await db.exec(
+    `create or replace table registered_arms as
+     select probe, row_number() over (partition by probe order by file, rec) as ordinal,
+            t.arm, t.phase, t.n, t.trigger, t.addendum, t.replaces, t.what, record
+     from (select probe, file, rec, record, from_json(record,
+             '{"arm":"VARCHAR","phase":"VARCHAR","n":"BIGINT","trigger":"VARCHAR","addendum":"BIGINT","replaces":"VARCHAR","what":"VARCHAR"}') as t
+           from registration_records where kind = 'arm')`,
+  );
+  await db.exec(
+    `create or replace table addenda as
+     select probe, (record ->> 'n')::BIGINT as n, record ->> 'text' as text, file, record
+     from registration_records where kind = 'addendum'`,
+  );
+  await db.exec(
+    `create or replace table pilot_sessions as
+     select probe, unnest(from_json(record -> 'pilot', '["VARCHAR"]')) as session_id, n as addendum
+     from addenda where (record -> 'pilot') is not null`,
+  );
+  await db.exec(
+    `create or replace table void_arms as
+     select probe, v.arm, v.reason, addendum from (
+       select probe, n as addendum, unnest(from_json(record -> 'void', '[{"arm":"VARCHAR","reason":"VARCHAR"}]')) as v
+       from addenda where (record -> 'void') is not null)`,
+  );
+  await db.exec(
+    `create or replace table conjuncts as
+     select probe, (record ->> 'n')::BIGINT as n, record ->> 'required' as required, record ->> 'check' as "check", file, record
+     from registration_records where kind = 'conjunct'`,
+  );
+  await db.exec(
+    `create or replace table budgets as
+     select probe, (record ->> 'usd')::DOUBLE as usd, (record ->> 'spawns')::BIGINT as spawns, file, record
+     from registration_records where kind = 'budget'`,
+  );
+  await db.exec(
+    `create or replace table spawn_notes as
+     select probe, json ->> 'session_id' as session_id, json ->> 'note' as note, file, rec
+     from records where kind = 'notes'`,
+  );
+  // One registered arm per name, one budget per probe, one addendum per number.
+  await firstDuplicate(db, `select probe, file, rec, json ->> 'arm' as key, 'arm' as what from records
+                            where kind = 'registration' and (json ->> 'kind') = 'arm'`, 'registered arm');
+  await firstDuplicate(db, `select probe, file, rec, (json ->> 'n') as key, 'n' as what from records
+                            where kind = 'registration' and (json ->> 'kind') = 'addendum'`, 'addendum number');
+  await firstDuplicate(db, `select probe, file, rec, (json ->> 'n') as key, 'n' as what from records
+                            where kind = 'registration' and (json ->> 'kind') = 'conjunct'`, 'conjunct number');
+  await firstDuplicate(db, `select probe, file, rec, 'budget' as key, 'budget' as what from records
+                            where kind = 'registration' and (json ->> 'kind') = 'budget'`, 'budget record');
+}
+
+async function buildSpawns(db: Database): Promise<void> {
+  await db.exec(
+    `create or replace table spawns as
+     with rows as (
+       select probe, rec, json, from_json(json, '{"seq":"BIGINT","arm":"VARCHAR","phase":"VARCHAR","session_id":"VARCHAR",
+         "mode":"VARCHAR","argv_file":"VARCHAR","plugin_dir":"VARCHAR","started_at":"VARCHAR","ended_at":"VARCHAR",
+         "exit_code":"BIGINT","claude_version":"VARCHAR","envelope":"JSON"}') as t
+       from records where kind = 'results'
+     ), stderr as (${await stderrSource(db)})
+     select r.probe, t.seq, t.arm, t.phase, t.session_id,
+            case when p.session_id is not null then 'pilot'
+                 when v.arm is not null then 'void'
+                 else 'counted' end as status,
+            t.exit_code,
+            (omg_envelope(t.envelope) ->> 'total_cost_usd')::DOUBLE as cost_usd,
+            t.claude_version, t.mode, t.argv_file, t.plugin_dir, t.started_at, t.ended_at,
+            n.note, e.content as stderr,
+            omg_envelope(t.envelope) as envelope,
+            r.json as record
+     from rows r
+     left join pilot_sessions p on p.probe = r.probe and p.session_id = t.session_id
+     left join (select distinct probe, arm from void_arms) v on v.probe = r.probe and v.arm = t.arm
+     left join spawn_notes n on n.probe = r.probe and n.session_id = t.session_id
+     left join stderr e on e.probe = r.probe and e.session_id = t.session_id
+     order by r.probe, t.seq`,
+    undefined,
+    'building spawns',
+  );
+}
+
+/** A SELECT of (probe, session_id, content) over the tool_use/*.err files; read_text needs at least one file. */
+async function stderrSource(db: Database): Promise<string> {
+  const res = await db.query(`select abs from source_files where kind = 'tool_use_err' order by abs`);
+  if (res.rows.length === 0) return `select null::VARCHAR as probe, null::VARCHAR as session_id, null::VARCHAR as content where false`;
+  const list = res.rows.map((r) => sqlString(String(r.abs))).join(', ');
+  return `select s.probe, s.session_id, t.content from read_text([${list}]) t join source_files s on s.abs = t.filename`;
+}
+
+async function checkSpawns(db: Database, warnings: string[]): Promise<void> {
+  await firstDuplicate(db, `select probe, file, rec, json ->> 'session_id' as key, 'session_id' as what from records where kind = 'results'`, 'session_id');
+  await firstDuplicate(db, `select probe, file, rec, json ->> 'seq' as key, 'seq' as what from records where kind = 'results'`, 'seq');
+  const missing = await db.query(
+    `select r.file, r.rec, r.json ->> 'session_id' as session_id from records r
+     where r.kind = 'results' and not exists (
+       select 1 from source_files s where s.probe = r.probe and s.kind = 'tool_use' and s.session_id = (r.json ->> 'session_id'))
+     order by r.file, r.rec limit 1`,
+  );
+  const m = missing.rows[0];
+  if (m) {
+    throw recordError(
+      String(m.file),
+      Number(m.rec),
+      `no tool_use/${m.session_id}.jsonl for this row`,
+      'every row needs its tool_use file; an empty file means the spawn made no tool call',
+    );
+  }
+  const orphans = await db.query(
+    `select s.probe, s.rel from source_files s
+     where s.kind in ('tool_use', 'tool_use_err')
+       and not exists (select 1 from spawns p where p.probe = s.probe and p.session_id = s.session_id)
+     order by s.probe, s.rel`,
+  );
+  for (const o of orphans.rows) warnings.push(`${o.probe}/${o.rel}: matches no row of results.jsonl; ignored`);
+}
+
+async function buildDetails(db: Database): Promise<void> {
+  await db.exec(
+    `create or replace table tool_uses as
+     select r.probe, r.file_session as session_id, r.rec as ordinal,
+            t.id as tool_use_id, t.name, t.input_keys, t.skill, t.agent_id, r.json as record
+     from (select *, from_json(json, '{"id":"VARCHAR","name":"VARCHAR","input_keys":"VARCHAR[]","skill":"VARCHAR","agent_id":"VARCHAR"}') as t
+           from records where kind = 'tool_use') r
+     where exists (select 1 from spawns p where p.probe = r.probe and p.session_id = r.file_session)
+     order by r.probe, r.file_session, r.rec`,
+  );
+  await db.exec(
+    `create or replace table skill_calls as
+     select r.probe, r.rec as ordinal, r.t.session_id, coalesce(r.t.arm, s.arm) as arm, r.t.tool_use_id, r.t.skill,
+            r.t.is_error, r.t.result, r.json as record
+     from (select probe, rec, json, from_json(json, '{"session_id":"VARCHAR","arm":"VARCHAR","tool_use_id":"VARCHAR","skill":"VARCHAR","is_error":"BOOLEAN","result":"VARCHAR"}') as t
+           from records where kind = 'skill_results') as r
+     left join spawns as s on s.probe = r.probe and s.session_id = r.t.session_id
+     order by r.probe, r.rec`,
+  );
+  // Items of the arrays inside each row, numbered within the row.
+  await db.exec(
+    `create or replace table artifacts as
+     select probe, session_id, i as ordinal, e ->> 'label' as label, e ->> 'path' as path, (e ->> 'exists')::BOOLEAN as present, e as record
+     from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
+           from (select probe, session_id, from_json(record -> 'artifacts', '["JSON"]') as l from spawns))
+     order by probe, session_id, ordinal`,
+  );
+  await db.exec(
+    `create or replace table markers as
+     select probe, session_id, i as ordinal, e ->> 'label' as label, e ->> 'token' as token, e ->> 'file' as file, e ->> 'dir' as dir, e as record
+     from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
+           from (select probe, session_id, from_json(record -> 'markers', '["JSON"]') as l from spawns))
+     order by probe, session_id, ordinal`,
+  );
+  await db.exec(
+    `create or replace table permission_denials as
+     select probe, session_id, i as ordinal, e ->> 'tool_name' as tool_name, e ->> 'tool_use_id' as tool_use_id, e -> 'tool_input' as tool_input, e as record
+     from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
+           from (select probe, session_id, from_json(envelope -> 'permission_denials', '["JSON"]') as l from spawns where envelope is not null))
+     order by probe, session_id, ordinal`,
+  );
+  await db.exec(
+    `create or replace table model_usage as
+     select probe, session_id, i as ordinal, e.key as model,
+            (e.value ->> 'costUSD')::DOUBLE as cost_usd,
+            (e.value ->> 'inputTokens')::BIGINT as input_tokens,
+            (e.value ->> 'outputTokens')::BIGINT as output_tokens,
+            (e.value ->> 'cacheReadInputTokens')::BIGINT as cache_read_input_tokens,
+            (e.value ->> 'cacheCreationInputTokens')::BIGINT as cache_creation_input_tokens,
+            e.value as record
+     from (select probe, session_id, unnest(m) as e, unnest(generate_series(1, len(m))) as i
+           from (select probe, session_id, map_entries(from_json(envelope -> 'modelUsage', '"MAP(VARCHAR, JSON)"')) as m
+                 from spawns where envelope is not null))
+     order by probe, session_id, ordinal`,
+  );
+}
+
+async function checkReferences(db: Database, warnings: string[]): Promise<void> {
+  const unknownNote = await db.query(
+    `select n.file, n.rec, n.session_id from spawn_notes n
+     where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
+     order by n.file, n.rec limit 1`,
+  );
+  const u = unknownNote.rows[0];
+  if (u) throw recordError(String(u.file), Number(u.rec), `notes.jsonl row: session "${u.session_id}" is not in results.jsonl`, 'a note names the session_id of a results.jsonl row');
+  const unknownPilot = await db.query(
+    `select r.file, r.rec, p.session_id from pilot_sessions p
+     join records r on r.probe = p.probe and r.kind = 'registration' and (r.json ->> 'kind') = 'addendum' and (r.json ->> 'n')::BIGINT = p.addendum
+     where not exists (select 1 from spawns s where s.probe = p.probe and s.session_id = p.session_id)
+     order by r.file, r.rec limit 1`,
+  );
+  const p = unknownPilot.rows[0];
+  if (p) throw recordError(String(p.file), Number(p.rec), `addendum declares pilot session "${p.session_id}", which is not in results.jsonl`, 'a pilot is named by the full session_id of a results.jsonl row');
+  const orphanSkills = await db.query(
+    `select probe, count(*) as n, min(ordinal) as first from skill_calls c
+     where not exists (select 1 from spawns s where s.probe = c.probe and s.session_id = c.session_id)
+     group by probe order by probe`,
+  );
+  for (const o of orphanSkills.rows) {
+    warnings.push(`${o.probe}/skill_results.jsonl: ${o.n} row(s) name a session that is not in results.jsonl (first: record ${o.first})`);
+  }
+}
+
+/** Throw for the second record, by file and line, whose `key` repeats within its probe. */
+async function firstDuplicate(db: Database, source: string, label: string): Promise<void> {
+  const res = await db.query(
+    `select file, rec, key, first_file, first_rec from (
+       select file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
+       from (${source}) window w as (partition by probe, key order by file, rec))
+     where k = 2 order by file, rec limit 1`,
+  );
+  const d = res.rows[0];
+  if (!d) return;
+  const firstLine = physicalLine(String(d.first_file), Number(d.first_rec));
+  const first = d.first_file === d.file ? `line ${firstLine}` : `${displayPath(String(d.first_file))}:${firstLine}`;
+  throw recordError(String(d.file), Number(d.rec), `duplicate ${label} ${JSON.stringify(String(d.key))} (first at ${first})`, `each ${label} must be unique within a probe`);
+}

@@ -1,0 +1,46 @@
+/**
+ * The public queries in queries/: one SELECT per file, the file name is the query's public name,
+ * and a header comment says what it reads, its parameters and what it returns. This module finds
+ * and reads them; running them is db.ts's job.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from './errors.js';
+import { queriesDir } from './paths.js';
+
+export interface Query {
+  name: string;
+  /** `queries/<name>.sql`, as shown in messages. */
+  source: string;
+  sql: string;
+  /** The first header line after `<name>:`. */
+  summary: string;
+  /** Named parameters the header declares (`params: a, b` or `none`). */
+  params: string[];
+}
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+/** Names of every query in queries/, sorted. */
+export function listQueries(): string[] {
+  return readdirSync(queriesDir)
+    .filter((f) => f.endsWith('.sql'))
+    .map((f) => f.slice(0, -4))
+    .filter((n) => NAME.test(n))
+    .sort();
+}
+
+/** Read queries/<name>.sql. Throws InputError when there is no such query. */
+export function readQuery(name: string): Query {
+  const file = join(queriesDir, `${name}.sql`);
+  if (!NAME.test(name) || !existsSync(file)) {
+    throw new InputError(`no query named "${name}"`, `the queries are: ${listQueries().join(', ')}`);
+  }
+  const sql = readFileSync(file, 'utf8');
+  const header = sql.split('\n').filter((l) => l.startsWith('--')).map((l) => l.replace(/^--\s?/, ''));
+  const summary = (header[0] ?? '').replace(new RegExp(`^${name}:\\s*`), '');
+  const paramLine = header.find((l) => /^params:/.test(l)) ?? 'params: none';
+  const declared = paramLine.replace(/^params:\s*/, '').trim();
+  const params = declared === 'none' || declared === '' ? [] : declared.split(/\s*,\s*/).map((p) => p.split(/\s/)[0]!);
+  return { name, source: `queries/${name}.sql`, sql, summary, params };
+}
