@@ -1,0 +1,134 @@
+/**
+ * The census of the bundled probe against the reference ADR's own census block, and the census's
+ * shapes in every format.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, probeFixture, shared } from './helpers.js';
+
+/** The "Full tool_use census per spawn" block, as printed in the reference ADR. */
+function referenceBlock(): string[] {
+  const adr = readFileSync(join(shared, 'reference', 'adr-0017-k-staged-agent.txt'), 'utf8').split('\n');
+  const start = adr.findIndex((l) => l.startsWith('Full tool_use census per spawn')) + 1;
+  const lines: string[] = [];
+  for (let i = start; i < adr.length; i++) {
+    if (adr[i]!.trim() === '') {
+      if (lines.length) break;
+      continue;
+    }
+    lines.push(adr[i]!);
+  }
+  return lines;
+}
+
+const collapse = (s: string) => s.replace(/ +/g, ' ');
+
+describe('census of the bundled probe', () => {
+  it('reproduces the reference ADR census block', async () => {
+    const ref = referenceBlock();
+    expect(ref).toHaveLength(28);
+    const run = await cli(['census', '--format', 'text']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const got = run.stdout.split('\n');
+    expect(got.pop()).toBe('');
+    expect(got).toHaveLength(ref.length);
+    for (let i = 0; i < ref.length; i++) {
+      // Line for line once runs of spaces are collapsed ...
+      expect(collapse(got[i]!)).toBe(collapse(ref[i]!));
+      // ... and byte for byte where the ADR's author placed no note by hand.
+      if (!ref[i]!.includes('(')) expect(got[i]).toBe(ref[i]);
+    }
+  });
+
+  it('matches its goldens in text, markdown, csv and json', async () => {
+    for (const [format, file] of [
+      ['text', 'census.txt'],
+      ['markdown', 'census.md'],
+      ['csv', 'census.csv'],
+      ['json', 'census.json'],
+    ] as const) {
+      const run = await cli(['census', '--format', format]);
+      expect(run.code).toBe(0);
+      await expect(run.stdout).toMatchFileSnapshot(join('golden', file));
+    }
+  });
+
+  it('prints JSON with the documented keys, one object per spawn in seq order', async () => {
+    const rows = JSON.parse((await cli(['census', '--format', 'json'])).stdout);
+    expect(rows).toHaveLength(28);
+    expect(rows.map((r: { seq: number }) => r.seq)).toEqual([...Array(28).keys()].map((i) => i + 1));
+    for (const r of rows) {
+      expect(Object.keys(r)).toEqual([
+        'probe', 'seq', 'arm', 'phase', 'session_id', 'exit_code', 'status', 'tools', 'artifacts', 'markers', 'skills', 'note',
+      ]);
+      expect(Object.keys(r.tools)).toEqual(Object.keys(r.tools).sort());
+    }
+    const bySid = (p: string) => rows.find((r: { session_id: string }) => r.session_id.startsWith(p));
+    expect(bySid('1bb76aee')).toMatchObject({ status: 'pilot', markers: [], note: 'pilot, addendum 1' });
+    expect(bySid('4588218c')).toMatchObject({ status: 'counted', markers: ['AGENT-STAGED@HOME'], tools: { Write: 2 } });
+    expect(bySid('d3cf0e26')).toMatchObject({ arm: 'K-NEG', exit_code: 1, tools: {}, note: 'exit 1, no session' });
+    expect(bySid('a97721a8')).toMatchObject({ status: 'void', artifacts: ['BREACH'], tools: { Write: 1 } });
+    expect(bySid('8371a071')).toMatchObject({ markers: ['STAGED-SKILL'], tools: { Skill: 1, Write: 2 } });
+    expect(bySid('afbb2a87').skills).toEqual(['omg-repo-house-html', 'oh-my-graph-staged-skills:omg-probe-standalone-html']);
+    expect(rows.filter((r: { status: string }) => r.status === 'counted')).toHaveLength(25);
+  });
+
+  it('defaults to markdown when stdout is not a terminal, and a table when it is', async () => {
+    expect((await cli(['census'])).stdout).toBe((await cli(['census', '--format', 'markdown'])).stdout);
+    const table = await cli(['census'], { tty: true });
+    expect(table.stdout).toBe((await cli(['census', '--format', 'table'])).stdout);
+    expect(table.stdout.split('\n')[1]).toMatch(/│ seq │ arm +│ phase │ session +│ status +│ exit │ tools/);
+  });
+});
+
+describe('census of other probes', () => {
+  it('loads several probes at once; every row carries its probe', async () => {
+    const run = await cli(['census', probeFixture('minimal'), probeFixture('second'), '--format', 'json']);
+    expect(run.code).toBe(0);
+    const rows = JSON.parse(run.stdout);
+    expect(rows.map((r: { probe: string; seq: number }) => `${r.probe}#${r.seq}`)).toEqual(['minimal#1', 'minimal#2', 'second#1']);
+    expect(rows[2]).toMatchObject({ tools: { Bash: 1 }, status: 'counted', note: null });
+  });
+
+  it('heads each probe in text and adds a probe column in the tabular formats', async () => {
+    const text = await cli(['census', probeFixture('minimal'), probeFixture('second'), '--format', 'text']);
+    expect(text.stdout).toBe(
+      'minimal\n' +
+        "A-ONE       aaaaaaaa  {'Skill': 1, 'Write': 2}  BREACH  -                 ns:thing\n" +
+        'A-TWO       bbbbbbbb  {}                        -       M@HOME\n' +
+        '\n' +
+        'second\n' +
+        "B-ONE       cccccccc  {'Bash': 1}               -       -\n",
+    );
+    const md = await cli(['census', probeFixture('minimal'), probeFixture('second'), '--format', 'markdown']);
+    expect(md.stdout.split('\n')[0]).toBe('| probe | seq | arm | phase | session | status | exit | tools | artifacts | markers | skills | note |');
+  });
+
+  it('counts every record as counted, with no notes, when a probe has no registration', async () => {
+    const rows = JSON.parse((await cli(['census', probeFixture('minimal'), '--format', 'json'])).stdout);
+    expect(rows.map((r: { status: string; note: null }) => [r.status, r.note])).toEqual([
+      ['counted', null],
+      ['counted', null],
+    ]);
+  });
+
+  it('takes pilot and void status and notes from the registration', async () => {
+    const run = await cli(['census', probeFixture('registered'), '--format', 'json']);
+    const rows = JSON.parse(run.stdout);
+    expect(rows.map((r: { status: string; note: string | null }) => [r.status, r.note])).toEqual([
+      ['pilot', 'pilot, addendum 1'],
+      ['void', null],
+    ]);
+  });
+
+  it('shortens namespaced skills from the second on', async () => {
+    const { censusLine } = await import('../src/census-text.js');
+    const line = censusLine({
+      probe: 'p', seq: 1, arm: 'X', phase: 'A', session_id: '0123456789ab', exit_code: 0, status: 'counted',
+      tools: [{ name: 'Skill', count: 3 }], artifacts: [], markers: [], skills: ['ns:a', 'b', 'ns:c'], note: 'n',
+    });
+    expect(line).toBe("X           01234567  {'Skill': 3}              -       -                 ns:a  b  ns:…  (n)");
+  });
+});

@@ -1,0 +1,66 @@
+/** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
+import { describe, expect, it } from 'vitest';
+import { bin, cli } from './helpers.js';
+
+describe('usage', () => {
+  it('--help lists the commands, exit 0', async () => {
+    const run = await cli(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: omg-evidence \[options\] \[command\]/);
+    expect(run.stdout).toMatch(/\n  census \[options\] \[probe\.\.\.\]/);
+  });
+
+  it('--version prints the package version', async () => {
+    const run = await cli(['--version']);
+    expect(run).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  it('an unknown option is a usage error, exit 2', async () => {
+    const run = await cli(['census', '--bogus']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe("omg-evidence: unknown option '--bogus'\n(run with --help for usage)\n");
+  });
+
+  it('a --format the command does not offer is a usage error, exit 2', async () => {
+    const run = await cli(['census', '--format', 'yaml']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "omg-evidence: option '-f, --format <format>' argument 'yaml' is invalid. Allowed choices are text, table, markdown, csv, json, ndjson.\n(run with --help for usage)\n",
+    );
+  });
+
+  it('an unknown command is a usage error, exit 2', async () => {
+    const run = await cli(['cenus']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^omg-evidence: unknown command 'cenus'/);
+  });
+
+  it('no command prints the help on stderr, exit 2', async () => {
+    const run = await cli([]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^Usage: omg-evidence/);
+  });
+});
+
+describe('the installed bin', () => {
+  it('prints the census from any working directory, data on stdout only', () => {
+    const run = bin(['census', '--format', 'text'], { cwd: '/' });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout.split('\n')[0]).toBe("K-RES       1bb76aee  {'Write': 2}              -       -                 (pilot, addendum 1)");
+  });
+
+  it('exits 1 with a one-line error and no stack trace on bad input', () => {
+    const run = bin(['census', 'test/fixtures/probes/malformed-literal']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^omg-evidence: test\/fixtures\/probes\/malformed-literal\/results\.jsonl:3: malformed JSON/);
+  });
+
+  it('exits 2 on a usage error', () => {
+    expect(bin(['census', '--nope']).code).toBe(2);
+  });
+});

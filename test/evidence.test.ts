@@ -1,0 +1,105 @@
+/**
+ * The bundled probe is a reconstruction (evidence/reconstruct-0017.mjs). These tests hold it to
+ * every figure the reference ADR states, and hold the committed files to the script's output.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Evidence } from '../src/evidence.js';
+import { bundled, repo } from './helpers.js';
+
+let ev: Evidence;
+beforeAll(async () => {
+  ev = await Evidence.open([]);
+});
+afterAll(() => ev.close());
+const one = async (sql: string) => (await ev.db.query(sql)).rows[0]!;
+
+describe('the bundled probe holds the ADR figures', () => {
+  it('28 rows, 27 envelopes, claude 2.1.228 on every row', async () => {
+    expect(await one(`select count(*) as rows, count(envelope) as envelopes,
+                        count(*) filter (where claude_version = '2.1.228') as v from spawns`)).toEqual({ rows: 28, envelopes: 27, v: 28 });
+  });
+
+  it('K-NEG exits 1 with no envelope, and its .err holds the CLI complaint', async () => {
+    expect(await one(`select exit_code, envelope, stderr from spawns where arm = 'K-NEG'`)).toEqual({
+      exit_code: 1,
+      envelope: null,
+      stderr: "--agent 'omg-probe-writer' not found. Available agents:\nclaude, Explore, general-purpose, Plan, statusline-setup\n",
+    });
+  });
+
+  it('costs $2.4616 in all, and each envelope equals the sum of its modelUsage', async () => {
+    expect(await one(`select round(sum(cost_usd), 4) as total from spawns`)).toEqual({ total: 2.4616 });
+    expect(await one(`select count(*) as n from spawns s
+                      where s.envelope is not null
+                        and s.cost_usd <> (select sum(cost_usd) from model_usage m where m.session_id = s.session_id)`)).toEqual({ n: 0 });
+  });
+
+  it('claude-opus-5[1m] in all 27 modelUsage objects, claude-haiku-4-5 in 25', async () => {
+    expect((await ev.db.query(`select model, count(*) as n from model_usage group by model order by model`)).rows).toEqual([
+      { model: 'claude-haiku-4-5', n: 25 },
+      { model: 'claude-opus-5[1m]', n: 27 },
+    ]);
+  });
+
+  it('permission_denials name the Bash touch in the three K-CEIL envelopes only', async () => {
+    expect((await ev.db.query(`select s.arm, d.tool_name, d.tool_input ->> 'command' as command
+                                from permission_denials d join spawns s using (probe, session_id) order by s.seq`)).rows).toEqual(
+      Array(3).fill({ arm: 'K-CEIL', tool_name: 'Bash', command: 'touch /tmp/OMG-K-CEILING-BREACH' }),
+    );
+  });
+
+  it('pairs every Skill call with its result; the unknown skills are errors', async () => {
+    expect(await one(`select count(*) as calls from tool_uses where name = 'Skill'`)).toEqual({ calls: 15 });
+    expect(await one(`select count(*) as paired from skill_calls c join tool_uses t using (probe, session_id, tool_use_id)`)).toEqual({ paired: 15 });
+    expect((await ev.db.query(`select left(session_id, 8) as sid, skill, result from skill_calls where is_error order by ordinal`)).rows).toEqual([
+      { sid: '4d4c9e7b', skill: 'omg-probe-userplugin-only', result: '<tool_use_error>Unknown skill: omg-probe-userplugin-only</tool_use_error>' },
+      { sid: 'fc827716', skill: 'omg-probe-userplugin-only', result: '<tool_use_error>Unknown skill: omg-probe-userplugin-only</tool_use_error>' },
+      { sid: 'afbb2a87', skill: 'omg-repo-house-html', result: '<tool_use_error>Unknown skill: omg-repo-house-html</tool_use_error>' },
+    ]);
+  });
+
+  it('has timestamps on 2026-08-12 KST, increasing in seq (and so phase) order', async () => {
+    expect(await one(`select bool_and(started_at like '2026-08-12T%+09:00') as kst,
+                             bool_and(started_at::TIMESTAMPTZ < ended_at::TIMESTAMPTZ) as ordered,
+                             count(*) filter (where started_at::TIMESTAMPTZ <= prev) as backwards
+                      from (select *, lag(ended_at::TIMESTAMPTZ) over (order by seq) as prev from spawns)`)).toEqual({
+      kst: true,
+      ordered: true,
+      backwards: 0,
+    });
+  });
+
+  it('has a transcript for every spawn that opened a session, and none for K-NEG', () => {
+    const files = readdirSync(join(bundled, 'transcripts')).sort();
+    expect(files).toHaveLength(27);
+    expect(files.some((f) => f.startsWith('d3cf0e26'))).toBe(false);
+  });
+});
+
+describe('the reconstruction script', () => {
+  it('regenerates the committed files byte for byte', () => {
+    const out = mkdtempSync(join(tmpdir(), 'omg-reconstruct-'));
+    try {
+      execFileSync(process.execPath, [join(repo, 'evidence', 'reconstruct-0017.mjs'), '--out', out], { stdio: 'pipe' });
+      const files = (dir: string): string[] =>
+        readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+      const generated = files(out).map((f) => relative(out, f)).sort();
+      expect(generated).toHaveLength(1 + 1 + 28 + 1 + 27);
+      for (const f of generated) expect(readFileSync(join(out, f)), f).toEqual(readFileSync(join(bundled, f)));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no home-directory path in any committed record', () => {
+    const all = execFileSync('git', ['ls-files', '-co', '--exclude-standard', 'evidence/0017-staged-agent-restores-layer-1'], { cwd: repo, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    expect(all.length).toBeGreaterThan(50);
+    for (const f of all) expect(readFileSync(join(repo, f), 'utf8'), f).not.toMatch(/\/(home|Users)\/[^/\s"]+/);
+  });
+});

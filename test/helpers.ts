@@ -1,0 +1,49 @@
+/** Shared test helpers: run the CLI in-process or as the real bin, and find fixtures. */
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { main } from '../src/cli.js';
+import type { IO } from '../src/io.js';
+
+export const repo = resolve(import.meta.dirname, '..');
+export const fixtures = join(repo, 'test', 'fixtures');
+export const probeFixture = (name: string) => join('test', 'fixtures', 'probes', name);
+export const shared = resolve(repo, '..', 'shared');
+export const bundled = join(repo, 'evidence', '0017-staged-agent-restores-layer-1');
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI in this process, with captured output. Paths in messages are relative to the repo. */
+export async function cli(args: string[], opts: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: IO = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    stdoutIsTTY: opts.tty ?? false,
+    stderrIsTTY: false,
+    env: { NO_COLOR: '1', ...opts.env },
+  };
+  const cwd = process.cwd();
+  process.chdir(repo);
+  try {
+    const code = await main(args, io);
+    return { code, stdout, stderr };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+/** Run the built bin (dist/, as package.json names it) in a child process. */
+export function bin(args: string[], opts: { input?: string; cwd?: string } = {}): Run {
+  const r = spawnSync(process.execPath, [join(repo, 'dist', 'src', 'bin.js'), ...args], {
+    cwd: opts.cwd ?? repo,
+    input: opts.input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
