@@ -1,7 +1,7 @@
--- census: the per-spawn tool_use census, from the committed records.
+-- census: the per-spawn tool_use census, from the committed records or from the transcripts.
 --
--- reads:   spawns, tool_uses, artifacts, markers
--- params:  none
+-- reads:   spawns, tool_uses, transcript_tool_uses, transcript_lines, artifacts, markers
+-- params:  from  'records' (the tool_use/ files) or 'transcripts' (the loaded session transcripts)
 -- returns: one row per spawn
 --   probe       VARCHAR        the probe id (its directory name)
 --   seq         BIGINT         spawn order within the probe
@@ -10,7 +10,8 @@
 --   session_id  VARCHAR        the session the harness passed with --session-id
 --   exit_code   BIGINT         exit status of the claude process
 --   status      VARCHAR        counted | pilot | void, from the registration's addenda
---   tools       STRUCT[]       {name, count} per tool, sorted by name; empty when no tool call
+--   tools       STRUCT[]       {name, count} per tool, sorted by name; empty when no tool call;
+--                              NULL when the source has nothing for the spawn (no transcript: "gone")
 --   artifacts   VARCHAR[]      labels of the checked files that exist, in record order
 --   markers     VARCHAR[]      marker labels, LABEL when found in REPO, LABEL@DIR otherwise
 --   skills      VARCHAR[]      skills the spawn's Skill calls named, in call order
@@ -20,13 +21,37 @@
 
 with
 
+source_tools as (
+    select probe, session_id, ordinal, name, skill
+    from tool_uses
+    where $from = 'records'
+    union all
+    select s.probe, t.session_id, t.ordinal, t.name, t.skill
+    from transcript_tool_uses as t
+    join spawns as s using (session_id)
+    where $from = 'transcripts'
+),
+
+-- The spawns the source speaks for: every row has its tool_use file (the loader checks), but only
+-- a spawn that opened a session has a transcript.
+covered as (
+    select probe, session_id
+    from spawns
+    where $from = 'records'
+    union all
+    select probe, session_id
+    from spawns as s
+    where $from = 'transcripts'
+      and exists (select 1 from transcript_lines as l where l.session_id = s.session_id)
+),
+
 tool_counts as (
     select
         probe,
         session_id,
         name,
         count(*) as n
-    from tool_uses
+    from source_tools
     group by all
 ),
 
@@ -44,7 +69,7 @@ skills as (
         probe,
         session_id,
         list(skill order by ordinal) as skills
-    from tool_uses
+    from source_tools
     where skill is not null
     group by all
 ),
@@ -77,12 +102,13 @@ final as (
         s.session_id,
         s.exit_code,
         s.status,
-        coalesce(t.tools, []) as tools,
+        case when c.session_id is not null then coalesce(t.tools, []) end as tools,
         coalesce(a.artifacts, []) as artifacts,
         coalesce(m.markers, []) as markers,
         coalesce(k.skills, []) as skills,
         s.note
     from spawns as s
+    left join covered as c using (probe, session_id)
     left join tools as t using (probe, session_id)
     left join present_artifacts as a using (probe, session_id)
     left join found_markers as m using (probe, session_id)

@@ -4,7 +4,10 @@
  * they never exit.
  */
 import { Command, CommanderError } from 'commander';
+import { makeAgreeCommand } from './commands/agree.js';
 import { makeCensusCommand } from './commands/census.js';
+import { makeExtractCommand } from './commands/extract.js';
+import { makeSkillsCommand } from './commands/skills.js';
 import { EXIT, OmgError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { packageVersion } from './paths.js';
@@ -20,7 +23,7 @@ export function makeProgram(io: IO): Command {
       outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
     })
     .exitOverride();
-  for (const make of [makeCensusCommand]) {
+  for (const make of [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand]) {
     const cmd = make(io);
     cmd.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');
     program.addCommand(cmd);

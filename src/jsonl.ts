@@ -21,10 +21,25 @@ const BLANK = /^[ \t\r]*$/;
 /**
  * Load `files` into table `table (file VARCHAR, rec BIGINT, json JSON)`. An empty list makes an
  * empty table. Throws InputError for the first malformed line, by file then line.
+ *
+ * With a projection, the table holds `file, rec, ok` and the projection's columns instead of
+ * `json`: they are computed during the scan, so a large line's body is never stored. `columns` is a
+ * SQL select list over `json` and, when `parse` (a from_json schema) is given, over `t`, the line
+ * parsed with it.
  */
-export async function readJsonl(db: Database, table: string, files: string[]): Promise<void> {
+export interface Projection {
+  columns: string;
+  parse?: string;
+}
+
+export async function readJsonl(db: Database, table: string, files: string[], projection?: Projection): Promise<void> {
+  const columns = projection?.columns;
   if (files.length === 0) {
-    await db.exec(`create or replace temp table ${table} (file VARCHAR, rec BIGINT, json JSON)`);
+    await db.exec(
+      `create or replace temp table ${table} as
+       select null::VARCHAR as file, null::BIGINT as rec, ${columns ? 'true as ok, ' + columns : 'json'}
+       from (select '{}'::JSON as json${projection?.parse ? `, from_json('{}'::JSON, ${sqlString(projection.parse)}) as t` : ''}) where false`,
+    );
     return;
   }
   // DuckDB rejects a UTF-8 BOM when it reads a single file, and skips it when it reads a list of
@@ -33,24 +48,27 @@ export async function readJsonl(db: Database, table: string, files: string[]): P
   const twice = files.length === 1 && startsWithBom(files[0]!);
   const list = (twice ? [files[0]!, files[0]!] : files).map(sqlString).join(', ');
   // WITH ORDINALITY numbers records across the whole scan, file after file; subtracting each
-  // file's first number gives the record number within the file.
+  // file's first number gives the record number within the file. The projection runs before the
+  // window, so only the small columns pass through it.
   await db.exec(
     `create or replace temp table ${table} as
      with scan as (
-       select filename as file, ordinality as o, json
-       from read_ndjson_objects([${list}], filename = true, ignore_errors = true,
-                                maximum_object_size = ${MAX_OBJECT}) with ordinality
+       select file, o, json is not null as ok, ${columns ?? 'json'}
+       from (
+         select filename as file, ordinality as o, json${projection?.parse ? `, from_json(json, ${sqlString(projection.parse)}) as t` : ''}
+         from read_ndjson_objects([${list}], filename = true, ignore_errors = true,
+                                  maximum_object_size = ${MAX_OBJECT}) with ordinality)
      ), numbered as (
-       select file, o - min(o) over (partition by file) + 1 as rec, json, count(*) over (partition by file) as n
+       select * exclude (o), o - min(o) over (partition by file) + 1 as rec, count(*) over (partition by file) as n
        from scan
      )
-     select file, rec, json from numbered
+     select file, rec, ${columns ? '* exclude (file, rec, n)' : 'json'} from numbered
      where ${twice ? 'rec <= n / 2' : 'true'}`,
     undefined,
     'reading JSONL',
   );
   const bad = await db.query(
-    `select file, rec from ${table} where json is null order by file, rec limit 1`,
+    `select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`,
   );
   const first = bad.rows[0];
   if (first) {

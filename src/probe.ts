@@ -10,7 +10,7 @@
  *   registration_records, source_files.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Database, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
@@ -111,6 +111,25 @@ export async function loadProbes(db: Database, paths: string[]): Promise<LoadRes
     probes.push(found.probe);
     files.push(...found.files);
   }
+  return { probes, warnings: await loadFiles(db, files, true) };
+}
+
+/**
+ * Load a lone results.jsonl (no tool_use/ needed: `extract` is what writes it). The probe id is
+ * the name of the file's directory.
+ */
+export async function loadResultsFile(db: Database, path: string): Promise<LoadResult> {
+  const abs = resolve(path);
+  if (!existsSync(abs) || !statSync(abs).isFile()) {
+    throw new InputError(`${displayPath(abs)}: no such results file`, 'give the path of a results.jsonl');
+  }
+  const dir = dirname(abs);
+  const probe: Probe = { id: basename(dir), dir, registered: false };
+  const file: SourceFile = { abs, probe: probe.id, kind: 'results', rel: basename(abs), session: null };
+  return { probes: [probe], warnings: await loadFiles(db, [file], false) };
+}
+
+async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boolean): Promise<string[]> {
   const warnings: string[] = [];
   await db.exec(ENVELOPE_MACRO);
   await db.exec(`create or replace table source_files (abs VARCHAR, probe VARCHAR, kind VARCHAR, rel VARCHAR, session_id VARCHAR)`);
@@ -139,10 +158,10 @@ export async function loadProbes(db: Database, paths: string[]): Promise<LoadRes
 
   await buildRegistration(db, warnings);
   await buildSpawns(db);
-  await checkSpawns(db, warnings);
+  await checkSpawns(db, warnings, toolUseRequired);
   await buildDetails(db);
   await checkReferences(db, warnings);
-  return { probes, warnings };
+  return warnings;
 }
 
 async function buildRegistration(db: Database, warnings: string[]): Promise<void> {
@@ -247,7 +266,7 @@ async function stderrSource(db: Database): Promise<string> {
   return `select s.probe, s.session_id, t.content from read_text([${list}]) t join source_files s on s.abs = t.filename`;
 }
 
-async function checkSpawns(db: Database, warnings: string[]): Promise<void> {
+async function checkSpawns(db: Database, warnings: string[], toolUseRequired: boolean): Promise<void> {
   await firstDuplicate(db, `select probe, file, rec, json ->> 'session_id' as key, 'session_id' as what from records where kind = 'results'`, 'session_id');
   await firstDuplicate(db, `select probe, file, rec, json ->> 'seq' as key, 'seq' as what from records where kind = 'results'`, 'seq');
   const missing = await db.query(
@@ -257,7 +276,7 @@ async function checkSpawns(db: Database, warnings: string[]): Promise<void> {
      order by r.file, r.rec limit 1`,
   );
   const m = missing.rows[0];
-  if (m) {
+  if (m && toolUseRequired) {
     throw recordError(
       String(m.file),
       Number(m.rec),

@@ -103,7 +103,7 @@ export const SKILL_RESULTS: RecordSchema = {
     { key: 'arm', kinds: ['string'], required: false },
     { key: 'tool_use_id', kinds: ['string'] },
     { key: 'skill', kinds: ['string'] },
-    { key: 'is_error', kinds: ['boolean'] },
+    { key: 'is_error', kinds: ['boolean', 'null'] },
     { key: 'result', kinds: ['string', 'null'] },
   ],
   hint: 'each line pairs one Skill call with its tool_result: {"session_id","tool_use_id","skill","is_error","result"}',

@@ -1,15 +1,22 @@
 /**
- * `omg-evidence census [PROBE...]`: the per-spawn tool_use census (queries/census.sql), in the
- * ADR's fixed-width text block or any tabular format.
+ * `omg-evidence census [PROBE...]`: the per-spawn tool_use census (queries/census.sql), from the
+ * committed records or from the transcripts, in the ADR's fixed-width text block or any tabular
+ * format. With `--transcripts DIR` and no probe, the census of every session in DIR
+ * (queries/sessions.sql).
  */
-import { Command, Option } from 'commander';
-import { censusBlock, skillList, toolsText, type CensusRow } from '../census-text.js';
-import { Evidence } from '../evidence.js';
-import { defaultFormat, render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
+import { Command } from 'commander';
+import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from '../census-text.js';
+import { Evidence, type Source } from '../evidence.js';
+import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
+import { chosenFormat, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+import type { Row } from '../db.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
 type Format = (typeof FORMATS)[number];
+
+const toolsObject = (tools: ToolCount[] | null) =>
+  tools === null ? null : Object.fromEntries(tools.map((t) => [t.name, t.count]));
 
 /** The JSON form of a census row: `tools` as an object with sorted keys (null when gone). */
 export function censusJson(r: CensusRow) {
@@ -21,7 +28,7 @@ export function censusJson(r: CensusRow) {
     session_id: r.session_id,
     exit_code: r.exit_code,
     status: r.status,
-    tools: r.tools === null ? null : Object.fromEntries(r.tools.map((t) => [t.name, t.count])),
+    tools: toolsObject(r.tools),
     artifacts: r.artifacts,
     markers: r.markers,
     skills: r.skills,
@@ -60,7 +67,7 @@ export function formatCensus(rows: CensusRow[], format: Format, color = false): 
     session_id: r.session_id,
     status: r.status,
     exit_code: r.exit_code,
-    tools: wide ? (r.tools === null ? null : JSON.stringify(censusJson(r).tools)) : toolsText(r.tools),
+    tools: wide ? (r.tools === null ? null : JSON.stringify(toolsObject(r.tools))) : toolsText(r.tools),
     artifacts: r.artifacts.join(' '),
     markers: r.markers.join(' '),
     skills: (wide ? r.skills : skillList(r.skills)).join(' '),
@@ -69,21 +76,75 @@ export function formatCensus(rows: CensusRow[], format: Format, color = false): 
   return render(format as TabularFormat, columns, display, rows.map(censusJson), color);
 }
 
+interface SessionRow {
+  session_id: string;
+  first_timestamp: string | null;
+  versions: string[];
+  models: string[];
+  tools: ToolCount[];
+  skills: string[];
+  lines: number;
+  files: string[];
+}
+
+/** Render the census of sessions (no probe). */
+export function formatSessions(rows: Row[], format: Format, color = false): string {
+  const sessions = rows as unknown as SessionRow[];
+  if (format === 'text') {
+    return sessions
+      .map((s) => `${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd() + '\n')
+      .join('');
+  }
+  const objects = sessions.map((s) => ({ ...s, tools: toolsObject(s.tools) }));
+  const wide = format === 'csv';
+  const columns: Column[] = [
+    { key: 'session_id' },
+    { key: 'first_timestamp' },
+    { key: 'versions' },
+    { key: 'models' },
+    { key: 'tools' },
+    { key: 'skills' },
+    { key: 'lines', right: true },
+    { key: 'files', right: !wide },
+  ];
+  const display = sessions.map((s) => ({
+    session_id: s.session_id,
+    first_timestamp: s.first_timestamp,
+    versions: s.versions.join(' '),
+    models: s.models.join(' '),
+    tools: wide ? JSON.stringify(toolsObject(s.tools)) : pythonDict(s.tools),
+    skills: (wide ? s.skills : skillList(s.skills)).join(' '),
+    lines: s.lines,
+    files: wide ? s.files.join(' ') : s.files.length,
+  }));
+  return render(format as TabularFormat, columns, display, objects, color);
+}
+
 export function makeCensusCommand(io: IO): Command {
   return new Command('census')
-    .description('per-spawn tool_use census of one or more probes (default: the bundled probe)')
+    .description('per-spawn tool_use census of one or more probes (default: the bundled probe), or of every session in --transcripts DIR')
     .argument('[probe...]', 'probe directories')
-    .addOption(
-      new Option('-f, --format <format>', 'text is the ADR block; default: table on a terminal, else markdown').choices(FORMATS),
-    )
-    .action(async (probes: string[], opts: { format?: Format }) => {
-      const format = opts.format ?? defaultFormat(io.stdoutIsTTY);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w) });
+    .addOption(formatOption(FORMATS, '; text is the ADR block'))
+    .addOption(fromOption())
+    .addOption(transcriptsOption())
+    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string }) => {
+      const format = chosenFormat(opts.format, io);
+      const onWarning = (w: string) => warn(io, w);
+      if (opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined) {
+        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning });
+        try {
+          io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
+        } finally {
+          ev.close();
+        }
+        return;
+      }
+      const source = resolveSource(opts.from, opts.transcripts);
+      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open });
       try {
-        io.stdout(formatCensus(await ev.censusRows(), format, useColor(io)));
+        io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
       } finally {
         ev.close();
       }
     });
 }
-

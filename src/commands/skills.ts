@@ -1,0 +1,69 @@
+/**
+ * `omg-evidence skills [PROBE...]`: one row per Skill call, paired with the result that answered it
+ * (queries/skills.sql), from skill_results.jsonl or from the transcripts.
+ */
+import { Command } from 'commander';
+import type { Row } from '../db.js';
+import { Evidence, type Source } from '../evidence.js';
+import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
+import { useColor, warn, type IO } from '../io.js';
+import { chosenFormat, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+
+type Format = (typeof TABULAR_FORMATS)[number];
+
+/** The JSON form of a skills row. */
+export function skillJson(r: Row) {
+  return {
+    probe: r.probe,
+    arm: r.arm,
+    session_id: r.session_id,
+    tool_use_id: r.tool_use_id,
+    skill: r.skill,
+    is_error: r.is_error,
+    result: r.result,
+    definition: r.definition,
+  };
+}
+
+export function formatSkills(rows: Row[], format: Format, color = false): string {
+  const wide = format === 'csv';
+  const probes = new Set(rows.map((r) => r.probe));
+  const columns: Column[] = [
+    ...(probes.size > 1 || wide ? [{ key: 'probe' }] : []),
+    { key: 'arm' },
+    wide ? { key: 'session_id' } : { key: 'session' },
+    { key: 'tool_use_id' },
+    { key: 'skill' },
+    { key: 'is_error' },
+    { key: 'result' },
+    { key: 'definition' },
+  ];
+  const display: Record<string, Cell>[] = rows.map((r) => ({
+    ...(skillJson(r) as Record<string, Cell>),
+    session: String(r.session_id).slice(0, 8),
+  }));
+  return render(format, columns, display, rows.map(skillJson), color);
+}
+
+export function makeSkillsCommand(io: IO): Command {
+  return new Command('skills')
+    .description('every Skill call paired with its result, from skill_results.jsonl or from the transcripts')
+    .argument('[probe...]', 'probe directories')
+    .addOption(formatOption(TABULAR_FORMATS))
+    .addOption(fromOption())
+    .addOption(transcriptsOption())
+    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string }) => {
+      const format = chosenFormat(opts.format, io);
+      const onWarning = (w: string) => warn(io, w);
+      const standalone = opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined;
+      const source = resolveSource(opts.from, opts.transcripts);
+      const ev = standalone
+        ? await Evidence.openTranscripts(opts.transcripts!, { onWarning })
+        : await Evidence.open(probes, { onWarning, transcripts: source.open });
+      try {
+        io.stdout(formatSkills(await ev.skillRows(source.from), format, useColor(io)));
+      } finally {
+        ev.close();
+      }
+    });
+}

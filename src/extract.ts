@@ -1,0 +1,115 @@
+/**
+ * Turns transcripts into a probe's committed records: `tool_use/<session_id>.jsonl` for every
+ * results.jsonl row that has a transcript, and `skill_results.jsonl`. The rows come from
+ * queries/extract_tool_uses.sql and queries/extract_skill_results.sql; this module serializes them,
+ * refuses any value that carries a home-directory path, and writes atomically, never over a file
+ * that differs unless forced.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Row } from './db.js';
+import { InputError } from './errors.js';
+import type { Evidence } from './evidence.js';
+import { physicalLine } from './jsonl.js';
+import { displayPath } from './paths.js';
+
+export interface ExtractOptions {
+  out: string;
+  force?: boolean;
+  /** The user's home directory as set ($HOME); values containing it are refused. */
+  home?: string;
+}
+
+export interface ExtractReport {
+  written: string[];
+  unchanged: string[];
+}
+
+interface Planned {
+  path: string;
+  bytes: string;
+}
+
+/** Home-directory paths, whoever the user: /home/<user>, /Users/<user>. */
+const HOME_PATH = /\/(?:home|Users)\/[^/\s"']+/;
+
+function homeIn(value: string, home?: string): string | undefined {
+  const m = HOME_PATH.exec(value);
+  if (m) return m[0];
+  if (home && home !== '/' && (value === home || value.includes(`${home}/`))) return home;
+  return undefined;
+}
+
+/** A value for a message: at most 160 characters, the home path kept in view. */
+function shorten(value: string): string {
+  if (value.length <= 160) return value;
+  const at = Math.max(0, (HOME_PATH.exec(value)?.index ?? 0) - 60);
+  return `${at > 0 ? '…' : ''}${value.slice(at, at + 160)}…`;
+}
+
+/** Plan every file, check every value, then write; nothing is written when anything is refused. */
+export async function extract(ev: Evidence, options: ExtractOptions): Promise<ExtractReport> {
+  const out = resolve(options.out);
+  const check = (value: unknown, where: () => string, what: string) => {
+    if (typeof value !== 'string') return;
+    const found = homeIn(value, options.home);
+    if (found) {
+      throw new InputError(
+        `${where()}: refusing to write ${what} ${JSON.stringify(shorten(value))}: it contains the home-directory path ${found}`,
+        'committed records must not leak the measuring machine; write paths as $HOME in the source, or leave this spawn out',
+      );
+    }
+  };
+  const at = (source: unknown, rec: unknown) => () => `${displayPath(String(source))}:${physicalLine(String(source), Number(rec))}`;
+
+  const planned: Planned[] = [];
+  for (const spawn of (await ev.query('extract_tool_uses')).rows) {
+    const lines: string[] = [];
+    for (const r of spawn.records as Row[]) {
+      const where = at(r.source, r.rec);
+      check(r.id, where, 'tool_use id');
+      check(r.name, where, 'tool name');
+      for (const k of r.input_keys as string[]) check(k, where, 'input key');
+      check(r.skill, where, 'skill');
+      check(r.agent_id, where, 'agent_id');
+      const record: Record<string, unknown> = { id: r.id, name: r.name, input_keys: r.input_keys };
+      if (r.skill !== null) record.skill = r.skill;
+      if (r.agent_id !== null) record.agent_id = r.agent_id;
+      lines.push(JSON.stringify(record) + '\n');
+    }
+    planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.jsonl`), bytes: lines.join('') });
+  }
+  const skillLines: string[] = [];
+  for (const r of (await ev.query('extract_skill_results')).rows) {
+    const { session_id, arm, tool_use_id, skill, is_error, result } = r;
+    const where = at(r.source, r.rec);
+    for (const [key, value] of Object.entries({ session_id, arm, tool_use_id, skill })) check(value, where, key);
+    if (result !== null) check(result, at(r.result_source, r.result_rec), 'result');
+    skillLines.push(JSON.stringify({ session_id, arm, tool_use_id, skill, is_error, result }) + '\n');
+  }
+  planned.push({ path: join(out, 'skill_results.jsonl'), bytes: skillLines.join('') });
+
+  const report: ExtractReport = { written: [], unchanged: [] };
+  const conflicts: string[] = [];
+  for (const p of planned) {
+    if (!existsSync(p.path)) continue;
+    if (readFileSync(p.path, 'utf8') === p.bytes) report.unchanged.push(p.path);
+    else if (!options.force) conflicts.push(p.path);
+  }
+  if (conflicts.length) {
+    const more = conflicts.length > 1 ? ` (and ${conflicts.length - 1} more)` : '';
+    throw new InputError(
+      `${displayPath(conflicts[0]!)}: exists and differs from what extract would write${more}`,
+      'pass --force to overwrite, or --out another folder',
+    );
+  }
+  for (const p of planned) {
+    if (report.unchanged.includes(p.path)) continue;
+    mkdirSync(join(p.path, '..'), { recursive: true });
+    const tmp = `${p.path}.tmp-${process.pid}`;
+    writeFileSync(tmp, p.bytes);
+    renameSync(tmp, p.path);
+    report.written.push(p.path);
+  }
+  return report;
+}

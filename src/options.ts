@@ -1,0 +1,39 @@
+/**
+ * Options several commands share, so they read and behave the same everywhere: --format, --from
+ * and --transcripts.
+ */
+import { Option } from 'commander';
+import { UsageError } from './errors.js';
+import type { OpenOptions, Source } from './evidence.js';
+import { defaultFormat } from './format.js';
+import type { IO } from './io.js';
+
+export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
+  return new Option('-f, --format <format>', `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
+}
+
+export function fromOption(): Option {
+  return new Option('--from <source>', 'derive from the committed records or from the session transcripts')
+    .choices(['records', 'transcripts'] as const);
+}
+
+export function transcriptsOption(): Option {
+  return new Option('--transcripts <dir>', "folder of session transcripts (default: the probe's transcripts/)");
+}
+
+/** The format asked for, or the default for where stdout goes. */
+export function chosenFormat<T extends string>(asked: T | undefined, io: IO): T | 'table' | 'markdown' {
+  return asked ?? defaultFormat(io.stdoutIsTTY);
+}
+
+/**
+ * What --from and --transcripts mean together: --transcripts alone implies --from transcripts, and
+ * goes with nothing else.
+ */
+export function resolveSource(from: Source | undefined, transcripts: string | undefined): { from: Source; open: OpenOptions['transcripts'] } {
+  if (from === 'records' && transcripts !== undefined) {
+    throw new UsageError('--transcripts goes with --from transcripts, not --from records');
+  }
+  const source: Source = from ?? (transcripts !== undefined ? 'transcripts' : 'records');
+  return { from: source, open: source === 'transcripts' ? (transcripts ?? true) : undefined };
+}

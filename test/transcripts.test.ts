@@ -1,0 +1,277 @@
+/**
+ * Transcripts: the census derived a second way, agree, skill pairing, extract.
+ *
+ * The real-data expectations (test/fixtures/samples/expected.json) were counted independently of
+ * this code, by test/fixtures/samples/count_samples.py: a Python stdlib script that json.loads every
+ * line of the samples in ../shared/samples/claude-code/transcripts, counts the tool_use blocks of
+ * `assistant` lines only (so `progress` mirrors never count), de-duplicates them by id per session,
+ * and pairs Skill/SlashCommand calls with the tool_result of the same id. Three of its figures were
+ * checked again by grep (see the script's header).
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Evidence } from '../src/evidence.js';
+import { bundled, cli, probeFixture, repo, shared } from './helpers.js';
+
+const samples = join(shared, 'samples', 'claude-code', 'transcripts');
+const expected = JSON.parse(readFileSync(join(repo, 'test', 'fixtures', 'samples', 'expected.json'), 'utf8'));
+
+interface Expected {
+  tools: Record<string, number>;
+  skills: { tool_use_id: string; skill: string; is_error: boolean | null; result: string | null }[];
+  versions: string[];
+  models: string[];
+  first_timestamp: string;
+  lines: number;
+  files: string[];
+}
+
+describe('real transcripts from ../shared/samples', () => {
+  for (const folder of Object.keys(expected).sort()) {
+    it(`${folder}: tool counts, skill pairs, versions, models, first timestamp`, async () => {
+      const ev = await Evidence.openTranscripts(join(samples, folder));
+      try {
+        const sessions = await ev.sessionRows();
+        const skills = await ev.skillRows('transcripts');
+        const want = expected[folder] as Record<string, Expected>;
+        expect(sessions.map((s) => s.session_id).sort()).toEqual(Object.keys(want).sort());
+        for (const s of sessions) {
+          const e = want[String(s.session_id)]!;
+          const tools = Object.fromEntries((s.tools as { name: string; count: number }[]).map((t) => [t.name, t.count]));
+          expect({ ...s, tools }).toEqual({
+            session_id: s.session_id,
+            first_timestamp: e.first_timestamp,
+            versions: e.versions,
+            models: e.models,
+            tools: e.tools,
+            skills: e.skills.map((k) => k.skill),
+            lines: e.lines,
+            files: e.files,
+          });
+          expect(
+            skills.filter((k) => k.session_id === s.session_id).map(({ tool_use_id, skill, is_error, result }) => ({ tool_use_id, skill, is_error, result })),
+          ).toEqual(e.skills);
+        }
+      } finally {
+        ev.close();
+      }
+    });
+  }
+
+  it('counts the Glob and Read calls of the 2.1.6 sub-agent file in its parent session', async () => {
+    const run = await cli(['census', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.1.6'), '--format', 'json']);
+    const [s] = JSON.parse(run.stdout);
+    expect(s.tools).toEqual({ Bash: 2, Edit: 1, Glob: 3, Grep: 8, Read: 12, Skill: 2, Task: 1 });
+    expect(s.files).toEqual(['07cd273c-1bab-43cb-93ae-55957cab451c.jsonl', '07cd273c-1bab-43cb-93ae-55957cab451c/subagents/agent-a12f27f.jsonl']);
+  });
+
+  it('pairs the 2.0.58 SlashCommand calls', async () => {
+    const run = await cli(['skills', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.0.58'), '--format', 'json']);
+    expect(JSON.parse(run.stdout).map((k: { skill: string; result: string; is_error: boolean }) => [k.skill, k.is_error, k.result])).toEqual([
+      ['wsd:boot', false, 'Launching command: /wsd:boot'],
+      ['wsd:onboard', false, 'Launching command: /wsd:onboard'],
+    ]);
+  });
+
+  it('does not count the 2.1.38 progress lines that mirror sub-agent calls', async () => {
+    const run = await cli(['census', '--transcripts', join(samples, 'marot-spotter__cc-2.1.38'), '--format', 'json']);
+    const sub = JSON.parse(run.stdout).find((s: { files: string[] }) => s.files.includes('subagent.jsonl'));
+    // The file holds 9 more tool_use blocks (Read 5, Bash 4) inside progress lines.
+    expect(sub.tools).toMatchObject({ Bash: 4, Read: 1, WebSearch: 5 });
+  });
+});
+
+describe('transcript edge cases', () => {
+  const dir = join('test', 'fixtures', 'transcripts', 'edge-cases');
+
+  it('counts only real tool_use blocks: not "tool_use" inside strings, not progress lines, and each id once', async () => {
+    const run = await cli(['census', '--transcripts', dir, '--format', 'json']);
+    expect(run.code).toBe(0);
+    const [s] = JSON.parse(run.stdout);
+    expect(s.session_id).toBe('11111111-2222-4333-8444-555555555555');
+    expect(s.tools).toEqual({ Bash: 1, Glob: 1, Skill: 3, SlashCommand: 1 });
+    expect(s.skills).toEqual(['older-skill', 'wsd:boot', 'unanswered', 'ns:sub']);
+  });
+
+  it('keeps every line, unknown record types included, and gives lines without sessionId their file\'s session', async () => {
+    const ev = await Evidence.openTranscripts(dir);
+    try {
+      expect((await ev.db.query(`select type, count(*) as n from transcript_lines group by type order by type`)).rows).toEqual([
+        { type: 'assistant', n: 8 },
+        { type: 'brand-new-record-type', n: 1 },
+        { type: 'file-history-snapshot', n: 1 },
+        { type: 'progress', n: 1 },
+        { type: 'summary', n: 1 },
+        { type: 'user', n: 7 },
+      ]);
+      expect((await ev.db.query(`select count(distinct session_id) as n from transcript_lines`)).rows).toEqual([{ n: 1 }]);
+      expect((await ev.db.query(`select tool_use_id, agent_id from transcript_tool_uses where agent_id is not null order by ordinal`)).rows).toEqual([
+        { tool_use_id: 'toolu_S1', agent_id: 'a7' },
+        { tool_use_id: 'toolu_S2', agent_id: 'a7' },
+      ]);
+    } finally {
+      ev.close();
+    }
+  });
+
+  it('pairs Skill (skill or command key) and SlashCommand calls, sub-agent calls included', async () => {
+    const run = await cli(['skills', '--transcripts', dir, '--format', 'json']);
+    expect(JSON.parse(run.stdout).map((k: Record<string, unknown>) => [k.tool_use_id, k.skill, k.is_error, k.definition])).toEqual([
+      ['toolu_C', 'older-skill', true, null],
+      ['toolu_D', 'wsd:boot', false, 'wsd'],
+      ['toolu_E', 'unanswered', null, null],
+      ['toolu_S2', 'ns:sub', false, 'ns'],
+    ]);
+  });
+
+  const malformed: [string, string][] = [
+    ['malformed-truncated', 's.jsonl:9: malformed JSON: unexpected end of data (every line must be one JSON object; fix or remove that line)'],
+    ['malformed-literal', 's.jsonl:3: malformed JSON: unexpected character (every line must be one JSON object; fix or remove that line)'],
+    ['invalid-utf8', 's.jsonl:9: invalid UTF-8 (every line must be one JSON object; fix or remove that line)'],
+    ['not-an-object', 's.jsonl:9: transcript line: not a JSON object (got a string) (every transcript line is one JSON object)'],
+  ];
+  for (const [fixture, message] of malformed) {
+    it(`a malformed line is an error naming file:line, exit 1: ${fixture}`, async () => {
+      const run = await cli(['census', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)]);
+      expect(run).toEqual({ code: 1, stdout: '', stderr: `omg-evidence: test/fixtures/transcripts/${fixture}/${message}\n` });
+    });
+  }
+
+  it('a transcripts folder that does not exist', async () => {
+    const run = await cli(['census', '--transcripts', 'test/fixtures/nowhere']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'omg-evidence: test/fixtures/nowhere: no such transcripts directory (pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>)\n',
+    );
+  });
+
+  it('a probe with no transcripts/ folder, asked for its census from transcripts', async () => {
+    const run = await cli(['census', probeFixture('minimal'), '--from', 'transcripts']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^omg-evidence: test\/fixtures\/probes\/minimal: the probe has no transcripts\/ folder \(pass --transcripts DIR/);
+  });
+
+  it('--transcripts with --from records is a usage error', async () => {
+    const run = await cli(['census', '--from', 'records', '--transcripts', 'x']);
+    expect(run).toEqual({ code: 2, stdout: '', stderr: 'omg-evidence: --transcripts goes with --from transcripts, not --from records\n' });
+  });
+});
+
+describe('census from transcripts, and agree, on the bundled probe', () => {
+  it('prints the same keys and counts as the records census, with K-NEG gone', async () => {
+    const records = JSON.parse((await cli(['census', '--format', 'json'])).stdout);
+    const transcripts = JSON.parse((await cli(['census', '--from', 'transcripts', '--format', 'json'])).stdout);
+    expect(transcripts.map((r: object) => Object.keys(r))).toEqual(records.map((r: object) => Object.keys(r)));
+    const gone = transcripts.filter((r: { tools: unknown }) => r.tools === null);
+    expect(gone.map((r: { arm: string }) => r.arm)).toEqual(['K-NEG']);
+    const neg = records.findIndex((r: { arm: string }) => r.arm === 'K-NEG');
+    expect(transcripts.filter((_: unknown, i: number) => i !== neg)).toEqual(records.filter((_: unknown, i: number) => i !== neg));
+  });
+
+  it('prints gone in the text block for the spawn with no transcript', async () => {
+    const run = await cli(['census', '--from', 'transcripts', '--format', 'text']);
+    expect(run.stdout.split('\n')[4]).toBe('K-NEG       d3cf0e26  gone                      -       -                 (exit 1, no session)');
+  });
+
+  it('agree: 27 spawns agree and K-NEG is gone, exit 0', async () => {
+    const run = await cli(['agree', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const rows = JSON.parse(run.stdout);
+    expect(rows.filter((r: { verdict: string }) => r.verdict === 'agree')).toHaveLength(27);
+    expect(rows.filter((r: { verdict: string }) => r.verdict === 'gone').map((r: { arm: string }) => r.arm)).toEqual(['K-NEG']);
+    expect(run.stderr).toBe('omg-evidence: agree: 27 spawn(s) agree, 1 gone (no transcript: K-NEG d3cf0e26)\n');
+  });
+
+  it('agree: exit 3 naming each session, tool and both counts', async () => {
+    const run = await cli(['agree', probeFixture('disagree'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'A           aaaaaaaa  differs: tool Bash: records 1, transcripts 2\n' +
+        'B           bbbbbbbb  differs: skill result toolu_2: records is_error=false Launching skill: ns:x, transcripts is_error=true <tool_use_error>Unknown skill: ns:x</tool_use_error>\n' +
+        'C           cccccccc  gone: no transcript\n',
+    );
+    expect(run.stderr).toBe('omg-evidence: 2 spawn(s) differ between records and transcripts; 0 agree, 1 gone (no transcript: C cccccccc)\n');
+  });
+});
+
+describe('skills on the bundled probe', () => {
+  for (const from of ['records', 'transcripts']) {
+    it(`shows the ADR's facts (--from ${from})`, async () => {
+      const rows = JSON.parse((await cli(['skills', '--from', from, '--format', 'json'])).stdout);
+      const of = (arm: string) => rows.filter((r: { arm: string }) => r.arm === arm);
+      const unknown = (r: { result: string }) => r.result.includes('Unknown skill');
+      // K-UPONLY: the user-plugin skill is unknown, 2 of 2, then the staged corpus fires.
+      expect(of('K-UPONLY').filter(unknown).map((r: { skill: string }) => r.skill)).toEqual(['omg-probe-userplugin-only', 'omg-probe-userplugin-only']);
+      // K-REPO-N: one unknown call, by the one spawn that named the repo skill.
+      expect(of('K-REPO-N').filter(unknown).map((r: { session_id: string; is_error: boolean }) => [r.session_id.slice(0, 8), r.is_error])).toEqual([['afbb2a87', true]]);
+      // The staged corpus fires, resolved by its own namespace, wherever the ADR says.
+      const staged = rows.filter((r: { definition: string | null }) => r.definition === 'oh-my-graph-staged-skills');
+      expect(Object.fromEntries(['K-SKILL-POS', 'K-COLLIDE', 'K-UPONLY', 'K-REPO-N', 'K-REPO-D'].map((a) => [a, staged.filter((r: { arm: string }) => r.arm === a).length]))).toEqual({
+        'K-SKILL-POS': 2, 'K-COLLIDE': 3, 'K-UPONLY': 2, 'K-REPO-N': 2, 'K-REPO-D': 3,
+      });
+      expect(rows.every((r: object) => Object.keys(r).join() === 'probe,arm,session_id,tool_use_id,skill,is_error,result,definition')).toBe(true);
+    });
+  }
+});
+
+describe('extract', () => {
+  let out: string;
+  afterEach(() => rmSync(out, { recursive: true, force: true }));
+  const args = (o: string, dir = bundled) => ['extract', '--transcripts', join(dir, 'transcripts'), '--results', join(dir, 'results.jsonl'), '--out', o];
+
+  it('reproduces the bundled tool_use/ and skill_results.jsonl byte for byte, and again on a second run', async () => {
+    out = mkdtempSync(join(tmpdir(), 'omg-extract-'));
+    const first = await cli(args(out));
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^omg-evidence: extract: wrote 28 file\(s\), 0 unchanged, in /);
+    const written = readdirSync(join(out, 'tool_use')).sort();
+    // Every spawn that opened a session; K-NEG has no transcript, so its (empty) record is the harness's.
+    expect(written).toEqual(readdirSync(join(bundled, 'tool_use')).filter((f) => f.endsWith('.jsonl') && !f.startsWith('d3cf0e26')).sort());
+    for (const f of written) expect(readFileSync(join(out, 'tool_use', f)), f).toEqual(readFileSync(join(bundled, 'tool_use', f)));
+    expect(readFileSync(join(out, 'skill_results.jsonl'))).toEqual(readFileSync(join(bundled, 'skill_results.jsonl')));
+    const second = await cli(args(out));
+    expect(second.stderr).toMatch(/^omg-evidence: extract: wrote 0 file\(s\), 28 unchanged, in /);
+  });
+
+  it('never overwrites a file that differs, unless --force', async () => {
+    out = mkdtempSync(join(tmpdir(), 'omg-extract-'));
+    await cli(args(out));
+    const target = join(out, 'skill_results.jsonl');
+    writeFileSync(target, 'hand edited\n');
+    const refused = await cli(args(out));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/skill_results\.jsonl: exists and differs from what extract would write \(pass --force to overwrite, or --out another folder\)\n$/);
+    expect(readFileSync(target, 'utf8')).toBe('hand edited\n');
+    const forced = await cli([...args(out), '--force']);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(target)).toEqual(readFileSync(join(bundled, 'skill_results.jsonl')));
+  });
+
+  it('refuses a value with a home-directory path, naming it and where it came from, and writes nothing', async () => {
+    out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
+    const run = await cli(args(out, join('test', 'fixtures', 'extract', 'home-leak')));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'omg-evidence: test/fixtures/extract/home-leak/transcripts/aaaaaaaa-0000-4000-8000-000000000001.jsonl:3: refusing to write result ' +
+        '"Launching skill: mine\\nBase directory for this skill: /home/alice/.claude/skills/mine": it contains the home-directory path /home/alice ' +
+        '(committed records must not leak the measuring machine; write paths as $HOME in the source, or leave this spawn out)\n',
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses $HOME as set, wherever it is', async () => {
+    out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
+    const run = await cli(args(out, join('test', 'fixtures', 'extract', 'home-env')), { env: { HOME: '/srv/operator' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/:1: refusing to write skill "\/srv\/operator\/skills\/x": it contains the home-directory path \/srv\/operator /);
+  });
+
+  it('needs --transcripts, --results and --out (usage, exit 2)', async () => {
+    out = '';
+    const run = await cli(['extract', '--out', 'x']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^omg-evidence: required option '--transcripts <dir>' not specified/);
+  });
+});
