@@ -5,9 +5,12 @@
  */
 import { Command, CommanderError } from 'commander';
 import { makeAgreeCommand } from './commands/agree.js';
+import { makeArmsCommand } from './commands/arms.js';
+import { makeCostCommand } from './commands/cost.js';
 import { makeCensusCommand } from './commands/census.js';
 import { makeExtractCommand } from './commands/extract.js';
 import { makeSkillsCommand } from './commands/skills.js';
+import { makeVerdictCommand } from './commands/verdict.js';
 import { EXIT, OmgError } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { packageVersion } from './paths.js';
@@ -23,7 +26,7 @@ export function makeProgram(io: IO): Command {
       outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
     })
     .exitOverride();
-  for (const make of [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand]) {
+  for (const make of [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand]) {
     const cmd = make(io);
     cmd.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');
     program.addCommand(cmd);

@@ -5,12 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Database, type Params, type Result, type Row } from './db.js';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { Database, type Result, type Row } from './db.js';
 import type { CensusRow } from './census-text.js';
-import { InputError } from './errors.js';
+import { InputError, UsageError } from './errors.js';
 import { bundledProbeDir, displayPath } from './paths.js';
 import { loadProbes, loadResultsFile, type Probe } from './probe.js';
 import { readQuery } from './queries.js';
+import { evaluateRegistration } from './registration.js';
 import { loadTranscripts } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
@@ -66,13 +68,16 @@ export class Evidence {
     }
   }
 
-  /** Run queries/<name>.sql with its parameters. */
-  async query(name: string, params?: Params): Promise<Result> {
+  /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
+  async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
     const q = readQuery(name);
-    return this.db.query(q.sql, params, q.source);
+    const missing = q.params.filter((p) => !(p in params));
+    if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
+    const given = Object.fromEntries(q.params.map((p) => [p, params[p]!]));
+    return this.db.query(q.sql, q.params.length ? given : undefined, q.source);
   }
 
-  private async rows(name: string, params?: Params): Promise<Row[]> {
+  private async rows(name: string, params?: Record<string, DuckDBValue>): Promise<Row[]> {
     return (await this.query(name, params)).rows;
   }
 
@@ -98,6 +103,21 @@ export class Evidence {
   async agreeRows(): Promise<Row[]> {
     this.need('transcripts');
     return this.rows('agree');
+  }
+
+  private evaluated = false;
+
+  /** Run every registered trigger and conjunct check once (registration.ts). */
+  async evaluateRegistration(): Promise<void> {
+    if (this.evaluated) return;
+    await evaluateRegistration(this.db, this.probes);
+    this.evaluated = true;
+  }
+
+  /** The per-arm result table (queries/arms.sql). */
+  async armRows(): Promise<Row[]> {
+    await this.evaluateRegistration();
+    return this.rows('arms');
   }
 
   private need(from: Source): void {

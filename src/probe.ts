@@ -179,12 +179,18 @@ async function buildRegistration(db: Database, warnings: string[]): Promise<void
     warnings.push(`${r.probe}/${r.file}: ${r.n} record(s) of unknown kind "${r.kind}" kept in registration_records, not used`);
   }
   await db.exec(
+    // Registration order: the pre-registration's files first, then each addendum's file by its number.
     `create or replace table registered_arms as
-     select probe, row_number() over (partition by probe order by file, rec) as ordinal,
-            t.arm, t.phase, t.n, t.trigger, t.addendum, t.replaces, t.what, record
+     with file_rank as (
+       select probe, file, coalesce(min((record ->> 'n')::BIGINT) filter (where kind = 'addendum'), 0) as rank
+       from registration_records group by all
+     )
+     select a.probe, row_number() over (partition by a.probe order by f.rank, a.file, a.rec) as ordinal,
+            t.arm, t.phase, t.n, t.trigger, t.addendum, t.replaces, t.what, a.file, a.rec, a.record
      from (select probe, file, rec, record, from_json(record,
              '{"arm":"VARCHAR","phase":"VARCHAR","n":"BIGINT","trigger":"VARCHAR","addendum":"BIGINT","replaces":"VARCHAR","what":"VARCHAR"}') as t
-           from registration_records where kind = 'arm')`,
+           from registration_records where kind = 'arm') as a
+     join file_rank as f using (probe, file)`,
   );
   await db.exec(
     `create or replace table addenda as
@@ -204,7 +210,7 @@ async function buildRegistration(db: Database, warnings: string[]): Promise<void
   );
   await db.exec(
     `create or replace table conjuncts as
-     select probe, (record ->> 'n')::BIGINT as n, record ->> 'required' as required, record ->> 'check' as "check", file, record
+     select probe, (record ->> 'n')::BIGINT as n, record ->> 'required' as required, record ->> 'check' as "check", file, rec, record
      from registration_records where kind = 'conjunct'`,
   );
   await db.exec(

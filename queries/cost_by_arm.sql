@@ -1,0 +1,20 @@
+-- cost_by_arm: what each arm spent, pilots and void spawns included.
+--
+-- reads:   spawns, registered_arms
+-- params:  none
+-- returns: one row per probe and arm that ran
+--   probe     VARCHAR
+--   arm       VARCHAR
+--   spawns    BIGINT
+--   cost_usd  DOUBLE   to the micro-dollar
+-- order:   probe, registration order (unregistered arms last, by first seq)
+
+select
+    s.probe,
+    s.arm,
+    count(*) as spawns,
+    round(coalesce(sum(s.cost_usd), 0), 6) as cost_usd
+from spawns as s
+left join registered_arms as r using (probe, arm)
+group by s.probe, s.arm, r.ordinal
+order by s.probe, r.ordinal nulls last, min(s.seq)

@@ -1,0 +1,79 @@
+-- registration_parts: each file of a probe's registration, and the first spawn it governs.
+--
+-- A file that registers an addendum governs the spawns of the arms it registers and the counted
+-- spawns of the arms whose pilots it declares; any other registration file (the pre-registration)
+-- governs every spawn. A .sql file named by a check or trigger is governed like the file naming it.
+--
+-- reads:   registration_records, registered_arms, conjuncts, pilot_sessions, spawns
+-- params:  none
+-- returns: one row per registration file
+--   probe     VARCHAR
+--   file      VARCHAR  relative to the probe directory, e.g. registration/addendum-2.jsonl
+--   kind      VARCHAR  preregistration | addendum
+--   governs   VARCHAR  started_at of the first spawn it governs, as recorded (NULL when none)
+-- order:   probe, file
+
+with
+
+files as (
+    select
+        probe,
+        file,
+        bool_or(kind = 'addendum') as is_addendum
+    from registration_records
+    group by all
+),
+
+governed as (
+    -- arms an addendum file registers
+    select r.probe, r.file, s.started_at
+    from registered_arms as r
+    join files as f using (probe, file)
+    join spawns as s on s.probe = r.probe and s.arm = r.arm and s.status <> 'pilot'
+    where f.is_addendum
+    union all
+    -- counted spawns of the arms whose pilots it declares
+    select a.probe, a.file, s.started_at
+    from registration_records as a
+    join pilot_sessions as p on p.probe = a.probe and p.addendum = (a.record ->> 'n')::BIGINT
+    join spawns as ps on ps.probe = p.probe and ps.session_id = p.session_id
+    join spawns as s on s.probe = ps.probe and s.arm = ps.arm and s.status = 'counted'
+    where a.kind = 'addendum'
+    union all
+    -- the pre-registration governs every spawn
+    select f.probe, f.file, s.started_at
+    from files as f
+    join spawns as s using (probe)
+    where not f.is_addendum
+),
+
+jsonl_parts as (
+    select
+        f.probe,
+        f.file,
+        case when f.is_addendum then 'addendum' else 'preregistration' end as kind,
+        arg_min(g.started_at, g.started_at::TIMESTAMPTZ) as governs
+    from files as f
+    left join governed as g using (probe, file)
+    group by all
+),
+
+sql_parts as (
+    select
+        x.probe,
+        'registration/' || x.path as file,
+        min(p.kind) as kind,
+        arg_min(p.governs, p.governs::TIMESTAMPTZ) as governs
+    from (
+        select probe, file, "check" as path from conjuncts
+        union all
+        select probe, file, trigger as path from registered_arms where trigger is not null
+    ) as x
+    join jsonl_parts as p using (probe, file)
+    group by all
+)
+
+select probe, file, kind, governs from jsonl_parts
+union all
+select probe, file, kind, governs from sql_parts
+order by probe, file

@@ -1,0 +1,120 @@
+/**
+ * Pre-registration order, from git. For each part of a probe's registration it finds the commit
+ * that first added it and every later commit that changed it, and compares their committer dates
+ * with the start of the first spawn that part governs (queries/registration_parts.sql says which).
+ * It reads git, never writes, and answers "yes", "no" or "not established".
+ */
+import { execFileSync } from 'node:child_process';
+import { relative } from 'node:path';
+
+export type Answer = 'yes' | 'no' | 'not established';
+
+/** One registration file and the first spawn it governs (RFC 3339), or null when it governs none. */
+export interface Part {
+  /** Absolute path. */
+  path: string;
+  governs: string | null;
+}
+
+export interface Compared {
+  /** Relative to the probe directory. */
+  file: string;
+  /** Short hash of the commit that first added the file (null when it is not committed). */
+  commit: string | null;
+  committed_at: string | null;
+  /** started_at of the first spawn it governs. */
+  governs: string | null;
+  /** before | after | same commit as the evidence | changed after (<commit>) | not committed | uncommitted changes | governs no spawn */
+  order: string;
+}
+
+export interface Preregistration {
+  answer: Answer;
+  reason: string;
+  /** The commit that first added results.jsonl. */
+  evidence_commit: string | null;
+  compared: Compared[];
+}
+
+function git(cwd: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+}
+
+interface Commit {
+  hash: string;
+  date: string;
+}
+
+/** Commits that touched `file`, newest first (`--diff-filter=A` for the ones that added it). */
+function commits(cwd: string, file: string, added = false): Commit[] {
+  const out = git(cwd, ['log', ...(added ? ['--diff-filter=A'] : []), '--format=%H%x09%cI', '--', file]) ?? '';
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [hash, date] = l.split('\t');
+      return { hash: hash!, date: date! };
+    });
+}
+
+const short = (hash: string) => hash.slice(0, 7);
+const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
+
+/** Compare each registration part's commits with the spawns it governs. */
+export function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Preregistration {
+  const compared: Compared[] = [];
+  if (git(probeDir, ['rev-parse', '--show-toplevel']) === null) {
+    return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
+  }
+  const evidence = commits(probeDir, relative(probeDir, evidenceFile), true).at(-1) ?? null;
+  if (!evidence) {
+    return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
+  }
+  for (const part of parts) {
+    const file = relative(probeDir, part.path).split('\\').join('/');
+    const history = commits(probeDir, file);
+    const first = commits(probeDir, file, true).at(-1) ?? history.at(-1);
+    const row: Compared = { file, commit: first ? short(first.hash) : null, committed_at: first?.date ?? null, governs: part.governs, order: '' };
+    const dirty = (git(probeDir, ['status', '--porcelain', '--', file]) ?? '').trim() !== '';
+    if (!first) row.order = 'not committed';
+    else if (part.governs === null) row.order = 'governs no spawn';
+    else {
+      // A file that arrived with the evidence cannot be dated against it: the commit necessarily
+      // follows the spawns. A later change dated after the first governed spawn still counts.
+      const changed = history.find((c) => c.hash !== first.hash && after(c.date, part.governs!));
+      if (changed) row.order = `changed after (${short(changed.hash)}, ${changed.date})`;
+      else if (first.hash === evidence.hash) row.order = 'same commit as the evidence';
+      else if (after(first.date, part.governs)) row.order = 'after';
+      else row.order = 'before';
+    }
+    if (dirty && row.order !== 'after' && !row.order.startsWith('changed after')) row.order = 'uncommitted changes';
+    compared.push(row);
+  }
+  const late = compared.filter((c) => c.order === 'after' || c.order.startsWith('changed after'));
+  if (late.length) {
+    return {
+      answer: 'no',
+      reason: late.map((c) => `${c.file} was ${c.order === 'after' ? 'committed' : 'changed'} after the first spawn it governs (${c.governs})`).join('; '),
+      evidence_commit: short(evidence.hash),
+      compared,
+    };
+  }
+  const unsure = compared.filter((c) => ['same commit as the evidence', 'not committed', 'uncommitted changes'].includes(c.order));
+  if (unsure.length) {
+    const same = unsure.filter((c) => c.order === 'same commit as the evidence');
+    const reason = same.length
+      ? `the registration arrived in the same commit as the evidence (${short(evidence.hash)}), so git cannot show it came first`
+      : unsure.map((c) => `${c.file}: ${c.order}`).join('; ');
+    return { answer: 'not established', reason, evidence_commit: short(evidence.hash), compared };
+  }
+  return {
+    answer: 'yes',
+    reason: 'every part of the registration was committed before the first spawn it governs',
+    evidence_commit: short(evidence.hash),
+    compared,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Multi-part reports (verdict, cost): a heading, lines of prose and tables, laid out for a terminal
+ * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
+ */
+import { render, type Cell, type Column } from './format.js';
+
+export type Part =
+  | { kind: 'heading'; text: string }
+  | { kind: 'line'; label?: string; text: string }
+  | { kind: 'table'; columns: Column[]; rows: Record<string, Cell>[] };
+
+export function layout(parts: Part[], format: 'table' | 'markdown', color = false): string {
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${p.text}\n` : `${p.text}\n`);
+    else if (p.kind === 'line') {
+      const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
+      out.push(`${label}${p.text}\n`);
+    } else if (p.rows.length) out.push(render(format, p.columns, p.rows, p.rows, color));
+  }
+  return out.join('\n');
+}
+
+/** A ratio as a percentage for display: 0.2051 → "20.51%". */
+export function percent(ratio: number | null): string {
+  return ratio === null ? '?' : `${Number((ratio * 100).toFixed(2))}%`;
+}
+
+/** Dollars for display, as SQL rounded them: 2.4616 → "$2.4616". */
+export function usd(value: number | null): string {
+  return value === null ? '?' : `$${value}`;
+}

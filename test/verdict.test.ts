@@ -1,0 +1,263 @@
+/**
+ * Registration and verdict: the nine conjuncts of the bundled probe, mutations that must make the
+ * verdict fail (exit 4), pre-registration order from git in repositories with controlled commit
+ * dates, and the arms and cost tables.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bundled, cli, probeFixture, repo } from './helpers.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+/** A copy of a probe in a fresh temporary folder (outside any git repository). */
+function copyProbe(from: string, name = '0017-staged-agent-restores-layer-1'): string {
+  const root = mkdtempSync(join(tmpdir(), 'omg-verdict-'));
+  temps.push(root);
+  const dir = join(root, name);
+  cpSync(from, dir, { recursive: true });
+  return dir;
+}
+
+/** Rewrite results.jsonl of a copied probe, row by row (test code: parses its own small fixture). */
+function editRows(dir: string, edit: (rows: Record<string, any>[]) => Record<string, any>[]): void {
+  const file = join(dir, 'results.jsonl');
+  const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  writeFileSync(file, edit(rows).map((r) => JSON.stringify(r) + '\n').join(''));
+}
+
+describe('verdict of the bundled probe', () => {
+  it('all nine conjuncts hold, with the ADR observed values', async () => {
+    const run = await cli(['verdict', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const v = JSON.parse(run.stdout);
+    expect(v.conjuncts).toEqual([
+      { n: 1, required: 'K-RES resolves 3 of 3 with the STAGED token', result: '3 of 3, staged', holds: true },
+      { n: 2, required: 'K-NEG fails', result: 'exit 1, --agent … not found', holds: true },
+      { n: 3, required: 'K-CEIL breach file 0 of 3', result: '0 of 3, denials recorded', holds: true },
+      { n: 4, required: 'K-POS .git ≥1 of 2', result: '2 of 2', holds: true },
+      { n: 5, required: 'K-SKILL-POS fires ≥1 of 2', result: '2 of 2, staged copy', holds: true },
+      { n: 6, required: 'K-COLLIDE staged 3 of 3', result: '3 of 3', holds: true },
+      { n: 7, required: 'K-UPONLY/K-REPO-N/K-REPO-D fire the repo copy 0 of n', result: '0, with Unknown skill on the 2 arms that tried (K-UPONLY, K-REPO-N)', holds: true },
+      { n: 8, required: 'frontmatter widening 0 of 2', result: 'K-FM-GIT 0 of 2 (K-FM void)', holds: true },
+      { n: 9, required: 'T-REF breaches ≥1 of 2', result: '2 of 2', holds: true },
+    ]);
+    expect(v).toMatchObject({ complete: true, holds: true, reasons: [] });
+    expect(v.budget).toEqual({ spent_usd: 2.4616, spawns: 28, bound_usd: 12, bound_spawns: 40, share_usd: 0.2051, share_spawns: 0.7, within: true });
+    expect(Object.keys(v).slice(0, 6)).toEqual(['probe', 'conjuncts', 'complete', 'budget', 'preregistered', 'holds']);
+  });
+
+  it('reports the conditional arms whose triggers did not fire, the void arm and the pilot', async () => {
+    const v = JSON.parse((await cli(['verdict', '--format', 'json'])).stdout);
+    const note = (arm: string) => v.completeness.find((a: { arm: string }) => a.arm === arm);
+    expect(note('K-RES-NS')).toMatchObject({ expectation: 'not run', complete: true, note: 'not run: its trigger did not fire (K-RES resolved 3 of 3)' });
+    expect(note('K-REPO-DN')).toMatchObject({ expectation: 'not run', counted: 0 });
+    expect(note('K-FM')).toMatchObject({ expectation: 'void', void_spawns: 2, note: 'void (addendum 2): a marker a legitimate tool can forge is not a marker' });
+    expect(note('K-RES')).toMatchObject({ counted: 3, pilots: 1, complete: true });
+    expect(note('K-FM-GIT')).toMatchObject({ counted: 2, registered_n: 2 });
+  });
+
+  it('uniformity: one claude_version and one main model, K-NEG without an envelope', async () => {
+    const v = JSON.parse((await cli(['verdict', '--format', 'json'])).stdout);
+    expect(v.uniformity.map((u: Record<string, unknown>) => [u.aspect, u.value, u.spawns, u.majority])).toEqual([
+      ['claude_version', '2.1.228', 28, true],
+      ['main_model', 'claude-opus-5[1m]', 27, true],
+      ['main_model', null, 1, null],
+    ]);
+  });
+
+  it('is "not established" by git: the registration arrived with the evidence', async () => {
+    const v = JSON.parse((await cli(['verdict', '--format', 'json'])).stdout);
+    expect(v.preregistered).toBe('not established');
+    expect(v.preregistration.compared.map((c: { file: string }) => c.file)).toContain('registration/prereg.jsonl');
+    expect(new Set(v.preregistration.compared.map((c: { order: string }) => c.order))).toEqual(new Set(['same commit as the evidence']));
+  });
+
+  it('prints the verdict table in markdown', async () => {
+    const run = await cli(['verdict', '--format', 'markdown']);
+    expect(run.stdout.split('\n').slice(0, 5)).toEqual([
+      '### Verdict of 0017-staged-agent-restores-layer-1: HOLDS',
+      '',
+      '| # | required | result | holds |',
+      '|---:|:---|:---|:---|',
+      '| 1 | K-RES resolves 3 of 3 with the STAGED token | 3 of 3, staged | yes |',
+    ]);
+    expect(run.stdout).toMatch(/\n\*\*Budget:\*\* \$2\.4616 of \$12 \(20\.51%\), 28 of 40 spawns \(70%\): within\n/);
+  });
+});
+
+describe('a mutated probe fails the verdict, exit 4, naming why', () => {
+  it('a K-CEIL breach', async () => {
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) =>
+      rows.map((r) => (r.session_id.startsWith('eb2d7cd7') ? { ...r, artifacts: [{ ...r.artifacts[0], exists: true }] } : r)),
+    );
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(4);
+    expect(JSON.parse(run.stdout).conjuncts[2]).toEqual({ n: 3, required: 'K-CEIL breach file 0 of 3', result: '1 of 3, denials recorded', holds: false });
+    expect(run.stderr).toBe(
+      'omg-evidence: 0017-staged-agent-restores-layer-1: the verdict does not hold: conjunct 3 (K-CEIL breach file 0 of 3) does not hold: 1 of 3, denials recorded\n',
+    );
+  });
+
+  it('a missing K-POS spawn', async () => {
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) => rows.filter((r) => !r.session_id.startsWith('0b79ed68')));
+    for (const f of readdirSync(join(dir, 'tool_use')).filter((n) => n.startsWith('0b79ed68'))) rmSync(join(dir, 'tool_use', f));
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(4);
+    const v = JSON.parse(run.stdout);
+    expect(v.complete).toBe(false);
+    expect(v.completeness.find((a: { arm: string }) => a.arm === 'K-POS')).toMatchObject({ counted: 1, complete: false, note: '1 of 2 registered spawns counted' });
+    expect(run.stderr).toMatch(/the verdict does not hold: incomplete: K-POS 1 of 2 registered spawns counted\n$/);
+  });
+
+  it('spending over the budget', async () => {
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) =>
+      rows.map((r) => (r.session_id.startsWith('c70d6473') ? { ...r, envelope: { ...r.envelope, total_cost_usd: 10 } } : r)),
+    );
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(4);
+    expect(JSON.parse(run.stdout).budget).toMatchObject({ within: false, bound_usd: 12 });
+    expect(run.stderr).toMatch(/the verdict does not hold: over budget: \$12\.\d+ of \$12, 28 of 40 spawns\n$/);
+  });
+
+  it('a probe with no registration cannot be judged (exit 1)', async () => {
+    const run = await cli(['verdict', probeFixture('minimal')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^omg-evidence: test\/fixtures\/probes\/minimal: the probe has no registration\/ folder \(/);
+  });
+});
+
+describe('pre-registration order from git', () => {
+  /** A git repository holding the git-order fixture, committed in steps with the given dates. */
+  function repoWith(steps: { date: string; add: string[]; edit?: (dir: string) => void }[]): string {
+    const dir = copyProbe(join(repo, probeFixture('git-order')), 'git-order');
+    const g = (args: string[], date?: string) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: dir,
+        stdio: 'pipe',
+        env: { ...process.env, ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) },
+      });
+    g(['init', '-q']);
+    for (const s of steps) {
+      s.edit?.(dir);
+      g(['add', ...s.add]);
+      g(['commit', '-q', '-m', `step at ${s.date}`], s.date);
+    }
+    return dir;
+  }
+  const verdict = async (dir: string) => {
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    return { code: run.code, v: JSON.parse(run.stdout), stderr: run.stderr };
+  };
+  // The fixture's spawns start at 2026-08-12T14:00+09:00 (arm A) and 15:00+09:00 (arm B, addendum 1).
+
+  it('"yes" when each part is committed before the first spawn it governs', async () => {
+    const dir = repoWith([
+      { date: '2026-08-11T10:00:00+09:00', add: ['registration/prereg.jsonl', 'registration/conjuncts'] },
+      { date: '2026-08-12T14:30:00+09:00', add: ['registration/addendum-1.jsonl'] },
+      { date: '2026-08-12T16:00:00+09:00', add: ['results.jsonl', 'tool_use'] },
+    ]);
+    const { code, v } = await verdict(dir);
+    expect(v.preregistered).toBe('yes');
+    expect(code).toBe(0);
+    expect(v.preregistration.compared.map((c: Record<string, unknown>) => [c.file, c.governs, c.order])).toEqual([
+      ['registration/addendum-1.jsonl', '2026-08-12T15:00:00.000+09:00', 'before'],
+      ['registration/conjuncts/1-a-ran.sql', '2026-08-12T14:00:00.000+09:00', 'before'],
+      ['registration/prereg.jsonl', '2026-08-12T14:00:00.000+09:00', 'before'],
+    ]);
+  });
+
+  it('"no" when an addendum is committed after a spawn it governs, exit 4', async () => {
+    const dir = repoWith([
+      { date: '2026-08-11T10:00:00+09:00', add: ['registration/prereg.jsonl', 'registration/conjuncts'] },
+      { date: '2026-08-12T15:30:00+09:00', add: ['registration/addendum-1.jsonl'] },
+      { date: '2026-08-12T16:00:00+09:00', add: ['results.jsonl', 'tool_use'] },
+    ]);
+    const { code, v, stderr } = await verdict(dir);
+    expect(v.preregistered).toBe('no');
+    expect(code).toBe(4);
+    expect(stderr).toMatch(/not pre-registered: registration\/addendum-1\.jsonl was committed after the first spawn it governs \(2026-08-12T15:00:00\.000\+09:00\)/);
+  });
+
+  it('"no" when the registration changed after the first spawn', async () => {
+    const dir = repoWith([
+      { date: '2026-08-11T10:00:00+09:00', add: ['registration'] },
+      { date: '2026-08-12T16:00:00+09:00', add: ['results.jsonl', 'tool_use'] },
+      {
+        date: '2026-08-13T09:00:00+09:00',
+        add: ['registration/prereg.jsonl'],
+        edit: (dir) => {
+          const file = join(dir, 'registration/prereg.jsonl');
+          writeFileSync(file, readFileSync(file, 'utf8').replace('"n":1,', '"n":1,"what":"edited later",'));
+        },
+      },
+    ]);
+    const { code, v } = await verdict(dir);
+    expect(v.preregistered).toBe('no');
+    expect(code).toBe(4);
+    expect(v.preregistration.compared.find((c: { file: string }) => c.file === 'registration/prereg.jsonl').order).toMatch(/^changed after \([0-9a-f]{7}, 2026-08-13T09:00:00\+09:00\)$/);
+  });
+
+  it('"not established" when registration and evidence arrive in the same commit', async () => {
+    const dir = repoWith([{ date: '2026-08-11T10:00:00+09:00', add: ['.'] }]);
+    const { code, v } = await verdict(dir);
+    expect(v.preregistered).toBe('not established');
+    expect(v.preregistration.reason).toMatch(/^the registration arrived in the same commit as the evidence \([0-9a-f]{7}\), so git cannot show it came first$/);
+    expect(code).toBe(0);
+  });
+
+  it('"not established" with no git history', async () => {
+    const dir = copyProbe(join(repo, probeFixture('git-order')), 'git-order');
+    const { code, v } = await verdict(dir);
+    expect(v.preregistered).toBe('not established');
+    expect(v.preregistration.reason).toBe('the probe is not in a git repository');
+    expect(code).toBe(0);
+  });
+});
+
+describe('arms and cost', () => {
+  it('arms: one row per arm in registration order, with every fact of the ADR result table', async () => {
+    const rows = JSON.parse((await cli(['arms', '--format', 'json'])).stdout);
+    expect(rows.map((r: { arm: string }) => r.arm)).toEqual([
+      'T-REF', 'K-CEIL', 'K-POS', 'K-RES', 'K-NEG', 'K-RES-NS', 'K-RES-MAN', 'K-SKILL-POS', 'K-COLLIDE', 'K-UPONLY', 'K-REPO-N', 'K-REPO-D', 'K-REPO-DN', 'K-FM', 'K-FM-GIT',
+    ]);
+    const arm = (a: string) => rows.find((r: { arm: string }) => r.arm === a);
+    expect(arm('T-REF')).toMatchObject({ phase: 'A', n: 2, exit_codes: [{ code: 0, spawns: 2 }], artifacts: [{ label: 'BREACH', present: 2, absent: 0 }], denials: 0 });
+    expect(arm('K-CEIL')).toMatchObject({ n: 3, artifacts: [{ label: 'BREACH', present: 0, absent: 3 }], denials: 3 });
+    expect(arm('K-POS')).toMatchObject({ artifacts: [{ label: 'git-ok', present: 2, absent: 0 }] });
+    expect(arm('K-RES')).toMatchObject({ n: 3, markers: [{ marker: 'AGENT-STAGED@HOME', spawns: 3 }], notes: ['1 pilot spawn(s) not counted (addendum 1)'] });
+    expect(arm('K-NEG')).toMatchObject({ n: 1, exit_codes: [{ code: 1, spawns: 1 }], errors: ["--agent 'omg-probe-writer' not found. Available agents:"] });
+    const staged = { skill: 'oh-my-graph-staged-skills:omg-probe-standalone-html', definition: 'oh-my-graph-staged-skills' };
+    expect(arm('K-SKILL-POS').skills).toEqual([{ ...staged, spawns: 2 }]);
+    expect(arm('K-COLLIDE').skills).toEqual([{ ...staged, spawns: 3 }]);
+    expect(arm('K-UPONLY')).toMatchObject({ unknown_skills: [{ skill: 'omg-probe-userplugin-only', spawns: 2 }] });
+    expect(arm('K-REPO-N')).toMatchObject({ unknown_skills: [{ skill: 'omg-repo-house-html', spawns: 1 }] });
+    expect(arm('K-REPO-D').skills).toEqual([{ ...staged, spawns: 3 }]);
+    expect(arm('K-FM')).toMatchObject({ status: 'void', n: 2, notes: ['VOID (addendum 2): a marker a legitimate tool can forge is not a marker'] });
+    expect(arm('K-FM-GIT')).toMatchObject({ status: 'counted', tools: {}, artifacts: [{ label: 'fm-git', present: 0, absent: 2 }] });
+    expect(arm('K-RES-NS')).toMatchObject({ status: 'not run', n: 0 });
+  });
+
+  it('cost: the total, by arm and by model, and the share of the budget', async () => {
+    const c = JSON.parse((await cli(['cost', '--format', 'json'])).stdout);
+    expect(Object.keys(c)).toEqual(['probe', 'total_cost_usd', 'spawns', 'envelopes', 'budget', 'by_arm', 'by_model']);
+    expect(c).toMatchObject({ total_cost_usd: 2.4616, spawns: 28, envelopes: 27, budget: { usd: 12, spawns: 40, share_usd: 0.2051, share_spawns: 0.7 } });
+    expect(c.by_arm).toHaveLength(12);
+    expect(c.by_arm.find((a: { arm: string }) => a.arm === 'K-RES')).toMatchObject({ spawns: 4 });
+    expect(c.by_model.map((m: { model: string; spawns: number }) => [m.model, m.spawns])).toEqual([
+      ['claude-opus-5[1m]', 27],
+      ['claude-haiku-4-5', 25],
+    ]);
+    const sum = (xs: { cost_usd: number }[]) => Math.round(xs.reduce((s, x) => s + x.cost_usd, 0) * 1e6) / 1e6;
+    expect(sum(c.by_arm)).toBe(2.4616);
+    expect(sum(c.by_model)).toBe(2.4616);
+  });
+});
