@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { makeAgreeCommand } from './commands/agree.js';
 import { makeArmsCommand } from './commands/arms.js';
 import { makeCostCommand } from './commands/cost.js';
+import { makeRenderCommand } from './commands/render.js';
 import { makeCensusCommand } from './commands/census.js';
 import { makeExtractCommand } from './commands/extract.js';
 import { makeSkillsCommand } from './commands/skills.js';
@@ -26,12 +27,21 @@ export function makeProgram(io: IO): Command {
       outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
     })
     .exitOverride();
-  for (const make of [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand]) {
-    const cmd = make(io);
+  const makers = [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand];
+  const all = [...makers.map((make) => make(io)), makeRenderCommand(io, () => commandReference(program))];
+  for (const cmd of all) {
     cmd.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');
     program.addCommand(cmd);
   }
   return program;
+}
+
+/** Every command's --help, for the README's generated command reference. */
+export function commandReference(program: Command): string {
+  const width = { helpWidth: 100 };
+  const parts = [program.configureHelp(width).helpInformation()];
+  for (const cmd of program.commands) parts.push(cmd.configureHelp(width).helpInformation());
+  return parts.join('\n');
 }
 
 /** Run the CLI with `argv` (without node and the script). Resolves to the exit code. */

@@ -1,0 +1,284 @@
+/**
+ * Generated regions in markdown documents. A region is
+ *
+ *     <!-- omg-evidence:begin census probe=. format=text -->
+ *     …generated…
+ *     <!-- omg-evidence:provenance … content=<hash> -->
+ *     <!-- omg-evidence:end -->
+ *
+ * This module finds the regions of a document (markers at the start of a line, outside fenced code),
+ * renders each from the evidence, and says which are current, stale or hand-edited. Bytes outside
+ * the markers are never touched. Writing (atomically) and printing are the command's job.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { formatArms } from './commands/arms.js';
+import { formatCensus } from './commands/census.js';
+import { costReports, formatCost } from './commands/cost.js';
+import { formatSkills } from './commands/skills.js';
+import { formatVerdicts } from './commands/verdict.js';
+import type { Row } from './db.js';
+import { InputError } from './errors.js';
+import { Evidence, type Source } from './evidence.js';
+import { render as renderRows, type Cell } from './format.js';
+import { displayPath, packageVersion, queriesDir } from './paths.js';
+import { listQueries, readQuery } from './queries.js';
+import { listTranscriptFiles } from './transcripts.js';
+import { verdicts } from './verdict.js';
+
+const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->\r?$/;
+const END = /^<!-- omg-evidence:end\s*-->\r?$/;
+const PROVENANCE = /^<!-- omg-evidence:provenance .*content=([0-9a-f]+)\s*-->\r?$/;
+const FENCE = /^(```|~~~)/;
+
+/** What a region can name besides a query: the command tables, and the two documentation tables. */
+const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries'] as const;
+const FORMATS = ['markdown', 'text', 'table'] as const;
+
+export interface Region {
+  /** 1-based line of the begin marker. */
+  begin: number;
+  /** 1-based line of the end marker. */
+  end: number;
+  name: string;
+  options: Record<string, string[]>;
+  /** The lines between the markers, as they are. */
+  body: string[];
+}
+
+export interface Parsed {
+  path: string;
+  lines: string[];
+  regions: Region[];
+}
+
+function fail(doc: string, line: number, what: string, hint?: string): never {
+  throw new InputError(`${displayPath(doc)}:${line}: ${what}`, hint);
+}
+
+/** `key=value key="a b"` into a map of key → values (a key may repeat). */
+function parseOptions(doc: string, line: number, text: string): Record<string, string[]> {
+  const options: Record<string, string[]> = {};
+  const re = /\s*([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S+))/y;
+  let at = 0;
+  while (at < text.length) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) {
+      if (text.slice(at).trim() === '') break;
+      fail(doc, line, `cannot read the marker's options at "${text.slice(at).trim()}"`, 'options are key=value pairs, e.g. probe=. format=text');
+    }
+    (options[m[1]!] ??= []).push(m[2] ?? m[3]!);
+    at = re.lastIndex;
+  }
+  return options;
+}
+
+/** Find a document's regions. Throws (naming the line) on an unbalanced or nested marker. */
+export function parseDocument(path: string): Parsed {
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
+  }
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const regions: Region[] = [];
+  let open: { begin: number; name: string; options: Record<string, string[]> } | null = null;
+  let fenced = false;
+  lines.forEach((text, i) => {
+    const line = i + 1;
+    if (!open && FENCE.test(text)) fenced = !fenced;
+    if (fenced) return;
+    const b = BEGIN.exec(text);
+    if (b) {
+      if (open) fail(path, line, `nested marker: a region begins inside the region begun on line ${open.begin}`, 'close each region with <!-- omg-evidence:end --> before the next begins');
+      const [name, ...rest] = (b[1] ?? '').split(/\s+/);
+      if (!name) fail(path, line, 'the begin marker names nothing to render', `name one of ${TABLES.join(', ')} or a query`);
+      open = { begin: line, name, options: parseOptions(path, line, rest.join(' ')) };
+    } else if (END.test(text)) {
+      if (!open) fail(path, line, 'an end marker with no region begun', 'remove it, or add the <!-- omg-evidence:begin … --> it closes');
+      regions.push({ ...open, end: line, body: lines.slice(open.begin, i) });
+      open = null;
+    }
+  });
+  if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');
+  return { path, lines, regions };
+}
+
+const hash = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 12);
+
+/** A fenced code block holding `text`. */
+const fence = (text: string) => ['```', ...text.replace(/\n$/, '').split('\n'), '```'].join('\n') + '\n';
+
+export interface Rendered {
+  region: Region;
+  /** The new body lines (content, then the provenance line). */
+  body: string[];
+  /** The body is exactly what rendering gives. */
+  current: boolean;
+  /** The content no longer matches the content hash its provenance line recorded. */
+  handEdited: boolean;
+}
+
+interface Spec {
+  name: string;
+  format: (typeof FORMATS)[number];
+  from: Source;
+  probes: string[];
+  params: Record<string, string>;
+}
+
+/** Validate a region's name and options against what it can render. */
+function specOf(doc: string, r: Region): Spec {
+  const isTable = (TABLES as readonly string[]).includes(r.name);
+  const query = isTable ? undefined : listQueries().includes(r.name) ? readQuery(r.name) : undefined;
+  if (!isTable && !query) {
+    fail(doc, r.begin, `unknown table or query "${r.name}"`, `name one of ${TABLES.join(', ')}, or a query: ${listQueries().join(', ')}`);
+  }
+  const known = ['probe', 'format', ...(['census', 'skills'].includes(r.name) ? ['from'] : []), ...(query?.params ?? [])];
+  for (const key of Object.keys(r.options)) {
+    if (!known.includes(key)) fail(doc, r.begin, `unknown option "${key}" for ${r.name}`, `the options of ${r.name} are ${known.join(', ')}`);
+  }
+  for (const [key, values] of Object.entries(r.options)) {
+    if (key !== 'probe' && values.length > 1) fail(doc, r.begin, `option "${key}" is given ${values.length} times`, 'only probe may repeat');
+  }
+  const format = (r.options.format?.[0] ?? 'markdown') as Spec['format'];
+  if (!(FORMATS as readonly string[]).includes(format)) fail(doc, r.begin, `format must be ${FORMATS.join(', ')}; got "${format}"`);
+  const from = (r.options.from?.[0] ?? 'records') as Source;
+  if (from !== 'records' && from !== 'transcripts') fail(doc, r.begin, `from must be records or transcripts; got "${from}"`);
+  const probes = (r.options.probe ?? []).map((p) => resolve(dirname(doc), p));
+  for (const p of probes) {
+    if (!existsSync(p) || !statSync(p).isDirectory()) fail(doc, r.begin, `probe "${displayPath(p)}" does not exist`, 'probe= is a path relative to the document');
+  }
+  const params = Object.fromEntries(Object.entries(r.options).filter(([k]) => query?.params.includes(k)).map(([k, v]) => [k, v[0]!]));
+  return { name: r.name, format, from, probes, params };
+}
+
+/** The files a region's output depends on (what the loader read, and the registration's SQL), hashed by path and content. */
+async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string> {
+  if (!ev) return hash(packageVersion);
+  const loaded = (await ev.db.query(`select abs from source_files order by abs`)).rows.map((r) => String(r.abs));
+  const files = new Set(loaded);
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const n of readdirSync(d).sort()) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.add(p);
+    }
+  };
+  for (const p of ev.probes) {
+    walk(join(p.dir, 'registration'));
+    if (spec.from === 'transcripts') for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
+  }
+  const h = createHash('sha256');
+  for (const f of [...files].sort()) {
+    const probe = ev.probes.find((p) => f.startsWith(p.dir + '/'))!;
+    h.update(`${probe.id}/${relative(probe.dir, f)}\0`).update(readFileSync(f)).update('\0');
+  }
+  return h.digest('hex').slice(0, 12);
+}
+
+/** The queries a table is computed by, for the provenance's query hash. */
+const QUERIES: Record<string, string[]> = {
+  census: ['census'],
+  skills: ['skills'],
+  arms: ['arms'],
+  verdict: ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts'],
+  cost: ['cost', 'cost_by_arm', 'cost_by_model'],
+  commands: [],
+  queries: [],
+};
+
+function queryHash(spec: Spec): string {
+  const names = QUERIES[spec.name] ?? [spec.name];
+  return hash(names.map((n) => readFileSync(join(queriesDir, `${n}.sql`), 'utf8')).join('\0') + JSON.stringify(spec.params));
+}
+
+/** Cells for a generic query result: lists joined, structs as JSON. */
+function cell(v: unknown): Cell {
+  if (v === null || v === undefined) return null;
+  if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x))).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v as Cell;
+}
+
+async function content(spec: Spec, ev: Evidence | undefined, help: () => string): Promise<string> {
+  const tabular = spec.format === 'markdown' ? 'markdown' : 'table';
+  const wrap = (s: string) => (spec.format === 'markdown' ? s : fence(s));
+  switch (spec.name) {
+    case 'census':
+      return spec.format === 'text'
+        ? fence(formatCensus(await ev!.censusRows(spec.from), 'text'))
+        : wrap(formatCensus(await ev!.censusRows(spec.from), tabular));
+    case 'skills':
+      return wrap(formatSkills(await ev!.skillRows(spec.from), tabular));
+    case 'arms':
+      return wrap(formatArms(await ev!.armRows(), tabular));
+    case 'verdict':
+      return wrap(formatVerdicts(await verdicts(ev!), tabular));
+    case 'cost':
+      return wrap(formatCost(await costReports(ev!), tabular));
+    case 'commands':
+      return fence(help());
+    case 'queries': {
+      const rows = listQueries().map((n) => ({ query: `\`${n}\``, summary: readQuery(n).summary, params: readQuery(n).params.join(', ') }));
+      return wrap(renderRows(tabular, [{ key: 'query' }, { key: 'summary' }, { key: 'params' }], rows));
+    }
+    default: {
+      const res = await ev!.query(spec.name, spec.params);
+      const rows = res.rows.map((r: Row) => Object.fromEntries(res.columns.map((c) => [c, cell(r[c])])));
+      return wrap(renderRows(tabular, res.columns.map((c, i) => ({ key: c, right: /INT|DOUBLE|DECIMAL|FLOAT/.test(res.types[i]!) })), rows));
+    }
+  }
+}
+
+/** Opens each distinct set of probes once per run. */
+export class EvidenceCache {
+  private readonly open = new Map<string, Promise<Evidence>>();
+  get(probes: string[], from: Source): Promise<Evidence> {
+    const key = JSON.stringify([probes, from]);
+    if (!this.open.has(key)) this.open.set(key, Evidence.open(probes, { transcripts: from === 'transcripts' ? true : undefined }));
+    return this.open.get(key)!;
+  }
+  async close(): Promise<void> {
+    for (const p of this.open.values()) (await p.catch(() => undefined))?.close();
+  }
+}
+
+/** Render every region of a parsed document. `help` gives the command reference. */
+export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: () => string): Promise<Rendered[]> {
+  const specs = doc.regions.map((r) => specOf(doc.path, r));
+  const out: Rendered[] = [];
+  for (const [i, region] of doc.regions.entries()) {
+    const spec = specs[i]!;
+    const needsEvidence = spec.name !== 'commands' && spec.name !== 'queries';
+    const ev = needsEvidence ? await cache.get(spec.probes, spec.from) : undefined;
+    const text = await content(spec, ev, help);
+    const probeIds = ev ? ev.probes.map((p) => p.id).join(',') : '-';
+    const provenance =
+      `<!-- omg-evidence:provenance omg-evidence@${packageVersion} probe=${probeIds} ` +
+      `inputs=${await inputsHash(ev, spec)} query=${queryHash(spec)} content=${hash(text)} -->`;
+    const body = [...text.replace(/\n$/, '').split('\n'), provenance];
+    const old = region.body;
+    const lastOld = old.at(-1) ?? '';
+    const recorded = PROVENANCE.exec(lastOld)?.[1];
+    const oldContent = old.slice(0, -1).map((l) => l.replace(/\r$/, '')).join('\n') + '\n';
+    const handEdited = recorded !== undefined && hash(oldContent) !== recorded;
+    const current = old.length === body.length && old.every((l, k) => l.replace(/\r$/, '') === body[k]);
+    out.push({ region, body, current, handEdited });
+  }
+  return out;
+}
+
+/** The document with every region's body replaced; bytes outside the markers are kept. */
+export function applyRegions(doc: Parsed, rendered: Rendered[]): string {
+  const lines: string[] = [];
+  let at = 0;
+  for (const r of rendered) {
+    lines.push(...doc.lines.slice(at, r.region.begin));
+    lines.push(...r.body);
+    at = r.region.end - 1;
+  }
+  lines.push(...doc.lines.slice(at));
+  return lines.join('\n');
+}
