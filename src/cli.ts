@@ -7,7 +7,11 @@ import { Command, CommanderError } from 'commander';
 import { makeAgreeCommand } from './commands/agree.js';
 import { makeArmsCommand } from './commands/arms.js';
 import { makeCostCommand } from './commands/cost.js';
+import { makeExportCommand } from './commands/export.js';
+import { makeLoadCommand } from './commands/load.js';
 import { makeRenderCommand } from './commands/render.js';
+import { makeSchemaCommand } from './commands/schema.js';
+import { makeSqlCommand } from './commands/sql.js';
 import { makeCensusCommand } from './commands/census.js';
 import { makeExtractCommand } from './commands/extract.js';
 import { makeSkillsCommand } from './commands/skills.js';
@@ -27,7 +31,7 @@ export function makeProgram(io: IO): Command {
       outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
     })
     .exitOverride();
-  const makers = [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand];
+  const makers = [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand, makeSqlCommand, makeSchemaCommand, makeLoadCommand, makeExportCommand];
   const all = [...makers.map((make) => make(io)), makeRenderCommand(io, () => commandReference(program))];
   for (const cmd of all) {
     cmd.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');

@@ -38,15 +38,28 @@ export class Database {
     private readonly con: DuckDBConnection,
   ) {}
 
-  /** An in-memory database. `temp_directory: ''` keeps DuckDB from allow-listing (or creating) `./.tmp`. */
-  static async open(): Promise<Database> {
-    const instance = await DuckDBInstance.create(':memory:', {
-      temp_directory: '',
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-    });
+  /**
+   * An in-memory database, or a database file. `temp_directory: ''` keeps DuckDB from allow-listing
+   * (or creating) `./.tmp`. A read-only file is sealed from the start: no file access, no
+   * extension loading, configuration locked (stack-notes §4).
+   */
+  static async open(options: { file?: string; readOnly?: boolean } = {}): Promise<Database> {
+    const sealed: Record<string, string> = options.readOnly
+      ? { access_mode: 'READ_ONLY', enable_external_access: 'false', lock_configuration: 'true' }
+      : {};
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(options.file ?? ':memory:', {
+        temp_directory: '',
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+        ...sealed,
+      });
+    } catch (err) {
+      throw new QueryError(`${options.file ?? ':memory:'}: ${(err as Error).message}`, 'is it a DuckDB database that no other process holds open?', { cause: err });
+    }
     const con = await instance.connect();
-    await con.run(`SET TimeZone = 'UTC'`);
+    if (!options.readOnly) await con.run(`SET TimeZone = 'UTC'`);
     return new Database(instance, con);
   }
 

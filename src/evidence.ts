@@ -1,18 +1,21 @@
 /**
- * An opened set of probes and/or transcripts: the DuckDB database they were loaded into, and the
- * operations every front end shares. The CLI and the library (index.ts) are both built on this
- * class; it returns plain rows, and index.ts wraps them as arquero tables.
+ * An opened set of probes and/or transcripts: the DuckDB database they were loaded into (in memory,
+ * or a database file `load` built), and the operations every front end shares. The CLI uses the
+ * row methods (`censusRows`, …); the library's methods (`census()`, …) return the same rows as
+ * arquero tables.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { Database, type Result, type Row } from './db.js';
+import type { ColumnTable } from 'arquero';
 import type { CensusRow } from './census-text.js';
+import { Database, type Result, type Row } from './db.js';
 import { InputError, UsageError } from './errors.js';
 import { bundledProbeDir, displayPath } from './paths.js';
 import { loadProbes, loadResultsFile, type Probe } from './probe.js';
 import { readQuery } from './queries.js';
 import { evaluateRegistration } from './registration.js';
+import { normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
 import { loadTranscripts } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
@@ -21,13 +24,40 @@ export interface OpenOptions {
   /** Called with each warning as loading finds it (the CLI prints them on stderr). */
   onWarning?: (message: string) => void;
   /**
-   * Load transcripts too: `true` for each probe's own `transcripts/` folder, or a directory to use
+   * Load transcripts too: `true` for each probe's own `transcripts/` folder, or a folder to use
    * instead. Default: no transcripts.
    */
   transcripts?: boolean | string;
+  /** Read this database file (built by `load`) instead of loading the evidence. */
+  db?: string;
 }
 
+/** The probes and transcript folders that `paths` and `options` name. */
+function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], probesDefault: boolean): Inputs {
+  const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
+  const dirs =
+    typeof transcripts === 'string'
+      ? [transcripts]
+      : transcripts === true
+        ? probes.map((p) => {
+            const dir = join(p, 'transcripts');
+            if (!existsSync(dir)) {
+              throw new InputError(
+                `${displayPath(p)}: the probe has no transcripts/ folder`,
+                'pass --transcripts DIR, the folder of its session files (e.g. ~/.claude/projects/<slug>)',
+              );
+            }
+            return dir;
+          })
+        : [];
+  return normalize({ probes, transcripts: dirs });
+}
+
+const probeOf = (dir: string): Probe => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) });
+
 export class Evidence {
+  private evaluated = false;
+
   private constructor(
     readonly db: Database,
     readonly probes: Probe[],
@@ -36,32 +66,109 @@ export class Evidence {
     readonly hasTranscripts: boolean,
   ) {}
 
-  /** Load probe directories (the bundled probe when `paths` is empty) into a fresh in-memory database. */
+  /** Load probe directories (the bundled probe when `paths` is empty), or read `options.db`. */
   static async open(paths: string[] = [], options: OpenOptions = {}): Promise<Evidence> {
-    return Evidence.load(paths.length ? paths : [bundledProbeDir], options);
+    return Evidence.load(paths, options, true);
   }
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */
-  static async openTranscripts(dir: string, options: Pick<OpenOptions, 'onWarning'> = {}): Promise<Evidence> {
-    return Evidence.load([], { ...options, transcripts: dir });
+  static async openTranscripts(dir: string, options: Omit<OpenOptions, 'transcripts'> = {}): Promise<Evidence> {
+    return Evidence.load([], { ...options, transcripts: dir }, false);
   }
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
   static async openForExtract(results: string, transcripts: string, options: Pick<OpenOptions, 'onWarning'> = {}): Promise<Evidence> {
-    return Evidence.load([], { ...options, transcripts }, results);
-  }
-
-  private static async load(paths: string[], options: OpenOptions, resultsFile?: string): Promise<Evidence> {
     const db = await Database.open();
     try {
-      const loaded = resultsFile ? await loadResultsFile(db, resultsFile) : await loadProbes(db, paths);
+      const loaded = await loadResultsFile(db, results);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      let dirs: string[] = [];
-      if (typeof options.transcripts === 'string') dirs = [options.transcripts];
-      else if (options.transcripts === true) dirs = loaded.probes.map((p) => defaultTranscripts(p));
-      await loadTranscripts(db, dirs);
+      await loadTranscripts(db, [transcripts]);
       await db.seal();
-      return new Evidence(db, loaded.probes, loaded.warnings, options.transcripts !== undefined && options.transcripts !== false);
+      return new Evidence(db, loaded.probes, loaded.warnings, true);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Load into a database that stays writable (no seal): for `export`, which writes Parquet files,
+   * and for `build`. Callers must not run user SQL on it.
+   */
+  static async openUnsealed(paths: string[], options: OpenOptions = {}, probesDefault = true, file?: string): Promise<Evidence> {
+    const inputs = namedInputs(paths, options.transcripts, probesDefault);
+    const db = await Database.open({ file });
+    try {
+      const loaded = await loadProbes(db, inputs.probes);
+      for (const w of loaded.warnings) options.onWarning?.(w);
+      await loadTranscripts(db, inputs.transcripts);
+      return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Build database file `file` from the named inputs (`omg-evidence load`). Written beside it and
+   * renamed into place. Returns false, writing nothing, when `file` is already current (unless `force`).
+   */
+  static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
+    const inputs = namedInputs(paths, options.transcripts, probesDefault);
+    const file = resolve(options.file);
+    if (existsSync(file) && !options.force) {
+      const db = await Database.open({ file, readOnly: true });
+      try {
+        const meta = await readMeta(db, file).catch(() => null);
+        if (meta && staleness(meta, inputs) === null) return false;
+      } finally {
+        db.close();
+      }
+    }
+    const tmp = `${file}.${process.pid}.tmp`;
+    rmSync(tmp, { force: true });
+    const ev = await Evidence.openUnsealed(inputs.probes, { ...options, transcripts: undefined }, false, tmp);
+    try {
+      await loadTranscripts(ev.db, inputs.transcripts);
+      await writeMeta(ev.db, inputs);
+    } finally {
+      ev.db.close();
+    }
+    rmSync(`${file}.wal`, { force: true });
+    renameSync(tmp, file);
+    return true;
+  }
+
+  private static async load(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
+    if (options.db) return Evidence.fromFile(paths, options, probesDefault);
+    const ev = await Evidence.openUnsealed(paths, options, probesDefault);
+    try {
+      await ev.db.seal();
+      return ev;
+    } catch (err) {
+      ev.db.close();
+      throw err;
+    }
+  }
+
+  /** Read a database file, refusing it when it was built from other inputs or they changed. */
+  private static async fromFile(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
+    const file = resolve(options.db!);
+    const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
+    if (!existsSync(file)) throw new InputError(`${displayPath(file)}: no such database`, 'build it first: omg-evidence load [PROBE...] [--transcripts DIR] --db FILE');
+    const db = await Database.open({ file, readOnly: true });
+    try {
+      const meta = await readMeta(db, file);
+      // Probes named on the command line must be the recorded ones; none named means the recorded.
+      const named: Partial<Inputs> = {};
+      if (paths.length || (!probesDefault && options.transcripts !== undefined)) named.probes = namedInputs(paths, undefined, false).probes;
+      if (options.transcripts !== undefined) {
+        const probes = named.probes ?? meta.inputs.probes;
+        named.transcripts = namedInputs(probes, options.transcripts, false).transcripts;
+      }
+      const why = staleness(meta, named);
+      if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, rebuild);
+      return new Evidence(db, meta.inputs.probes.map(probeOf), [], meta.inputs.transcripts.length > 0);
     } catch (err) {
       db.close();
       throw err;
@@ -79,6 +186,11 @@ export class Evidence {
 
   private async rows(name: string, params?: Record<string, DuckDBValue>): Promise<Row[]> {
     return (await this.query(name, params)).rows;
+  }
+
+  /** Run the user's SQL. `source` says where it came from (the argument, a file, stdin). */
+  async sqlResult(text: string, source = 'query'): Promise<Result> {
+    return this.db.query(text, undefined, source);
   }
 
   /** The census rows, one per spawn, in probe then seq order. */
@@ -105,8 +217,6 @@ export class Evidence {
     return this.rows('agree');
   }
 
-  private evaluated = false;
-
   /** Run every registered trigger and conjunct check once (registration.ts). */
   async evaluateRegistration(): Promise<void> {
     if (this.evaluated) return;
@@ -120,25 +230,72 @@ export class Evidence {
     return this.rows('arms');
   }
 
+  // The library: the same data as arquero tables. arquero loads on first use, so the CLI,
+  // which never calls these, does not pay for it at start-up.
+
+  /** The census, one row per spawn (`tools` as {name, count} lists). */
+  async census(from: Source = 'records'): Promise<ColumnTable> {
+    return table((await this.censusRows(from)) as unknown as Row[]);
+  }
+
+  /** Every Skill call, paired with its result. */
+  async skills(from: Source = 'records'): Promise<ColumnTable> {
+    return table(await this.skillRows(from));
+  }
+
+  /** The per-arm result table. */
+  async arms(): Promise<ColumnTable> {
+    return table(await this.armRows());
+  }
+
+  /** The verdict of each probe: its conjuncts, completeness and uniformity as tables, and the rest as values. */
+  async verdict(): Promise<LibraryVerdict[]> {
+    const { verdicts } = await import('./verdict.js');
+    const vs = await verdicts(this);
+    return Promise.all(
+      vs.map(async (v) => ({
+        ...v,
+        conjuncts: await table(v.conjuncts as unknown as Row[]),
+        completeness: await table(v.completeness),
+        uniformity: await table(v.uniformity),
+      })),
+    );
+  }
+
+  /** What was spent: one row per probe, with by-arm and by-model tables beside it. */
+  async cost(): Promise<{ totals: ColumnTable; by_arm: ColumnTable; by_model: ColumnTable }> {
+    const [totals, byArm, byModel] = await Promise.all(['cost', 'cost_by_arm', 'cost_by_model'].map((q) => this.rows(q)));
+    return { totals: await table(totals!), by_arm: await table(byArm!), by_model: await table(byModel!) };
+  }
+
+  /** Any SQL over the loaded views, as an arquero table. */
+  async sql(text: string): Promise<ColumnTable> {
+    const res = await this.sqlResult(text);
+    return table(res.rows, res.columns);
+  }
+
   private need(from: Source): void {
     if (from === 'transcripts' && !this.hasTranscripts) {
       throw new InputError('transcripts were not loaded', 'open with { transcripts: true } or a transcripts directory');
     }
   }
 
-  close(): void {
+  /** Release the database. */
+  async close(): Promise<void> {
     this.db.close();
   }
 }
 
-/** A probe's own transcripts folder; an error when it has none, since real probes rarely commit them. */
-function defaultTranscripts(p: Probe): string {
-  const dir = join(p.dir, 'transcripts');
-  if (!existsSync(dir)) {
-    throw new InputError(
-      `${displayPath(p.dir)}: the probe has no transcripts/ folder`,
-      'pass --transcripts DIR, the folder of its session files (e.g. ~/.claude/projects/<slug>)',
-    );
-  }
-  return dir;
+export type LibraryVerdict = Omit<import('./verdict.js').Verdict, 'conjuncts' | 'completeness' | 'uniformity'> & {
+  conjuncts: ColumnTable;
+  completeness: ColumnTable;
+  uniformity: ColumnTable;
+};
+
+/** Rows as an arquero table, columns in the order given (or of the first row). */
+async function table(rows: Row[], columns?: string[]): Promise<ColumnTable> {
+  const aq = await import('arquero');
+  const names = columns ?? Object.keys(rows[0] ?? {});
+  return aq.table(Object.fromEntries(names.map((c) => [c, rows.map((r) => r[c])])));
 }
+

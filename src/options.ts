@@ -8,8 +8,8 @@ import type { OpenOptions, Source } from './evidence.js';
 import { defaultFormat } from './format.js';
 import type { IO } from './io.js';
 
-export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
-  return new Option('-f, --format <format>', `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
+export function formatOption<T extends string>(formats: readonly T[], extra = '', short = true): Option {
+  return new Option(`${short ? '-f, ' : ''}--format <format>`, `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
 }
 
 export function fromOption(): Option {
@@ -36,4 +36,8 @@ export function resolveSource(from: Source | undefined, transcripts: string | un
   }
   const source: Source = from ?? (transcripts !== undefined ? 'transcripts' : 'records');
   return { from: source, open: source === 'transcripts' ? (transcripts ?? true) : undefined };
+}
+
+export function dbOption(): Option {
+  return new Option('--db <file>', 'read this database (built by omg-evidence load) instead of loading the evidence');
 }

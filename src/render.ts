@@ -16,6 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { formatArms } from './commands/arms.js';
 import { formatCensus } from './commands/census.js';
 import { costReports, formatCost } from './commands/cost.js';
+import { schemaRows, formatSchema } from './commands/schema.js';
 import { formatSkills } from './commands/skills.js';
 import { formatVerdicts } from './commands/verdict.js';
 import type { Row } from './db.js';
@@ -33,7 +34,7 @@ const PROVENANCE = /^<!-- omg-evidence:provenance .*content=([0-9a-f]+)\s*-->\r?
 const FENCE = /^(```|~~~)/;
 
 /** What a region can name besides a query: the command tables, and the two documentation tables. */
-const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries'] as const;
+const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
 const FORMATS = ['markdown', 'text', 'table'] as const;
 
 export interface Region {
@@ -187,6 +188,7 @@ const QUERIES: Record<string, string[]> = {
   cost: ['cost', 'cost_by_arm', 'cost_by_model'],
   commands: [],
   queries: [],
+  schema: [],
 };
 
 function queryHash(spec: Spec): string {
@@ -220,6 +222,8 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
       return wrap(formatCost(await costReports(ev!), tabular));
     case 'commands':
       return fence(help());
+    case 'schema':
+      return wrap(formatSchema(await schemaRows(ev!), tabular));
     case 'queries': {
       const rows = listQueries().map((n) => ({ query: `\`${n}\``, summary: readQuery(n).summary, params: readQuery(n).params.join(', ') }));
       return wrap(renderRows(tabular, [{ key: 'query' }, { key: 'summary' }, { key: 'params' }], rows));

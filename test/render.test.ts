@@ -102,7 +102,7 @@ describe('render', () => {
     ['unbalanced-begin.md', '3: a region begun here is never ended (add <!-- omg-evidence:end --> after it)'],
     ['unbalanced-end.md', '4: an end marker with no region begun (remove it, or add the <!-- omg-evidence:begin … --> it closes)'],
     ['nested.md', '2: nested marker: a region begins inside the region begun on line 1 (close each region with <!-- omg-evidence:end --> before the next begins)'],
-    ['unknown-table.md', '3: unknown table or query "cenus" (name one of census, skills, arms, verdict, cost, commands, queries, or a query: '],
+    ['unknown-table.md', '3: unknown table or query "cenus" (name one of census, skills, arms, verdict, cost, commands, queries, schema, or a query: '],
     ['missing-probe.md', '2: probe "'],
     ['unknown-option.md', '2: unknown option "colour" for census (the options of census are probe, format, from)'],
   ];

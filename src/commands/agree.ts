@@ -9,7 +9,7 @@ import { DiffersError } from '../errors.js';
 import { Evidence } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, formatOption, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, transcriptsOption } from '../options.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
 type Format = (typeof FORMATS)[number];
@@ -57,9 +57,10 @@ export function makeAgreeCommand(io: IO): Command {
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(FORMATS))
     .addOption(transcriptsOption())
-    .action(async (probes: string[], opts: { format?: Format; transcripts?: string }) => {
+    .addOption(dbOption())
+    .action(async (probes: string[], opts: { format?: Format; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true });
+      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db });
       try {
         const rows = await ev.agreeRows();
         io.stdout(formatAgree(rows, format, useColor(io)));

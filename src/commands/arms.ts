@@ -8,7 +8,7 @@ import type { Row } from '../db.js';
 import { Evidence } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, formatOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
@@ -79,9 +79,10 @@ export function makeArmsCommand(io: IO): Command {
     .description('the per-arm result table, in registration order')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(TABULAR_FORMATS))
-    .action(async (probes: string[], opts: { format?: Format }) => {
+    .addOption(dbOption())
+    .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w) });
+      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db });
       try {
         io.stdout(formatArms(await ev.armRows(), format, useColor(io)));
       } finally {

@@ -9,7 +9,7 @@ import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type Too
 import { Evidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
 import type { Row } from '../db.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
@@ -127,11 +127,12 @@ export function makeCensusCommand(io: IO): Command {
     .addOption(formatOption(FORMATS, '; text is the ADR block'))
     .addOption(fromOption())
     .addOption(transcriptsOption())
-    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string }) => {
+    .addOption(dbOption())
+    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined) {
-        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning });
+        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db });
         try {
           io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
         } finally {
@@ -140,7 +141,7 @@ export function makeCensusCommand(io: IO): Command {
         return;
       }
       const source = resolveSource(opts.from, opts.transcripts);
-      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open });
+      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db });
       try {
         io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
       } finally {

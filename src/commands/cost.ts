@@ -7,7 +7,7 @@ import type { Row } from '../db.js';
 import { Evidence } from '../evidence.js';
 import { toJson } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, formatOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption } from '../options.js';
 import { layout, percent, usd, type Part } from '../report.js';
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
@@ -82,9 +82,10 @@ export function makeCostCommand(io: IO): Command {
     .description('what the probe spent, by arm and by model, against its registered budget')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(FORMATS))
-    .action(async (probes: string[], opts: { format?: Format }) => {
+    .addOption(dbOption())
+    .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w) });
+      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db });
       try {
         io.stdout(formatCost(await costReports(ev), format, useColor(io)));
       } finally {

@@ -7,7 +7,7 @@ import type { Row } from '../db.js';
 import { Evidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
@@ -52,14 +52,15 @@ export function makeSkillsCommand(io: IO): Command {
     .addOption(formatOption(TABULAR_FORMATS))
     .addOption(fromOption())
     .addOption(transcriptsOption())
-    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string }) => {
+    .addOption(dbOption())
+    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       const standalone = opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined;
       const source = resolveSource(opts.from, opts.transcripts);
       const ev = standalone
-        ? await Evidence.openTranscripts(opts.transcripts!, { onWarning })
-        : await Evidence.open(probes, { onWarning, transcripts: source.open });
+        ? await Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db })
+        : await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db });
       try {
         io.stdout(formatSkills(await ev.skillRows(source.from), format, useColor(io)));
       } finally {

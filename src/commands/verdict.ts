@@ -9,7 +9,7 @@ import { VerdictError } from '../errors.js';
 import { Evidence } from '../evidence.js';
 import { toJson } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, formatOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption } from '../options.js';
 import { layout, percent, usd, type Part } from '../report.js';
 import { verdicts, type Verdict } from '../verdict.js';
 
@@ -105,9 +105,10 @@ export function makeVerdictCommand(io: IO): Command {
     .description("the probe's verdict against the conjuncts registered before its first spawn (exit 4 when it does not hold)")
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(FORMATS))
-    .action(async (probes: string[], opts: { format?: Format }) => {
+    .addOption(dbOption())
+    .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w) });
+      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db });
       try {
         const vs = await verdicts(ev);
         io.stdout(formatVerdicts(vs, format, useColor(io)));

@@ -1,0 +1,85 @@
+/**
+ * `omg-evidence sql [QUERY] [PROBE...]`: ad-hoc SQL over the loaded views. The query comes from
+ * the argument, from a file (-f), or from stdin. It runs only after loading, in a database with
+ * file access disabled and its configuration locked, so it cannot read or write any file.
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type { Row } from '../db.js';
+import { InputError, UsageError } from '../errors.js';
+import { Evidence, type Source } from '../evidence.js';
+import { render, TABULAR_FORMATS, type Cell } from '../format.js';
+import { useColor, warn, type IO } from '../io.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+import { displayPath } from '../paths.js';
+
+type Format = (typeof TABULAR_FORMATS)[number];
+
+/** A value for a table cell: lists joined, structs and JSON as JSON text, dates as ISO. */
+export function cellOf(v: unknown): Cell {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
+  return v as Cell;
+}
+
+export function formatResult(columns: string[], types: string[], rows: Row[], format: Format, color = false): string {
+  const cols = columns.map((c, i) => ({ key: c, right: /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/.test(types[i]!) }));
+  const cells = rows.map((r) => Object.fromEntries(columns.map((c) => [c, cellOf(r[c])])));
+  return render(format, cols, cells, rows, color);
+}
+
+/** Read all of stdin (the query, when no argument or file gives one). */
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command {
+  return new Command('sql')
+    .description('run SQL over the loaded views (see omg-evidence schema); the query is an argument, a file (-f) or stdin')
+    .argument('[query]', 'the SQL (or "-" for stdin); with -f, every argument is a probe')
+    .argument('[probe...]', 'probe directories')
+    .option('-f, --file <file>', 'read the query from FILE')
+    .addOption(formatOption(TABULAR_FORMATS, '', false))
+    .addOption(fromOption())
+    .addOption(transcriptsOption())
+    .addOption(dbOption())
+    .action(async (query: string | undefined, rest: string[], opts: { file?: string; format?: Format; from?: Source; transcripts?: string; db?: string }) => {
+      const format = chosenFormat(opts.format, io);
+      let sql: string;
+      let source: string;
+      let probes = rest;
+      if (opts.file !== undefined) {
+        if (query !== undefined) probes = [query, ...rest];
+        try {
+          sql = readFileSync(opts.file, 'utf8');
+        } catch (err) {
+          throw new InputError(`${displayPath(opts.file)}: cannot read the query: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        }
+        source = displayPath(opts.file);
+      } else if (query === undefined || query === '-') {
+        sql = stdin();
+        source = '<stdin>';
+      } else {
+        sql = query;
+        source = '<argument>';
+      }
+      if (sql.trim() === '') throw new UsageError('no query: give it as an argument, with --file FILE, or on stdin');
+      const loadTranscripts = opts.from === 'transcripts' || opts.transcripts !== undefined;
+      const ev = await Evidence.open(probes, {
+        onWarning: (w) => warn(io, w),
+        db: opts.db,
+        transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
+      });
+      try {
+        const res = await ev.sqlResult(sql, source);
+        io.stdout(formatResult(res.columns, res.types, res.rows, format, useColor(io)));
+      } finally {
+        await ev.close();
+      }
+    });
+}

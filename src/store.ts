@@ -1,0 +1,102 @@
+/**
+ * Persisted databases: what a database file was built from, and whether that still holds. The
+ * inputs are the probe directories and the transcript folders; their fingerprint is a hash of
+ * every input file's path, size and modification time (reading every byte of a large corpus again
+ * would cost what the cache saves). A database whose recorded inputs differ from the ones named,
+ * or whose files changed since, is refused, never used stale.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Database } from './db.js';
+import { InputError } from './errors.js';
+import { displayPath, packageVersion } from './paths.js';
+import { discoverProbe } from './probe.js';
+import { listTranscriptFiles } from './transcripts.js';
+
+/** What a database is built from: probe directories and transcript folders, absolute. */
+export interface Inputs {
+  probes: string[];
+  transcripts: string[];
+}
+
+export interface Meta {
+  version: string;
+  inputs: Inputs;
+  fingerprint: string;
+  files: number;
+}
+
+function files(inputs: Inputs): string[] {
+  const out: string[] = [];
+  for (const p of inputs.probes) {
+    out.push(...discoverProbe(p).files.map((f) => f.abs));
+    const walk = (d: string) => {
+      if (!existsSync(d)) return;
+      for (const n of readdirSync(d).sort()) {
+        const x = join(d, n);
+        if (statSync(x).isDirectory()) walk(x);
+        else if (!x.endsWith('.jsonl')) out.push(x);
+      }
+    };
+    walk(join(p, 'registration'));
+  }
+  for (const t of inputs.transcripts) if (existsSync(t)) out.push(...listTranscriptFiles(t));
+  return [...new Set(out)].sort();
+}
+
+/** The fingerprint of the inputs as they are on disk now. */
+export function fingerprint(inputs: Inputs): { hash: string; files: number } {
+  const h = createHash('sha256');
+  const list = files(inputs);
+  for (const f of list) {
+    const st = statSync(f);
+    h.update(`${f}\t${st.size}\t${st.mtimeMs}\n`);
+  }
+  return { hash: h.digest('hex'), files: list.length };
+}
+
+export function normalize(inputs: Inputs): Inputs {
+  return { probes: inputs.probes.map((p) => resolve(p)), transcripts: inputs.transcripts.map((t) => resolve(t)) };
+}
+
+export async function writeMeta(db: Database, inputs: Inputs): Promise<Meta> {
+  const fp = fingerprint(inputs);
+  const meta: Meta = { version: packageVersion, inputs, fingerprint: fp.hash, files: fp.files };
+  await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
+  for (const [key, value] of Object.entries(meta)) {
+    await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
+  }
+  return meta;
+}
+
+export async function readMeta(db: Database, file: string): Promise<Meta> {
+  let rows;
+  try {
+    rows = (await db.query(`select key, value from omg_meta`)).rows;
+  } catch {
+    throw new InputError(`${displayPath(file)}: not a database omg-evidence built`, 'build one with omg-evidence load … --db FILE');
+  }
+  return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(String(r.value))])) as unknown as Meta;
+}
+
+const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+/**
+ * Why `meta` cannot serve `named` (the inputs a command was given), or null when it can. Named
+ * probes must be exactly the recorded ones; named transcripts, when a command needs them, too.
+ */
+export function staleness(meta: Meta, named: Partial<Inputs>): string | null {
+  if (meta.version !== packageVersion) return `it was built by omg-evidence ${meta.version}, this is ${packageVersion}`;
+  if (named.probes && !same(named.probes, meta.inputs.probes)) {
+    return `it was built from ${meta.inputs.probes.map(displayPath).join(', ') || 'no probe'}, not ${named.probes.map(displayPath).join(', ')}`;
+  }
+  if (named.transcripts && !same(named.transcripts, meta.inputs.transcripts)) {
+    return meta.inputs.transcripts.length
+      ? `it was built from the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}, not ${named.transcripts.map(displayPath).join(', ')}`
+      : 'it was built without transcripts';
+  }
+  const now = fingerprint(meta.inputs);
+  if (now.hash !== meta.fingerprint) return `its input files changed since it was built (${meta.files} then, ${now.files} now)`;
+  return null;
+}
