@@ -30,6 +30,11 @@ export interface OpenOptions {
   transcripts?: boolean | string;
   /** Read this database file (built by `load`) instead of loading the evidence. */
   db?: string;
+  /**
+   * Pair Skill calls in the transcripts with their results (a second scan of the files that made
+   * one). Default true; the census needs no results and skips it.
+   */
+  skillResults?: boolean;
 }
 
 /** The probes and transcript folders that `paths` and `options` name. */
@@ -101,7 +106,7 @@ export class Evidence {
     try {
       const loaded = await loadProbes(db, inputs.probes);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, inputs.transcripts);
+      await loadTranscripts(db, inputs.transcripts, { skillResults: options.skillResults });
       return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0);
     } catch (err) {
       db.close();

@@ -3,7 +3,12 @@
  * NDJSON. Commands hand over display rows of strings, numbers and nulls (plus the JSON objects they
  * want printed for json/ndjson); this module lays them out and never changes a value.
  */
-import Table from 'cli-table3';
+import { createRequire } from 'node:module';
+import type TableType from 'cli-table3';
+
+// cli-table3 loads when a table is first printed: most runs print markdown, csv or json.
+const require = createRequire(import.meta.url);
+let Table: typeof TableType | undefined;
 import { UsageError } from './errors.js';
 
 export type Cell = string | number | boolean | null;
@@ -37,6 +42,7 @@ function text(v: Cell): string {
 }
 
 export function toTable(columns: Column[], rows: Record<string, Cell>[], color = false): string {
+  Table ??= require('cli-table3') as typeof TableType;
   const table = new Table({
     head: columns.map((c) => c.title ?? c.key),
     colAligns: columns.map((c) => (c.right ? 'right' : 'left')),

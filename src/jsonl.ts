@@ -30,13 +30,15 @@ const BLANK = /^[ \t\r]*$/;
 export interface Projection {
   columns: string;
   parse?: string;
+  /** Make a persistent table rather than a temporary one (it is then saved by `load --db`). */
+  persistent?: boolean;
 }
 
 export async function readJsonl(db: Database, table: string, files: string[], projection?: Projection): Promise<void> {
   const columns = projection?.columns;
   if (files.length === 0) {
     await db.exec(
-      `create or replace temp table ${table} as
+      `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
        select null::VARCHAR as file, null::BIGINT as rec, ${columns ? 'true as ok, ' + columns : 'json'}
        from (select '{}'::JSON as json${projection?.parse ? `, from_json('{}'::JSON, ${sqlString(projection.parse)}) as t` : ''}) where false`,
     );
@@ -51,7 +53,7 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
   // file's first number gives the record number within the file. The projection runs before the
   // window, so only the small columns pass through it.
   await db.exec(
-    `create or replace temp table ${table} as
+    `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
      with scan as (
        select file, o, json is not null as ok, ${columns ?? 'json'}
        from (
@@ -59,10 +61,10 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
          from read_ndjson_objects([${list}], filename = true, ignore_errors = true,
                                   maximum_object_size = ${MAX_OBJECT}) with ordinality)
      ), numbered as (
-       select * exclude (o), o - min(o) over (partition by file) + 1 as rec, count(*) over (partition by file) as n
+       select * exclude (o), o - min(o) over (partition by file) + 1 as rec${twice ? ', count(*) over (partition by file) as n' : ''}
        from scan
      )
-     select file, rec, ${columns ? '* exclude (file, rec, n)' : 'json'} from numbered
+     select file, rec, ${columns ? `* exclude (file, rec${twice ? ', n' : ''})` : 'json'} from numbered
      where ${twice ? 'rec <= n / 2' : 'true'}`,
     undefined,
     'reading JSONL',

@@ -24,7 +24,7 @@ import {
   SKILL_RESULTS,
   TOOL_USE,
 } from './records.js';
-import { recordError, validate } from './schema.js';
+import { recordError, validateAll } from './schema.js';
 
 export interface Probe {
   /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
@@ -141,23 +141,28 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   }
   const jsonl = files.filter((f) => f.kind !== 'tool_use_err').map((f) => f.abs);
   await readJsonl(db, 'raw_records', jsonl);
+  // The envelope a results row carries is resolved once, for the checks and tables that look inside it.
   await db.exec(
     `create or replace temp table records as
-     select s.probe, s.kind, s.rel, s.session_id as file_session, r.file, r.rec, r.json
+     select s.probe, s.kind, s.rel, s.session_id as file_session, r.file, r.rec, r.json,
+            case when s.kind = 'results' then omg_envelope(r.json -> '$.envelope') end as env
      from raw_records r join source_files s on s.abs = r.file`,
   );
+  await validateAll(db, 'records', [
+    { schema: RESULTS, where: `kind = 'results'` },
+    { schema: TOOL_USE, where: `kind = 'tool_use'` },
+    { schema: SKILL_RESULTS, where: `kind = 'skill_results'` },
+    { schema: NOTES, where: `kind = 'notes'` },
+    { schema: REGISTRATION, where: `kind = 'registration'` },
+    ...Object.entries(REGISTRATION_KINDS).map(([kind, schema]) => ({
+      schema,
+      where: `kind = 'registration' and json_type(json, '$.kind') = 'VARCHAR' and (json ->> 'kind') = ${sqlString(kind)}`,
+    })),
+  ]);
 
-  await validate(db, 'records', RESULTS, `kind = 'results'`);
-  await validate(db, 'records', TOOL_USE, `kind = 'tool_use'`);
-  await validate(db, 'records', SKILL_RESULTS, `kind = 'skill_results'`);
-  await validate(db, 'records', NOTES, `kind = 'notes'`);
-  await validate(db, 'records', REGISTRATION, `kind = 'registration'`);
-  for (const [kind, schema] of Object.entries(REGISTRATION_KINDS)) {
-    await validate(db, 'records', schema, `kind = 'registration' and (json ->> 'kind') = ${sqlString(kind)}`);
-  }
-
+  await checkDuplicates(db);
   await buildRegistration(db, warnings);
-  await buildSpawns(db);
+  await buildSpawns(db, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
   await checkSpawns(db, warnings, toolUseRequired);
   await buildDetails(db);
   await checkReferences(db, warnings);
@@ -165,11 +170,11 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
 }
 
 async function buildRegistration(db: Database, warnings: string[]): Promise<void> {
-  await db.exec(
-    `create or replace table registration_records as
+  const sql: string[] = [];
+  sql.push(`create or replace table registration_records as
      select probe, rel as file, rec, json ->> 'kind' as kind, json as record
-     from records where kind = 'registration'`,
-  );
+     from records where kind = 'registration'`);
+  await db.exec(sql.splice(0).join(';\n'));
   const known = Object.keys(REGISTRATION_KINDS).map(sqlString).join(', ');
   const unknown = await db.query(
     `select probe, file, kind, count(*) as n from registration_records
@@ -192,66 +197,46 @@ async function buildRegistration(db: Database, warnings: string[]): Promise<void
            from registration_records where kind = 'arm') as a
      join file_rank as f using (probe, file)`,
   );
-  await db.exec(
-    `create or replace table addenda as
+  sql.push(`create or replace table addenda as
      select probe, (record ->> 'n')::BIGINT as n, record ->> 'text' as text, file, record
-     from registration_records where kind = 'addendum'`,
-  );
-  await db.exec(
-    `create or replace table pilot_sessions as
+     from registration_records where kind = 'addendum'`);
+  sql.push(`create or replace table pilot_sessions as
      select probe, unnest(from_json(record -> 'pilot', '["VARCHAR"]')) as session_id, n as addendum
-     from addenda where (record -> 'pilot') is not null`,
-  );
-  await db.exec(
-    `create or replace table void_arms as
+     from addenda where (record -> 'pilot') is not null`);
+  sql.push(`create or replace table void_arms as
      select probe, v.arm, v.reason, addendum from (
        select probe, n as addendum, unnest(from_json(record -> 'void', '[{"arm":"VARCHAR","reason":"VARCHAR"}]')) as v
-       from addenda where (record -> 'void') is not null)`,
-  );
-  await db.exec(
-    `create or replace table conjuncts as
+       from addenda where (record -> 'void') is not null)`);
+  sql.push(`create or replace table conjuncts as
      select probe, (record ->> 'n')::BIGINT as n, record ->> 'required' as required, record ->> 'check' as "check", file, rec, record
-     from registration_records where kind = 'conjunct'`,
-  );
-  await db.exec(
-    `create or replace table budgets as
+     from registration_records where kind = 'conjunct'`);
+  sql.push(`create or replace table budgets as
      select probe, (record ->> 'usd')::DOUBLE as usd, (record ->> 'spawns')::BIGINT as spawns, file, record
-     from registration_records where kind = 'budget'`,
-  );
-  await db.exec(
-    `create or replace table spawn_notes as
+     from registration_records where kind = 'budget'`);
+  sql.push(`create or replace table spawn_notes as
      select probe, json ->> 'session_id' as session_id, json ->> 'note' as note, file, rec
-     from records where kind = 'notes'`,
-  );
-  // One registered arm per name, one budget per probe, one addendum per number.
-  await firstDuplicate(db, `select probe, file, rec, json ->> 'arm' as key, 'arm' as what from records
-                            where kind = 'registration' and (json ->> 'kind') = 'arm'`, 'registered arm');
-  await firstDuplicate(db, `select probe, file, rec, (json ->> 'n') as key, 'n' as what from records
-                            where kind = 'registration' and (json ->> 'kind') = 'addendum'`, 'addendum number');
-  await firstDuplicate(db, `select probe, file, rec, (json ->> 'n') as key, 'n' as what from records
-                            where kind = 'registration' and (json ->> 'kind') = 'conjunct'`, 'conjunct number');
-  await firstDuplicate(db, `select probe, file, rec, 'budget' as key, 'budget' as what from records
-                            where kind = 'registration' and (json ->> 'kind') = 'budget'`, 'budget record');
+     from records where kind = 'notes'`);
+  await db.exec(sql.join(';\n'), undefined, 'building the registration tables');
 }
 
-async function buildSpawns(db: Database): Promise<void> {
+async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
   await db.exec(
     `create or replace table spawns as
      with rows as (
-       select probe, rec, json, from_json(json, '{"seq":"BIGINT","arm":"VARCHAR","phase":"VARCHAR","session_id":"VARCHAR",
+       select probe, rec, json, env, from_json(json, '{"seq":"BIGINT","arm":"VARCHAR","phase":"VARCHAR","session_id":"VARCHAR",
          "mode":"VARCHAR","argv_file":"VARCHAR","plugin_dir":"VARCHAR","started_at":"VARCHAR","ended_at":"VARCHAR",
-         "exit_code":"BIGINT","claude_version":"VARCHAR","envelope":"JSON"}') as t
+         "exit_code":"BIGINT","claude_version":"VARCHAR"}') as t
        from records where kind = 'results'
-     ), stderr as (${await stderrSource(db)})
+     ), stderr as (${stderrSource(errFiles)})
      select r.probe, t.seq, t.arm, t.phase, t.session_id,
             case when p.session_id is not null then 'pilot'
                  when v.arm is not null then 'void'
                  else 'counted' end as status,
             t.exit_code,
-            (omg_envelope(t.envelope) ->> 'total_cost_usd')::DOUBLE as cost_usd,
+            (r.env ->> 'total_cost_usd')::DOUBLE as cost_usd,
             t.claude_version, t.mode, t.argv_file, t.plugin_dir, t.started_at, t.ended_at,
             n.note, e.content as stderr,
-            omg_envelope(t.envelope) as envelope,
+            r.env as envelope,
             r.json as record
      from rows r
      left join pilot_sessions p on p.probe = r.probe and p.session_id = t.session_id
@@ -265,83 +250,70 @@ async function buildSpawns(db: Database): Promise<void> {
 }
 
 /** A SELECT of (probe, session_id, content) over the tool_use/*.err files; read_text needs at least one file. */
-async function stderrSource(db: Database): Promise<string> {
-  const res = await db.query(`select abs from source_files where kind = 'tool_use_err' order by abs`);
-  if (res.rows.length === 0) return `select null::VARCHAR as probe, null::VARCHAR as session_id, null::VARCHAR as content where false`;
-  const list = res.rows.map((r) => sqlString(String(r.abs))).join(', ');
+function stderrSource(errFiles: string[]): string {
+  if (errFiles.length === 0) return `select null::VARCHAR as probe, null::VARCHAR as session_id, null::VARCHAR as content where false`;
+  const list = [...errFiles].sort().map(sqlString).join(', ');
   return `select s.probe, s.session_id, t.content from read_text([${list}]) t join source_files s on s.abs = t.filename`;
 }
 
 async function checkSpawns(db: Database, warnings: string[], toolUseRequired: boolean): Promise<void> {
-  await firstDuplicate(db, `select probe, file, rec, json ->> 'session_id' as key, 'session_id' as what from records where kind = 'results'`, 'session_id');
-  await firstDuplicate(db, `select probe, file, rec, json ->> 'seq' as key, 'seq' as what from records where kind = 'results'`, 'seq');
-  const missing = await db.query(
-    `select r.file, r.rec, r.json ->> 'session_id' as session_id from records r
+  // Both directions at once: a row without its tool_use file, and a tool_use file without its row.
+  const unmatched = await db.query(
+    `select 'missing' as what, r.probe, r.file, r.rec, r.json ->> 'session_id' as name from records r
      where r.kind = 'results' and not exists (
        select 1 from source_files s where s.probe = r.probe and s.kind = 'tool_use' and s.session_id = (r.json ->> 'session_id'))
-     order by r.file, r.rec limit 1`,
+     union all
+     select 'orphan', s.probe, null, null, s.rel from source_files s
+     where s.kind in ('tool_use', 'tool_use_err')
+       and not exists (select 1 from records r where r.kind = 'results' and r.probe = s.probe and (r.json ->> 'session_id') = s.session_id)
+     order by what, probe, file, rec, name`,
   );
-  const m = missing.rows[0];
+  const m = unmatched.rows.find((r) => r.what === 'missing');
   if (m && toolUseRequired) {
     throw recordError(
       String(m.file),
       Number(m.rec),
-      `no tool_use/${m.session_id}.jsonl for this row`,
+      `no tool_use/${m.name}.jsonl for this row`,
       'every row needs its tool_use file; an empty file means the spawn made no tool call',
     );
   }
-  const orphans = await db.query(
-    `select s.probe, s.rel from source_files s
-     where s.kind in ('tool_use', 'tool_use_err')
-       and not exists (select 1 from spawns p where p.probe = s.probe and p.session_id = s.session_id)
-     order by s.probe, s.rel`,
-  );
+  const orphans = { rows: unmatched.rows.filter((r) => r.what === 'orphan').map((r) => ({ probe: r.probe, rel: r.name })) };
   for (const o of orphans.rows) warnings.push(`${o.probe}/${o.rel}: matches no row of results.jsonl; ignored`);
 }
 
 async function buildDetails(db: Database): Promise<void> {
-  await db.exec(
-    `create or replace table tool_uses as
+  const sql: string[] = [];
+  sql.push(`create or replace table tool_uses as
      select r.probe, r.file_session as session_id, r.rec as ordinal,
             t.id as tool_use_id, t.name, t.input_keys, t.skill, t.agent_id, r.json as record
      from (select *, from_json(json, '{"id":"VARCHAR","name":"VARCHAR","input_keys":"VARCHAR[]","skill":"VARCHAR","agent_id":"VARCHAR"}') as t
            from records where kind = 'tool_use') r
      where exists (select 1 from spawns p where p.probe = r.probe and p.session_id = r.file_session)
-     order by r.probe, r.file_session, r.rec`,
-  );
-  await db.exec(
-    `create or replace table skill_calls as
+     order by r.probe, r.file_session, r.rec`);
+  sql.push(`create or replace table skill_calls as
      select r.probe, r.rec as ordinal, r.t.session_id, coalesce(r.t.arm, s.arm) as arm, r.t.tool_use_id, r.t.skill,
             r.t.is_error, r.t.result, r.json as record
      from (select probe, rec, json, from_json(json, '{"session_id":"VARCHAR","arm":"VARCHAR","tool_use_id":"VARCHAR","skill":"VARCHAR","is_error":"BOOLEAN","result":"VARCHAR"}') as t
            from records where kind = 'skill_results') as r
      left join spawns as s on s.probe = r.probe and s.session_id = r.t.session_id
-     order by r.probe, r.rec`,
-  );
+     order by r.probe, r.rec`);
   // Items of the arrays inside each row, numbered within the row.
-  await db.exec(
-    `create or replace table artifacts as
+  sql.push(`create or replace table artifacts as
      select probe, session_id, i as ordinal, e ->> 'label' as label, e ->> 'path' as path, (e ->> 'exists')::BOOLEAN as present, e as record
      from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
            from (select probe, session_id, from_json(record -> 'artifacts', '["JSON"]') as l from spawns))
-     order by probe, session_id, ordinal`,
-  );
-  await db.exec(
-    `create or replace table markers as
+     order by probe, session_id, ordinal`);
+  sql.push(`create or replace table markers as
      select probe, session_id, i as ordinal, e ->> 'label' as label, e ->> 'token' as token, e ->> 'file' as file, e ->> 'dir' as dir, e as record
      from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
            from (select probe, session_id, from_json(record -> 'markers', '["JSON"]') as l from spawns))
-     order by probe, session_id, ordinal`,
-  );
-  await db.exec(
-    `create or replace table permission_denials as
+     order by probe, session_id, ordinal`);
+  sql.push(`create or replace table permission_denials as
      select probe, session_id, i as ordinal, e ->> 'tool_name' as tool_name, e ->> 'tool_use_id' as tool_use_id, e -> 'tool_input' as tool_input, e as record
      from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
            from (select probe, session_id, from_json(envelope -> 'permission_denials', '["JSON"]') as l from spawns where envelope is not null))
-     order by probe, session_id, ordinal`,
-  );
-  await db.exec(
-    `create or replace table model_usage as
+     order by probe, session_id, ordinal`);
+  sql.push(`create or replace table model_usage as
      select probe, session_id, i as ordinal, e.key as model,
             (e.value ->> 'costUSD')::DOUBLE as cost_usd,
             (e.value ->> 'inputTokens')::BIGINT as input_tokens,
@@ -352,8 +324,8 @@ async function buildDetails(db: Database): Promise<void> {
      from (select probe, session_id, unnest(m) as e, unnest(generate_series(1, len(m))) as i
            from (select probe, session_id, map_entries(from_json(envelope -> 'modelUsage', '"MAP(VARCHAR, JSON)"')) as m
                  from spawns where envelope is not null))
-     order by probe, session_id, ordinal`,
-  );
+     order by probe, session_id, ordinal`);
+  await db.exec(sql.join(';\n'), undefined, 'building the tables');
 }
 
 async function checkReferences(db: Database, warnings: string[]): Promise<void> {
@@ -382,16 +354,30 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
   }
 }
 
-/** Throw for the second record, by file and line, whose `key` repeats within its probe. */
-async function firstDuplicate(db: Database, source: string, label: string): Promise<void> {
+/** What must be unique within a probe, and the records that hold it. */
+const UNIQUE: { label: string; source: string }[] = [
+  { label: 'session_id', source: `select probe, file, rec, json ->> 'session_id' as key from records where kind = 'results'` },
+  { label: 'seq', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
+  { label: 'registered arm', source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'` },
+  { label: 'addendum number', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'` },
+  { label: 'conjunct number', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'conjunct'` },
+  { label: 'budget record', source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'` },
+];
+
+/** Throw for the first record, by file and line, whose key repeats one before it in its probe. */
+async function checkDuplicates(db: Database): Promise<void> {
+  const union = UNIQUE.map((u, i) => `select ${i} as what, * from (${u.source})`).join(' union all ');
   const res = await db.query(
-    `select file, rec, key, first_file, first_rec from (
-       select file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
-       from (${source}) window w as (partition by probe, key order by file, rec))
-     where k = 2 order by file, rec limit 1`,
+    `select what, file, rec, key, first_file, first_rec from (
+       select what, file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
+       from (${union}) window w as (partition by what, probe, key order by file, rec))
+     where k = 2 order by file, rec, what limit 1`,
+    undefined,
+    'checking unique keys',
   );
   const d = res.rows[0];
   if (!d) return;
+  const label = UNIQUE[Number(d.what)]!.label;
   const firstLine = physicalLine(String(d.first_file), Number(d.first_rec));
   const first = d.first_file === d.file ? `line ${firstLine}` : `${displayPath(String(d.first_file))}:${firstLine}`;
   throw recordError(String(d.file), Number(d.rec), `duplicate ${label} ${JSON.stringify(String(d.key))} (first at ${first})`, `each ${label} must be unique within a probe`);

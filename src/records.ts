@@ -50,19 +50,19 @@ export const RESULTS: RecordSchema = {
     { bad: isTimestamp('started_at'), why: '"started_at" must be an RFC 3339 timestamp' },
     { bad: isTimestamp('ended_at'), why: '"ended_at" must be an RFC 3339 timestamp' },
     {
-      bad: `json_type(json, '$.envelope') = 'ARRAY' and omg_envelope(json -> '$.envelope') is null`,
+      bad: `json_type(json, '$.envelope') = 'ARRAY' and env is null`,
       why: '"envelope" is an array with no "type":"result" element',
     },
     {
-      bad: `json_type(omg_envelope(json -> '$.envelope'), '$.total_cost_usd') not in ('UBIGINT', 'BIGINT', 'DOUBLE')`,
+      bad: `json_type(env, '$.total_cost_usd') not in ('UBIGINT', 'BIGINT', 'DOUBLE')`,
       why: '"envelope.total_cost_usd" must be a number',
     },
     {
-      bad: `json_type(omg_envelope(json -> '$.envelope'), '$.modelUsage') <> 'OBJECT'`,
+      bad: `json_type(env, '$.modelUsage') <> 'OBJECT'`,
       why: '"envelope.modelUsage" must be an object keyed by model id',
     },
     {
-      bad: `json_type(omg_envelope(json -> '$.envelope'), '$.permission_denials') <> 'ARRAY'`,
+      bad: `json_type(env, '$.permission_denials') <> 'ARRAY'`,
       why: '"envelope.permission_denials" must be an array',
     },
     {

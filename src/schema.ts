@@ -59,46 +59,68 @@ function article(kinds: JsonKind[]): string {
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }
 
-/** The SQL CASE that yields the first problem of a row, or NULL. */
+/**
+ * The SQL CASE that yields a code for the first problem of a row, or NULL: `object`, `missing:<i>`,
+ * `type:<i>` (field i) or `check:<j>`. It reads the row's key types from `kinds`, a list computed
+ * once per row by `kindsExpr`. Codes keep the expression small; messages are built on the error
+ * path only (`describe`).
+ */
 export function problemExpr(schema: RecordSchema): string {
-  const arms: string[] = [
-    `when json_type(json) <> 'OBJECT' then 'not a JSON object (got ' || ${kindName('json_type(json)')} || ')'`,
-  ];
-  for (const f of schema.fields) {
-    const path = sqlString(`$."${f.key}"`);
-    const t = `json_type(json, ${path})`;
+  const arms: string[] = [`when json_type(json) <> 'OBJECT' then 'object'`];
+  schema.fields.forEach((f, i) => {
+    const t = `kinds[${i + 1}]`;
     const allowed = f.kinds.flatMap((k) => DUCK[k]).map(sqlString).join(', ');
-    if (f.required !== false) {
-      arms.push(`when ${t} is null then ${sqlString(`missing required key "${f.key}"`)}`);
-    }
-    arms.push(
-      `when ${t} not in (${allowed}) then ${sqlString(`"${f.key}" must be ${article(f.kinds)}, got `)} || ${kindName(t)}` +
-        ` || ' ' || left(json_extract(json, ${path})::VARCHAR, 60)`,
-    );
-  }
-  for (const c of schema.checks ?? []) arms.push(`when coalesce(${c.bad}, false) then ${sqlString(c.why)}`);
-  return `case ${arms.join('\n    ')} end`;
+    if (f.required !== false) arms.push(`when ${t} is null then 'missing:${i}'`);
+    arms.push(`when ${t} not in (${allowed}) then 'type:${i}'`);
+  });
+  (schema.checks ?? []).forEach((c, j) => arms.push(`when coalesce(${c.bad}, false) then 'check:${j}'`));
+  return `case ${arms.join(' ')} end`;
+}
+
+/** The words for a problem code of `schema`, looking at the offending record only. */
+async function describe(db: Database, table: string, file: string, rec: number, schema: RecordSchema, code: string): Promise<string> {
+  const [kind, index] = code.split(':');
+  if (kind === 'check') return schema.checks![Number(index)]!.why;
+  const f = kind === 'object' ? undefined : schema.fields[Number(index)]!;
+  if (kind === 'missing') return `missing required key "${f!.key}"`;
+  const path = f ? sqlString(`$."${f.key}"`) : `'$'`;
+  const got = (
+    await db.query(
+      `select ${kindName(`json_type(json, ${path})`)} as kind, left(json_extract(json, ${path})::VARCHAR, 60) as value
+       from ${table} where file = $file and rec = $rec`,
+      { file, rec },
+    )
+  ).rows[0]!;
+  if (!f) return `not a JSON object (got ${got.kind})`;
+  return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind} ${got.value}`;
+}
+
+/** The list of json_type() results for a schema's keys, in field order. */
+export function kindsExpr(schema: RecordSchema): string {
+  return `json_type(json, [${schema.fields.map((f) => sqlString(`$."${f.key}"`)).join(', ')}])`;
 }
 
 /**
- * Validate the rows of `table` (as made by readJsonl) that satisfy `where`. Throws an InputError
- * for the first bad record, naming its file and physical line.
+ * Validate the rows of `table` (as made by readJsonl) against several schemas at once, each for
+ * the rows its `where` selects, in one query. Throws an InputError for the first bad record (by
+ * file, then line), naming its file and physical line.
  */
-export async function validate(
-  db: Database,
-  table: string,
-  schema: RecordSchema,
-  where = 'true',
-): Promise<void> {
+export async function validateAll(db: Database, table: string, parts: { schema: RecordSchema; where: string }[]): Promise<void> {
+  if (parts.length === 0) return;
+  const union = parts
+    .map((p, i) => `select file, rec, ${i} as part, ${problemExpr(p.schema)} as problem from (select *, ${kindsExpr(p.schema)} as kinds from ${table} where ${p.where})`)
+    .join('\n     union all\n     ');
   const res = await db.query(
-    `select file, rec, problem from (
-       select file, rec, ${problemExpr(schema)} as problem from ${table} where ${where}
-     ) where problem is not null order by file, rec limit 1`,
+    `select file, rec, part, problem from (${union}) where problem is not null order by file, rec, part limit 1`,
     undefined,
-    `validating ${schema.what}`,
+    'validating records',
   );
   const bad = res.rows[0];
-  if (bad) throw recordError(String(bad.file), Number(bad.rec), `${schema.what}: ${bad.problem}`, schema.hint);
+  if (bad) {
+    const schema = parts[Number(bad.part)]!.schema;
+    const what = await describe(db, table, String(bad.file), Number(bad.rec), schema, String(bad.problem));
+    throw recordError(String(bad.file), Number(bad.rec), `${schema.what}: ${what}`, schema.hint);
+  }
 }
 
 /** An InputError for record `rec` of `file`, at its physical line. */

@@ -179,8 +179,8 @@ export const VIEWS: View[] = [
     grain: 'transcript line, of any record type',
     transcripts: true,
     columns: {
-      file: 'the transcript file, relative to the transcripts folder',
       rec: 'record number in the file (blank lines skipped)',
+      file: 'the transcript file, relative to the transcripts folder',
       type: 'record type: user, assistant, system, summary, progress, …',
       subtype: 'system subtype',
       session_id: 'sessionId, or the file\'s for lines without one',

@@ -243,3 +243,19 @@ describe('export --parquet', () => {
     expect((await cli(['export', '--parquet', out, '--force'])).code).toBe(0);
   });
 });
+
+describe('transcript tables when no transcript is loaded', () => {
+  it('have the same columns and types as when transcripts are loaded', async () => {
+    const shape = async (ev: Evidence) =>
+      (await ev.db.query(`select table_name, column_name, data_type from information_schema.columns where table_name like 'transcript_%' order by table_name, ordinal_position`)).rows;
+    const without = await Evidence.open([]);
+    const with_ = await Evidence.open([], { transcripts: true });
+    try {
+      expect(await shape(without)).toEqual(await shape(with_));
+      expect((await without.db.query('select count(*) as n from transcript_lines')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await without.close();
+      await with_.close();
+    }
+  });
+});

@@ -132,7 +132,7 @@ export function makeCensusCommand(io: IO): Command {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined) {
-        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db });
+        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db, skillResults: false });
         try {
           io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
         } finally {
@@ -141,7 +141,7 @@ export function makeCensusCommand(io: IO): Command {
         return;
       }
       const source = resolveSource(opts.from, opts.transcripts);
-      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db });
+      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, skillResults: false });
       try {
         io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
       } finally {
