@@ -59,7 +59,10 @@ export class Database {
       throw new QueryError(`${options.file ?? ':memory:'}: ${(err as Error).message}`, 'is it a DuckDB database that no other process holds open?', { cause: err });
     }
     const con = await instance.connect();
-    if (!options.readOnly) await con.run(`SET TimeZone = 'UTC'`);
+    // Progress is tracked (for exec's onProgress) but never printed by DuckDB itself.
+    if (!options.readOnly) {
+      await con.run(`SET TimeZone = 'UTC'; SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
+    }
     return new Database(instance, con);
   }
 
@@ -77,12 +80,24 @@ export class Database {
     }
   }
 
-  /** Run SQL for its effect. */
-  async exec(sql: string, params?: Params, source = 'query'): Promise<void> {
+  /**
+   * Run SQL for its effect. With `onProgress`, DuckDB's estimate of how far the statement has got
+   * (0 to 1) is reported every `every` ms while it runs, and 1 when it ends.
+   */
+  async exec(sql: string, params?: Params, source = 'query', onProgress?: (fraction: number) => void, every = 200): Promise<void> {
+    const timer = onProgress
+      ? setInterval(() => {
+          const p = this.con.progress.percentage;
+          if (p >= 0) onProgress(Math.min(p, 100) / 100);
+        }, every)
+      : undefined;
     try {
       await this.con.run(sql, params as never);
+      onProgress?.(1);
     } catch (err) {
       throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+    } finally {
+      clearInterval(timer);
     }
   }
 

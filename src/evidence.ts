@@ -16,7 +16,7 @@ import { loadProbes, loadResultsFile, type Probe } from './probe.js';
 import { readQuery } from './queries.js';
 import { evaluateRegistration } from './registration.js';
 import { normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
-import { loadTranscripts } from './transcripts.js';
+import { loadTranscripts, type Progress } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
 
@@ -35,6 +35,8 @@ export interface OpenOptions {
    * one). Default true; the census needs no results and skips it.
    */
   skillResults?: boolean;
+  /** Told how a long transcript scan is going (the CLI prints it on a terminal). */
+  onProgress?: (p: Progress) => void;
 }
 
 /** The probes and transcript folders that `paths` and `options` name. */
@@ -106,7 +108,7 @@ export class Evidence {
     try {
       const loaded = await loadProbes(db, inputs.probes);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, inputs.transcripts, { skillResults: options.skillResults });
+      await loadTranscripts(db, inputs.transcripts, { skillResults: options.skillResults, onProgress: options.onProgress });
       return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0);
     } catch (err) {
       db.close();
@@ -131,13 +133,23 @@ export class Evidence {
       }
     }
     const tmp = `${file}.${process.pid}.tmp`;
-    rmSync(tmp, { force: true });
-    const ev = await Evidence.openUnsealed(inputs.probes, { ...options, transcripts: undefined }, false, tmp);
+    const clean = () => {
+      rmSync(tmp, { force: true });
+      rmSync(`${tmp}.wal`, { force: true });
+    };
+    clean();
     try {
-      await loadTranscripts(ev.db, inputs.transcripts);
-      await writeMeta(ev.db, inputs);
-    } finally {
-      ev.db.close();
+      const ev = await Evidence.openUnsealed(inputs.probes, { ...options, transcripts: undefined }, false, tmp);
+      try {
+        await loadTranscripts(ev.db, inputs.transcripts, { onProgress: options.onProgress });
+        await writeMeta(ev.db, inputs);
+      } finally {
+        ev.db.close();
+      }
+    } catch (err) {
+      // A failed build leaves nothing behind, and the file it would have replaced untouched.
+      clean();
+      throw err;
     }
     rmSync(`${file}.wal`, { force: true });
     renameSync(tmp, file);
@@ -173,6 +185,12 @@ export class Evidence {
       }
       const why = staleness(meta, named);
       if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, rebuild);
+      if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
+        throw new InputError(
+          `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
+          'for the census of its sessions: omg-evidence census --transcripts DIR --db FILE',
+        );
+      }
       return new Evidence(db, meta.inputs.probes.map(probeOf), [], meta.inputs.transcripts.length > 0);
     } catch (err) {
       db.close();

@@ -32,6 +32,8 @@ export interface Projection {
   parse?: string;
   /** Make a persistent table rather than a temporary one (it is then saved by `load --db`). */
   persistent?: boolean;
+  /** Told how far the scan has got, 0 to 1, while it runs. */
+  onProgress?: (fraction: number) => void;
 }
 
 export async function readJsonl(db: Database, table: string, files: string[], projection?: Projection): Promise<void> {
@@ -68,6 +70,7 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
      where ${twice ? 'rec <= n / 2' : 'true'}`,
     undefined,
     'reading JSONL',
+    projection?.onProgress,
   );
   const bad = await db.query(
     `select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`,

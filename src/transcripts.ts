@@ -107,7 +107,18 @@ export function listTranscriptFiles(dir: string): string[] {
  * Load the transcripts under each directory. Throws InputError when a directory does not exist or a
  * line is malformed (naming file:line).
  */
-export async function loadTranscripts(db: Database, dirs: string[], options: { skillResults?: boolean } = {}): Promise<void> {
+export interface Progress {
+  files: number;
+  bytes: number;
+  /** Estimated share of the scan done, 0 to 1. */
+  fraction: number;
+}
+
+export async function loadTranscripts(
+  db: Database,
+  dirs: string[],
+  options: { skillResults?: boolean; onProgress?: (p: Progress) => void } = {},
+): Promise<void> {
   const files: { abs: string; dir: string; rel: string }[] = [];
   for (const d of dirs) {
     const dir = resolve(d);
@@ -134,6 +145,7 @@ export async function loadTranscripts(db: Database, dirs: string[], options: { s
   // (computed in the projection, so no join), and its tool calls as a list column that
   // transcript_tool_uses unnests; the helper columns are dropped afterwards.
   const roots = [...new Set(files.map((f) => f.dir))].sort((a, b) => b.length - a.length);
+  const totalBytes = options.onProgress ? files.reduce((n, f) => n + statSync(f.abs).size, 0) : 0;
   const relFile = roots.length
     ? `case ${roots.map((r) => `when starts_with(file, ${sqlString(r + '/')}) then substr(file, ${r.length + 2})`).join(' ')} else file end`
     : 'file';
@@ -141,6 +153,7 @@ export async function loadTranscripts(db: Database, dirs: string[], options: { s
     columns: `${relFile} as rel, ${SCAN_COLUMNS}`,
     parse: LINE_SCHEMA,
     persistent: true,
+    onProgress: options.onProgress && ((fraction) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction })),
   });
   await rejectNonObjects(db);
   await db.exec(

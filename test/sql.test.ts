@@ -259,3 +259,26 @@ describe('transcript tables when no transcript is loaded', () => {
     }
   });
 });
+
+describe('persisted databases of transcripts only', () => {
+  it('a probe command on a transcripts-only database says so instead of printing nothing', async () => {
+    const dir = temp();
+    const db = join(dir, 's.duckdb');
+    await cli(['load', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db]);
+    const run = await cli(['census', '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (for the census of its sessions: omg-evidence census --transcripts DIR --db FILE)\n`,
+    );
+    expect((await cli(['census', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db, '--format', 'csv'])).code).toBe(0);
+  });
+
+  it('a load that fails leaves no file behind', async () => {
+    const dir = temp();
+    const run = await cli(['load', 'test/fixtures/transcripts/edge-cases', '--db', join(dir, 'x.duckdb')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/not a probe: it has no results\.jsonl/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@ import { DiffersError } from '../errors.js';
 import { Evidence } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
+import { progressReporter } from '../progress.js';
 import { chosenFormat, dbOption, formatOption, transcriptsOption } from '../options.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
@@ -60,7 +61,7 @@ export function makeAgreeCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db });
+      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db, onProgress: progressReporter(io) });
       try {
         const rows = await ev.agreeRows();
         io.stdout(formatAgree(rows, format, useColor(io)));

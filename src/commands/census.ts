@@ -9,6 +9,7 @@ import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type Too
 import { Evidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
+import { progressReporter } from '../progress.js';
 import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
 import type { Row } from '../db.js';
 
@@ -132,7 +133,7 @@ export function makeCensusCommand(io: IO): Command {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined) {
-        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db, skillResults: false });
+        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db, skillResults: false, onProgress: progressReporter(io) });
         try {
           io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
         } finally {
@@ -141,7 +142,7 @@ export function makeCensusCommand(io: IO): Command {
         return;
       }
       const source = resolveSource(opts.from, opts.transcripts);
-      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, skillResults: false });
+      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, skillResults: false, onProgress: progressReporter(io) });
       try {
         io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
       } finally {

@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { Evidence } from '../evidence.js';
 import { warn, type IO } from '../io.js';
+import { progressReporter } from '../progress.js';
 import { displayPath } from '../paths.js';
 import { transcriptsOption } from '../options.js';
 
@@ -20,7 +21,7 @@ export function makeLoadCommand(io: IO): Command {
     .action(async (probes: string[], opts: { db: string; from?: string; transcripts?: string; force?: boolean }) => {
       const transcripts = opts.transcripts ?? (opts.from === 'transcripts' ? true : undefined);
       const transcriptsOnly = probes.length === 0 && opts.transcripts !== undefined;
-      const built = await Evidence.build(probes, { db: undefined, file: opts.db, force: opts.force, transcripts, onWarning: (w) => warn(io, w) }, !transcriptsOnly);
+      const built = await Evidence.build(probes, { db: undefined, file: opts.db, force: opts.force, transcripts, onWarning: (w) => warn(io, w), onProgress: progressReporter(io) }, !transcriptsOnly);
       io.stderr(`omg-evidence: load: ${displayPath(opts.db)} ${built ? 'written' : 'is up to date'}\n`);
     });
 }

@@ -7,6 +7,7 @@ import type { Row } from '../db.js';
 import { Evidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
+import { progressReporter } from '../progress.js';
 import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
@@ -59,8 +60,8 @@ export function makeSkillsCommand(io: IO): Command {
       const standalone = opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined;
       const source = resolveSource(opts.from, opts.transcripts);
       const ev = standalone
-        ? await Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db })
-        : await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db });
+        ? await Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, onProgress: progressReporter(io) })
+        : await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, onProgress: progressReporter(io) });
       try {
         io.stdout(formatSkills(await ev.skillRows(source.from), format, useColor(io)));
       } finally {

@@ -10,6 +10,7 @@ import { InputError, UsageError } from '../errors.js';
 import { Evidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
+import { progressReporter } from '../progress.js';
 import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
 import { displayPath } from '../paths.js';
 
@@ -72,6 +73,7 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
       const loadTranscripts = opts.from === 'transcripts' || opts.transcripts !== undefined;
       const ev = await Evidence.open(probes, {
         onWarning: (w) => warn(io, w),
+        onProgress: progressReporter(io),
         db: opts.db,
         transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
       });
