@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { DiffersError } from '../errors.js';
-import { Evidence } from '../evidence.js';
+import { Evidence, withEvidence } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
@@ -61,8 +61,7 @@ export function makeAgreeCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db, onProgress: progressReporter(io) });
-      try {
+      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db, onProgress: progressReporter(io) }), async (ev) => {
         const rows = await ev.agreeRows();
         io.stdout(formatAgree(rows, format, useColor(io)));
         const s = summarize(rows);
@@ -73,8 +72,6 @@ export function makeAgreeCommand(io: IO): Command {
           throw new DiffersError(`${s.differ.size} spawn(s) differ between records and transcripts; ${s.agree} agree${gone}`);
         }
         io.stderr(`omg-evidence: agree: ${s.agree} spawn(s) agree${gone}\n`);
-      } finally {
-        ev.close();
-      }
+      });
     });
 }

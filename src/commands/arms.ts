@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { pythonDict, type ToolCount } from '../census-text.js';
 import type { Row } from '../db.js';
-import { Evidence } from '../evidence.js';
+import { Evidence, withEvidence } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { chosenFormat, dbOption, formatOption } from '../options.js';
@@ -82,11 +82,8 @@ export function makeArmsCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db });
-      try {
+      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db }), async (ev) => {
         io.stdout(formatArms(await ev.armRows(), format, useColor(io)));
-      } finally {
-        ev.close();
-      }
+      });
     });
 }

@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from '../census-text.js';
-import { Evidence, type Source } from '../evidence.js';
+import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
@@ -133,20 +133,14 @@ export function makeCensusCommand(io: IO): Command {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined) {
-        const ev = await Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db, skillResults: false, onProgress: progressReporter(io) });
-        try {
+        await withEvidence(Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db, skillResults: false, onProgress: progressReporter(io) }), async (ev) => {
           io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
-        } finally {
-          ev.close();
-        }
+        });
         return;
       }
       const source = resolveSource(opts.from, opts.transcripts);
-      const ev = await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, skillResults: false, onProgress: progressReporter(io) });
-      try {
+      await withEvidence(Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, skillResults: false, onProgress: progressReporter(io) }), async (ev) => {
         io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
-      } finally {
-        ev.close();
-      }
+      });
     });
 }

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import type { Row } from '../db.js';
-import { Evidence } from '../evidence.js';
+import { Evidence, withEvidence } from '../evidence.js';
 import { toJson } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { chosenFormat, dbOption, formatOption } from '../options.js';
@@ -85,11 +85,8 @@ export function makeCostCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db });
-      try {
+      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db }), async (ev) => {
         io.stdout(formatCost(await costReports(ev), format, useColor(io)));
-      } finally {
-        ev.close();
-      }
+      });
     });
 }

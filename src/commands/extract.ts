@@ -3,7 +3,7 @@
  * redacted records (tool_use/<session_id>.jsonl, skill_results.jsonl) from its transcripts.
  */
 import { Command } from 'commander';
-import { Evidence } from '../evidence.js';
+import { Evidence, withEvidence } from '../evidence.js';
 import { extract } from '../extract.js';
 import { warn, type IO } from '../io.js';
 import { displayPath } from '../paths.js';
@@ -16,14 +16,11 @@ export function makeExtractCommand(io: IO): Command {
     .requiredOption('--out <dir>', 'folder to write tool_use/ and skill_results.jsonl into')
     .option('--force', 'overwrite files that differ')
     .action(async (opts: { transcripts: string; results: string; out: string; force?: boolean }) => {
-      const ev = await Evidence.openForExtract(opts.results, opts.transcripts, { onWarning: (w) => warn(io, w) });
-      try {
+      await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning: (w) => warn(io, w) }), async (ev) => {
         const report = await extract(ev, { out: opts.out, force: opts.force, home: io.env.HOME });
         io.stderr(
           `omg-evidence: extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}\n`,
         );
-      } finally {
-        ev.close();
-      }
+      });
     });
 }

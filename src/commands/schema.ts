@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import type { Row } from '../db.js';
-import { Evidence } from '../evidence.js';
+import { Evidence, withEvidence } from '../evidence.js';
 import { render, TABULAR_FORMATS } from '../format.js';
 import { useColor, type IO } from '../io.js';
 import { chosenFormat, formatOption } from '../options.js';
@@ -44,11 +44,8 @@ export function makeSchemaCommand(io: IO): Command {
     .addOption(formatOption(TABULAR_FORMATS))
     .action(async (opts: { format?: Format }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open([]);
-      try {
+      await withEvidence(Evidence.open([]), async (ev) => {
         io.stdout(formatSchema(await schemaRows(ev), format, useColor(io)));
-      } finally {
-        await ev.close();
-      }
+      });
     });
 }

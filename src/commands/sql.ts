@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { InputError, UsageError } from '../errors.js';
-import { Evidence, type Source } from '../evidence.js';
+import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
@@ -71,17 +71,14 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
       }
       if (sql.trim() === '') throw new UsageError('no query: give it as an argument, with --file FILE, or on stdin');
       const loadTranscripts = opts.from === 'transcripts' || opts.transcripts !== undefined;
-      const ev = await Evidence.open(probes, {
+      await withEvidence(Evidence.open(probes, {
         onWarning: (w) => warn(io, w),
         onProgress: progressReporter(io),
         db: opts.db,
         transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
-      });
-      try {
+      }), async (ev) => {
         const res = await ev.sqlResult(sql, source);
         io.stdout(formatResult(res.columns, res.types, res.rows, format, useColor(io)));
-      } finally {
-        await ev.close();
-      }
+      });
     });
 }

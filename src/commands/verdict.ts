@@ -6,7 +6,7 @@
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { VerdictError } from '../errors.js';
-import { Evidence } from '../evidence.js';
+import { Evidence, withEvidence } from '../evidence.js';
 import { toJson } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { chosenFormat, dbOption, formatOption } from '../options.js';
@@ -108,16 +108,13 @@ export function makeVerdictCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      const ev = await Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db });
-      try {
+      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db }), async (ev) => {
         const vs = await verdicts(ev);
         io.stdout(formatVerdicts(vs, format, useColor(io)));
         const failing = vs.filter((v) => !v.holds);
         if (failing.length) {
           throw new VerdictError(failing.map((v) => `${v.probe}: the verdict does not hold: ${v.reasons.join('; ')}`).join(' | '));
         }
-      } finally {
-        ev.close();
-      }
+      });
     });
 }
