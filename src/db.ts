@@ -106,8 +106,7 @@ export class Database {
    * directory nothing stays allow-listed, and the configuration cannot be changed back.
    */
   async seal(): Promise<void> {
-    await this.exec(`SET enable_external_access = false`);
-    await this.exec(`SET lock_configuration = true`);
+    await this.exec(`SET enable_external_access = false; SET lock_configuration = true`);
   }
 
   close(): void {

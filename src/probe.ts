@@ -131,14 +131,14 @@ export async function loadResultsFile(db: Database, path: string): Promise<LoadR
 
 async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boolean): Promise<string[]> {
   const warnings: string[] = [];
-  await db.exec(ENVELOPE_MACRO);
-  await db.exec(`create or replace table source_files (abs VARCHAR, probe VARCHAR, kind VARCHAR, rel VARCHAR, session_id VARCHAR)`);
-  if (files.length > 0) {
-    const values = files
-      .map((f) => `(${[f.abs, f.probe, f.kind, f.rel].map(sqlString).join(', ')}, ${f.session === null ? 'NULL' : sqlString(f.session)})`)
-      .join(',\n');
-    await db.exec(`insert into source_files values ${values}`);
-  }
+  const values = files
+    .map((f) => `(${[f.abs, f.probe, f.kind, f.rel].map(sqlString).join(', ')}, ${f.session === null ? 'NULL' : sqlString(f.session)})`)
+    .join(',\n');
+  await db.exec(
+    `${ENVELOPE_MACRO};
+     create or replace table source_files (abs VARCHAR, probe VARCHAR, kind VARCHAR, rel VARCHAR, session_id VARCHAR);
+     ${files.length ? `insert into source_files values ${values}` : ''}`,
+  );
   const jsonl = files.filter((f) => f.kind !== 'tool_use_err').map((f) => f.abs);
   await readJsonl(db, 'raw_records', jsonl);
   // The envelope a results row carries is resolved once, for the checks and tables that look inside it.
@@ -174,17 +174,8 @@ async function buildRegistration(db: Database, warnings: string[]): Promise<void
   sql.push(`create or replace table registration_records as
      select probe, rel as file, rec, json ->> 'kind' as kind, json as record
      from records where kind = 'registration'`);
-  await db.exec(sql.splice(0).join(';\n'));
-  const known = Object.keys(REGISTRATION_KINDS).map(sqlString).join(', ');
-  const unknown = await db.query(
-    `select probe, file, kind, count(*) as n from registration_records
-     where kind not in (${known}) group by all order by probe, file, kind`,
-  );
-  for (const r of unknown.rows) {
-    warnings.push(`${r.probe}/${r.file}: ${r.n} record(s) of unknown kind "${r.kind}" kept in registration_records, not used`);
-  }
-  await db.exec(
-    // Registration order: the pre-registration's files first, then each addendum's file by its number.
+  // Registration order: the pre-registration's files first, then each addendum's file by its number.
+  sql.push(
     `create or replace table registered_arms as
      with file_rank as (
        select probe, file, coalesce(min((record ->> 'n')::BIGINT) filter (where kind = 'addendum'), 0) as rank
@@ -217,6 +208,14 @@ async function buildRegistration(db: Database, warnings: string[]): Promise<void
      select probe, json ->> 'session_id' as session_id, json ->> 'note' as note, file, rec
      from records where kind = 'notes'`);
   await db.exec(sql.join(';\n'), undefined, 'building the registration tables');
+  const known = Object.keys(REGISTRATION_KINDS).map(sqlString).join(', ');
+  const unknown = await db.query(
+    `select probe, file, kind, count(*) as n from registration_records
+     where kind not in (${known}) group by all order by probe, file, kind`,
+  );
+  for (const r of unknown.rows) {
+    warnings.push(`${r.probe}/${r.file}: ${r.n} record(s) of unknown kind "${r.kind}" kept in registration_records, not used`);
+  }
 }
 
 async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
@@ -329,28 +328,26 @@ async function buildDetails(db: Database): Promise<void> {
 }
 
 async function checkReferences(db: Database, warnings: string[]): Promise<void> {
-  const unknownNote = await db.query(
-    `select n.file, n.rec, n.session_id from spawn_notes n
+  // Notes and pilots must name spawns that exist (errors); skill results should (a warning).
+  const res = await db.query(
+    `select 'note' as what, n.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
      where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
-     order by n.file, n.rec limit 1`,
-  );
-  const u = unknownNote.rows[0];
-  if (u) throw recordError(String(u.file), Number(u.rec), `notes.jsonl row: session "${u.session_id}" is not in results.jsonl`, 'a note names the session_id of a results.jsonl row');
-  const unknownPilot = await db.query(
-    `select r.file, r.rec, p.session_id from pilot_sessions p
+     union all
+     select 'pilot', r.file, r.rec, p.session_id, null, null from pilot_sessions p
      join records r on r.probe = p.probe and r.kind = 'registration' and (r.json ->> 'kind') = 'addendum' and (r.json ->> 'n')::BIGINT = p.addendum
      where not exists (select 1 from spawns s where s.probe = p.probe and s.session_id = p.session_id)
-     order by r.file, r.rec limit 1`,
-  );
-  const p = unknownPilot.rows[0];
-  if (p) throw recordError(String(p.file), Number(p.rec), `addendum declares pilot session "${p.session_id}", which is not in results.jsonl`, 'a pilot is named by the full session_id of a results.jsonl row');
-  const orphanSkills = await db.query(
-    `select probe, count(*) as n, min(ordinal) as first from skill_calls c
+     union all
+     select 'skill', null, min(ordinal), null, probe, count(*) from skill_calls c
      where not exists (select 1 from spawns s where s.probe = c.probe and s.session_id = c.session_id)
-     group by probe order by probe`,
+     group by probe
+     order by what, file, rec, probe`,
   );
-  for (const o of orphanSkills.rows) {
-    warnings.push(`${o.probe}/skill_results.jsonl: ${o.n} row(s) name a session that is not in results.jsonl (first: record ${o.first})`);
+  const u = res.rows.find((r) => r.what === 'note');
+  if (u) throw recordError(String(u.file), Number(u.rec), `notes.jsonl row: session "${u.name}" is not in results.jsonl`, 'a note names the session_id of a results.jsonl row');
+  const p = res.rows.find((r) => r.what === 'pilot');
+  if (p) throw recordError(String(p.file), Number(p.rec), `addendum declares pilot session "${p.name}", which is not in results.jsonl`, 'a pilot is named by the full session_id of a results.jsonl row');
+  for (const o of res.rows.filter((r) => r.what === 'skill')) {
+    warnings.push(`${o.probe}/skill_results.jsonl: ${o.n} row(s) name a session that is not in results.jsonl (first: record ${o.rec})`);
   }
 }
 
