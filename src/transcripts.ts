@@ -9,7 +9,8 @@
  *   transcript_lines        one row per non-blank line, every record type kept (unknown ones too)
  *   transcript_tool_uses    one row per tool_use block of an `assistant` line, de-duplicated by id
  *                           within a session, in transcript order; `progress` lines never count
- *   transcript_tool_results one row per tool_result block of a `user` line, first answer per id
+ *   transcript_tool_results the tool_result answering each Skill call (first answer per id); results
+ *                           of other tools are never read
  *
  * A line's session is its `sessionId`; a line without one (summary, file-history-snapshot) takes
  * the first `sessionId` of its file, or else the file's name.

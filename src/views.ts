@@ -215,7 +215,7 @@ export const VIEWS: View[] = [
   },
   {
     name: 'transcript_tool_results',
-    grain: 'first tool_result for each tool_use id within a session',
+    grain: 'Skill or SlashCommand call: the first tool_result that answered it (empty for the census, which needs none)',
     transcripts: true,
     columns: {
       session_id: 'the session',
