@@ -4,7 +4,6 @@
  */
 import { Command } from 'commander';
 import { Evidence, withEvidence } from '../evidence.js';
-import { extract } from '../extract.js';
 import { warn, type IO } from '../io.js';
 import { displayPath } from '../paths.js';
 
@@ -17,6 +16,7 @@ export function makeExtractCommand(io: IO): Command {
     .option('--force', 'overwrite files that differ')
     .action(async (opts: { transcripts: string; results: string; out: string; force?: boolean }) => {
       await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning: (w) => warn(io, w) }), async (ev) => {
+        const { extract } = await import('../extract.js');
         const report = await extract(ev, { out: opts.out, force: opts.force, home: io.env.HOME });
         io.stderr(
           `omg-evidence: extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}\n`,

@@ -10,7 +10,7 @@ import { unifiedDiff } from '../diff.js';
 import { DiffersError, InputError } from '../errors.js';
 import type { IO } from '../io.js';
 import { displayPath } from '../paths.js';
-import { applyRegions, EvidenceCache, parseDocument, renderDocument, type Parsed, type Rendered } from '../render.js';
+import type { Parsed, Rendered } from '../render.js';
 
 function regionDiff(doc: Parsed, r: Rendered): string {
   const where = `${displayPath(doc.path)}:${r.region.begin}`;
@@ -30,6 +30,8 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
     .option('--diff', 'print the diff of each region that changes')
     .option('--force', 'overwrite regions that were edited by hand')
     .action(async (docs: string[], opts: { check?: boolean; diff?: boolean; force?: boolean }) => {
+      // The renderer reaches every command's formatting: loaded only when rendering.
+      const { applyRegions, EvidenceCache, parseDocument, renderDocument } = await import('../render.js');
       const cache = new EvidenceCache();
       try {
         // Parse every document first, so a bad marker anywhere stops the run before anything is written.
