@@ -37,6 +37,14 @@ export function checkFormat<T extends string>(value: string, allowed: readonly T
   return value as T;
 }
 
+/** Any query value as a cell: lists and structs as JSON text, dates as ISO 8601. */
+export function cellOf(v: unknown): Cell {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
+  return v as Cell;
+}
+
 function text(v: Cell): string {
   return v === null ? '' : String(v);
 }

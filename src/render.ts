@@ -19,10 +19,10 @@ import { costReports, formatCost } from './commands/cost.js';
 import { schemaRows, formatSchema } from './commands/schema.js';
 import { formatSkills } from './commands/skills.js';
 import { formatVerdicts } from './commands/verdict.js';
-import type { Row } from './db.js';
 import { InputError } from './errors.js';
 import { Evidence, type Source } from './evidence.js';
-import { render as renderRows, type Cell } from './format.js';
+import { render as renderRows } from './format.js';
+import { formatResult } from './commands/sql.js';
 import { displayPath, packageVersion, queriesDir } from './paths.js';
 import { listQueries, readQuery } from './queries.js';
 import { listTranscriptFiles } from './transcripts.js';
@@ -196,14 +196,6 @@ function queryHash(spec: Spec): string {
   return hash(names.map((n) => readFileSync(join(queriesDir, `${n}.sql`), 'utf8')).join('\0') + JSON.stringify(spec.params));
 }
 
-/** Cells for a generic query result: lists joined, structs as JSON. */
-function cell(v: unknown): Cell {
-  if (v === null || v === undefined) return null;
-  if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x))).join(', ');
-  if (typeof v === 'object') return JSON.stringify(v);
-  return v as Cell;
-}
-
 async function content(spec: Spec, ev: Evidence | undefined, help: () => string): Promise<string> {
   const tabular = spec.format === 'markdown' ? 'markdown' : 'table';
   const wrap = (s: string) => (spec.format === 'markdown' ? s : fence(s));
@@ -230,8 +222,7 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
     }
     default: {
       const res = await ev!.query(spec.name, spec.params);
-      const rows = res.rows.map((r: Row) => Object.fromEntries(res.columns.map((c) => [c, cell(r[c])])));
-      return wrap(renderRows(tabular, res.columns.map((c, i) => ({ key: c, right: /INT|DOUBLE|DECIMAL|FLOAT/.test(res.types[i]!) })), rows));
+      return wrap(formatResult(res.columns, res.types, res.rows, tabular));
     }
   }
 }

@@ -8,21 +8,13 @@ import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { InputError, UsageError } from '../errors.js';
 import { Evidence, withEvidence, type Source } from '../evidence.js';
-import { render, TABULAR_FORMATS, type Cell } from '../format.js';
+import { cellOf, render, TABULAR_FORMATS } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
 import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
 import { displayPath } from '../paths.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
-
-/** A value for a table cell: lists joined, structs and JSON as JSON text, dates as ISO. */
-export function cellOf(v: unknown): Cell {
-  if (v === null || v === undefined) return null;
-  if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
-  return v as Cell;
-}
 
 export function formatResult(columns: string[], types: string[], rows: Row[], format: Format, color = false): string {
   const cols = columns.map((c, i) => ({ key: c, right: /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/.test(types[i]!) }));
