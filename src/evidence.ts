@@ -102,8 +102,12 @@ export class Evidence {
    * Load into a database that stays writable (no seal): for `export`, which writes Parquet files,
    * and for `build`. Callers must not run user SQL on it.
    */
-  static async openUnsealed(paths: string[], options: OpenOptions = {}, probesDefault = true, file?: string): Promise<Evidence> {
-    const inputs = namedInputs(paths, options.transcripts, probesDefault);
+  static async openUnsealed(paths: string[], options: OpenOptions = {}, probesDefault = true): Promise<Evidence> {
+    return Evidence.loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
+  }
+
+  /** Load resolved inputs into a fresh database (in memory, or `file`), unsealed. */
+  private static async loadInputs(inputs: Inputs, options: OpenOptions, file?: string): Promise<Evidence> {
     const db = await Database.open({ file });
     try {
       const loaded = await loadProbes(db, inputs.probes);
@@ -139,9 +143,8 @@ export class Evidence {
     };
     clean();
     try {
-      const ev = await Evidence.openUnsealed(inputs.probes, { ...options, transcripts: undefined }, false, tmp);
+      const ev = await Evidence.loadInputs(inputs, options, tmp);
       try {
-        await loadTranscripts(ev.db, inputs.transcripts, { onProgress: options.onProgress });
         await writeMeta(ev.db, inputs);
       } finally {
         ev.db.close();
