@@ -3,7 +3,7 @@
  * and from dist/src/ when installed), the bundled probe, the queries folder, and how a path is
  * shown to a user (relative to the working directory when it is inside it, so output is stable).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,4 +38,18 @@ export function displayPath(p: string): string {
   if (rel === '') return '.';
   if (rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) return abs;
   return rel;
+}
+
+/** Every file under `dir` (recursively, sorted by path) that `keep` accepts; none when `dir` is absent. */
+export function listFiles(dir: string, keep: (name: string) => boolean = () => true): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (keep(name)) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
 }

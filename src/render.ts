@@ -11,7 +11,7 @@
  * the markers are never touched. Writing (atomically) and printing are the command's job.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { formatArms } from './commands/arms.js';
 import { formatCensus } from './commands/census.js';
@@ -23,7 +23,7 @@ import { InputError } from './errors.js';
 import { Evidence, type Source } from './evidence.js';
 import { render as renderRows } from './format.js';
 import { formatResult } from './commands/sql.js';
-import { displayPath, packageVersion, queriesDir } from './paths.js';
+import { displayPath, listFiles, packageVersion, queriesDir } from './paths.js';
 import { listQueries, readQuery } from './queries.js';
 import { listTranscriptFiles } from './transcripts.js';
 import { verdicts } from './verdict.js';
@@ -159,16 +159,8 @@ async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string>
   if (!ev) return hash(packageVersion);
   const loaded = (await ev.db.query(`select abs from source_files order by abs`)).rows.map((r) => String(r.abs));
   const files = new Set(loaded);
-  const walk = (d: string) => {
-    if (!existsSync(d)) return;
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else files.add(p);
-    }
-  };
   for (const p of ev.probes) {
-    walk(join(p.dir, 'registration'));
+    for (const f of listFiles(join(p.dir, 'registration'))) files.add(f);
     if (spec.from === 'transcripts') for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
   }
   const h = createHash('sha256');

@@ -6,11 +6,11 @@
  * or whose files changed since, is refused, never used stale.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Database } from './db.js';
 import { InputError } from './errors.js';
-import { displayPath, packageVersion } from './paths.js';
+import { displayPath, listFiles, packageVersion } from './paths.js';
 import { discoverProbe } from './probe.js';
 import { listTranscriptFiles } from './transcripts.js';
 
@@ -31,15 +31,8 @@ function files(inputs: Inputs): string[] {
   const out: string[] = [];
   for (const p of inputs.probes) {
     out.push(...discoverProbe(p).files.map((f) => f.abs));
-    const walk = (d: string) => {
-      if (!existsSync(d)) return;
-      for (const n of readdirSync(d).sort()) {
-        const x = join(d, n);
-        if (statSync(x).isDirectory()) walk(x);
-        else if (!x.endsWith('.jsonl')) out.push(x);
-      }
-    };
-    walk(join(p, 'registration'));
+    // The registration's SQL is read at evaluation time, so it is an input too.
+    out.push(...listFiles(join(p, 'registration'), (name) => !name.endsWith('.jsonl')));
   }
   for (const t of inputs.transcripts) if (existsSync(t)) out.push(...listTranscriptFiles(t));
   return [...new Set(out)].sort();

@@ -15,12 +15,13 @@
  * A line's session is its `sessionId`; a line without one (summary, file-history-snapshot) takes
  * the first `sessionId` of its file, or else the file's name.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { Database, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { readJsonl } from './jsonl.js';
-import { displayPath } from './paths.js';
+import { displayPath, listFiles } from './paths.js';
+import { recordError } from './schema.js';
 
 /**
  * What every line is parsed for: its top-level fields, typed; everything else on the line,
@@ -91,17 +92,7 @@ const EMPTY_TABLES = `
 
 /** Every `*.jsonl` file under `dir`, recursively, sorted. */
 export function listTranscriptFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      const st = statSync(p);
-      if (st.isDirectory()) walk(p);
-      else if (name.endsWith('.jsonl')) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
+  return listFiles(dir, (name) => name.endsWith('.jsonl'));
 }
 
 /**
@@ -256,7 +247,6 @@ async function rejectNonObjects(db: Database): Promise<void> {
     ).rows[0]?.k;
     const kinds: Record<string, string> = { VARCHAR: 'a string', ARRAY: 'an array', BOOLEAN: 'a boolean', NULL: 'null', DOUBLE: 'a number', UBIGINT: 'an integer', BIGINT: 'an integer' };
     const got = kinds[String(kind)] ?? String(kind).toLowerCase();
-    const { recordError } = await import('./schema.js');
     throw recordError(file, Number(bad.rec), `transcript line: not a JSON object (got ${got})`, 'every transcript line is one JSON object');
   }
 }
