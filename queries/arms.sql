@@ -61,24 +61,32 @@ tools as (
 
 calls as (
     select
-        d.probe,
-        d.arm,
-        d.session_id,
-        c.skill,
-        c.is_error,
-        coalesce(c.result, '') like '%Unknown skill%' as unknown,
-        case when c.is_error = false then
-            split_part(coalesce(nullif(regexp_extract(c.result, '^Launching (?:skill|command): /?(\S+)', 1), ''), c.skill), ':', 1)
-        end as namespace,
-        contains(coalesce(nullif(regexp_extract(c.result, '^Launching (?:skill|command): /?(\S+)', 1), ''), c.skill), ':') as namespaced
-    from described as d
-    join skill_calls as c using (probe, session_id)
+        probe,
+        arm,
+        session_id,
+        skill,
+        is_error,
+        unknown,
+        -- the namespace of the definition that answered, as skills.sql gives it
+        case when is_error = false and contains(launched, ':') then split_part(launched, ':', 1) end as definition
+    from (
+        select
+            d.probe,
+            d.arm,
+            d.session_id,
+            c.skill,
+            c.is_error,
+            coalesce(c.result, '') like '%Unknown skill%' as unknown,
+            coalesce(nullif(regexp_extract(c.result, '^Launching (?:skill|command): /?(\S+)', 1), ''), c.skill) as launched
+        from described as d
+        join skill_calls as c using (probe, session_id)
+    )
 ),
 
 skills as (
     select probe, arm, list({'skill': skill, 'definition': definition, 'spawns': k} order by k desc, skill) as skills
     from (
-        select probe, arm, skill, case when namespaced then namespace end as definition, count(distinct session_id) as k
+        select probe, arm, skill, definition, count(distinct session_id) as k
         from calls
         where is_error = false
         group by all
