@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import type { Row } from '../db.js';
-import { Evidence, type Source } from '../evidence.js';
+import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
@@ -59,13 +59,11 @@ export function makeSkillsCommand(io: IO): Command {
       const onWarning = (w: string) => warn(io, w);
       const standalone = opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined;
       const source = resolveSource(opts.from, opts.transcripts);
-      const ev = standalone
-        ? await Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, onProgress: progressReporter(io) })
-        : await Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, onProgress: progressReporter(io) });
-      try {
+      const opening = standalone
+        ? Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, onProgress: progressReporter(io) })
+        : Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, onProgress: progressReporter(io) });
+      await withEvidence(opening, async (ev) => {
         io.stdout(formatSkills(await ev.skillRows(source.from), format, useColor(io)));
-      } finally {
-        ev.close();
-      }
+      });
     });
 }
