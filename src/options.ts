@@ -27,6 +27,14 @@ export function chosenFormat<T extends string>(asked: T | undefined, io: IO): T 
 }
 
 /**
+ * `--transcripts DIR` with no probe (and no --from) means the transcripts alone: the sessions in
+ * DIR, not the bundled probe.
+ */
+export function transcriptsOnly(probes: string[], opts: { from?: string; transcripts?: string }): boolean {
+  return opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined;
+}
+
+/**
  * What --from and --transcripts mean together: --transcripts alone implies --from transcripts, and
  * goes with nothing else.
  */

@@ -10,7 +10,7 @@ import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
 import type { Row } from '../db.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
@@ -132,8 +132,8 @@ export function makeCensusCommand(io: IO): Command {
     .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
-      if (opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined) {
-        await withEvidence(Evidence.openTranscripts(opts.transcripts, { onWarning, db: opts.db, skillResults: false, onProgress: progressReporter(io) }), async (ev) => {
+      if (transcriptsOnly(probes, opts)) {
+        await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, skillResults: false, onProgress: progressReporter(io) }), async (ev) => {
           io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
         });
         return;

@@ -8,7 +8,7 @@ import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
@@ -57,7 +57,7 @@ export function makeSkillsCommand(io: IO): Command {
     .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
-      const standalone = opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined;
+      const standalone = transcriptsOnly(probes, opts);
       const source = resolveSource(opts.from, opts.transcripts);
       const opening = standalone
         ? Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, onProgress: progressReporter(io) })
