@@ -44,10 +44,12 @@ export function displayPath(p: string): string {
 export function listFiles(dir: string, keep: (name: string) => boolean = () => true): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (keep(name)) out.push(p);
+    // Entry types come with the listing; only a symbolic link needs a stat to say what it points at.
+    const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory() || (e.isSymbolicLink() && statSync(p).isDirectory())) walk(p);
+      else if (keep(e.name)) out.push(p);
     }
   };
   if (existsSync(dir)) walk(dir);
