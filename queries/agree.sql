@@ -3,7 +3,7 @@
 -- Compares, spawn by spawn, the tool_use count of every tool, the skills in call order, and the
 -- is_error and text of every skill result the two sources both hold.
 --
--- reads:   spawns, tool_uses, skill_calls, transcript_lines, transcript_tool_uses,
+-- reads:   spawns, tool_uses, skill_calls, transcript_sessions, transcript_tool_uses,
 --          transcript_tool_results
 -- params:  none
 -- returns: one row per spawn that agrees or has no transcript, and one per difference
@@ -23,7 +23,7 @@ with
 covered as (
     select s.probe, s.session_id
     from spawns as s
-    where exists (select 1 from transcript_lines as l where l.session_id = s.session_id)
+    where exists (select 1 from transcript_sessions as t where t.session_id = s.session_id)
 ),
 
 record_counts as (

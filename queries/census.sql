@@ -1,6 +1,6 @@
 -- census: the per-spawn tool_use census, from the committed records or from the transcripts.
 --
--- reads:   spawns, tool_uses, transcript_tool_uses, transcript_lines, artifacts, markers
+-- reads:   spawns, tool_uses, transcript_tool_uses, transcript_sessions, artifacts, markers
 -- params:  from  'records' (the tool_use/ files) or 'transcripts' (the loaded session transcripts)
 -- returns: one row per spawn
 --   probe       VARCHAR        the probe id (its directory name)
@@ -42,7 +42,7 @@ covered as (
     select probe, session_id
     from spawns as s
     where $from = 'transcripts'
-      and exists (select 1 from transcript_lines as l where l.session_id = s.session_id)
+      and exists (select 1 from transcript_sessions as t where t.session_id = s.session_id)
 ),
 
 tool_counts as (

@@ -4,7 +4,7 @@
 -- sub-agent's call, in transcript order. One row per results.jsonl row that has a transcript,
 -- with an empty list when the spawn made no tool call.
 --
--- reads:   spawns, transcript_lines, transcript_tool_uses, transcript_files
+-- reads:   spawns, transcript_sessions, transcript_tool_uses, transcript_files
 -- params:  none
 -- returns: one row per spawn with a transcript
 --   seq          BIGINT
@@ -18,7 +18,7 @@ with
 covered as (
     select s.seq, s.session_id
     from spawns as s
-    where exists (select 1 from transcript_lines as l where l.session_id = s.session_id)
+    where exists (select 1 from transcript_sessions as t where t.session_id = s.session_id)
 ),
 
 calls as (

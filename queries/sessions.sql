@@ -2,7 +2,7 @@
 --
 -- Needs no probe: this is the census of any folder of session files, e.g. ~/.claude/projects/<slug>.
 --
--- reads:   transcript_lines, transcript_tool_uses
+-- reads:   transcript_sessions, transcript_tool_uses
 -- params:  none
 -- returns: one row per session
 --   session_id       VARCHAR    the sessionId its lines carry (sub-agent files carry the parent's)
@@ -16,18 +16,6 @@
 -- order:   first_timestamp, session_id
 
 with
-
-per_session as (
-    select
-        session_id,
-        min(timestamp) as first_timestamp,
-        list(distinct version order by version) filter (where version is not null) as versions,
-        list(distinct model order by model) filter (where type = 'assistant' and model is not null) as models,
-        count(*) as lines,
-        list(distinct file order by file) as files
-    from transcript_lines
-    group by session_id
-),
 
 tool_counts as (
     select
@@ -57,15 +45,15 @@ skills as (
 
 final as (
     select
-        p.session_id,
-        p.first_timestamp,
-        coalesce(p.versions, []) as versions,
-        coalesce(p.models, []) as models,
+        s.session_id,
+        s.first_timestamp,
+        s.versions,
+        s.models,
         coalesce(t.tools, []) as tools,
         coalesce(k.skills, []) as skills,
-        p.lines,
-        p.files
-    from per_session as p
+        s.lines,
+        s.files
+    from transcript_sessions as s
     left join tools as t using (session_id)
     left join skills as k using (session_id)
 )

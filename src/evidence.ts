@@ -20,6 +20,9 @@ import { loadTranscripts, type Progress } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
 
+/** The queries that evidence opened with { level: 'census' } can run. */
+const CENSUS_QUERIES = ['census', 'sessions'];
+
 export interface OpenOptions {
   /** Called with each warning as loading finds it (the CLI prints them on stderr). */
   onWarning?: (message: string) => void;
@@ -31,10 +34,11 @@ export interface OpenOptions {
   /** Read this database file (built by `load`) instead of loading the evidence. */
   db?: string;
   /**
-   * Pair Skill calls in the transcripts with their results (a second scan of the files that made
-   * one). Default true; the census needs no results and skips it.
+   * 'census' loads only what the census queries (census.sql, sessions.sql) read, in one
+   * aggregating pass over the transcripts, and refuses every other query; 'full' (the default)
+   * loads every table. Ignored with `db`.
    */
-  skillResults?: boolean;
+  level?: 'census' | 'full';
   /** Told how a long transcript scan is going (the CLI prints it on a terminal). */
   onProgress?: (p: Progress) => void;
 }
@@ -71,6 +75,8 @@ export class Evidence {
     readonly warnings: string[],
     /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
     readonly hasTranscripts: boolean,
+    /** 'census' when only the census queries can run (OpenOptions.level). */
+    readonly level: 'census' | 'full' = 'full',
   ) {}
 
   /** Load probe directories (the bundled probe when `paths` is empty), or read `options.db`. */
@@ -110,10 +116,11 @@ export class Evidence {
   private static async loadInputs(inputs: Inputs, options: OpenOptions, file?: string): Promise<Evidence> {
     const db = await Database.open({ file });
     try {
-      const loaded = await loadProbes(db, inputs.probes);
+      // The census of transcripts alone reads no probe table, so none is made.
+      const loaded = options.level === 'census' && inputs.probes.length === 0 ? { probes: [], warnings: [] } : await loadProbes(db, inputs.probes);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, inputs.transcripts, { skillResults: options.skillResults, onProgress: options.onProgress });
-      return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0);
+      await loadTranscripts(db, inputs.transcripts, { level: options.level, onProgress: options.onProgress });
+      return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0, options.level ?? 'full');
     } catch (err) {
       db.close();
       throw err;
@@ -203,6 +210,7 @@ export class Evidence {
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
   async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
+    if (this.level === 'census' && !CENSUS_QUERIES.includes(name)) this.refuse(`queries/${name}.sql`);
     const q = readQuery(name);
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
@@ -216,6 +224,7 @@ export class Evidence {
 
   /** Run the user's SQL. `source` says where it came from (the argument, a file, stdin). */
   async sqlResult(text: string, source = 'query'): Promise<Result> {
+    if (this.level === 'census') this.refuse('SQL');
     return this.db.query(text, undefined, source);
   }
 
@@ -298,6 +307,10 @@ export class Evidence {
   async sql(text: string): Promise<ColumnTable> {
     const res = await this.sqlResult(text);
     return table(res.rows, res.columns);
+  }
+
+  private refuse(what: string): never {
+    throw new UsageError(`${what}: this evidence was opened with { level: 'census' }, which loads only what the census reads; open it without level`);
   }
 
   private need(from: Source): void {

@@ -13,7 +13,7 @@ import { InputError } from './errors.js';
 import { displayPath } from './paths.js';
 
 /** DuckDB's `maximum_object_size` is per line; set generously (stack-notes §7.5). */
-const MAX_OBJECT = 256 * 1024 * 1024;
+export const MAX_OBJECT = 256 * 1024 * 1024;
 
 /** Blank as DuckDB counts it: empty, or only spaces, tabs and carriage returns. */
 const BLANK = /^[ \t\r]*$/;

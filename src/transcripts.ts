@@ -2,15 +2,22 @@
  * Loads Claude Code session transcripts (shared/reference/claude-code-formats.md) into DuckDB:
  * every `*.jsonl` under a directory, recursively, so `<sid>.jsonl`, `<sid>/subagents/agent-*.jsonl`
  * (2.1.x) and `agent-*.jsonl` beside the session file (2.0.x) all load. DuckDB parses each line
- * once with a typed `from_json`; only the fields the tables need are kept.
+ * once, into typed fields (lineFields); nothing else on a line is kept.
  *
- * Tables:
+ * Tables (the full level):
  *   transcript_files        one row per file: dir, file (relative to dir), lines
  *   transcript_lines        one row per non-blank line, every record type kept (unknown ones too)
+ *   transcript_sessions     one row per session: first timestamp, versions, models, lines, files
  *   transcript_tool_uses    one row per tool_use block of an `assistant` line, de-duplicated by id
  *                           within a session, in transcript order; `progress` lines never count
  *   transcript_tool_results the tool_result answering each Skill call (first answer per id); results
  *                           of other tools are never read
+ *
+ * The census level (for `census`, which reads only transcript_sessions and the session, name,
+ * skill and skill order of transcript_tool_uses) makes those two in one aggregating pass, with no
+ * per-line table and no record numbers. When a corpus needs record numbers to be decided, or has a
+ * line that DuckDB could not read, it hands over to the full level, which is exact and names any
+ * malformed line's file:line. Tests hold the two levels' census output equal.
  *
  * A line's session is its `sessionId`; a line without one (summary, file-history-snapshot) takes
  * the first `sessionId` of its file, or else the file's name.
@@ -19,16 +26,21 @@ import { existsSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { Database, sqlString } from './db.js';
 import { InputError } from './errors.js';
-import { readJsonl } from './jsonl.js';
+import { MAX_OBJECT, readJsonl } from './jsonl.js';
 import { displayPath, listFiles } from './paths.js';
 import { recordError } from './schema.js';
 
+/** Of a tool call's input, the two keys that can name a skill: Skill {skill} or {command}, SlashCommand {command}. */
+const SKILL_ARGS = { skill: 'VARCHAR', command: 'VARCHAR' };
+
 /**
- * What every line is parsed for: its top-level fields, typed; everything else on the line,
- * `message.content` included, is skipped. Lines that can hold a tool call get a second, fuller
- * parse (CALLS_SCHEMA); tool results are parsed only for Skill calls, in a second scan (below).
+ * What every line is parsed for, in one typed parse: its top-level fields and, of
+ * `message.content`, each block's type, id, name and input (`input` as given: the whole JSON for
+ * the full level, only SKILL_ARGS for the census). Nothing else on the line is kept, so a large
+ * tool_result body is read past, never copied. A field of another type than this gives NULL (a
+ * string `content`, for one), as DuckDB's typed JSON transform does.
  */
-const LINE_SCHEMA = JSON.stringify({
+const lineFields = (input: Shape) => ({
   type: 'VARCHAR',
   subtype: 'VARCHAR',
   sessionId: 'VARCHAR',
@@ -37,12 +49,25 @@ const LINE_SCHEMA = JSON.stringify({
   version: 'VARCHAR',
   isSidechain: 'BOOLEAN',
   agentId: 'VARCHAR',
-  message: { model: 'VARCHAR' },
+  message: { model: 'VARCHAR', content: [{ type: 'VARCHAR', id: 'VARCHAR', name: 'VARCHAR', input }] },
 });
 
-const CALLS_SCHEMA = JSON.stringify({
-  message: { content: [{ type: 'VARCHAR', id: 'VARCHAR', name: 'VARCHAR', input: 'JSON' }] },
-});
+type Shape = string | Shape[] | { [key: string]: Shape };
+
+/** The DuckDB type of a from_json shape: what read_json's `columns` takes. */
+function duckType(shape: Shape): string {
+  if (typeof shape === 'string') return shape;
+  if (Array.isArray(shape)) return `${duckType(shape[0]!)}[]`;
+  return `STRUCT(${Object.entries(shape).map(([k, v]) => `"${k}" ${duckType(v)}`).join(', ')})`;
+}
+
+/**
+ * The census level's fields, as read_json's `columns` map: only what transcript_sessions and the
+ * census's columns of transcript_tool_uses need, with `input` read for SKILL_ARGS alone.
+ */
+const { type, sessionId, timestamp, version, message } = lineFields(SKILL_ARGS);
+const CENSUS_FIELDS = { type, sessionId, timestamp, version, message };
+const CENSUS_COLUMNS = `{${Object.entries(CENSUS_FIELDS).map(([k, v]) => `${k}: ${sqlString(duckType(v))}`).join(', ')}}`;
 
 const RESULTS_SCHEMA = JSON.stringify({
   type: 'VARCHAR',
@@ -52,10 +77,13 @@ const RESULTS_SCHEMA = JSON.stringify({
   toolUseResult: 'JSON',
 });
 
-/** The skill a tool_use block `b` names: Skill {skill} or {command}, SlashCommand {command:"/name args"}. */
-export const SKILL_OF_BLOCK = `case
-    when b.name = 'Skill' then coalesce(b.input ->> 'skill', b.input ->> 'command')
-    when b.name = 'SlashCommand' then nullif(split_part(ltrim(b.input ->> 'command', '/'), ' ', 1), '')
+/**
+ * The skill a tool_use block names, from its name and its input's SKILL_ARGS: Skill {skill} or
+ * {command}, SlashCommand {command:"/name args"}.
+ */
+const SKILL_OF_CALL = (name: string, skill: string, command: string) => `case
+    when ${name} = 'Skill' then coalesce(${skill}, ${command})
+    when ${name} = 'SlashCommand' then nullif(split_part(ltrim(${command}, '/'), ' ', 1), '')
   end`;
 
 /** The text of a tool_result block's content: the string, or its text items joined by newlines. */
@@ -66,23 +94,22 @@ const RESULT_TEXT = `case json_type(b.content)
   end`;
 
 /**
- * Columns computed from each line during the scan (jsonl.ts). A tool call can only be on a line
- * whose text holds "tool_use" (quotes included; "tool_use_id" does not match), so only those lines
- * are parsed for calls; the typed parse then decides, so "tool_use" inside a string counts nothing.
+ * The tool calls of a line whose fields are prefixed by `p`: the tool_use blocks of an `assistant`
+ * line, in content order (both scans). The typed parse decides, so "tool_use" inside a string
+ * counts nothing, and `progress` lines never count.
  */
-const SCAN_COLUMNS = `
+const callsOf = (p: string) => `case when ${p}type = 'assistant' then list_filter(${p}message.content, b -> b.type = 'tool_use') end`;
+
+/** A line's columns in transcript_lines (full level), from its fields parsed as `t`. */
+const LINE_COLUMNS = `
   t.type, t.subtype, t.sessionId as session_id, t.uuid, t.timestamp, t.version,
-  coalesce(t.isSidechain, false) as is_sidechain, t.agentId as agent_id, t.message.model as model,
-  starts_with(json::VARCHAR, '{') as is_object,
-  case when t.type = 'assistant' and contains(json::VARCHAR, '"tool_use"') then
-    list_transform(
-      list_filter(from_json(json, '${CALLS_SCHEMA}').message.content, b -> b.type = 'tool_use'),
-      b -> {'id': b.id, 'name': b.name, 'input_keys': list_sort(json_keys(b.input)), 'skill': ${SKILL_OF_BLOCK}})
-  end as tool_uses`;
+  coalesce(t.isSidechain, false) as is_sidechain, t.agentId as agent_id, t.message.model as model, ${callsOf('t.')} as calls`;
 
 const EMPTY_TABLES = `
   create or replace table transcript_lines (rec BIGINT, file VARCHAR, type VARCHAR, subtype VARCHAR, session_id VARCHAR,
     uuid VARCHAR, timestamp VARCHAR, version VARCHAR, is_sidechain BOOLEAN, agent_id VARCHAR, model VARCHAR);
+  create or replace table transcript_sessions (session_id VARCHAR, first_timestamp VARCHAR, versions VARCHAR[],
+    models VARCHAR[], lines BIGINT, files VARCHAR[]);
   create or replace table transcript_tool_uses (session_id VARCHAR, ordinal BIGINT, tool_use_id VARCHAR, name VARCHAR,
     input_keys VARCHAR[], skill VARCHAR, agent_id VARCHAR, is_sidechain BOOLEAN, timestamp VARCHAR, version VARCHAR,
     model VARCHAR, file VARCHAR, rec BIGINT, block BIGINT);
@@ -95,10 +122,6 @@ export function listTranscriptFiles(dir: string): string[] {
   return listFiles(dir, (name) => name.endsWith('.jsonl'));
 }
 
-/**
- * Load the transcripts under each directory. Throws InputError when a directory does not exist or a
- * line is malformed (naming file:line).
- */
 export interface Progress {
   files: number;
   bytes: number;
@@ -106,12 +129,24 @@ export interface Progress {
   fraction: number;
 }
 
-export async function loadTranscripts(
-  db: Database,
-  dirs: string[],
-  options: { skillResults?: boolean; onProgress?: (p: Progress) => void } = {},
-): Promise<void> {
-  const files: { abs: string; dir: string; rel: string }[] = [];
+export interface LoadOptions {
+  /** 'census' or 'full' (the default): see the top of this file. */
+  level?: 'census' | 'full';
+  onProgress?: (p: Progress) => void;
+}
+
+interface TranscriptFile {
+  abs: string;
+  dir: string;
+  rel: string;
+}
+
+/**
+ * Load the transcripts under each directory. Throws InputError when a directory does not exist or a
+ * line is malformed (naming file:line).
+ */
+export async function loadTranscripts(db: Database, dirs: string[], options: LoadOptions = {}): Promise<void> {
+  const files: TranscriptFile[] = [];
   for (const d of dirs) {
     const dir = resolve(d);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -127,67 +162,240 @@ export async function loadTranscripts(
     await db.exec(EMPTY_TABLES, undefined, 'creating the transcript tables');
     return;
   }
-  await db.exec(`create or replace table transcript_files (abs VARCHAR, dir VARCHAR, file VARCHAR)`);
-  if (files.length) {
-    await db.exec(
-      `insert into transcript_files values ${files.map((f) => `(${sqlString(f.abs)}, ${sqlString(f.dir)}, ${sqlString(f.rel)})`).join(', ')}`,
-    );
-  }
-  // The scan builds transcript_lines directly, with each line's file relative to its folder
-  // (computed in the projection, so no join), and its tool calls as a list column that
-  // transcript_tool_uses unnests; the helper columns are dropped afterwards.
-  const roots = [...new Set(files.map((f) => f.dir))].sort((a, b) => b.length - a.length);
   const totalBytes = options.onProgress ? files.reduce((n, f) => n + statSync(f.abs).size, 0) : 0;
-  const relFile = roots.length
-    ? `case ${roots.map((r) => `when starts_with(file, ${sqlString(r + '/')}) then substr(file, ${r.length + 2})`).join(' ')} else file end`
-    : 'file';
+  const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction }));
+  if (options.level === 'census' && (await censusScan(db, files, onProgress))) return;
+  await fullScan(db, files, onProgress);
+  await loadSkillResults(db);
+}
+
+/** A SQL expression mapping absolute path `col` to its path relative to its transcripts folder. */
+function relativeTo(files: TranscriptFile[], col: string): string {
+  const roots = [...new Set(files.map((f) => f.dir))].sort((a, b) => b.length - a.length);
+  return `case ${roots.map((r) => `when starts_with(${col}, ${sqlString(r + '/')}) then substr(${col}, ${r.length + 2})`).join(' ')} else ${col} end`;
+}
+
+/**
+ * The census level: one pass that parses each line once (read_json with typed columns) and
+ * aggregates as it goes, per file and sessionId, so no per-line table is built. A call line of
+ * 2.x (one tool_use block) is kept flat; a line of several blocks keeps its tool_use blocks.
+ * Malformed lines are not reported here: with ignore_errors, DuckDB gives them a row without
+ * `type`, and any such row (or any error) sends the load to the full scan, which names the line,
+ * or, for a valid line with no `type`, loads it exactly. Returns false when the full scan is needed.
+ */
+async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (fraction: number) => void): Promise<boolean> {
+  try {
+    await db.exec(
+      `create or replace temp table census_scan as
+       select filename as abs, sessionId as session_id,
+              count(*) as lines,
+              count(*) - count(type) as untyped,
+              min(timestamp) as first_timestamp,
+              list(distinct version) filter (where version is not null) as versions,
+              list(distinct message.model) filter (where type = 'assistant' and message.model is not null) as models,
+              list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
+                    'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
+                filter (where type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use') as one_call_lines,
+              list({'timestamp': timestamp, 'calls': ${callsOf('')}})
+                filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines
+       from read_json([${files.map((f) => sqlString(f.abs)).join(', ')}], format = 'newline_delimited', records = true,
+                      columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
+                      maximum_object_size = ${MAX_OBJECT})
+       group by all`,
+      undefined,
+      'reading the transcripts',
+      onProgress,
+    );
+  } catch {
+    return false; // a line DuckDB cannot skip: the full scan reports it
+  }
+  const rel = relativeTo(files, 'abs');
+  // Calls are de-duplicated by aggregation (no window over every call): copies of an id agree, or
+  // the check below sends the load to the full scan. Only skill calls get an ordinal.
+  await db.exec(
+    `create or replace temp table scan_groups as
+     select ${rel} as file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
+     from census_scan;
+     create or replace temp table census_calls as
+     with one_call as (
+       select ${rel} as file, session_id, unnest(one_call_lines) as l from census_scan
+     ), many_block as (
+       select ${rel} as file, session_id, unnest(many_block_lines) as l from census_scan
+     ), blocks as (
+       select file, session_id, l.timestamp, 1 as block, l.id, l.name, l.skill, l.command from one_call
+       union all
+       select file, session_id, timestamp, block, b.id, b.name, b.input.skill, b.input.command
+       from (select file, session_id, l.timestamp, unnest(l.calls) as b, unnest(generate_series(1, len(l.calls))) as block from many_block)
+     ), calls as (
+       select coalesce(k.session_id, fs.session_id) as session_id, k.file, k.timestamp, k.block, k.id, k.name,
+              ${SKILL_OF_CALL('k.name', 'k.skill', 'k.command')} as skill
+       from blocks as k join (${FILE_SESSIONS}) as fs using (file)
+     )
+     select session_id, id, min(name) as name, min(skill) as skill, null::BIGINT as ordinal,
+            min(name) <> max(name) or min(skill) <> max(skill) or count(name) not in (0, count(*)) or count(skill) not in (0, count(*)) as conflicting,
+            min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file, 'block': block}) filter (where skill is not null) as first
+     from calls group by session_id, id;`,
+    undefined,
+    'reading the transcripts',
+  );
+  // What the census reads would not be decided without record numbers: a line without sessionId
+  // in a file of several sessions; copies of one call id that differ in name or skill (or a call
+  // without id); or two skill calls first made at the same timestamp in the same file of a session.
+  const undecided = await db.query(
+    `select (select sum(untyped) from census_scan) > 0
+         or exists (select 1 from scan_groups group by file
+                    having count(distinct session_id) > 1 and count(*) filter (where session_id is null) > 0)
+         or exists (select 1 from census_calls where conflicting or id is null)
+         or exists (select 1 from census_calls where skill is not null
+                    group by session_id, first.timestamp, first.file having count(*) > 1) as undecided`,
+  );
+  const decided = !undecided.rows[0]?.undecided;
+  if (decided) {
+    await buildSessions(db);
+    await db.exec(
+      `update census_calls as c set ordinal = o.ordinal
+       from (select session_id, id, row_number() over (partition by session_id order by first, id) as ordinal
+             from census_calls where skill is not null) as o
+       where c.session_id = o.session_id and c.id = o.id;
+       -- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
+       -- only, in the order record numbers would give). The rest is NULL, or (timestamp, file,
+       -- block) the first copy of a skill call.
+       create or replace temp view transcript_tool_uses as
+       select session_id, ordinal, id as tool_use_id, name, null::VARCHAR[] as input_keys, skill, null::VARCHAR as agent_id,
+              null::BOOLEAN as is_sidechain, first.timestamp, null::VARCHAR as version, null::VARCHAR as model,
+              first.file, null::BIGINT as rec, first.block
+       from census_calls;`,
+      undefined,
+      'building the transcript tables',
+    );
+  } else {
+    await db.exec(`drop table census_calls;`);
+  }
+  await db.exec(`drop table census_scan; drop table scan_groups;`);
+  return decided;
+}
+
+/**
+ * The full level: every line into transcript_lines, with its record number, through jsonl.ts
+ * (which names any malformed line's file:line), then the tables the census level builds, from it.
+ */
+async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fraction: number) => void): Promise<void> {
+  await db.exec(`create or replace table transcript_files (abs VARCHAR, dir VARCHAR, file VARCHAR)`);
+  await db.exec(
+    `insert into transcript_files values ${files.map((f) => `(${sqlString(f.abs)}, ${sqlString(f.dir)}, ${sqlString(f.rel)})`).join(', ')}`,
+  );
+  // The scan builds transcript_lines directly, with each line's file relative to its folder
+  // (computed in the projection, so no join), and its tool calls as a list column; the helper
+  // columns are dropped afterwards.
   await readJsonl(db, 'transcript_lines', files.map((f) => f.abs), {
-    columns: `${relFile} as rel, ${SCAN_COLUMNS}`,
-    parse: LINE_SCHEMA,
+    columns: `${relativeTo(files, 'file')} as rel, starts_with(json::VARCHAR, '{') as is_object, ${LINE_COLUMNS}`,
+    parse: JSON.stringify(lineFields('JSON')),
     persistent: true,
-    onProgress: options.onProgress && ((fraction) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction })),
+    onProgress,
   });
   await rejectNonObjects(db);
   await db.exec(
-    `update transcript_lines as l set session_id = coalesce(fs.s, regexp_replace(l.rel, '^.*/|\\.jsonl$', '', 'g'))
-     from (select rel, arg_min(session_id, rec) filter (where session_id is not null) as s from transcript_lines group by rel) as fs
-     where l.session_id is null and fs.rel = l.rel;
-     create or replace table transcript_tool_uses as
+    `create or replace temp table scan_groups as
+     select rel as file, session_id, count(*) as lines, min(rec) as first_rec, min(timestamp) as first_timestamp,
+            list(distinct version) filter (where version is not null) as versions,
+            list(distinct model) filter (where type = 'assistant' and model is not null) as models
+     from transcript_lines group by all;
+     create or replace temp table scan_calls as
      with blocks as (
-       select session_id, rel as file, rec, timestamp, version, model, is_sidechain,
-              case when is_sidechain then agent_id end as agent_id,
-              unnest(tool_uses) as b, unnest(generate_series(1, len(tool_uses))) as block
-       from transcript_lines
-       where len(tool_uses) > 0
-     ), ranked as (
-       select *, row_number() over (partition by session_id, b.id order by timestamp nulls last, file, rec, block) as k
-       from blocks
+       select rel as file, session_id, rec, timestamp, version, model, is_sidechain, agent_id,
+              unnest(calls) as b, unnest(generate_series(1, len(calls))) as block
+       from transcript_lines where len(calls) > 0
      )
-     select session_id,
-            row_number() over (partition by session_id order by timestamp nulls last, file, rec, block) as ordinal,
-            b.id as tool_use_id, b.name, b.input_keys, b.skill, agent_id, is_sidechain,
-            timestamp, version, model, file, rec, block
-     from ranked where k = 1;
-     create or replace table transcript_files as
-     select f.dir, f.file, count(l.rec) as lines, f.abs
-     from transcript_files f left join transcript_lines l on l.rel = f.file group by all;
-     alter table transcript_lines drop column tool_uses;
-     alter table transcript_lines drop column is_object;
-     alter table transcript_lines drop column ok;
-     alter table transcript_lines drop column file;
-     alter table transcript_lines rename column rel to file;`,
+     select file, session_id, rec, block, timestamp, version, model, is_sidechain, agent_id, b.id, b.name,
+            ${SKILL_OF_CALL('b.name', `from_json(b.input, ${sqlString(JSON.stringify(SKILL_ARGS))}).skill`, `from_json(b.input, ${sqlString(JSON.stringify(SKILL_ARGS))}).command`)} as skill,
+            list_sort(json_keys(b.input)) as input_keys
+     from blocks;`,
     undefined,
     'building the transcript tables',
   );
-  await loadSkillResults(db, options.skillResults !== false);
+  await buildSessionTables(db);
+  await db.exec(
+    `update transcript_lines as l set session_id = fs.session_id
+     from (${FILE_SESSIONS}) as fs
+     where l.session_id is null and fs.file = l.rel;
+     create or replace table transcript_files as
+     select f.dir, f.file, count(l.rec) as lines, f.abs
+     from transcript_files f left join transcript_lines l on l.rel = f.file group by all;
+     alter table transcript_lines drop column calls;
+     alter table transcript_lines drop column is_object;
+     alter table transcript_lines drop column ok;
+     alter table transcript_lines drop column file;
+     alter table transcript_lines rename column rel to file;
+     drop table scan_groups; drop table scan_calls;`,
+    undefined,
+    'building the transcript tables',
+  );
+}
+
+/**
+ * The session of a file's lines that carry no sessionId (summary, file-history-snapshot): the
+ * first sessionId of the file, or else the file's name. Over scan_groups.
+ */
+const FILE_SESSIONS = `
+  select file, coalesce(
+           case when count(distinct session_id) = 1 then any_value(session_id)
+                else arg_min(session_id, first_rec) filter (where session_id is not null) end,
+           regexp_replace(file, '^.*/|\\.jsonl$', '', 'g')) as session_id
+  from scan_groups group by file`;
+
+/**
+ * transcript_sessions and transcript_tool_uses, from scan_groups (one row per file and sessionId)
+ * and scan_calls (one row per tool_use block). The two scans fill those alike, except that the
+ * census level leaves NULL what the census does not read: record numbers, input_keys, version,
+ * model and the sub-agent columns. Its `ordinal` therefore orders by timestamp, file, position
+ * in the line and id; its checks make sure that this orders skill calls as record numbers would.
+ */
+async function buildSessionTables(db: Database): Promise<void> {
+  await buildSessions(db);
+  await db.exec(
+    `create or replace table transcript_tool_uses as
+     with calls as (
+       select coalesce(c.session_id, fs.session_id) as session_id, c.* exclude (session_id)
+       from scan_calls as c join (${FILE_SESSIONS}) as fs using (file)
+     ), ranked as (
+       -- Copies of a call share its id; a block without an id is a call of its own.
+       select *, case when id is null then 1
+                      else row_number() over (partition by session_id, id order by timestamp nulls last, file, rec, block) end as k
+       from calls
+     )
+     select session_id,
+            row_number() over (partition by session_id order by timestamp nulls last, file, rec, block, id) as ordinal,
+            id as tool_use_id, name, input_keys, skill, case when is_sidechain then agent_id end as agent_id, is_sidechain,
+            timestamp, version, model, file, rec, block
+     from ranked where k = 1`,
+    undefined,
+    'building the transcript tables',
+  );
+}
+
+/** transcript_sessions, from scan_groups: the same for both levels. */
+async function buildSessions(db: Database): Promise<void> {
+  await db.exec(
+    `create or replace table transcript_sessions as
+     select coalesce(g.session_id, fs.session_id) as session_id,
+            min(g.first_timestamp) as first_timestamp,
+            coalesce(list_sort(list_distinct(flatten(list(g.versions) filter (where g.versions is not null)))), []) as versions,
+            coalesce(list_sort(list_distinct(flatten(list(g.models) filter (where g.models is not null)))), []) as models,
+            sum(g.lines)::BIGINT as lines,
+            list(distinct g.file order by g.file) as files
+     from scan_groups as g join (${FILE_SESSIONS}) as fs using (file)
+     group by all`,
+    undefined,
+    'building the transcript tables',
+  );
 }
 
 /**
  * The tool_result answering each Skill call. Results can be large (a Read of a big file), so they
  * are parsed only in the files that made a Skill call, and only their text for the calls kept.
  */
-async function loadSkillResults(db: Database, wanted: boolean): Promise<void> {
-  const files = !wanted ? [] : (
+async function loadSkillResults(db: Database): Promise<void> {
+  const files = (
     await db.query(
       `select distinct f.abs from transcript_files f
        join transcript_lines l on l.file = f.file
@@ -199,14 +407,14 @@ async function loadSkillResults(db: Database, wanted: boolean): Promise<void> {
   // handling, and keeps only the blocks that answer a Skill call before any text is extracted.
   const scan = files.length
     ? `select filename as abs, ordinality as o, from_json(json, ${sqlString(RESULTS_SCHEMA)}) as t
-       from read_ndjson_objects([${files.map(sqlString).join(', ')}], filename = true, maximum_object_size = 268435456) with ordinality
+       from read_ndjson_objects([${files.map(sqlString).join(', ')}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where contains(json::VARCHAR, '"tool_result"')`
     : `select null::VARCHAR as abs, null::BIGINT as o, from_json('{}', ${sqlString(RESULTS_SCHEMA)}) as t where false`;
   await db.exec(
     `create or replace table transcript_tool_results as
      with firsts as (
        select filename as abs, min(ordinality) as first
-       from read_ndjson_objects([${files.length ? files.map(sqlString).join(', ') : "''"}], filename = true, maximum_object_size = 268435456) with ordinality
+       from read_ndjson_objects([${files.length ? files.map(sqlString).join(', ') : "''"}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where ${files.length ? 'true' : 'false'}
        group by filename
      ), scanned as (${scan}

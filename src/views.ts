@@ -193,8 +193,21 @@ export const VIEWS: View[] = [
     },
   },
   {
+    name: 'transcript_sessions',
+    grain: 'session of the transcripts (sub-agent files count in their parent\'s)',
+    transcripts: true,
+    columns: {
+      session_id: 'the sessionId its lines carry',
+      first_timestamp: 'the earliest timestamp of its lines',
+      versions: 'Claude Code versions that wrote it, sorted',
+      models: 'models of its assistant lines, sorted',
+      lines: 'its non-blank lines, every record type',
+      files: 'its files, relative to the transcripts folder, sorted',
+    },
+  },
+  {
     name: 'transcript_tool_uses',
-    grain: 'tool_use block of an assistant line, once per id within a session',
+    grain: 'tool_use block of an assistant line, once per id within a session (a block without an id counts on its own)',
     transcripts: true,
     columns: {
       session_id: 'the session',
@@ -215,7 +228,7 @@ export const VIEWS: View[] = [
   },
   {
     name: 'transcript_tool_results',
-    grain: 'Skill or SlashCommand call: the first tool_result that answered it (empty for the census, which needs none)',
+    grain: 'Skill or SlashCommand call: the first tool_result that answered it',
     transcripts: true,
     columns: {
       session_id: 'the session',

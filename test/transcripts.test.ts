@@ -159,6 +159,90 @@ describe('transcript edge cases', () => {
   });
 });
 
+describe('the census level: one aggregating pass, the same answers as the full load', () => {
+  const fixture = (name: string) => join('test', 'fixtures', 'transcripts', name);
+  const folders = [
+    ...Object.keys(expected).sort().map((f) => join(samples, f)),
+    fixture('edge-cases'),
+    join(bundled, 'transcripts'),
+    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-skill-tie', 'census-bom', 'census-no-id'].map(fixture),
+  ];
+
+  /** sessions.sql at both levels, and whether the census level handed over to the full scan (which makes transcript_lines). */
+  async function bothLevels(dir: string) {
+    const full = await Evidence.openTranscripts(dir);
+    const census = await Evidence.openTranscripts(dir, { level: 'census' });
+    try {
+      const lines = await census.db.query(`select count(*) as n from duckdb_tables() where table_name = 'transcript_lines'`);
+      return { full: await full.sessionRows(), census: await census.sessionRows(), fellBack: lines.rows[0]!.n === 1 };
+    } finally {
+      full.close();
+      census.close();
+    }
+  }
+
+  for (const dir of folders) {
+    it(`sessions.sql agrees at both levels: ${dir.replace(shared, '../shared').replace(repo + '/', '')}`, async () => {
+      const { full, census } = await bothLevels(dir);
+      expect(census).toEqual(full);
+    });
+  }
+
+  it('real transcripts and the edge cases load at the census level, without the full scan', async () => {
+    for (const dir of [...Object.keys(expected).map((f) => join(samples, f)), fixture('edge-cases'), join(bundled, 'transcripts')]) {
+      expect({ dir, fellBack: (await bothLevels(dir)).fellBack }).toEqual({ dir, fellBack: false });
+    }
+  });
+
+  // Each of these needs record numbers (or a line DuckDB could not type), so the census level hands
+  // over to the full scan; the answers below are the full scan's.
+  const undecided: [string, string, Record<string, unknown>[]][] = [
+    ['census-untyped', 'a line with no type', [{ tools: [{ name: 'Bash', count: 1 }], lines: 3 }]],
+    [
+      'census-mixed-sessions',
+      'a line without sessionId in a file of two sessions: it is the first session\'s',
+      [
+        { session_id: 'aaaaaaaa-0000-4000-8000-000000000002', tools: [{ name: 'Read', count: 1 }], lines: 3 },
+        { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', tools: [{ name: 'Bash', count: 1 }], lines: 2 },
+      ],
+    ],
+    ['census-differing-copies', 'copies of one id with two names: the first copy counts', [{ tools: [{ name: 'Read', count: 1 }] }]],
+    ['census-skill-tie', 'two Skill calls at one timestamp: file order', [{ skills: ['first-in-file', 'second-in-file'] }]],
+    ['census-bom', 'a lone file with a byte order mark', [{ tools: [{ name: 'Bash', count: 1 }], lines: 2 }]],
+    ['census-no-id', 'tool_use blocks without an id: each counts', [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Read', count: 1 }] }]],
+  ];
+  for (const [name, what, want] of undecided) {
+    it(`hands over to the full scan: ${what}`, async () => {
+      const { census, fellBack } = await bothLevels(fixture(name));
+      expect(fellBack).toBe(true);
+      expect(census).toMatchObject(want);
+    });
+  }
+
+  it('evidence opened at the census level refuses any other query, with a usage error', async () => {
+    const ev = await Evidence.openTranscripts(fixture('edge-cases'), { level: 'census' });
+    try {
+      await expect(ev.skillRows('transcripts')).rejects.toThrow(
+        "queries/skills.sql: this evidence was opened with { level: 'census' }, which loads only what the census reads; open it without level",
+      );
+      await expect(ev.sql('select 1')).rejects.toThrow("SQL: this evidence was opened with { level: 'census' }");
+    } finally {
+      ev.close();
+    }
+  });
+
+  it('census --from transcripts on the bundled probe is the same at both levels', async () => {
+    const full = await Evidence.open([], { transcripts: true });
+    const census = await Evidence.open([], { transcripts: true, level: 'census' });
+    try {
+      expect(await census.censusRows('transcripts')).toEqual(await full.censusRows('transcripts'));
+    } finally {
+      full.close();
+      census.close();
+    }
+  });
+});
+
 describe('census from transcripts, and agree, on the bundled probe', () => {
   it('prints the same keys and counts as the records census, with K-NEG gone', async () => {
     const records = JSON.parse((await cli(['census', '--format', 'json'])).stdout);

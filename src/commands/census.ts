@@ -133,13 +133,13 @@ export function makeCensusCommand(io: IO): Command {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (transcriptsOnly(probes, opts)) {
-        await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, skillResults: false, onProgress: progressReporter(io) }), async (ev) => {
+        await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, level: 'census', onProgress: progressReporter(io) }), async (ev) => {
           io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
         });
         return;
       }
       const source = resolveSource(opts.from, opts.transcripts);
-      await withEvidence(Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, skillResults: false, onProgress: progressReporter(io) }), async (ev) => {
+      await withEvidence(Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, level: 'census', onProgress: progressReporter(io) }), async (ev) => {
         io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
       });
     });
