@@ -8,9 +8,11 @@
  *    with a params.json that matches (same generator bytes, same scale). bench/out/ is gitignored.
  * 2. Builds dist/ if it is missing (`npx tsc -p tsconfig.build.json`).
  * 3. Round by round (order rotated each round), under `/usr/bin/time -v`: omg-evidence census on
- *    s1, bench/duckdb-scan.mjs (the engine floor), bench/census.py (plain Python), and in the first
- *    --s2-rounds rounds omg-evidence census on s2. Every output is checked against the corpus's
- *    expected.tsv; a difference prints MISMATCH with sample rows and makes the exit status 1.
+ *    s1, bench/duckdb-scan.mjs (the engine floor), bench/census.py (plain Python),
+ *    bench/read-floor.mjs (DuckDB reading the lines, no census), and in the first --s2-rounds
+ *    rounds omg-evidence census on s2. Every census is checked against the corpus's expected.tsv
+ *    (the read floor against its line count); a difference prints MISMATCH with sample rows and
+ *    makes the exit status 1.
  * 4. Cold start: `node <package.json bin> census` on the bundled probe, median of --cold-runs.
  * 5. The cached path (`load DIR --db FILE`, then `census --db FILE`) when the CLI has a `load`
  *    command; otherwise prints "cached: not available yet".
@@ -172,6 +174,8 @@ const JOBS = {
   census_s1: { label: 'omg-evidence census, s1', cmd: process.execPath, args: ['dist/src/bin.js', 'census', '--transcripts', s1.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's1' },
   scan_s1: { label: 'DuckDB typed scan (floor), s1', cmd: process.execPath, args: ['bench/duckdb-scan.mjs', s1.dir], tsv: (x) => x, corpus: 's1' },
   python_s1: { label: 'python3 json.loads, s1', cmd: 'python3', args: ['bench/census.py', s1.dir], tsv: (x) => x, corpus: 's1' },
+  // Not a census: DuckDB reading the lines and nothing else (its output is the line count, checked).
+  floor_s1: { label: 'DuckDB read only (no census), s1', cmd: process.execPath, args: ['bench/read-floor.mjs', s1.dir], lines: true, corpus: 's1' },
   census_s2: { label: 'omg-evidence census, s2', cmd: process.execPath, args: ['dist/src/bin.js', 'census', '--transcripts', s2.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's2' },
 };
 const runs = [];
@@ -189,7 +193,12 @@ function runJob(key, round) {
     console.error(`ERROR: ${job.label} exited ${m.exit}\n${tail(m.stderr)}`);
   } else {
     let diff;
-    try { diff = compare(job.tsv(readFileSync(m.outFile, 'utf8')), expected[job.corpus]); } catch (e) { diff = { rows: null, sample: [`output not parseable: ${e.message}`] }; }
+    if (job.lines) {
+      const got = readFileSync(m.outFile, 'utf8').trim(), want = String({ s1, s2 }[job.corpus].stats.lines);
+      diff = got === want ? null : { rows: null, sample: [`line count: expected ${want}, got ${got}`] };
+    } else {
+      try { diff = compare(job.tsv(readFileSync(m.outFile, 'utf8')), expected[job.corpus]); } catch (e) { diff = { rows: null, sample: [`output not parseable: ${e.message}`] }; }
+    }
     if (diff) {
       failed = true;
       run.output = 'MISMATCH';
@@ -206,7 +215,7 @@ function runJob(key, round) {
 
 console.error(`timing: ${args.rounds} rounds (s2 in the first ${Math.min(args.s2Rounds, args.rounds)}), order rotated each round`);
 for (let r = 0; r < args.rounds; r++) {
-  const jobs = ['census_s1', 'scan_s1', 'python_s1', ...(r < args.s2Rounds ? ['census_s2'] : [])];
+  const jobs = ['census_s1', 'scan_s1', 'python_s1', 'floor_s1', ...(r < args.s2Rounds ? ['census_s2'] : [])];
   const k = r % jobs.length;
   for (const key of [...jobs.slice(k), ...jobs.slice(0, k)]) runJob(key, r + 1);
 }
@@ -298,6 +307,11 @@ if (cached.available) {
     `exit ${cached.load.exit}, database ${cached.load.db_bytes == null ? 'n/a' : mb(cached.load.db_bytes) + ' MB'}; timed: \`${relativeCmd(cached.census_command)}\``);
 }
 else out.push('', 'cached: not available yet');
+const fl = summary.floor_s1?.median_s;
+if (fl != null && c1 != null && sc != null) {
+  out.push('', `reading only (bench/read-floor.mjs, no census): ${fmt(fl)} s, ${fmt(ratio(fl, sc), 2)}× the scan. ` +
+    `Above it, the census spends ${fmt(c1 - fl)} s and the scan ${fmt(sc - fl)} s.`);
+}
 out.push('', '## Targets', '', '| target | value | limit | result |', '|---|---|---|---|');
 for (const t of targets) out.push(`| ${t.target} | ${t.value == null ? 'n/a' : fmt(t.value, t.unit === 'MB' ? 0 : 2) + (t.unit === 'MB' ? ' MB' : t.unit === 's' ? ' s' : '×')} | ≤ ${t.limit}${t.unit === 'MB' ? ' MB' : t.unit === 's' ? ' s' : '×'} | ${t.result} |`);
 if (mismatches.length) {
