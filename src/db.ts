@@ -114,7 +114,16 @@ export class Database {
   }
 }
 
-/** A SQL string literal. Only for values DuckDB cannot take as bound parameters (table functions' file lists). */
+/** A SQL string literal, for what DuckDB cannot take as a bound parameter (schemas, paths: see sqlPath). */
 export function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
+}
+
+/**
+ * A file path as a SQL literal for DuckDB's file readers (read_json, read_text, …), which take
+ * `*`, `?` and `[` in a path as glob characters: `a[1].jsonl` would read `a1.jsonl`. Each one is
+ * written as a one-character class, which matches only itself.
+ */
+export function sqlPath(path: string): string {
+  return sqlString(path.replace(/[*?[]/g, (c) => `[${c}]`));
 }

@@ -8,7 +8,7 @@
  * Callers never see a NULL row: a malformed line is an InputError naming `file:line`.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { Database, sqlString } from './db.js';
+import { Database, sqlPath, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { displayPath } from './paths.js';
 
@@ -50,7 +50,7 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
   // two or more (duckdb/duckdb#16568). Reading a lone file twice and keeping the first copy makes
   // both cases behave alike.
   const twice = files.length === 1 && startsWithBom(files[0]!);
-  const list = (twice ? [files[0]!, files[0]!] : files).map(sqlString).join(', ');
+  const list = (twice ? [files[0]!, files[0]!] : files).map(sqlPath).join(', ');
   // WITH ORDINALITY numbers records across the whole scan, file after file; subtracting each
   // file's first number gives the record number within the file. The projection runs before the
   // window, so only the small columns pass through it.
@@ -119,7 +119,7 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
 async function strictReason(db: Database, file: string): Promise<string | undefined> {
   try {
     await db.query(
-      `select count(json) from read_ndjson_objects([${sqlString(file)}, ${sqlString(file)}], maximum_object_size = ${MAX_OBJECT})`,
+      `select count(json) from read_ndjson_objects([${sqlPath(file)}, ${sqlPath(file)}], maximum_object_size = ${MAX_OBJECT})`,
     );
   } catch (err) {
     return /in line \d+: ([^\n]*)/.exec((err as Error).message)?.[1]?.replace(/[.\s]+$/, '');

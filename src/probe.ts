@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Database, sqlString } from './db.js';
+import { Database, sqlPath, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { displayPath } from './paths.js';
@@ -251,7 +251,7 @@ async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
 /** A SELECT of (probe, session_id, content) over the tool_use/*.err files; read_text needs at least one file. */
 function stderrSource(errFiles: string[]): string {
   if (errFiles.length === 0) return `select null::VARCHAR as probe, null::VARCHAR as session_id, null::VARCHAR as content where false`;
-  const list = [...errFiles].sort().map(sqlString).join(', ');
+  const list = [...errFiles].sort().map(sqlPath).join(', ');
   return `select s.probe, s.session_id, t.content from read_text([${list}]) t join source_files s on s.abs = t.filename`;
 }
 

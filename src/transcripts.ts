@@ -24,7 +24,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { Database, sqlString } from './db.js';
+import { Database, sqlPath, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { MAX_OBJECT, readJsonl } from './jsonl.js';
 import { displayPath, listFiles } from './paths.js';
@@ -198,7 +198,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
                 filter (where type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use') as one_call_lines,
               list({'timestamp': timestamp, 'calls': ${callsOf('')}})
                 filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines
-       from read_json([${files.map((f) => sqlString(f.abs)).join(', ')}], format = 'newline_delimited', records = true,
+       from read_json([${files.map((f) => sqlPath(f.abs)).join(', ')}], format = 'newline_delimited', records = true,
                       columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
        group by all`,
@@ -407,14 +407,14 @@ async function loadSkillResults(db: Database): Promise<void> {
   // handling, and keeps only the blocks that answer a Skill call before any text is extracted.
   const scan = files.length
     ? `select filename as abs, ordinality as o, from_json(json, ${sqlString(RESULTS_SCHEMA)}) as t
-       from read_ndjson_objects([${files.map(sqlString).join(', ')}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
+       from read_ndjson_objects([${files.map(sqlPath).join(', ')}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where contains(json::VARCHAR, '"tool_result"')`
     : `select null::VARCHAR as abs, null::BIGINT as o, from_json('{}', ${sqlString(RESULTS_SCHEMA)}) as t where false`;
   await db.exec(
     `create or replace table transcript_tool_results as
      with firsts as (
        select filename as abs, min(ordinality) as first
-       from read_ndjson_objects([${files.length ? files.map(sqlString).join(', ') : "''"}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
+       from read_ndjson_objects([${files.length ? files.map(sqlPath).join(', ') : "''"}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where ${files.length ? 'true' : 'false'}
        group by filename
      ), scanned as (${scan}
@@ -451,7 +451,7 @@ async function rejectNonObjects(db: Database): Promise<void> {
     // Only on this error path is the line's kind looked at.
     const file = String(bad.file);
     const kind = (
-      await db.query(`select json_type(json) as k from read_ndjson_objects([${sqlString(file)}, ${sqlString(file)}]) limit 1 offset ${Number(bad.rec) - 1}`)
+      await db.query(`select json_type(json) as k from read_ndjson_objects([${sqlPath(file)}, ${sqlPath(file)}]) limit 1 offset ${Number(bad.rec) - 1}`)
     ).rows[0]?.k;
     const kinds: Record<string, string> = { VARCHAR: 'a string', ARRAY: 'an array', BOOLEAN: 'a boolean', NULL: 'null', DOUBLE: 'a number', UBIGINT: 'an integer', BIGINT: 'an integer' };
     const got = kinds[String(kind)] ?? String(kind).toLowerCase();

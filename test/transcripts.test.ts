@@ -139,6 +139,22 @@ describe('transcript edge cases', () => {
     });
   }
 
+  it('reads a file whose name holds glob characters as itself, at both levels', async () => {
+    // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
+    const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');
+    const want = [
+      { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', tools: { Bash: 1 }, lines: 2, files: ['a[1].jsonl'] },
+      { session_id: 'aaaaaaaa-0000-4000-8000-00000000000b', tools: { Read: 1 }, lines: 2, files: ['a1.jsonl'] },
+    ];
+    const census = JSON.parse((await cli(['census', '--transcripts', dir, '--format', 'json'])).stdout);
+    expect(census).toMatchObject(want);
+    const full = await cli(['sql', '--transcripts', dir, '--format', 'json', 'select file, lines from transcript_files order by file']);
+    expect(JSON.parse(full.stdout)).toEqual([
+      { file: 'a1.jsonl', lines: 2 },
+      { file: 'a[1].jsonl', lines: 2 },
+    ]);
+  });
+
   it('a transcripts folder that does not exist', async () => {
     const run = await cli(['census', '--transcripts', 'test/fixtures/nowhere']);
     expect(run.code).toBe(1);
