@@ -177,8 +177,9 @@ function relativeTo(files: TranscriptFile[], col: string): string {
 
 /**
  * The census level: one pass that parses each line once (read_json with typed columns) and
- * aggregates as it goes, per file and sessionId, so no per-line table is built. A call line of
- * 2.x (one tool_use block) is kept flat; a line of several blocks keeps its tool_use blocks.
+ * aggregates as it goes, per file and sessionId, so no per-line table is built. An assistant line
+ * holds one content block (claude-code-formats.md §4: every real sample); a line of several
+ * hands over to the full scan, like a malformed one.
  * Malformed lines are not reported here: with ignore_errors, DuckDB gives them a row without
  * `type`, and any such row (or any error) sends the load to the full scan, which names the line,
  * or, for a valid line with no `type`, loads it exactly. Returns false when the full scan is needed.
@@ -196,8 +197,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
                 filter (where type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use') as one_call_lines,
-              list({'timestamp': timestamp, 'calls': ${callsOf('')}})
-                filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines
+              count(*) filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines
        from read_json([${files.map((f) => sqlPath(f.abs)).join(', ')}], format = 'newline_delimited', records = true,
                       columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
@@ -217,32 +217,26 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
      select ${rel} as file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
      from census_scan;
      create or replace temp table census_calls as
-     with one_call as (
+     with blocks as (
        select ${rel} as file, session_id, unnest(one_call_lines) as l from census_scan
-     ), many_block as (
-       select ${rel} as file, session_id, unnest(many_block_lines) as l from census_scan
-     ), blocks as (
-       select file, session_id, l.timestamp, 1 as block, l.id, l.name, l.skill, l.command from one_call
-       union all
-       select file, session_id, timestamp, block, b.id, b.name, b.input.skill, b.input.command
-       from (select file, session_id, l.timestamp, unnest(l.calls) as b, unnest(generate_series(1, len(l.calls))) as block from many_block)
      ), calls as (
-       select coalesce(k.session_id, fs.session_id) as session_id, k.file, k.timestamp, k.block, k.id, k.name,
-              ${SKILL_OF_CALL('k.name', 'k.skill', 'k.command')} as skill
+       select coalesce(k.session_id, fs.session_id) as session_id, k.file, k.l.timestamp, k.l.id, k.l.name,
+              ${SKILL_OF_CALL('k.l.name', 'k.l.skill', 'k.l.command')} as skill
        from blocks as k join (${FILE_SESSIONS}) as fs using (file)
      )
      select session_id, id, min(name) as name, min(skill) as skill, null::BIGINT as ordinal,
             min(name) <> max(name) or min(skill) <> max(skill) or count(name) not in (0, count(*)) or count(skill) not in (0, count(*)) as conflicting,
-            min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file, 'block': block}) filter (where skill is not null) as first
+            min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) filter (where skill is not null) as first
      from calls group by session_id, id;`,
     undefined,
     'reading the transcripts',
   );
-  // What the census reads would not be decided without record numbers: a line without sessionId
-  // in a file of several sessions; copies of one call id that differ in name or skill (or a call
-  // without id); or two skill calls first made at the same timestamp in the same file of a session.
+  // Besides lines DuckDB could not type and assistant lines of several blocks, what the census
+  // reads would not be decided without record numbers: a line without sessionId in a file of
+  // several sessions; copies of one call id that differ in name or skill (or a call without id);
+  // or two skill calls first made at the same timestamp in the same file of a session.
   const undecided = await db.query(
-    `select (select sum(untyped) from census_scan) > 0
+    `select (select sum(untyped) + sum(many_block_lines) from census_scan) > 0
          or exists (select 1 from scan_groups group by file
                     having count(distinct session_id) > 1 and count(*) filter (where session_id is null) > 0)
          or exists (select 1 from census_calls where conflicting or id is null)
@@ -258,12 +252,12 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
              from census_calls where skill is not null) as o
        where c.session_id = o.session_id and c.id = o.id;
        -- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
-       -- only, in the order record numbers would give). The rest is NULL, or (timestamp, file,
-       -- block) the first copy of a skill call.
+       -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
+       -- and file of a skill call's first copy.
        create or replace temp view transcript_tool_uses as
        select session_id, ordinal, id as tool_use_id, name, null::VARCHAR[] as input_keys, skill, null::VARCHAR as agent_id,
               null::BOOLEAN as is_sidechain, first.timestamp, null::VARCHAR as version, null::VARCHAR as model,
-              first.file, null::BIGINT as rec, first.block
+              first.file, null::BIGINT as rec, null::BIGINT as block
        from census_calls;`,
       undefined,
       'building the transcript tables',

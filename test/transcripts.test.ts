@@ -181,7 +181,7 @@ describe('the census level: one aggregating pass, the same answers as the full l
     ...Object.keys(expected).sort().map((f) => join(samples, f)),
     fixture('edge-cases'),
     join(bundled, 'transcripts'),
-    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-skill-tie', 'census-bom', 'census-no-id'].map(fixture),
+    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks'].map(fixture),
   ];
 
   /** sessions.sql at both levels, and whether the census level handed over to the full scan (which makes transcript_lines). */
@@ -226,6 +226,11 @@ describe('the census level: one aggregating pass, the same answers as the full l
     ['census-skill-tie', 'two Skill calls at one timestamp: file order', [{ skills: ['first-in-file', 'second-in-file'] }]],
     ['census-bom', 'a lone file with a byte order mark', [{ tools: [{ name: 'Bash', count: 1 }], lines: 2 }]],
     ['census-no-id', 'tool_use blocks without an id: each counts', [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Read', count: 1 }] }]],
+    [
+      'census-many-blocks',
+      'an assistant line of several content blocks (never seen in real transcripts): its calls in block order',
+      [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Skill', count: 2 }], skills: ['first-in-line', 'second-in-line'] }],
+    ],
   ];
   for (const [name, what, want] of undecided) {
     it(`hands over to the full scan: ${what}`, async () => {
