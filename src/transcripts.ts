@@ -94,16 +94,14 @@ const RESULT_TEXT = `case json_type(b.content)
   end`;
 
 /**
- * The tool calls of a line whose fields are prefixed by `p`: the tool_use blocks of an `assistant`
- * line, in content order (both scans). The typed parse decides, so "tool_use" inside a string
- * counts nothing, and `progress` lines never count.
+ * A line's columns in transcript_lines (full level), from its fields parsed as `t`. `calls` holds
+ * the tool_use blocks of an `assistant` line, in content order: the typed parse decides, so
+ * "tool_use" inside a string counts nothing, and `progress` lines never count.
  */
-const callsOf = (p: string) => `case when ${p}type = 'assistant' then list_filter(${p}message.content, b -> b.type = 'tool_use') end`;
-
-/** A line's columns in transcript_lines (full level), from its fields parsed as `t`. */
 const LINE_COLUMNS = `
   t.type, t.subtype, t.sessionId as session_id, t.uuid, t.timestamp, t.version,
-  coalesce(t.isSidechain, false) as is_sidechain, t.agentId as agent_id, t.message.model as model, ${callsOf('t.')} as calls`;
+  coalesce(t.isSidechain, false) as is_sidechain, t.agentId as agent_id, t.message.model as model,
+  case when t.type = 'assistant' then list_filter(t.message.content, b -> b.type = 'tool_use') end as calls`;
 
 const EMPTY_TABLES = `
   create or replace table transcript_lines (rec BIGINT, file VARCHAR, type VARCHAR, subtype VARCHAR, session_id VARCHAR,
@@ -338,11 +336,9 @@ const FILE_SESSIONS = `
   from scan_groups group by file`;
 
 /**
- * transcript_sessions and transcript_tool_uses, from scan_groups (one row per file and sessionId)
- * and scan_calls (one row per tool_use block). The two scans fill those alike, except that the
- * census level leaves NULL what the census does not read: record numbers, input_keys, version,
- * model and the sub-agent columns. Its `ordinal` therefore orders by timestamp, file, position
- * in the line and id; its checks make sure that this orders skill calls as record numbers would.
+ * The full level's transcript_sessions and transcript_tool_uses, from scan_groups (one row per file
+ * and sessionId) and scan_calls (one row per tool_use block). The census level makes
+ * transcript_sessions the same way (buildSessions) and its own transcript_tool_uses (censusScan).
  */
 async function buildSessionTables(db: Database): Promise<void> {
   await buildSessions(db);
