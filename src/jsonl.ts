@@ -122,7 +122,8 @@ async function strictReason(db: Database, file: string): Promise<string | undefi
       `select count(json) from read_ndjson_objects([${sqlPath(file)}, ${sqlPath(file)}], maximum_object_size = ${MAX_OBJECT})`,
     );
   } catch (err) {
-    return /in line \d+: ([^\n]*)/.exec((err as Error).message)?.[1]?.replace(/[.\s]+$/, '');
+    // DuckDB's own advice ("Try auto-detecting the JSON format") is about its reader, not the file.
+    return /in line \d+: ([^\n]*)/.exec((err as Error).message)?.[1]?.replace(/[.\s]*Try auto-detecting the JSON format[.\s]*$/, '').replace(/[.\s]+$/, '');
   }
   return undefined;
 }

@@ -131,6 +131,10 @@ describe('transcript edge cases', () => {
     ['malformed-literal', 's.jsonl:3: malformed JSON: unexpected character (every line must be one JSON object; fix or remove that line)'],
     ['invalid-utf8', 's.jsonl:9: invalid UTF-8 (every line must be one JSON object; fix or remove that line)'],
     ['not-an-object', 's.jsonl:9: transcript line: not a JSON object (got a string) (every transcript line is one JSON object)'],
+    [
+      'malformed-two-objects',
+      's.jsonl:2: malformed JSON: unexpected content after document (every line must be one JSON object; fix or remove that line)',
+    ],
   ];
   for (const [fixture, message] of malformed) {
     it(`a malformed line is an error naming file:line, exit 1: ${fixture}`, async () => {
