@@ -16,7 +16,7 @@ import { loadProbes, loadResultsFile, type Probe } from './probe.js';
 import { readQuery } from './queries.js';
 import { evaluateRegistration } from './registration.js';
 import { normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
-import { loadTranscripts, type Progress } from './transcripts.js';
+import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
 
@@ -91,11 +91,12 @@ export class Evidence {
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
   static async openForExtract(results: string, transcripts: string, options: Pick<OpenOptions, 'onWarning'> = {}): Promise<Evidence> {
+    const files = findTranscripts([transcripts]);
     const db = await Database.open();
     try {
       const loaded = await loadResultsFile(db, results);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, [transcripts]);
+      await loadTranscripts(db, files);
       await db.seal();
       return new Evidence(db, loaded.probes, loaded.warnings, true);
     } catch (err) {
@@ -114,12 +115,22 @@ export class Evidence {
 
   /** Load resolved inputs into a fresh database (in memory, or `file`), unsealed. */
   private static async loadInputs(inputs: Inputs, options: OpenOptions, file?: string): Promise<Evidence> {
-    const db = await Database.open({ file });
+    // DuckDB starts on a worker thread while the transcript files are listed (and their folders
+    // checked) on this one.
+    const opening = Database.open({ file });
+    let files: TranscriptFile[];
+    try {
+      files = findTranscripts(inputs.transcripts);
+    } catch (err) {
+      await opening.then((db) => db.close(), () => undefined);
+      throw err;
+    }
+    const db = await opening;
     try {
       // The census of transcripts alone reads no probe table, so none is made.
       const loaded = options.level === 'census' && inputs.probes.length === 0 ? { probes: [], warnings: [] } : await loadProbes(db, inputs.probes);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, inputs.transcripts, { level: options.level, onProgress: options.onProgress });
+      await loadTranscripts(db, files, { level: options.level, onProgress: options.onProgress });
       return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0, options.level ?? 'full');
     } catch (err) {
       db.close();

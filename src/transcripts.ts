@@ -133,17 +133,18 @@ export interface LoadOptions {
   onProgress?: (p: Progress) => void;
 }
 
-interface TranscriptFile {
+/** A transcript file: its absolute path, its transcripts folder, and its path relative to that. */
+export interface TranscriptFile {
   abs: string;
   dir: string;
   rel: string;
 }
 
 /**
- * Load the transcripts under each directory. Throws InputError when a directory does not exist or a
- * line is malformed (naming file:line).
+ * Every transcript file under each directory, recursively, sorted. Throws InputError when a
+ * directory does not exist. Reads no file: loadTranscripts does.
  */
-export async function loadTranscripts(db: Database, dirs: string[], options: LoadOptions = {}): Promise<void> {
+export function findTranscripts(dirs: string[]): TranscriptFile[] {
   const files: TranscriptFile[] = [];
   for (const d of dirs) {
     const dir = resolve(d);
@@ -155,6 +156,14 @@ export async function loadTranscripts(db: Database, dirs: string[], options: Loa
     }
     for (const abs of listTranscriptFiles(dir)) files.push({ abs, dir, rel: relative(dir, abs).split(sep).join('/') });
   }
+  return files;
+}
+
+/**
+ * Load transcript files (findTranscripts). Throws InputError naming file:line when a line is
+ * malformed.
+ */
+export async function loadTranscripts(db: Database, files: TranscriptFile[], options: LoadOptions = {}): Promise<void> {
   if (files.length === 0) {
     // No transcripts: the same tables, empty, without a scan (a test holds the two shapes equal).
     await db.exec(EMPTY_TABLES, undefined, 'creating the transcript tables');
@@ -183,19 +192,23 @@ function relativeTo(files: TranscriptFile[], col: string): string {
  * or, for a valid line with no `type`, loads it exactly. Returns false when the full scan is needed.
  */
 async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (fraction: number) => void): Promise<boolean> {
+  const call = `type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use'`;
   try {
+    // Every call keeps only its id and name; calls that can name a skill also keep what orders and
+    // names it. The fewer fields a list collects per line, the faster the pass.
     await db.exec(
       `create or replace temp table census_scan as
        select filename as abs, sessionId as session_id,
               count(*) as lines,
               count(*) - count(type) as untyped,
+              count(*) filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines,
               min(timestamp) as first_timestamp,
               list(distinct version) filter (where version is not null) as versions,
               list(distinct message.model) filter (where type = 'assistant' and message.model is not null) as models,
+              list({'id': message.content[1].id, 'name': message.content[1].name}) filter (where ${call}) as calls,
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
-                filter (where type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use') as one_call_lines,
-              count(*) filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines
+                filter (where ${call} and message.content[1].name in ('Skill', 'SlashCommand')) as skill_calls
        from read_json([${files.map((f) => sqlPath(f.abs)).join(', ')}], format = 'newline_delimited', records = true,
                       columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
@@ -215,17 +228,24 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
      select ${rel} as file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
      from census_scan;
      create or replace temp table census_calls as
-     with blocks as (
-       select ${rel} as file, session_id, unnest(one_call_lines) as l from census_scan
-     ), calls as (
-       select coalesce(k.session_id, fs.session_id) as session_id, k.file, k.l.timestamp, k.l.id, k.l.name,
-              ${SKILL_OF_CALL('k.l.name', 'k.l.skill', 'k.l.command')} as skill
-       from blocks as k join (${FILE_SESSIONS}) as fs using (file)
+     with calls as (
+       select coalesce(k.session_id, fs.session_id) as session_id, unnest(k.calls, recursive := true)
+       from (select ${rel} as file, session_id, calls from census_scan) as k join (${FILE_SESSIONS}) as fs using (file)
      )
-     select session_id, id, min(name) as name, min(skill) as skill, null::BIGINT as ordinal,
-            min(name) <> max(name) or min(skill) <> max(skill) or count(name) not in (0, count(*)) or count(skill) not in (0, count(*)) as conflicting,
-            min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) filter (where skill is not null) as first
-     from calls group by session_id, id;`,
+     select session_id, id, min(name) as name,
+            min(name) <> max(name) or count(name) not in (0, count(*)) as conflicting
+     from calls group by session_id, id;
+     create or replace temp table census_skills as
+     with calls as (
+       select coalesce(k.session_id, fs.session_id) as session_id, k.file, unnest(k.skill_calls, recursive := true)
+       from (select ${rel} as file, session_id, skill_calls from census_scan) as k join (${FILE_SESSIONS}) as fs using (file)
+     ), named as (
+       select session_id, file, timestamp, id, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
+     )
+     select session_id, id, min(skill) as skill, null::BIGINT as ordinal,
+            min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
+            min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
+     from named group by session_id, id;`,
     undefined,
     'reading the transcripts',
   );
@@ -238,30 +258,31 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
          or exists (select 1 from scan_groups group by file
                     having count(distinct session_id) > 1 and count(*) filter (where session_id is null) > 0)
          or exists (select 1 from census_calls where conflicting or id is null)
-         or exists (select 1 from census_calls where skill is not null
+         or exists (select 1 from census_skills where conflicting)
+         or exists (select 1 from census_skills where skill is not null
                     group by session_id, first.timestamp, first.file having count(*) > 1) as undecided`,
   );
   const decided = !undecided.rows[0]?.undecided;
   if (decided) {
     await buildSessions(db);
     await db.exec(
-      `update census_calls as c set ordinal = o.ordinal
+      `update census_skills as c set ordinal = o.ordinal
        from (select session_id, id, row_number() over (partition by session_id order by first, id) as ordinal
-             from census_calls where skill is not null) as o
+             from census_skills where skill is not null) as o
        where c.session_id = o.session_id and c.id = o.id;
        -- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
        -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
        -- and file of a skill call's first copy.
        create or replace temp view transcript_tool_uses as
-       select session_id, ordinal, id as tool_use_id, name, null::VARCHAR[] as input_keys, skill, null::VARCHAR as agent_id,
-              null::BOOLEAN as is_sidechain, first.timestamp, null::VARCHAR as version, null::VARCHAR as model,
-              first.file, null::BIGINT as rec, null::BIGINT as block
-       from census_calls;`,
+       select c.session_id, k.ordinal, c.id as tool_use_id, c.name, null::VARCHAR[] as input_keys, k.skill,
+              null::VARCHAR as agent_id, null::BOOLEAN as is_sidechain, k.first.timestamp, null::VARCHAR as version,
+              null::VARCHAR as model, k.first.file, null::BIGINT as rec, null::BIGINT as block
+       from census_calls as c left join census_skills as k using (session_id, id);`,
       undefined,
       'building the transcript tables',
     );
   } else {
-    await db.exec(`drop table census_calls;`);
+    await db.exec(`drop table census_calls; drop table census_skills;`);
   }
   await db.exec(`drop table census_scan; drop table scan_groups;`);
   return decided;

@@ -185,7 +185,7 @@ describe('the census level: one aggregating pass, the same answers as the full l
     ...Object.keys(expected).sort().map((f) => join(samples, f)),
     fixture('edge-cases'),
     join(bundled, 'transcripts'),
-    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks'].map(fixture),
+    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks'].map(fixture),
   ];
 
   /** sessions.sql at both levels, and whether the census level handed over to the full scan (which makes transcript_lines). */
@@ -226,7 +226,9 @@ describe('the census level: one aggregating pass, the same answers as the full l
         { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', tools: [{ name: 'Bash', count: 1 }], lines: 2 },
       ],
     ],
-    ['census-differing-copies', 'copies of one id with two names: the first copy counts', [{ tools: [{ name: 'Read', count: 1 }] }]],
+    // The first copies sort last, so that a census taking the least value would differ.
+    ['census-differing-copies', 'copies of one id with two names: the first copy counts', [{ tools: [{ name: 'Write', count: 1 }] }]],
+    ['census-differing-skills', 'copies of one Skill call naming two skills: the first copy counts', [{ tools: [{ name: 'Skill', count: 1 }], skills: ['z-first-copy'] }]],
     ['census-skill-tie', 'two Skill calls at one timestamp: file order', [{ skills: ['first-in-file', 'second-in-file'] }]],
     ['census-bom', 'a lone file with a byte order mark', [{ tools: [{ name: 'Bash', count: 1 }], lines: 2 }]],
     ['census-no-id', 'tool_use blocks without an id: each counts', [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Read', count: 1 }] }]],
