@@ -1,6 +1,7 @@
 /** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { bin, cli } from './helpers.js';
+import { bin, cli, repo } from './helpers.js';
 
 describe('usage', () => {
   it('--help lists the commands, exit 0', async () => {
@@ -62,5 +63,12 @@ describe('the installed bin', () => {
 
   it('exits 2 on a usage error', () => {
     expect(bin(['census', '--nope']).code).toBe(2);
+  });
+
+  it('runs as the README quick start runs it: npx omg-evidence census (the built bin is executable)', () => {
+    // --no: npx must find the package's own bin, never fetch one.
+    const run = spawnSync('npx', ['--no', 'omg-evidence', 'census', '--format', 'csv'], { cwd: repo, encoding: 'utf8' });
+    expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout.split(/\r?\n/)[0]).toBe('probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note');
   });
 });
