@@ -3,7 +3,8 @@
  * inputs are the probe directories and the transcript folders; their fingerprint is a hash of
  * every input file's path, size and modification time (reading every byte of a large corpus again
  * would cost what the cache saves). A database whose recorded inputs differ from the ones named,
- * or whose files changed since, is refused, never used stale.
+ * whose files changed since, or whose tables are laid out otherwise than this build's documented
+ * views (one built by an older omg-evidence), is refused, never used stale.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { InputError } from './errors.js';
 import { displayPath, listFiles, packageVersion } from './paths.js';
 import { discoverProbe } from './probe.js';
 import { listTranscriptFiles } from './transcripts.js';
+import { VIEWS } from './views.js';
 
 /** What a database is built from: probe directories and transcript folders, absolute. */
 export interface Inputs {
@@ -22,10 +24,18 @@ export interface Inputs {
 
 export interface Meta {
   version: string;
+  /** LAYOUT when it was built. */
+  layout: string;
   inputs: Inputs;
   fingerprint: string;
   files: number;
 }
+
+/** The documented tables and their columns, hashed: what queries over a database rely on. */
+export const LAYOUT = createHash('sha256')
+  .update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])))
+  .digest('hex')
+  .slice(0, 16);
 
 function files(inputs: Inputs): string[] {
   const out: string[] = [];
@@ -55,7 +65,7 @@ export function normalize(inputs: Inputs): Inputs {
 
 export async function writeMeta(db: Database, inputs: Inputs): Promise<Meta> {
   const fp = fingerprint(inputs);
-  const meta: Meta = { version: packageVersion, inputs, fingerprint: fp.hash, files: fp.files };
+  const meta: Meta = { version: packageVersion, layout: LAYOUT, inputs, fingerprint: fp.hash, files: fp.files };
   await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
   for (const [key, value] of Object.entries(meta)) {
     await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
@@ -81,6 +91,7 @@ const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSO
  */
 export function staleness(meta: Meta, named: Partial<Inputs>): string | null {
   if (meta.version !== packageVersion) return `it was built by omg-evidence ${meta.version}, this is ${packageVersion}`;
+  if (meta.layout !== LAYOUT) return 'its tables are laid out as an older omg-evidence made them';
   if (named.probes && !same(named.probes, meta.inputs.probes)) {
     return `it was built from ${meta.inputs.probes.map(displayPath).join(', ') || 'no probe'}, not ${named.probes.map(displayPath).join(', ')}`;
   }

@@ -162,6 +162,22 @@ describe('persisted databases', () => {
     expect((await cli(['census', '--db', db])).code).toBe(0);
   });
 
+  it('refuses a database whose tables an older omg-evidence laid out, until load rebuilds it', async () => {
+    const db = join(temp(), 'p.duckdb');
+    await cli(['load', probeFixture('minimal'), '--db', db]);
+    // As a build from before transcript_sessions was a documented table would have recorded it.
+    const raw = await Database.open({ file: db });
+    await raw.exec(`update omg_meta set value = '"0123456789abcdef"' where key = 'layout'`);
+    raw.close();
+    const run = await cli(['census', '--db', db]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `omg-evidence: ${db}: cannot be used: its tables are laid out as an older omg-evidence made them (rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts)\n`,
+    );
+    expect((await cli(['load', probeFixture('minimal'), '--db', db])).stderr).toMatch(/ written\n$/);
+    expect((await cli(['census', '--db', db])).code).toBe(0);
+  });
+
   it('a database file that does not exist, or is not one omg-evidence built', async () => {
     const dir = temp();
     expect((await cli(['census', '--db', join(dir, 'none.duckdb')])).stderr).toMatch(/none\.duckdb: no such database \(build it first: omg-evidence load/);
