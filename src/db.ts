@@ -114,16 +114,16 @@ export class Database {
   }
 }
 
-/** A SQL string literal, for what DuckDB cannot take as a bound parameter (schemas, paths: see sqlPath). */
+/** A SQL string literal, for what DuckDB cannot take as a bound parameter (schemas; file lists go through sqlPaths). */
 export function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
 /**
- * A file path as a SQL literal for DuckDB's file readers (read_json, read_text, …), which take
+ * Files as a SQL list literal for DuckDB's file readers (read_json, read_text, …), which take
  * `*`, `?` and `[` in a path as glob characters: `a[1].jsonl` would read `a1.jsonl`. Each one is
  * written as a one-character class, which matches only itself.
  */
-export function sqlPath(path: string): string {
-  return sqlString(path.replace(/[*?[]/g, (c) => `[${c}]`));
+export function sqlPaths(paths: string[]): string {
+  return `[${paths.map((p) => sqlString(p.replace(/[*?[]/g, (c) => `[${c}]`))).join(', ')}]`;
 }

@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Database, sqlPath, sqlString } from './db.js';
+import { Database, sqlPaths, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { displayPath } from './paths.js';
@@ -251,8 +251,7 @@ async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
 /** A SELECT of (probe, session_id, content) over the tool_use/*.err files; read_text needs at least one file. */
 function stderrSource(errFiles: string[]): string {
   if (errFiles.length === 0) return `select null::VARCHAR as probe, null::VARCHAR as session_id, null::VARCHAR as content where false`;
-  const list = [...errFiles].sort().map(sqlPath).join(', ');
-  return `select s.probe, s.session_id, t.content from read_text([${list}]) t join source_files s on s.abs = t.filename`;
+  return `select s.probe, s.session_id, t.content from read_text(${sqlPaths([...errFiles].sort())}) t join source_files s on s.abs = t.filename`;
 }
 
 async function checkSpawns(db: Database, warnings: string[], toolUseRequired: boolean): Promise<void> {

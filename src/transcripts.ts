@@ -24,7 +24,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { Database, sqlPath, sqlString } from './db.js';
+import { Database, sqlPaths, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { MAX_OBJECT, readJsonl } from './jsonl.js';
 import { displayPath, listFiles } from './paths.js';
@@ -209,7 +209,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
                 filter (where ${call} and message.content[1].name in ('Skill', 'SlashCommand')) as skill_calls
-       from read_json([${files.map((f) => sqlPath(f.abs)).join(', ')}], format = 'newline_delimited', records = true,
+       from read_json(${sqlPaths(files.map((f) => f.abs))}, format = 'newline_delimited', records = true,
                       columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
        group by all`,
@@ -418,14 +418,14 @@ async function loadSkillResults(db: Database): Promise<void> {
   // handling, and keeps only the blocks that answer a Skill call before any text is extracted.
   const scan = files.length
     ? `select filename as abs, ordinality as o, from_json(json, ${sqlString(RESULTS_SCHEMA)}) as t
-       from read_ndjson_objects([${files.map(sqlPath).join(', ')}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
+       from read_ndjson_objects(${sqlPaths(files)}, filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where contains(json::VARCHAR, '"tool_result"')`
     : `select null::VARCHAR as abs, null::BIGINT as o, from_json('{}', ${sqlString(RESULTS_SCHEMA)}) as t where false`;
   await db.exec(
     `create or replace table transcript_tool_results as
      with firsts as (
        select filename as abs, min(ordinality) as first
-       from read_ndjson_objects([${files.length ? files.map(sqlPath).join(', ') : "''"}], filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
+       from read_ndjson_objects(${files.length ? sqlPaths(files) : "['']"}, filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where ${files.length ? 'true' : 'false'}
        group by filename
      ), scanned as (${scan}
@@ -462,7 +462,7 @@ async function rejectNonObjects(db: Database): Promise<void> {
     // Only on this error path is the line's kind looked at.
     const file = String(bad.file);
     const kind = (
-      await db.query(`select json_type(json) as k from read_ndjson_objects([${sqlPath(file)}, ${sqlPath(file)}]) limit 1 offset ${Number(bad.rec) - 1}`)
+      await db.query(`select json_type(json) as k from read_ndjson_objects(${sqlPaths([file, file])}) limit 1 offset ${Number(bad.rec) - 1}`)
     ).rows[0]?.k;
     const kinds: Record<string, string> = { VARCHAR: 'a string', ARRAY: 'an array', BOOLEAN: 'a boolean', NULL: 'null', DOUBLE: 'a number', UBIGINT: 'an integer', BIGINT: 'an integer' };
     const got = kinds[String(kind)] ?? String(kind).toLowerCase();
