@@ -198,6 +198,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
     // names it. The fewer fields a list collects per line, the faster the pass.
     await db.exec(
       `create or replace temp table census_scan as
+       select ${relativeTo(files, 'abs')} as file, * exclude (abs) from (
        select filename as abs, sessionId as session_id,
               count(*) as lines,
               count(*) - count(type) as untyped,
@@ -212,7 +213,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
        from read_json(${sqlPaths(files.map((f) => f.abs))}, format = 'newline_delimited', records = true,
                       columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
-       group by all`,
+       group by all)`,
       undefined,
       'reading the transcripts',
       onProgress,
@@ -220,17 +221,17 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   } catch {
     return false; // a line DuckDB cannot skip: the full scan reports it
   }
-  const rel = relativeTo(files, 'abs');
   // Calls are de-duplicated by aggregation (no window over every call): copies of an id agree, or
   // the check below sends the load to the full scan. Only skill calls get an ordinal.
   await db.exec(
     `create or replace temp table scan_groups as
-     select ${rel} as file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
+     select file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
      from census_scan;
+     ${FILE_SESSIONS}
      create or replace temp table census_calls as
      with calls as (
        select coalesce(k.session_id, fs.session_id) as session_id, unnest(k.calls, recursive := true)
-       from (select ${rel} as file, session_id, calls from census_scan) as k join (${FILE_SESSIONS}) as fs using (file)
+       from census_scan as k join file_sessions as fs using (file)
      )
      select session_id, id, min(name) as name,
             min(name) <> max(name) or count(name) not in (0, count(*)) as conflicting
@@ -238,7 +239,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
      create or replace temp table census_skills as
      with calls as (
        select coalesce(k.session_id, fs.session_id) as session_id, k.file, unnest(k.skill_calls, recursive := true)
-       from (select ${rel} as file, session_id, skill_calls from census_scan) as k join (${FILE_SESSIONS}) as fs using (file)
+       from census_scan as k join file_sessions as fs using (file)
      ), named as (
        select session_id, file, timestamp, id, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
      )
@@ -255,8 +256,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   // or two skill calls first made at the same timestamp in the same file of a session.
   const undecided = await db.query(
     `select (select sum(untyped) + sum(many_block_lines) from census_scan) > 0
-         or exists (select 1 from scan_groups group by file
-                    having count(distinct session_id) > 1 and count(*) filter (where session_id is null) > 0)
+         or exists (select 1 from file_sessions where ambiguous)
          or exists (select 1 from census_calls where conflicting or id is null)
          or exists (select 1 from census_skills where conflicting)
          or exists (select 1 from census_skills where skill is not null
@@ -284,7 +284,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   } else {
     await db.exec(`drop table census_calls; drop table census_skills;`);
   }
-  await db.exec(`drop table census_scan; drop table scan_groups;`);
+  await db.exec(`drop table census_scan; drop table scan_groups; drop table file_sessions;`);
   return decided;
 }
 
@@ -313,6 +313,7 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
             list(distinct version) filter (where version is not null) as versions,
             list(distinct model) filter (where type = 'assistant' and model is not null) as models
      from transcript_lines group by all;
+     ${FILE_SESSIONS}
      create or replace temp table scan_calls as
      with blocks as (
        select rel as file, session_id, rec, timestamp, version, model, is_sidechain, agent_id,
@@ -329,7 +330,7 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
   await buildSessionTables(db);
   await db.exec(
     `update transcript_lines as l set session_id = fs.session_id
-     from (${FILE_SESSIONS}) as fs
+     from file_sessions as fs
      where l.session_id is null and fs.file = l.rel;
      create or replace table transcript_files as
      select f.dir, f.file, count(l.rec) as lines, f.abs
@@ -339,22 +340,27 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
      alter table transcript_lines drop column ok;
      alter table transcript_lines drop column file;
      alter table transcript_lines rename column rel to file;
-     drop table scan_groups; drop table scan_calls;`,
+     drop table scan_groups; drop table scan_calls; drop table file_sessions;`,
     undefined,
     'building the transcript tables',
   );
 }
 
 /**
- * The session of a file's lines that carry no sessionId (summary, file-history-snapshot): the
- * first sessionId of the file, or else the file's name. Over scan_groups.
+ * file_sessions, from scan_groups: per file, the session of its lines that carry no sessionId
+ * (summary, file-history-snapshot): the first sessionId of the file, or else the file's name.
+ * `ambiguous` when that takes record numbers (several sessionIds and lines without one), which
+ * only the full level has.
  */
 const FILE_SESSIONS = `
-  select file, coalesce(
+  create or replace temp table file_sessions as
+  select file,
+         coalesce(
            case when count(distinct session_id) = 1 then any_value(session_id)
                 else arg_min(session_id, first_rec) filter (where session_id is not null) end,
-           regexp_replace(file, '^.*/|\\.jsonl$', '', 'g')) as session_id
-  from scan_groups group by file`;
+           regexp_replace(file, '^.*/|\\.jsonl$', '', 'g')) as session_id,
+         count(distinct session_id) > 1 and count(*) filter (where session_id is null) > 0 as ambiguous
+  from scan_groups group by file;`;
 
 /**
  * The full level's transcript_sessions and transcript_tool_uses, from scan_groups (one row per file
@@ -367,7 +373,7 @@ async function buildSessionTables(db: Database): Promise<void> {
     `create or replace table transcript_tool_uses as
      with calls as (
        select coalesce(c.session_id, fs.session_id) as session_id, c.* exclude (session_id)
-       from scan_calls as c join (${FILE_SESSIONS}) as fs using (file)
+       from scan_calls as c join file_sessions as fs using (file)
      ), ranked as (
        -- Copies of a call share its id; a block without an id is a call of its own.
        select *, case when id is null then 1
@@ -394,7 +400,7 @@ async function buildSessions(db: Database): Promise<void> {
             coalesce(list_sort(list_distinct(flatten(list(g.models) filter (where g.models is not null)))), []) as models,
             sum(g.lines)::BIGINT as lines,
             list(distinct g.file order by g.file) as files
-     from scan_groups as g join (${FILE_SESSIONS}) as fs using (file)
+     from scan_groups as g join file_sessions as fs using (file)
      group by all`,
     undefined,
     'building the transcript tables',
