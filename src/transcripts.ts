@@ -319,11 +319,13 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
        select rel as file, session_id, rec, timestamp, version, model, is_sidechain, agent_id,
               unnest(calls) as b, unnest(generate_series(1, len(calls))) as block
        from transcript_lines where len(calls) > 0
+     ), parsed as (
+       select *, from_json(b.input, ${sqlString(JSON.stringify(SKILL_ARGS))}) as args from blocks
      )
      select file, session_id, rec, block, timestamp, version, model, is_sidechain, agent_id, b.id, b.name,
-            ${SKILL_OF_CALL('b.name', `from_json(b.input, ${sqlString(JSON.stringify(SKILL_ARGS))}).skill`, `from_json(b.input, ${sqlString(JSON.stringify(SKILL_ARGS))}).command`)} as skill,
+            ${SKILL_OF_CALL('b.name', 'args.skill', 'args.command')} as skill,
             list_sort(json_keys(b.input)) as input_keys
-     from blocks;`,
+     from parsed;`,
     undefined,
     'building the transcript tables',
   );
