@@ -222,7 +222,8 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
     return false; // a line DuckDB cannot skip: the full scan reports it
   }
   // Calls are de-duplicated by aggregation (no window over every call): copies of an id agree, or
-  // the check below sends the load to the full scan. Only skill calls get an ordinal.
+  // the check below sends the load to the full scan. Only skill calls get an ordinal (their order
+  // among themselves, which is all the census reads).
   await db.exec(
     `create or replace temp table scan_groups as
      select file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
@@ -242,11 +243,15 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
        from census_scan as k join file_sessions as fs using (file)
      ), named as (
        select session_id, file, timestamp, id, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
+     ), grouped as (
+       select session_id, id, min(skill) as skill,
+              min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
+              min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
+       from named group by session_id, id
      )
-     select session_id, id, min(skill) as skill, null::BIGINT as ordinal,
-            min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
-            min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
-     from named group by session_id, id;`,
+     select *, case when skill is not null
+                    then row_number() over (partition by session_id, skill is null order by first, id) end as ordinal
+     from grouped;`,
     undefined,
     'reading the transcripts',
   );
@@ -266,11 +271,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   if (decided) {
     await buildSessions(db);
     await db.exec(
-      `update census_skills as c set ordinal = o.ordinal
-       from (select session_id, id, row_number() over (partition by session_id order by first, id) as ordinal
-             from census_skills where skill is not null) as o
-       where c.session_id = o.session_id and c.id = o.id;
-       -- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
+      `-- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
        -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
        -- and file of a skill call's first copy.
        create or replace temp view transcript_tool_uses as
