@@ -6,12 +6,12 @@
  */
 import { createRequire } from 'node:module';
 import type * as NodeApi from '@duckdb/node-api';
-import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBValue, DuckDBValueConverter, JS } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBType, DuckDBValue, DuckDBValueConverter, JS } from '@duckdb/node-api';
 import { QueryError } from './errors.js';
 
 // node-api is CommonJS: require() loads it in about two thirds of the time that an ESM import
 // takes, which parses every one of its files for named exports first (a cold start saves ~0.1 s).
-const { DuckDBInstance, JSDuckDBValueConverter } = createRequire(import.meta.url)('@duckdb/node-api') as typeof NodeApi;
+const { DuckDBInstance, DuckDBTypeId, JSDuckDBValueConverter, StatementType } = createRequire(import.meta.url)('@duckdb/node-api') as typeof NodeApi;
 
 export type Row = Record<string, unknown>;
 export type Params = Record<string, DuckDBValue> | DuckDBValue[];
@@ -23,6 +23,28 @@ const toPlain: DuckDBValueConverter<JS> = (value, type, converter) => {
   }
   return JSDuckDBValueConverter(value, type, converter);
 };
+
+/** Scalar types whose values to_json writes as the very JSON value that toPlain gives. */
+const JSON_EXACT = new Set<number>([
+  DuckDBTypeId.VARCHAR, DuckDBTypeId.BOOLEAN, DuckDBTypeId.TINYINT, DuckDBTypeId.SMALLINT, DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UTINYINT, DuckDBTypeId.USMALLINT, DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT, DuckDBTypeId.UHUGEINT,
+]);
+
+/**
+ * Whether every value of `type` reads back from DuckDB's to_json text as what toPlain would give:
+ * strings, booleans and integers, and lists and structs of them. Not JSON (to_json would embed it
+ * rather than quote it), nor floats (NaN), decimals, dates or anything else.
+ */
+function jsonExact(type: DuckDBType): boolean {
+  if (type.alias !== undefined) return false;
+  if (type.typeId === DuckDBTypeId.LIST) return jsonExact(type.valueType);
+  if (type.typeId === DuckDBTypeId.STRUCT) return type.entryTypes.every(jsonExact);
+  return JSON_EXACT.has(type.typeId);
+}
+
+/** An integer that JSON.parse might round (2^53 has 16 digits): its result is read value by value instead. */
+const UNSAFE_INTEGER = /\d{16}/;
 
 export interface Result {
   columns: string[];
@@ -65,7 +87,7 @@ export class Database {
     return new Database(instance, con);
   }
 
-  /** Run SQL and read every row. `source` names where the SQL came from, for error messages. */
+  /** Run SQL and read every row, value by value. `source` names where the SQL came from, for error messages. */
   async query(sql: string, params?: Params, source = 'query'): Promise<Result> {
     try {
       const reader = await this.con.runAndReadAll(sql, params as never);
@@ -77,6 +99,47 @@ export class Database {
     } catch (err) {
       throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
     }
+  }
+
+  /**
+   * Run a query whose result is worth reading fast (a public query, the user's SQL): the same rows
+   * as query(), in the same order. A SELECT whose columns are all jsonExact is read as one to_json
+   * text per row and parsed by JSON.parse, several times faster than converting nested values one
+   * by one (the census of 1,000 sessions' tool lists: ~15 ms instead of ~60). Anything else, and a
+   * result whose text holds an integer JSON.parse might round, goes through query(). Preparing the
+   * statement first costs a few ms, so the loader's own checks use query().
+   */
+  async select(sql: string, params?: Params, source = 'query'): Promise<Result> {
+    try {
+      const viaJson = await this.selectViaJson(sql, params);
+      if (viaJson) return viaJson;
+    } catch (err) {
+      throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+    }
+    return this.query(sql, params, source);
+  }
+
+  private async selectViaJson(sql: string, params?: Params): Promise<Result | null> {
+    let columns: string[];
+    let types: DuckDBType[];
+    try {
+      const prepared = await this.con.prepare(sql);
+      if (prepared.statementType !== StatementType.SELECT) return null;
+      columns = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+      types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
+    } catch {
+      return null; // several statements, or an error that query() reports
+    }
+    if (columns.length === 0 || new Set(columns).size !== columns.length || !types.every(jsonExact)) return null;
+    let texts: string[];
+    try {
+      const reader = await this.con.runAndReadAll(`select to_json(_q)::VARCHAR from (${sql}\n) as _q`, params as never);
+      texts = (reader.getColumns()[0] ?? []) as string[];
+    } catch {
+      return null; // a statement that cannot be a subquery (DESCRIBE, SHOW, …), or an error that query() reports
+    }
+    if (texts.some((t) => UNSAFE_INTEGER.test(t))) return null;
+    return { columns, types: types.map((t) => t.toString()), rows: texts.map((t) => JSON.parse(t) as Row) };
   }
 
   /**

@@ -226,7 +226,7 @@ export class Evidence {
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
     const given = Object.fromEntries(q.params.map((p) => [p, params[p]!]));
-    return this.db.query(q.sql, q.params.length ? given : undefined, q.source);
+    return this.db.select(q.sql, q.params.length ? given : undefined, q.source);
   }
 
   private async rows(name: string, params?: Record<string, DuckDBValue>): Promise<Row[]> {
@@ -236,7 +236,7 @@ export class Evidence {
   /** Run the user's SQL. `source` says where it came from (the argument, a file, stdin). */
   async sqlResult(text: string, source = 'query'): Promise<Result> {
     if (this.level === 'census') this.refuse('SQL');
-    return this.db.query(text, undefined, source);
+    return this.db.select(text, undefined, source);
   }
 
   /** The census rows, one per spawn, in probe then seq order. */

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../src/db.js';
+
+// Database.select reads a SELECT of strings, booleans, integers, and lists and structs of them
+// through to_json (one text per row, parsed by JSON.parse); anything else value by value, as
+// Database.query does. Either way a value must come out as the same JS value.
+describe('select results', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await Database.open();
+  });
+  afterAll(() => db.close());
+
+  it('nested lists and structs of strings, booleans and integers', async () => {
+    const res = await db.select(
+      `select 'a"b\\' || chr(10) as s, true as b, 3::HUGEINT as h, -2::TINYINT as t, null::VARCHAR as n,
+              [{'name': 'Read', 'count': 2::BIGINT}, {'name': 'Bash', 'count': null}] as tools, []::VARCHAR[] as none`,
+    );
+    expect(res.columns).toEqual(['s', 'b', 'h', 't', 'n', 'tools', 'none']);
+    expect(res.types).toEqual(['VARCHAR', 'BOOLEAN', 'HUGEINT', 'TINYINT', 'VARCHAR', 'STRUCT("name" VARCHAR, "count" BIGINT)[]', 'VARCHAR[]']);
+    expect(res.rows).toEqual([
+      { s: 'a"b\\\n', b: true, h: 3, t: -2, n: null, tools: [{ name: 'Read', count: 2 }, { name: 'Bash', count: null }], none: [] },
+    ]);
+  });
+
+  it('keeps the order of the query', async () => {
+    const res = await db.select(`select i, [i::VARCHAR] as l from range(5000) t(i) order by i desc`);
+    expect(res.rows.map((r) => r.i)).toEqual(Array.from({ length: 5000 }, (_, k) => 4999 - k));
+  });
+
+  it('an integer JSON.parse would round stays exact (a decimal string, as BIGINT always gives)', async () => {
+    const res = await db.select(`select 9007199254740993 as big, [9007199254740992::BIGINT] as l, 'id 12345678901234567' as s`);
+    expect(res.rows).toEqual([{ big: '9007199254740993', l: ['9007199254740992'], s: 'id 12345678901234567' }]);
+  });
+
+  it('a JSON column stays its text', async () => {
+    const res = await db.select(`select '{"a": [1]}'::JSON as j, ['[2]'::JSON] as l, 'x' as s`);
+    expect(res.rows).toEqual([{ j: '{"a": [1]}', l: ['[2]'], s: 'x' }]);
+  });
+
+  it('floats, decimals and dates keep their JS values', async () => {
+    const res = await db.select(`select 'nan'::DOUBLE as d, 1.25::DECIMAL(5, 2) as m, DATE '2025-01-02' as day, [0.5] as f, 'x' as s`);
+    expect(res.rows[0]!.d).toBeNaN();
+    expect(res.rows[0]!.m).toBe(1.25);
+    expect(res.rows[0]!.day).toEqual(new Date('2025-01-02T00:00:00Z'));
+    expect(res.rows[0]!.f).toEqual([0.5]);
+  });
+
+  it('statements that are not a plain SELECT', async () => {
+    await db.exec(`create table t (a VARCHAR, b BIGINT[])`);
+    expect((await db.select(`describe t`)).rows.map((r) => [r.column_name, r.column_type])).toEqual([
+      ['a', 'VARCHAR'],
+      ['b', 'BIGINT[]'],
+    ]);
+    expect((await db.select(`insert into t values ('x', [1]) returning *`)).rows).toEqual([{ a: 'x', b: [1] }]);
+    await expect(db.select(`select no_such_column from t`, undefined, 'q.sql')).rejects.toThrow(/^q\.sql: Binder Error/);
+  });
+
+  it('takes bound parameters', async () => {
+    const res = await db.select(`select [$name] as l, $n::INTEGER as n`, { name: 'K-RES', n: 4 });
+    expect(res.rows).toEqual([{ l: ['K-RES'], n: 4 }]);
+  });
+});
