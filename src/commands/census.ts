@@ -96,7 +96,8 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
       .map((s) => `${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd() + '\n')
       .join('');
   }
-  const objects = sessions.map((s) => ({ ...s, tools: toolsObject(s.tools) }));
+  // json and ndjson print the objects, the other formats the display rows: only one is made.
+  const objects = format === 'json' || format === 'ndjson' ? sessions.map((s) => ({ ...s, tools: toolsObject(s.tools) })) : undefined;
   const wide = format === 'csv';
   const columns: Column[] = [
     { key: 'session_id' },
@@ -108,7 +109,7 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
     { key: 'lines', right: true },
     { key: 'files', right: !wide },
   ];
-  const display = sessions.map((s) => ({
+  const display = objects ? [] : sessions.map((s) => ({
     session_id: s.session_id,
     first_timestamp: s.first_timestamp,
     versions: s.versions.join(' '),
