@@ -77,6 +77,9 @@ const RESULTS_SCHEMA = JSON.stringify({
   toolUseResult: 'JSON',
 });
 
+/** The tools whose calls name a skill, as a SQL list. */
+const SKILL_TOOLS = `('Skill', 'SlashCommand')`;
+
 /**
  * The skill a tool_use block names, from its name and its input's SKILL_ARGS: Skill {skill} or
  * {command}, SlashCommand {command:"/name args"}.
@@ -195,7 +198,9 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   const call = `type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use'`;
   try {
     // Every call keeps only its id and name; calls that can name a skill also keep what orders and
-    // names it. The fewer fields a list collects per line, the faster the pass.
+    // names it. The fewer fields a list collects per line, the faster the pass. Versions and models
+    // are the keys of a histogram: list(distinct …) would cost a hash table of its own per aggregate
+    // (~0.1 s of CPU on 500 MB).
     await db.exec(
       `create or replace temp table census_scan as
        select ${relativeTo(files, 'abs')} as file, * exclude (abs) from (
@@ -204,12 +209,12 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
               count(*) - count(type) as untyped,
               count(*) filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines,
               min(timestamp) as first_timestamp,
-              list(distinct version) filter (where version is not null) as versions,
-              list(distinct message.model) filter (where type = 'assistant' and message.model is not null) as models,
+              map_keys(histogram(version) filter (where version is not null)) as versions,
+              map_keys(histogram(message.model) filter (where type = 'assistant' and message.model is not null)) as models,
               list({'id': message.content[1].id, 'name': message.content[1].name}) filter (where ${call}) as calls,
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
-                filter (where ${call} and message.content[1].name in ('Skill', 'SlashCommand')) as skill_calls
+                filter (where ${call} and message.content[1].name in ${SKILL_TOOLS}) as skill_calls
        from read_json(${sqlPaths(files.map((f) => f.abs))}, format = 'newline_delimited', records = true,
                       columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
@@ -225,7 +230,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   // the check below sends the load to the full scan. Only skill calls get an ordinal (their order
   // among themselves, which is all the census reads).
   await db.exec(
-    `create or replace temp table scan_groups as
+    `create or replace temp view scan_groups as
      select file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
      from census_scan;
      ${FILE_SESSIONS}
@@ -242,9 +247,9 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
        select coalesce(k.session_id, fs.session_id) as session_id, k.file, unnest(k.skill_calls, recursive := true)
        from census_scan as k join file_sessions as fs using (file)
      ), named as (
-       select session_id, file, timestamp, id, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
+       select session_id, file, timestamp, id, name, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
      ), grouped as (
-       select session_id, id, min(skill) as skill,
+       select session_id, id, min(name) as name, min(skill) as skill,
               min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
               min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
        from named group by session_id, id
@@ -273,19 +278,24 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
     await db.exec(
       `-- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
        -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
-       -- and file of a skill call's first copy.
+       -- and file of a skill call's first copy. census_skills holds exactly the calls of
+       -- census_calls named Skill or SlashCommand (copies that differ in name were sent to the
+       -- full level above), so the two add up with no join.
        create or replace temp view transcript_tool_uses as
-       select c.session_id, k.ordinal, c.id as tool_use_id, c.name, null::VARCHAR[] as input_keys, k.skill,
-              null::VARCHAR as agent_id, null::BOOLEAN as is_sidechain, k.first.timestamp, null::VARCHAR as version,
-              null::VARCHAR as model, k.first.file, null::BIGINT as rec, null::BIGINT as block
-       from census_calls as c left join census_skills as k using (session_id, id);`,
+       select session_id, null::BIGINT as ordinal, id as tool_use_id, name, null::VARCHAR[] as input_keys, null::VARCHAR as skill,
+              null::VARCHAR as agent_id, null::BOOLEAN as is_sidechain, null::VARCHAR as timestamp, null::VARCHAR as version,
+              null::VARCHAR as model, null::VARCHAR as file, null::BIGINT as rec, null::BIGINT as block
+       from census_calls where name is null or name not in ${SKILL_TOOLS}
+       union all
+       select session_id, ordinal, id, name, null, skill, null, null, first.timestamp, null, null, first.file, null, null
+       from census_skills;`,
       undefined,
       'building the transcript tables',
     );
   } else {
     await db.exec(`drop table census_calls; drop table census_skills;`);
   }
-  await db.exec(`drop table census_scan; drop table scan_groups; drop table file_sessions;`);
+  await db.exec(`drop view scan_groups; drop table census_scan; drop table file_sessions;`);
   return decided;
 }
 
@@ -402,7 +412,7 @@ async function buildSessions(db: Database): Promise<void> {
             coalesce(list_sort(list_distinct(flatten(list(g.versions) filter (where g.versions is not null)))), []) as versions,
             coalesce(list_sort(list_distinct(flatten(list(g.models) filter (where g.models is not null)))), []) as models,
             sum(g.lines)::BIGINT as lines,
-            list(distinct g.file order by g.file) as files
+            list_sort(list_distinct(list(g.file))) as files
      from scan_groups as g join file_sessions as fs using (file)
      group by all`,
     undefined,

@@ -185,7 +185,7 @@ describe('the census level: one aggregating pass, the same answers as the full l
     ...Object.keys(expected).sort().map((f) => join(samples, f)),
     fixture('edge-cases'),
     join(bundled, 'transcripts'),
-    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks'].map(fixture),
+    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks', 'census-no-name'].map(fixture),
   ];
 
   /** sessions.sql at both levels, and whether the census level handed over to the full scan (which makes transcript_lines). */
@@ -238,6 +238,12 @@ describe('the census level: one aggregating pass, the same answers as the full l
       [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Skill', count: 2 }], skills: ['first-in-line', 'second-in-line'] }],
     ],
   ];
+  it('a call without a name counts, under a null name, without the full scan', async () => {
+    const { census, fellBack } = await bothLevels(fixture('census-no-name'));
+    expect(fellBack).toBe(false);
+    expect(census).toMatchObject([{ tools: [{ name: 'Read', count: 1 }, { name: 'Skill', count: 1 }, { name: null, count: 1 }], skills: ['wsd:boot'] }]);
+  });
+
   for (const [name, what, want] of undecided) {
     it(`hands over to the full scan: ${what}`, async () => {
       const { census, fellBack } = await bothLevels(fixture(name));
