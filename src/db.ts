@@ -64,7 +64,7 @@ export class Database {
    * (or creating) `./.tmp`. A read-only file is sealed from the start: no file access, no
    * extension loading, configuration locked (stack-notes §4).
    */
-  static async open(options: { file?: string; readOnly?: boolean } = {}): Promise<Database> {
+  static async open(options: { file?: string; readOnly?: boolean; progress?: boolean } = {}): Promise<Database> {
     const sealed: Record<string, string> = options.readOnly
       ? { access_mode: 'READ_ONLY', enable_external_access: 'false', lock_configuration: 'true' }
       : {};
@@ -80,9 +80,11 @@ export class Database {
       throw new QueryError(`${options.file ?? ':memory:'}: ${(err as Error).message}`, 'is it a DuckDB database that no other process holds open?', { cause: err });
     }
     const con = await instance.connect();
-    // Progress is tracked (for exec's onProgress) but never printed by DuckDB itself.
+    // With `progress`, DuckDB tracks how far a statement has got (for exec's onProgress), at some
+    // cost to every statement, but never prints it itself.
     if (!options.readOnly) {
-      await con.run(`SET TimeZone = 'UTC'; SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
+      await con.run(`SET TimeZone = 'UTC'`);
+      if (options.progress) await con.run(`SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
     }
     return new Database(instance, con);
   }
@@ -144,7 +146,8 @@ export class Database {
 
   /**
    * Run SQL for its effect. With `onProgress`, DuckDB's estimate of how far the statement has got
-   * (0 to 1) is reported every `every` ms while it runs, and 1 when it ends.
+   * (0 to 1) is reported every `every` ms while it runs (in a database opened with `progress`), and
+   * 1 when it ends.
    */
   async exec(sql: string, params?: Params, source = 'query', onProgress?: (fraction: number) => void, every = 200): Promise<void> {
     const timer = onProgress

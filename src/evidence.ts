@@ -117,7 +117,7 @@ export class Evidence {
   private static async loadInputs(inputs: Inputs, options: OpenOptions, file?: string): Promise<Evidence> {
     // DuckDB starts on a worker thread while the transcript files are listed (and their folders
     // checked) on this one.
-    const opening = Database.open({ file });
+    const opening = Database.open({ file, progress: options.onProgress !== undefined });
     let files: TranscriptFile[];
     try {
       files = findTranscripts(inputs.transcripts);
