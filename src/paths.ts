@@ -4,7 +4,7 @@
  * shown to a user (relative to the working directory when it is inside it, so output is stable).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function findRoot(): string {
@@ -42,16 +42,27 @@ export function displayPath(p: string): string {
 
 /** Every file under `dir` (recursively, sorted by path) that `keep` accepts; none when `dir` is absent. */
 export function listFiles(dir: string, keep: (name: string) => boolean = () => true): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
+  return walkFiles(dir, keep).map((f) => f.path);
+}
+
+/**
+ * listFiles, with each file's path relative to `dir` ('/'-separated) too. Paths are joined by
+ * hand as the walk goes (path.join and path.relative cost three times the listing itself on
+ * a thousand files); they come out as path.join would write them.
+ */
+export function walkFiles(dir: string, keep: (name: string) => boolean = () => true): { path: string; rel: string }[] {
+  const out: { path: string; rel: string }[] = [];
+  const walk = (prefix: string, rel: string) => {
     // Entry types come with the listing; only a symbolic link needs a stat to say what it points at.
-    const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = readdirSync(prefix === '' ? '.' : prefix, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
-      const p = join(d, e.name);
-      if (e.isDirectory() || (e.isSymbolicLink() && statSync(p).isDirectory())) walk(p);
-      else if (keep(e.name)) out.push(p);
+      const p = prefix + e.name;
+      const r = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory() || (e.isSymbolicLink() && statSync(p).isDirectory())) walk(p + sep, r);
+      else if (keep(e.name)) out.push({ path: p, rel: r });
     }
   };
-  if (existsSync(dir)) walk(dir);
+  const root = normalize(dir);
+  if (existsSync(root)) walk(root === '.' ? '' : root.endsWith(sep) ? root : root + sep, '');
   return out;
 }

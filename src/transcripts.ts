@@ -23,11 +23,11 @@
  * the first `sessionId` of its file, or else the file's name.
  */
 import { existsSync, statSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { Database, sqlPaths, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { MAX_OBJECT, readJsonl } from './jsonl.js';
-import { displayPath, listFiles } from './paths.js';
+import { displayPath, listFiles, walkFiles } from './paths.js';
 import { recordError } from './schema.js';
 
 /** Of a tool call's input, the two keys that can name a skill: Skill {skill} or {command}, SlashCommand {command}. */
@@ -118,9 +118,11 @@ const EMPTY_TABLES = `
     result VARCHAR, file VARCHAR, rec BIGINT);
   create or replace table transcript_files (dir VARCHAR, file VARCHAR, lines BIGINT, abs VARCHAR);`;
 
+const isTranscript = (name: string) => name.endsWith('.jsonl');
+
 /** Every `*.jsonl` file under `dir`, recursively, sorted. */
 export function listTranscriptFiles(dir: string): string[] {
-  return listFiles(dir, (name) => name.endsWith('.jsonl'));
+  return listFiles(dir, isTranscript);
 }
 
 export interface Progress {
@@ -157,7 +159,7 @@ export function findTranscripts(dirs: string[]): TranscriptFile[] {
         'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
       );
     }
-    for (const abs of listTranscriptFiles(dir)) files.push({ abs, dir, rel: relative(dir, abs).split(sep).join('/') });
+    for (const f of walkFiles(dir, isTranscript)) files.push({ abs: f.path, dir, rel: f.rel });
   }
   return files;
 }
