@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `omg-evidence` executable: runs the CLI on this process's arguments and I/O. */
+import './prestart.js';
 import { main } from './cli.js';
 
 // A reader that stops early (`omg-evidence census | head`) closes the pipe: that is the end of

@@ -61,3 +61,28 @@ describe('select results', () => {
     expect(res.rows).toEqual([{ l: ['K-RES'], n: 4 }]);
   });
 });
+
+describe('Database.prestart', () => {
+  const settings = async (db: Database) =>
+    (
+      await db.query(
+        `select current_setting('temp_directory') as temp, current_setting('autoload_known_extensions') as autoload, current_setting('TimeZone') as tz`,
+      )
+    ).rows[0];
+
+  it('the next in-memory open takes the started database, with the settings every database has', async () => {
+    Database.prestart();
+    const first = await Database.open();
+    const second = await Database.open();
+    try {
+      expect(await settings(first)).toEqual({ temp: '', autoload: false, tz: 'UTC' });
+      expect(await settings(second)).toEqual(await settings(first));
+      // Two opens, two databases.
+      await first.exec(`create table only_here (x INTEGER)`);
+      expect((await second.query(`select count(*) as n from duckdb_tables() where table_name = 'only_here'`)).rows).toEqual([{ n: 0 }]);
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+});
