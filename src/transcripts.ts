@@ -130,6 +130,8 @@ export interface Progress {
   bytes: number;
   /** Estimated share of the scan done, 0 to 1. */
   fraction: number;
+  /** The second scan of the same files: the census level handed the load over to the full level. */
+  again?: boolean;
 }
 
 export interface LoadOptions {
@@ -175,9 +177,11 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     return;
   }
   const totalBytes = options.onProgress ? files.reduce((n, f) => n + statSync(f.abs).size, 0) : 0;
-  const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction }));
-  if (options.level === 'census' && (await censusScan(db, files, onProgress))) return;
-  await fullScan(db, files, onProgress);
+  const progress = (again: boolean) =>
+    options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction, again }));
+  const census = options.level === 'census';
+  if (census && (await censusScan(db, files, progress(false)))) return;
+  await fullScan(db, files, progress(census));
   await loadSkillResults(db);
 }
 

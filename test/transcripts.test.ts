@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
+import type { Progress } from '../src/transcripts.js';
 import { bundled, cli, probeFixture, repo, shared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
@@ -238,6 +239,16 @@ describe('the census level: one aggregating pass, the same answers as the full l
       [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Skill', count: 2 }], skills: ['first-in-line', 'second-in-line'] }],
     ],
   ];
+  it('progress says when the full scan reads the files a second time', async () => {
+    const reports: Progress[] = [];
+    const ev = await Evidence.openTranscripts(fixture('census-untyped'), { level: 'census', onProgress: (p) => reports.push(p) });
+    ev.close();
+    expect(reports.filter((p) => p.fraction === 1).map((p) => p.again)).toEqual([false, true]);
+    const direct: Progress[] = [];
+    (await Evidence.openTranscripts(fixture('census-no-name'), { level: 'census', onProgress: (p) => direct.push(p) })).close();
+    expect(direct.map((p) => p.again)).toEqual([false]);
+  });
+
   it('a call without a name counts, under a null name, without the full scan', async () => {
     const { census, fellBack } = await bothLevels(fixture('census-no-name'));
     expect(fellBack).toBe(false);
