@@ -1,0 +1,40 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles, walkFiles } from '../src/paths.js';
+
+// The file listing every reader starts from: depth first, each folder's entries sorted by name,
+// symbolic links to folders followed, paths as path.join writes them.
+describe('listing files', () => {
+  let root: string;
+  const jsonl = (name: string) => name.endsWith('.jsonl');
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-list-'));
+    mkdirSync(join(root, 'a', 'subagents'), { recursive: true });
+    for (const f of ['b.jsonl', 'a.jsonl', 'c.txt', 'a/x.jsonl', 'a/subagents/agent-1.jsonl']) writeFileSync(join(root, f), '');
+    symlinkSync(join(root, 'a', 'subagents'), join(root, 'link'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('walks depth first in name order, follows linked folders, and gives each path relative to the folder', () => {
+    expect(walkFiles(root, jsonl)).toEqual([
+      { path: join(root, 'a', 'subagents', 'agent-1.jsonl'), rel: 'a/subagents/agent-1.jsonl' },
+      { path: join(root, 'a', 'x.jsonl'), rel: 'a/x.jsonl' },
+      { path: join(root, 'a.jsonl'), rel: 'a.jsonl' },
+      { path: join(root, 'b.jsonl'), rel: 'b.jsonl' },
+      { path: join(root, 'link', 'agent-1.jsonl'), rel: 'link/agent-1.jsonl' },
+    ]);
+    expect(listFiles(root)).toContain(join(root, 'c.txt'));
+  });
+
+  it('writes paths as path.join would, however the folder is spelled', () => {
+    const want = listFiles(root, jsonl);
+    for (const spelled of [`${root}/`, `${root}/./`, `${root}//a/..`]) expect(listFiles(spelled, jsonl)).toEqual(want);
+    expect(listFiles(join(root, 'a', 'subagents'), jsonl)).toEqual([join(root, 'a', 'subagents', 'agent-1.jsonl')]);
+  });
+
+  it('an absent folder has no files', () => {
+    expect(walkFiles(join(root, 'nope'))).toEqual([]);
+  });
+});
