@@ -290,6 +290,22 @@ describe('persisted databases of transcripts only', () => {
     expect((await cli(['census', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db, '--format', 'csv'])).code).toBe(0);
   });
 
+  it('--transcripts DIR with --from transcripts loads the bundled probe too, as census reads it', async () => {
+    const dir = temp();
+    const db = join(dir, 'p.duckdb');
+    const args = ['--transcripts', join(bundled, 'transcripts'), '--from', 'transcripts'];
+    expect((await cli(['load', ...args, '--db', db])).code).toBe(0);
+    const fresh = await cli(['census', ...args, '--format', 'csv']);
+    expect(fresh.code).toBe(0);
+    expect(await cli(['census', ...args, '--db', db, '--format', 'csv'])).toEqual(fresh);
+  });
+
+  it('load takes --from records or transcripts, nothing else', async () => {
+    const run = await cli(['load', '--from', 'transcript', '--db', join(temp(), 'x.duckdb')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^omg-evidence: option '--from <source>' argument 'transcript' is invalid\. Allowed choices are records, transcripts\./);
+  });
+
   it('a load that fails leaves no file behind', async () => {
     const dir = temp();
     const run = await cli(['load', 'test/fixtures/transcripts/edge-cases', '--db', join(dir, 'x.duckdb')]);
