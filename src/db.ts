@@ -48,6 +48,7 @@ function jsonExact(type: DuckDBType): boolean {
 const UNSAFE_INTEGER = /\d{16}/;
 
 export interface Result {
+  /** The rows' keys, in order: the column names, a repeated one suffixed `:1`, `:2`, …. */
   columns: string[];
   /** DuckDB's own type names, e.g. `BIGINT`, `VARCHAR[]`. */
   types: string[];
@@ -111,7 +112,8 @@ export class Database {
     try {
       const reader = await this.con.runAndReadAll(sql, params as never);
       return {
-        columns: reader.columnNames(),
+        // Row objects key a second column of one name `a:1` (the node API's deduplicated names).
+        columns: reader.deduplicatedColumnNames(),
         types: reader.columnTypes().map((t) => t.toString()),
         rows: reader.convertRowObjects(toPlain) as Row[],
       };

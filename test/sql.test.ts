@@ -31,6 +31,14 @@ describe('sql', () => {
     ]);
   });
 
+  it('columns of one name keep their own values, named as the node API names them', async () => {
+    expect(await cli(['sql', 'select 1 as a, 2 as a, [3] as b, [4] as b', '--format', 'csv'])).toEqual({
+      code: 0,
+      stdout: 'a,a:1,b,b:1\r\n1,2,[3],[4]\r\n',
+      stderr: '',
+    });
+  });
+
   it('reads the query from a file (-f), every argument then a probe', async () => {
     const dir = temp();
     writeFileSync(join(dir, 'q.sql'), 'select probe, count(*) as n from spawns group by probe order by probe');
