@@ -77,6 +77,13 @@ const RESULTS_SCHEMA = JSON.stringify({
   toolUseResult: 'JSON',
 });
 
+/**
+ * The distinct values of `expr` over a group's rows where `where` holds, as a list (sorted later):
+ * the keys of a histogram, as list(distinct …) would cost a hash table of its own per aggregate
+ * (~0.1 s of CPU on 500 MB of transcripts).
+ */
+const DISTINCT_KEYS = (expr: string, where: string) => `map_keys(histogram(${expr}) filter (where ${where}))`;
+
 /** The tools whose calls name a skill, as a SQL list. */
 const SKILL_TOOLS = `('Skill', 'SlashCommand')`;
 
@@ -204,9 +211,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   const call = `type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use'`;
   try {
     // Every call keeps only its id and name; calls that can name a skill also keep what orders and
-    // names it. The fewer fields a list collects per line, the faster the pass. Versions and models
-    // are the keys of a histogram: list(distinct …) would cost a hash table of its own per aggregate
-    // (~0.1 s of CPU on 500 MB).
+    // names it. The fewer fields a list collects per line, the faster the pass.
     await db.exec(
       `create or replace temp table census_scan as
        select ${relativeTo(files, 'abs')} as file, * exclude (abs) from (
@@ -215,8 +220,8 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
               count(*) - count(type) as untyped,
               count(*) filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines,
               min(timestamp) as first_timestamp,
-              map_keys(histogram(version) filter (where version is not null)) as versions,
-              map_keys(histogram(message.model) filter (where type = 'assistant' and message.model is not null)) as models,
+              ${DISTINCT_KEYS('version', 'version is not null')} as versions,
+              ${DISTINCT_KEYS('message.model', "type = 'assistant' and message.model is not null")} as models,
               list({'id': message.content[1].id, 'name': message.content[1].name}) filter (where ${call}) as calls,
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
@@ -327,8 +332,8 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
   await db.exec(
     `create or replace temp table scan_groups as
      select rel as file, session_id, count(*) as lines, min(rec) as first_rec, min(timestamp) as first_timestamp,
-            list(distinct version) filter (where version is not null) as versions,
-            list(distinct model) filter (where type = 'assistant' and model is not null) as models
+            ${DISTINCT_KEYS('version', 'version is not null')} as versions,
+            ${DISTINCT_KEYS('model', "type = 'assistant' and model is not null")} as models
      from transcript_lines group by all;
      ${FILE_SESSIONS}
      create or replace temp table scan_calls as
