@@ -239,24 +239,26 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   }
   // Calls are de-duplicated by aggregation (no window over every call): copies of an id agree, or
   // the check below sends the load to the full scan. Only skill calls get an ordinal (their order
-  // among themselves, which is all the census reads).
+  // among themselves, which is all the census reads). census_groups gives each group its session
+  // once (file_sessions for lines without one), for both kinds of call.
   await db.exec(
     `create or replace temp view scan_groups as
      select file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
      from census_scan;
      ${FILE_SESSIONS}
+     create or replace temp view census_groups as
+     select coalesce(k.session_id, fs.session_id) as session_id, k.file, k.calls, k.skill_calls
+     from census_scan as k join file_sessions as fs using (file);
      create or replace temp table census_calls as
      with calls as (
-       select coalesce(k.session_id, fs.session_id) as session_id, unnest(k.calls, recursive := true)
-       from census_scan as k join file_sessions as fs using (file)
+       select session_id, unnest(calls, recursive := true) from census_groups
      )
      select session_id, id, min(name) as name,
             min(name) <> max(name) or count(name) not in (0, count(*)) as conflicting
      from calls group by session_id, id;
      create or replace temp table census_skills as
      with calls as (
-       select coalesce(k.session_id, fs.session_id) as session_id, k.file, unnest(k.skill_calls, recursive := true)
-       from census_scan as k join file_sessions as fs using (file)
+       select session_id, file, unnest(skill_calls, recursive := true) from census_groups
      ), named as (
        select session_id, file, timestamp, id, name, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
      ), grouped as (
@@ -306,7 +308,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   } else {
     await db.exec(`drop table census_calls; drop table census_skills;`);
   }
-  await db.exec(`drop view scan_groups; drop table census_scan; drop table file_sessions;`);
+  await db.exec(`drop view census_groups; drop view scan_groups; drop table census_scan; drop table file_sessions;`);
   return decided;
 }
 
