@@ -131,13 +131,8 @@ export class Database {
    * statement first costs a few ms, so the loader's own checks use query().
    */
   async select(sql: string, params?: Params, source = 'query'): Promise<Result> {
-    try {
-      const viaJson = await this.selectViaJson(sql, params);
-      if (viaJson) return viaJson;
-    } catch (err) {
-      throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
-    }
-    return this.query(sql, params, source);
+    // selectViaJson reports no error: anything DuckDB refuses, query() runs again and reports.
+    return (await this.selectViaJson(sql, params)) ?? this.query(sql, params, source);
   }
 
   private async selectViaJson(sql: string, params?: Params): Promise<Result | null> {

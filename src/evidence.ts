@@ -349,7 +349,6 @@ async function table(rows: Row[], columns?: string[]): Promise<ColumnTable> {
   return aq.table(Object.fromEntries(names.map((c) => [c, rows.map((r) => r[c])])));
 }
 
-
 /** Open evidence, use it, and close it whatever happens. */
 export async function withEvidence<T>(opening: Promise<Evidence>, use: (ev: Evidence) => Promise<T>): Promise<T> {
   const ev = await opening;
