@@ -96,8 +96,7 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
       .map((s) => `${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd() + '\n')
       .join('');
   }
-  // json and ndjson print the objects, the other formats the display rows: only one is made.
-  const objects = format === 'json' || format === 'ndjson' ? sessions.map((s) => ({ ...s, tools: toolsObject(s.tools) })) : undefined;
+  const objects = sessions.map((s) => ({ ...s, tools: toolsObject(s.tools) }));
   const wide = format === 'csv';
   const columns: Column[] = [
     { key: 'session_id' },
@@ -109,7 +108,7 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
     { key: 'lines', right: true },
     { key: 'files', right: !wide },
   ];
-  const display = objects ? [] : sessions.map((s) => ({
+  const display = sessions.map((s) => ({
     session_id: s.session_id,
     first_timestamp: s.first_timestamp,
     versions: s.versions.join(' '),
