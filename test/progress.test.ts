@@ -10,6 +10,13 @@ const io = (tty: boolean) => {
   return { io: value, out };
 };
 
+/** A progress reporter on a terminal, with a clock the test sets, and what it printed. */
+const reporter = () => {
+  const { io: t, out } = io(true);
+  const clock = { now: 10 };
+  return { report: progressReporter(t, () => clock.now)!, clock, out };
+};
+
 describe('progress', () => {
   it('says files and bytes done, and the rate', () => {
     expect(progressLine({ files: 1476, bytes: 564 * 1024 * 1024, fraction: 0.41 }, 2)).toBe(
@@ -18,12 +25,10 @@ describe('progress', () => {
   });
 
   it('when the census level hands over to the full scan, says the second scan is one, with its own rate', () => {
-    const { io: t, out } = io(true);
-    let now = 10;
-    const report = progressReporter(t, () => now)!;
-    now = 12;
+    const { report, clock, out } = reporter();
+    clock.now = 12;
     report({ files: 10, bytes: 10 * 1024 * 1024, fraction: 1 });
-    now = 13;
+    clock.now = 13;
     report({ files: 10, bytes: 10 * 1024 * 1024, fraction: 0.2, again: true });
     expect(out.text).toBe('\r\x1b[Kreading transcripts again, line by line: 20% · ~2 of 10 files · 2 of 10 MB · 2 MB/s');
   });
@@ -33,10 +38,8 @@ describe('progress', () => {
   });
 
   it('on a terminal, redraws one line and clears it when the load ends', () => {
-    const { io: t, out } = io(true);
-    let now = 10;
-    const report = progressReporter(t, () => now)!;
-    now = 11;
+    const { report, clock, out } = reporter();
+    clock.now = 11;
     report({ files: 10, bytes: 10 * 1024 * 1024, fraction: 0.5 });
     report({ files: 10, bytes: 10 * 1024 * 1024, fraction: 1 });
     expect(out.text).toBe('\r\x1b[Kreading transcripts: 50% · ~5 of 10 files · 5 of 10 MB · 5 MB/s\r\x1b[K');
