@@ -8,7 +8,7 @@
  * Callers never see a NULL row: a malformed line is an InputError naming `file:line`.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { Database, sqlPaths, sqlString } from './db.js';
+import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { displayPath } from './paths.js';
 
@@ -50,7 +50,6 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
   // two or more (duckdb/duckdb#16568). Reading a lone file twice and keeping the first copy makes
   // both cases behave alike.
   const twice = files.length === 1 && startsWithBom(files[0]!);
-  const list = sqlPaths(twice ? [files[0]!, files[0]!] : files);
   // WITH ORDINALITY numbers records across the whole scan, file after file; subtracting each
   // file's first number gives the record number within the file. The projection runs before the
   // window, so only the small columns pass through it.
@@ -60,7 +59,7 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
        select file, o, json is not null as ok, ${columns ?? 'json'}
        from (
          select filename as file, ordinality as o, json${projection?.parse ? `, from_json(json, ${sqlString(projection.parse)}) as t` : ''}
-         from read_ndjson_objects(${list}, filename = true, ignore_errors = true,
+         from read_ndjson_objects($files, filename = true, ignore_errors = true,
                                   maximum_object_size = ${MAX_OBJECT}) with ordinality)
      ), numbered as (
        select * exclude (o), o - min(o) over (partition by file) + 1 as rec${twice ? ', count(*) over (partition by file) as n' : ''}
@@ -68,7 +67,7 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
      )
      select file, rec, ${columns ? `* exclude (file, rec${twice ? ', n' : ''})` : 'json'} from numbered
      where ${twice ? 'rec <= n / 2' : 'true'}`,
-    undefined,
+    { files: pathList(twice ? [files[0]!, files[0]!] : files) },
     'reading JSONL',
     projection?.onProgress,
   );
@@ -119,7 +118,8 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
 async function strictReason(db: Database, file: string): Promise<string | undefined> {
   try {
     await db.query(
-      `select count(json) from read_ndjson_objects(${sqlPaths([file, file])}, maximum_object_size = ${MAX_OBJECT})`,
+      `select count(json) from read_ndjson_objects($files, maximum_object_size = ${MAX_OBJECT})`,
+      { files: pathList([file, file]) },
     );
   } catch (err) {
     // DuckDB's own advice ("Try auto-detecting the JSON format") is about its reader, not the file.

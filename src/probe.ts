@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Database, sqlPaths, sqlString } from './db.js';
+import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { displayPath } from './paths.js';
@@ -243,15 +243,18 @@ async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
      left join spawn_notes n on n.probe = r.probe and n.session_id = t.session_id
      left join stderr e on e.probe = r.probe and e.session_id = t.session_id
      order by r.probe, t.seq`,
-    undefined,
+    errFiles.length ? { err_files: pathList([...errFiles].sort()) } : undefined,
     'building spawns',
   );
 }
 
-/** A SELECT of (probe, session_id, content) over the tool_use/*.err files; read_text needs at least one file. */
+/**
+ * A SELECT of (probe, session_id, content) over the tool_use/*.err files, bound as $err_files;
+ * read_text needs at least one file.
+ */
 function stderrSource(errFiles: string[]): string {
   if (errFiles.length === 0) return `select null::VARCHAR as probe, null::VARCHAR as session_id, null::VARCHAR as content where false`;
-  return `select s.probe, s.session_id, t.content from read_text(${sqlPaths([...errFiles].sort())}) t join source_files s on s.abs = t.filename`;
+  return `select s.probe, s.session_id, t.content from read_text($err_files) t join source_files s on s.abs = t.filename`;
 }
 
 async function checkSpawns(db: Database, warnings: string[], toolUseRequired: boolean): Promise<void> {

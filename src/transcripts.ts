@@ -24,7 +24,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Database, sqlPaths, sqlString } from './db.js';
+import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { MAX_OBJECT, readJsonl } from './jsonl.js';
 import { displayPath, listFiles, walkFiles } from './paths.js';
@@ -226,11 +226,11 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
                 filter (where ${call} and message.content[1].name in ${SKILL_TOOLS}) as skill_calls
-       from read_json(${sqlPaths(files.map((f) => f.abs))}, format = 'newline_delimited', records = true,
+       from read_json($files, format = 'newline_delimited', records = true,
                       columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
        group by all)`,
-      undefined,
+      { files: pathList(files.map((f) => f.abs)) },
       'reading the transcripts',
       onProgress,
     );
@@ -450,14 +450,14 @@ async function loadSkillResults(db: Database): Promise<void> {
   // handling, and keeps only the blocks that answer a Skill call before any text is extracted.
   const scan = files.length
     ? `select filename as abs, ordinality as o, from_json(json, ${sqlString(RESULTS_SCHEMA)}) as t
-       from read_ndjson_objects(${sqlPaths(files)}, filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
+       from read_ndjson_objects($files, filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where contains(json::VARCHAR, '"tool_result"')`
     : `select null::VARCHAR as abs, null::BIGINT as o, from_json('{}', ${sqlString(RESULTS_SCHEMA)}) as t where false`;
   await db.exec(
     `create or replace table transcript_tool_results as
      with firsts as (
        select filename as abs, min(ordinality) as first
-       from read_ndjson_objects(${files.length ? sqlPaths(files) : "['']"}, filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
+       from read_ndjson_objects($files, filename = true, maximum_object_size = ${MAX_OBJECT}) with ordinality
        where ${files.length ? 'true' : 'false'}
        group by filename
      ), scanned as (${scan}
@@ -481,7 +481,7 @@ async function loadSkillResults(db: Database): Promise<void> {
             coalesce(b.is_error, false) or coalesce(result_says_error, false) or coalesce(${RESULT_TEXT} like '%<tool_use_error>%', false) as is_error,
             ${RESULT_TEXT} as result, file, rec
      from ranked where k = 1`,
-    undefined,
+    { files: pathList(files.length ? files : ['']) },
     'building the transcript results',
   );
 }
@@ -494,7 +494,9 @@ async function rejectNonObjects(db: Database): Promise<void> {
     // Only on this error path is the line's kind looked at.
     const file = String(bad.file);
     const kind = (
-      await db.query(`select json_type(json) as k from read_ndjson_objects(${sqlPaths([file, file])}) limit 1 offset ${Number(bad.rec) - 1}`)
+      await db.query(`select json_type(json) as k from read_ndjson_objects($files) limit 1 offset ${Number(bad.rec) - 1}`, {
+        files: pathList([file, file]),
+      })
     ).rows[0]?.k;
     const kinds: Record<string, string> = { VARCHAR: 'a string', ARRAY: 'an array', BOOLEAN: 'a boolean', NULL: 'null', DOUBLE: 'a number', UBIGINT: 'an integer', BIGINT: 'an integer' };
     const got = kinds[String(kind)] ?? String(kind).toLowerCase();
