@@ -380,13 +380,17 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
  */
 const FILE_SESSIONS = `
   create or replace temp table file_sessions as
+  with sessions as (
+    -- One sessionId or several: min and max tell, where count(distinct …) would build a hash table.
+    select file, min(session_id) as first_id, coalesce(min(session_id) <> max(session_id), false) as several,
+           arg_min(session_id, first_rec) filter (where session_id is not null) as earliest,
+           count(*) filter (where session_id is null) > 0 as unnamed_lines
+    from scan_groups group by file
+  )
   select file,
-         coalesce(
-           case when count(distinct session_id) = 1 then any_value(session_id)
-                else arg_min(session_id, first_rec) filter (where session_id is not null) end,
-           regexp_replace(file, '^.*/|\\.jsonl$', '', 'g')) as session_id,
-         count(distinct session_id) > 1 and count(*) filter (where session_id is null) > 0 as ambiguous
-  from scan_groups group by file;`;
+         coalesce(case when several then earliest else first_id end, regexp_replace(file, '^.*/|\\.jsonl$', '', 'g')) as session_id,
+         several and unnamed_lines as ambiguous
+  from sessions;`;
 
 /**
  * The full level's transcript_sessions and transcript_tool_uses, from scan_groups (one row per file

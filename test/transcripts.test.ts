@@ -186,7 +186,7 @@ describe('the census level: one aggregating pass, the same answers as the full l
     ...Object.keys(expected).sort().map((f) => join(samples, f)),
     fixture('edge-cases'),
     join(bundled, 'transcripts'),
-    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks', 'census-no-name'].map(fixture),
+    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks', 'census-no-name', 'census-two-sessions'].map(fixture),
   ];
 
   /** sessions.sql at both levels, and whether the census level handed over to the full scan (which makes transcript_lines). */
@@ -247,6 +247,15 @@ describe('the census level: one aggregating pass, the same answers as the full l
     const direct: Progress[] = [];
     (await Evidence.openTranscripts(fixture('census-no-name'), { level: 'census', onProgress: (p) => direct.push(p) })).close();
     expect(direct.map((p) => p.again)).toEqual([false]);
+  });
+
+  it('a file of two sessions whose every line names its session: each its own, without the full scan', async () => {
+    const { census, fellBack } = await bothLevels(fixture('census-two-sessions'));
+    expect(fellBack).toBe(false);
+    expect(census).toMatchObject([
+      { session_id: 'aaaaaaaa-0000-4000-8000-000000000002', tools: [{ name: 'Read', count: 1 }], lines: 2 },
+      { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', tools: [{ name: 'Bash', count: 1 }], lines: 2 },
+    ]);
   });
 
   it('a call without a name counts, under a null name, without the full scan', async () => {
