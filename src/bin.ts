@@ -2,6 +2,7 @@
 /** The `omg-evidence` executable: runs the CLI on this process's arguments and I/O. */
 import './prestart.js';
 import { main } from './cli.js';
+import { Database } from './db.js';
 
 // A reader that stops early (`omg-evidence census | head`) closes the pipe: that is the end of
 // the output, not an error.
@@ -12,4 +13,10 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// The process ends with the command: in-memory databases end with it (Database.leaveToExit).
+Database.leaveToExit();
+const code = await main(process.argv.slice(2));
+// Exit once everything written has been handed to the OS (a pipe's writes can be asynchronous).
+const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((done) => stream.write('', () => done()));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);

@@ -1,5 +1,8 @@
 /** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin, cli, repo } from './helpers.js';
 
@@ -63,6 +66,28 @@ describe('the installed bin', () => {
 
   it('exits 2 on a usage error', () => {
     expect(bin(['census', '--nope']).code).toBe(2);
+  });
+
+  it('writes all of a large output to a pipe before it exits', async () => {
+    // Over 100 KB: more than a pipe holds at once, so the bin must wait for its reader.
+    const args = ['sql', 'select * from spawns order by seq', '--format', 'json'];
+    const run = bin(args);
+    expect(run.code).toBe(0);
+    expect(run.stdout.length).toBeGreaterThan(100_000);
+    expect(run.stdout).toBe((await cli(args)).stdout);
+  });
+
+  it('closes a database file it writes: load leaves a whole database and no write-ahead log', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-bin-'));
+    try {
+      const db = join(dir, 'probe.duckdb');
+      expect(bin(['load', '--db', db]).code).toBe(0);
+      expect(existsSync(db)).toBe(true);
+      expect(existsSync(`${db}.wal`)).toBe(false);
+      expect(bin(['census', '--db', db, '--format', 'csv']).stdout).toBe(bin(['census', '--format', 'csv']).stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs as the README quick start runs it: npx omg-evidence census (the built bin is executable)', () => {
