@@ -70,6 +70,8 @@ export class Database {
     private readonly con: DuckDBConnection,
     /** The database file, or undefined in memory. */
     private readonly file: string | undefined,
+    /** A further connection to another Database's instance (connect()): close() closes only it. */
+    private readonly borrowed = false,
   ) {}
 
   /**
@@ -120,6 +122,17 @@ export class Database {
       if (options.progress) await con.run(`SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
     }
     return new Database(instance, con, options.file);
+  }
+
+  /**
+   * Another connection to this database, to run a statement while one runs on this connection (a
+   * statement on a small table runs on one thread). It sees tables and views, not temporary
+   * ones. close() closes only the connection.
+   */
+  async connect(): Promise<Database> {
+    const con = await this.instance.connect();
+    await con.run(`SET TimeZone = 'UTC'`);
+    return new Database(this.instance, con, this.file, true);
   }
 
   /** Run SQL and read every row, value by value. `source` names where the SQL came from, for error messages. */
@@ -204,6 +217,7 @@ export class Database {
   }
 
   close(): void {
+    if (this.borrowed) return this.con.closeSync();
     if (leavingToExit && this.file === undefined) return;
     this.con.closeSync();
     this.instance.closeSync();

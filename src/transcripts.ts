@@ -213,7 +213,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
     // Every call keeps only its id and name; calls that can name a skill also keep what orders and
     // names it. The fewer fields a list collects per line, the faster the pass.
     await db.exec(
-      `create or replace temp table census_scan as
+      `create or replace table census_scan as
        select ${relativeTo(files, 'abs')} as file, * exclude (abs) from (
        select filename as abs, sessionId as session_id,
               count(*) as lines,
@@ -240,39 +240,62 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   // Calls are de-duplicated by aggregation (no window over every call): copies of an id agree, or
   // the check below sends the load to the full scan. Only skill calls get an ordinal (their order
   // among themselves, which is all the census reads). census_groups gives each group its session
-  // once (file_sessions for lines without one), for both kinds of call.
+  // once (file_sessions for lines without one), for both kinds of call. The census tables are
+  // plain (not temporary) tables, so that a second connection sees them.
   await db.exec(
-    `create or replace temp view scan_groups as
+    `create or replace view scan_groups as
      select file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
      from census_scan;
      ${FILE_SESSIONS}
-     create or replace temp view census_groups as
+     create or replace view census_groups as
      select coalesce(k.session_id, fs.session_id) as session_id, k.file, k.calls, k.skill_calls
-     from census_scan as k join file_sessions as fs using (file);
-     create or replace temp table census_calls as
-     with calls as (
-       select session_id, unnest(calls, recursive := true) from census_groups
-     )
-     select session_id, id, min(name) as name,
-            min(name) <> max(name) or count(name) not in (0, count(*)) as conflicting
-     from calls group by session_id, id;
-     create or replace temp table census_skills as
-     with calls as (
-       select session_id, file, unnest(skill_calls, recursive := true) from census_groups
-     ), named as (
-       select session_id, file, timestamp, id, name, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
-     ), grouped as (
-       select session_id, id, min(name) as name, min(skill) as skill,
-              min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
-              min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
-       from named group by session_id, id
-     )
-     select *, case when skill is not null
-                    then row_number() over (partition by session_id, skill is null order by first, id) end as ordinal
-     from grouped;`,
+     from census_scan as k join file_sessions as fs using (file);`,
     undefined,
     'reading the transcripts',
   );
+  // The calls take one thread for most of this step; the skill calls and the sessions are made on
+  // a second connection meanwhile (transcript_sessions is made over by the full scan if it runs).
+  const side = await db.connect();
+  try {
+    // Both statements end before the connection closes, even when one fails.
+    const done = await Promise.allSettled([
+      db.exec(
+        `create or replace table census_calls as
+         with calls as (
+           select session_id, unnest(calls, recursive := true) from census_groups
+         )
+         select session_id, id, min(name) as name,
+                min(name) <> max(name) or count(name) not in (0, count(*)) as conflicting
+         from calls group by session_id, id;`,
+        undefined,
+        'reading the transcripts',
+      ),
+      (async () => {
+        await side.exec(
+          `create or replace table census_skills as
+           with calls as (
+             select session_id, file, unnest(skill_calls, recursive := true) from census_groups
+           ), named as (
+             select session_id, file, timestamp, id, name, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
+           ), grouped as (
+             select session_id, id, min(name) as name, min(skill) as skill,
+                    min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
+                    min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
+             from named group by session_id, id
+           )
+           select *, case when skill is not null
+                          then row_number() over (partition by session_id, skill is null order by first, id) end as ordinal
+           from grouped;`,
+          undefined,
+          'reading the transcripts',
+        );
+        await buildSessions(side);
+      })(),
+    ]);
+    for (const d of done) if (d.status === 'rejected') throw d.reason;
+  } finally {
+    side.close();
+  }
   // Besides lines DuckDB could not type and assistant lines of several blocks, what the census
   // reads would not be decided without record numbers: a line without sessionId in a file of
   // several sessions; copies of one call id that differ in name or skill (or a call without id);
@@ -287,7 +310,6 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   );
   const decided = !undecided.rows[0]?.undecided;
   if (decided) {
-    await buildSessions(db);
     await db.exec(
       `-- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
        -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
@@ -379,7 +401,7 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
  * only the full level has.
  */
 const FILE_SESSIONS = `
-  create or replace temp table file_sessions as
+  create or replace table file_sessions as
   with sessions as (
     -- One sessionId or several: min and max tell, where count(distinct …) would build a hash table.
     select file, min(session_id) as first_id, coalesce(min(session_id) <> max(session_id), false) as several,
