@@ -1,6 +1,6 @@
 /**
- * The only module that talks to DuckDB. It opens an in-memory database with no temp directory
- * (the CLI starts it ahead of need: prestart), runs SQL with bound parameters, and returns plain
+ * The module that talks to DuckDB (engine.ts only starts it). It opens an in-memory database with
+ * no temp directory (the CLI has one started ahead of need: engine.ts), runs SQL with bound parameters, and returns plain
  * JSON-safe rows (BIGINT becomes a number when it is a safe integer, DECIMAL a number, nested
  * lists and structs plain arrays and objects), value by value (query) or, when that is exact,
  * through DuckDB's to_json (select). It computes nothing itself: numbers come from the SQL it is given.
@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type * as NodeApi from '@duckdb/node-api';
 import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBType, DuckDBValue, DuckDBValueConverter, JS } from '@duckdb/node-api';
+import { INSTANCE_OPTIONS, takeEarly } from './engine.js';
 import { QueryError } from './errors.js';
 
 // node-api is CommonJS: require() loads it in about two thirds of the time that an ESM import
@@ -55,12 +56,6 @@ export interface Result {
   rows: Row[];
 }
 
-/** Every database's options: no temp directory, and no extension installed or loaded behind our back. */
-const INSTANCE_OPTIONS = { temp_directory: '', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
-
-/** The in-memory instance Database.prestart started, until an open() takes it. */
-let prestarted: Promise<Instance> | undefined;
-
 /** Set by Database.leaveToExit. */
 let leavingToExit = false;
 
@@ -85,15 +80,6 @@ export class Database {
   }
 
   /**
-   * Start an in-memory database on a worker thread now, for the next open() of one to take: the
-   * CLI calls this before it loads the rest of itself, so DuckDB's ~40 ms start-up overlaps that.
-   */
-  static prestart(): void {
-    prestarted ??= DuckDBInstance.create(':memory:', INSTANCE_OPTIONS);
-    prestarted.catch(() => undefined); // a failure shows where open() takes it
-  }
-
-  /**
    * An in-memory database, or a database file. `temp_directory: ''` keeps DuckDB from allow-listing
    * (or creating) `./.tmp`. A read-only file is sealed from the start: no file access, no
    * extension loading, configuration locked (stack-notes §4).
@@ -104,10 +90,9 @@ export class Database {
       : {};
     let instance: Instance;
     try {
-      if (options.file === undefined && !options.readOnly && prestarted) {
-        const taken = prestarted;
-        prestarted = undefined;
-        instance = await taken;
+      const early = options.file === undefined && !options.readOnly ? takeEarly() : undefined;
+      if (early) {
+        instance = new DuckDBInstance(await early);
       } else {
         instance = await DuckDBInstance.create(options.file ?? ':memory:', { ...INSTANCE_OPTIONS, ...sealed });
       }

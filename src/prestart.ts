@@ -1,7 +1,8 @@
 /**
- * Imported first by bin.ts: DuckDB starts the in-memory database on a worker thread while the rest
- * of the CLI loads and parses its arguments (Database.prestart).
+ * Imported first by bin.ts, before the modules that load node-api: DuckDB starts the in-memory
+ * database on a worker thread while the rest of the CLI loads and parses its arguments
+ * (engine.ts).
  */
-import { Database } from './db.js';
+import { startEarly } from './engine.js';
 
-Database.prestart();
+startEarly();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db.js';
+import { startEarly, takeEarly } from '../src/engine.js';
 
 // Database.select reads a SELECT of strings, booleans, integers, and lists and structs of them
 // through to_json (one text per row, parsed by JSON.parse); anything else value by value, as
@@ -62,7 +63,7 @@ describe('select results', () => {
   });
 });
 
-describe('Database.prestart', () => {
+describe('a database started early (engine.ts)', () => {
   const settings = async (db: Database) =>
     (
       await db.query(
@@ -71,7 +72,7 @@ describe('Database.prestart', () => {
     ).rows[0];
 
   it('the next in-memory open takes the started database, with the settings every database has', async () => {
-    Database.prestart();
+    startEarly();
     const first = await Database.open();
     const second = await Database.open();
     try {
@@ -80,6 +81,8 @@ describe('Database.prestart', () => {
       // Two opens, two databases.
       await first.exec(`create table only_here (x INTEGER)`);
       expect((await second.query(`select count(*) as n from duckdb_tables() where table_name = 'only_here'`)).rows).toEqual([{ n: 0 }]);
+      // Taken once.
+      expect(takeEarly()).toBeUndefined();
     } finally {
       first.close();
       second.close();
