@@ -5,7 +5,8 @@
  */
 
 export interface ToolCount {
-  name: string;
+  /** NULL for a tool_use block without a name. */
+  name: string | null;
   count: number;
 }
 
@@ -25,9 +26,13 @@ export interface CensusRow {
   note: string | null;
 }
 
-/** Python's repr of a str→int dict with sorted keys: `{'Skill': 1, 'Write': 2}`, `{}` for none. */
+/**
+ * Python's repr of a str→int dict with sorted keys: `{'Skill': 1, 'Write': 2}`, `{}` for none. A
+ * call without a name counts under `None`.
+ */
 export function pythonDict(tools: ToolCount[]): string {
-  const repr = (s: string) => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`);
+  const repr = (s: string | null) =>
+    s === null ? 'None' : s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
   return `{${tools.map((t) => `${repr(t.name)}: ${t.count}`).join(', ')}}`;
 }
 

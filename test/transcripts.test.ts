@@ -258,6 +258,11 @@ describe('the census level: one aggregating pass, the same answers as the full l
     ]);
   });
 
+  it('prints a call without a name under None, as Python would', async () => {
+    const run = await cli(['census', '--transcripts', fixture('census-no-name'), '--format', 'text']);
+    expect(run).toEqual({ code: 0, stdout: "aaaaaaaa  {'Read': 1, 'Skill': 1, None: 1} wsd:boot\n", stderr: '' });
+  });
+
   it('a call without a name counts, under a null name, without the full scan', async () => {
     const { census, fellBack } = await bothLevels(fixture('census-no-name'));
     expect(fellBack).toBe(false);
