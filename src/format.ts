@@ -92,24 +92,27 @@ export function toNdjson(values: unknown[]): string {
   return values.map((v) => JSON.stringify(v) + '\n').join('');
 }
 
-/** Lay out rows in one of the tabular formats. `objects` are what json/ndjson print (default: rows). */
-export function render(
-  format: TabularFormat,
-  columns: Column[],
-  rows: Record<string, Cell>[],
-  objects: unknown[] = rows,
-  color = false,
-): string {
+/** How render lays out items: as display rows (`cells`), or as what json/ndjson print (`json`). */
+export interface Layout<T> {
+  /** An item's display row: table, markdown and csv. */
+  cells: (item: T) => Record<string, Cell>;
+  /** What json and ndjson print of an item (default: the item itself). */
+  json?: (item: T) => unknown;
+  color?: boolean;
+}
+
+/** Lay out items in one of the tabular formats. Only the form the format prints is made. */
+export function render<T>(format: TabularFormat, columns: Column[], items: readonly T[], layout: Layout<T>): string {
   switch (format) {
     case 'table':
-      return toTable(columns, rows, color);
+      return toTable(columns, items.map(layout.cells), layout.color);
     case 'markdown':
-      return toMarkdown(columns, rows);
+      return toMarkdown(columns, items.map(layout.cells));
     case 'csv':
-      return toCsv(columns, rows);
+      return toCsv(columns, items.map(layout.cells));
     case 'json':
-      return toJson(objects);
+      return toJson(layout.json ? items.map(layout.json) : items);
     case 'ndjson':
-      return toNdjson(objects);
+      return toNdjson(layout.json ? items.map(layout.json) : [...items]);
   }
 }

@@ -210,7 +210,7 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
       return wrap(formatSchema(await schemaRows(ev!), tabular));
     case 'queries': {
       const rows = listQueries().map((n) => ({ query: `\`${n}\``, summary: readQuery(n).summary, params: readQuery(n).params.join(', ') }));
-      return wrap(renderRows(tabular, [{ key: 'query' }, { key: 'summary' }, { key: 'params' }], rows));
+      return wrap(renderRows(tabular, [{ key: 'query' }, { key: 'summary' }, { key: 'params' }], rows, { cells: (r) => r }));
     }
     default: {
       const res = await ev!.query(spec.name, spec.params);

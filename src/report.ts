@@ -16,7 +16,7 @@ export function layout(parts: Part[], format: 'table' | 'markdown', color = fals
     else if (p.kind === 'line') {
       const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
       out.push(`${label}${p.text}\n`);
-    } else if (p.rows.length) out.push(render(format, p.columns, p.rows, p.rows, color));
+    } else if (p.rows.length) out.push(render(format, p.columns, p.rows, { cells: (r) => r, color }));
   }
   return out.join('\n');
 }

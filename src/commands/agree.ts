@@ -38,8 +38,10 @@ export function formatAgree(rows: Row[], format: Format, color = false): string 
     { key: 'records' },
     { key: 'transcripts' },
   ];
-  const display = rows.map((r) => ({ ...(r as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }));
-  return render(format, columns, display, rows, color);
+  return render(format, columns, rows, {
+    cells: (r) => ({ ...(r as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }),
+    color,
+  });
 }
 
 /** Counts for the summary: spawns that agree, have no transcript, differ. */

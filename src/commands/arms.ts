@@ -71,7 +71,7 @@ export function formatArms(rows: Row[], format: Format, color = false): string {
     { key: 'skills', title: 'skills fired' }, { key: 'unknown_skills', title: 'unknown skills' }, { key: 'artifacts' },
     { key: 'markers' }, { key: 'denials', right: true }, { key: 'errors' }, { key: 'notes' },
   ];
-  return render(format, columns, arms.map(armCells), arms.map(armJson), color);
+  return render(format, columns, arms, { cells: armCells, json: armJson, color });
 }
 
 export function makeArmsCommand(io: IO): Command {

@@ -59,7 +59,7 @@ export function formatCensus(rows: CensusRow[], format: Format, color = false): 
     { key: 'skills' },
     { key: 'note' },
   ];
-  const display: Record<string, Cell>[] = rows.map((r) => ({
+  const cells = (r: CensusRow): Record<string, Cell> => ({
     probe: r.probe,
     seq: r.seq,
     arm: r.arm,
@@ -73,8 +73,8 @@ export function formatCensus(rows: CensusRow[], format: Format, color = false): 
     markers: r.markers.join(' '),
     skills: (wide ? r.skills : skillList(r.skills)).join(' '),
     note: r.note,
-  }));
-  return render(format as TabularFormat, columns, display, rows.map(censusJson), color);
+  });
+  return render(format as TabularFormat, columns, rows, { cells, json: censusJson, color });
 }
 
 interface SessionRow {
@@ -96,7 +96,6 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
       .map((s) => `${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd() + '\n')
       .join('');
   }
-  const objects = sessions.map((s) => ({ ...s, tools: toolsObject(s.tools) }));
   const wide = format === 'csv';
   const columns: Column[] = [
     { key: 'session_id' },
@@ -108,7 +107,7 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
     { key: 'lines', right: true },
     { key: 'files', right: !wide },
   ];
-  const display = sessions.map((s) => ({
+  const cells = (s: SessionRow): Record<string, Cell> => ({
     session_id: s.session_id,
     first_timestamp: s.first_timestamp,
     versions: s.versions.join(' '),
@@ -117,8 +116,8 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
     skills: (wide ? s.skills : skillList(s.skills)).join(' '),
     lines: s.lines,
     files: wide ? s.files.join(' ') : s.files.length,
-  }));
-  return render(format as TabularFormat, columns, display, objects, color);
+  });
+  return render(format as TabularFormat, columns, sessions, { cells, json: (s) => ({ ...s, tools: toolsObject(s.tools) }), color });
 }
 
 export function makeCensusCommand(io: IO): Command {

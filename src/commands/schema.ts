@@ -32,10 +32,10 @@ export function formatSchema(rows: Row[], format: Format, color = false): string
     return VIEWS.map((v) => {
       const mine = rows.filter((r) => r.view === v.name) as Record<string, string>[];
       const head = `**\`${v.name}\`**: one row per ${v.grain}${v.transcripts ? ' (empty unless transcripts are loaded)' : ''}.\n\n`;
-      return head + render('markdown', [{ key: 'column' }, { key: 'type' }, { key: 'meaning' }], mine.map((r) => ({ ...r, column: `\`${r.column}\`` })));
+      return head + render('markdown', [{ key: 'column' }, { key: 'type' }, { key: 'meaning' }], mine, { cells: (r) => ({ ...r, column: `\`${r.column}\`` }) });
     }).join('\n');
   }
-  return render(format, [{ key: 'view' }, { key: 'column' }, { key: 'type' }, { key: 'meaning' }], rows as Record<string, string>[], rows, color);
+  return render(format, [{ key: 'view' }, { key: 'column' }, { key: 'type' }, { key: 'meaning' }], rows as Record<string, string>[], { cells: (r) => r, color });
 }
 
 export function makeSchemaCommand(io: IO): Command {

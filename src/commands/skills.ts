@@ -39,11 +39,11 @@ export function formatSkills(rows: Row[], format: Format, color = false): string
     { key: 'result' },
     { key: 'definition' },
   ];
-  const display: Record<string, Cell>[] = rows.map((r) => ({
-    ...(skillJson(r) as Record<string, Cell>),
-    session: String(r.session_id).slice(0, 8),
-  }));
-  return render(format, columns, display, rows.map(skillJson), color);
+  return render(format, columns, rows, {
+    cells: (r) => ({ ...(skillJson(r) as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }),
+    json: skillJson,
+    color,
+  });
 }
 
 export function makeSkillsCommand(io: IO): Command {

@@ -18,8 +18,7 @@ type Format = (typeof TABULAR_FORMATS)[number];
 
 export function formatResult(columns: string[], types: string[], rows: Row[], format: Format, color = false): string {
   const cols = columns.map((c, i) => ({ key: c, right: /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/.test(types[i]!) }));
-  const cells = rows.map((r) => Object.fromEntries(columns.map((c) => [c, cellOf(r[c])])));
-  return render(format, cols, cells, rows, color);
+  return render(format, cols, rows, { cells: (r) => Object.fromEntries(columns.map((c) => [c, cellOf(r[c])])), color });
 }
 
 /** Read all of stdin (the query, when no argument or file gives one). */
