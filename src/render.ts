@@ -10,7 +10,6 @@
  * renders each from the evidence, and says which are current, stale or hand-edited. Bytes outside
  * the markers are never touched. Writing (atomically) and printing are the command's job.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { formatArms } from './commands/arms.js';
@@ -20,6 +19,7 @@ import { schemaRows, formatSchema } from './commands/schema.js';
 import { formatSkills } from './commands/skills.js';
 import { formatVerdicts } from './commands/verdict.js';
 import { InputError } from './errors.js';
+import { sha256 } from './hash.js';
 import { Evidence, type Source } from './evidence.js';
 import { render as renderRows } from './format.js';
 import { formatResult } from './commands/sql.js';
@@ -105,7 +105,7 @@ export function parseDocument(path: string): Parsed {
   return { path, lines, regions };
 }
 
-const hash = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 12);
+const hash = (data: string | Buffer) => sha256().update(data).digest('hex').slice(0, 12);
 
 /** A fenced code block holding `text`. */
 const fence = (text: string) => ['```', ...text.replace(/\n$/, '').split('\n'), '```'].join('\n') + '\n';
@@ -163,7 +163,7 @@ async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string>
     for (const f of listFiles(join(p.dir, 'registration'))) files.add(f);
     if (spec.from === 'transcripts') for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
   }
-  const h = createHash('sha256');
+  const h = sha256();
   for (const f of [...files].sort()) {
     const probe = ev.probes.find((p) => f.startsWith(p.dir + '/'))!;
     h.update(`${probe.id}/${relative(probe.dir, f)}\0`).update(readFileSync(f)).update('\0');

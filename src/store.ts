@@ -6,11 +6,11 @@
  * whose files changed since, or whose tables are laid out otherwise than this build's documented
  * views (one built by an older omg-evidence), is refused, never used stale.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Database } from './db.js';
 import { InputError } from './errors.js';
+import { sha256 } from './hash.js';
 import { displayPath, listFiles, packageVersion } from './paths.js';
 import { discoverProbe } from './probe.js';
 import { listTranscriptFiles } from './transcripts.js';
@@ -24,7 +24,7 @@ export interface Inputs {
 
 export interface Meta {
   version: string;
-  /** LAYOUT when it was built. */
+  /** layout() when it was built. */
   layout: string;
   inputs: Inputs;
   fingerprint: string;
@@ -32,10 +32,12 @@ export interface Meta {
 }
 
 /** The documented tables and their columns, hashed: what queries over a database rely on. */
-export const LAYOUT = createHash('sha256')
-  .update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])))
-  .digest('hex')
-  .slice(0, 16);
+export function layout(): string {
+  return sha256()
+    .update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])))
+    .digest('hex')
+    .slice(0, 16);
+}
 
 function files(inputs: Inputs): string[] {
   const out: string[] = [];
@@ -50,7 +52,7 @@ function files(inputs: Inputs): string[] {
 
 /** The fingerprint of the inputs as they are on disk now. */
 export function fingerprint(inputs: Inputs): { hash: string; files: number } {
-  const h = createHash('sha256');
+  const h = sha256();
   const list = files(inputs);
   for (const f of list) {
     const st = statSync(f);
@@ -65,7 +67,7 @@ export function normalize(inputs: Inputs): Inputs {
 
 export async function writeMeta(db: Database, inputs: Inputs): Promise<Meta> {
   const fp = fingerprint(inputs);
-  const meta: Meta = { version: packageVersion, layout: LAYOUT, inputs, fingerprint: fp.hash, files: fp.files };
+  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp.hash, files: fp.files };
   await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
   for (const [key, value] of Object.entries(meta)) {
     await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
@@ -91,7 +93,7 @@ const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSO
  */
 export function staleness(meta: Meta, named: Partial<Inputs>): string | null {
   if (meta.version !== packageVersion) return `it was built by omg-evidence ${meta.version}, this is ${packageVersion}`;
-  if (meta.layout !== LAYOUT) return 'its tables are laid out as an older omg-evidence made them';
+  if (meta.layout !== layout()) return 'its tables are laid out as an older omg-evidence made them';
   if (named.probes && !same(named.probes, meta.inputs.probes)) {
     return `it was built from ${meta.inputs.probes.map(displayPath).join(', ') || 'no probe'}, not ${named.probes.map(displayPath).join(', ')}`;
   }
