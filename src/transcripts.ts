@@ -237,11 +237,9 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   } catch {
     return false; // a line DuckDB cannot skip: the full scan reports it
   }
-  // Calls are de-duplicated by aggregation (no window over every call): copies of an id agree, or
-  // the check below sends the load to the full scan. Only skill calls get an ordinal (their order
-  // among themselves, which is all the census reads). census_groups gives each group its session
-  // once (file_sessions for lines without one), for both kinds of call. The census tables are
-  // plain (not temporary) tables, so that a second connection sees them.
+  // census_groups gives each group its session once (file_sessions for lines without one), for
+  // both kinds of call. The census tables are plain (not temporary) tables, so that a second
+  // connection sees them.
   await db.exec(
     `create or replace view scan_groups as
      select file, session_id, lines, null::BIGINT as first_rec, first_timestamp, versions, models
@@ -253,20 +251,37 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
     undefined,
     'reading the transcripts',
   );
-  // The calls take one thread for most of this step; the skill calls and the sessions are made on
-  // a second connection meanwhile (transcript_sessions is made over by the full scan if it runs).
+  // Copies of a call share its id. Only the calls whose (session, id) occurs more than once need
+  // grouping: census_repeats finds them by a hash of the two (a collision only groups a few more
+  // calls), which costs a fraction of grouping every call by its two strings. Copies must agree,
+  // or the check below sends the load to the full scan. Only skill calls get an ordinal (their
+  // order among themselves, which is all the census reads). The skill calls and the sessions are
+  // made on a second connection meanwhile (transcript_sessions is made over if the full scan runs).
   const side = await db.connect();
   try {
-    // Both statements end before the connection closes, even when one fails.
+    // Both connections' statements end before the second one closes, even when one fails.
     const done = await Promise.allSettled([
       db.exec(
-        `create or replace table census_calls as
+        `create or replace table census_repeats as
+         select h from (select hash(session_id, c.id) as h from (select session_id, unnest(calls) as c from census_groups))
+         group by h having count(*) > 1;
+         create or replace table census_repeated as
          with calls as (
-           select session_id, unnest(calls, recursive := true) from census_groups
+           select session_id, c.id, c.name from (select session_id, unnest(calls) as c from census_groups)
+           where hash(session_id, c.id) in (select h from census_repeats)
          )
          select session_id, id, min(name) as name,
-                min(name) <> max(name) or count(name) not in (0, count(*)) as conflicting
-         from calls group by session_id, id;`,
+                min(name) <> max(name) or count(name) not in (0, count(*)) or id is null as undecided
+         from calls group by session_id, id;
+         -- Every call once: those that occur once as they are, and the repeated ones grouped.
+         create or replace view census_calls as
+         with calls as (
+           select session_id, c.id, c.name from (select session_id, unnest(calls) as c from census_groups)
+           where hash(session_id, c.id) not in (select h from census_repeats)
+         )
+         select session_id, id, name from calls
+         union all
+         select session_id, id, name from census_repeated;`,
         undefined,
         'reading the transcripts',
       ),
@@ -298,40 +313,45 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   }
   // Besides lines DuckDB could not type and assistant lines of several blocks, what the census
   // reads would not be decided without record numbers: a line without sessionId in a file of
-  // several sessions; copies of one call id that differ in name or skill (or a call without id);
-  // or two skill calls first made at the same timestamp in the same file of a session.
+  // several sessions; copies of one call id that differ in name or skill (or calls without id,
+  // which are each a call of their own); or two skill calls first made at the same timestamp in
+  // the same file of a session.
   const undecided = await db.query(
     `select (select sum(untyped) + sum(many_block_lines) from census_scan) > 0
          or exists (select 1 from file_sessions where ambiguous)
-         or exists (select 1 from census_calls where conflicting or id is null)
+         or exists (select 1 from census_repeated where undecided)
          or exists (select 1 from census_skills where conflicting)
          or exists (select 1 from census_skills where skill is not null
                     group by session_id, first.timestamp, first.file having count(*) > 1) as undecided`,
   );
   const decided = !undecided.rows[0]?.undecided;
-  if (decided) {
+  if (!decided) {
     await db.exec(
-      `-- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
-       -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
-       -- and file of a skill call's first copy. census_skills holds exactly the calls of
-       -- census_calls named Skill or SlashCommand (copies that differ in name were sent to the
-       -- full level above), so the two add up with no join.
-       create or replace temp view transcript_tool_uses as
-       select session_id, null::BIGINT as ordinal, id as tool_use_id, name, null::VARCHAR[] as input_keys, null::VARCHAR as skill,
-              null::VARCHAR as agent_id, null::BOOLEAN as is_sidechain, null::VARCHAR as timestamp, null::VARCHAR as version,
-              null::VARCHAR as model, null::VARCHAR as file, null::BIGINT as rec, null::BIGINT as block
-       from census_calls where name is null or name not in ${SKILL_TOOLS}
-       union all
-       select session_id, ordinal, id, name, null, skill, null, null, first.timestamp, null, null, first.file, null, null
-       from census_skills;`,
-      undefined,
-      'building the transcript tables',
+      `drop view census_calls; drop table census_repeated; drop table census_repeats; drop table census_skills;
+       drop view census_groups; drop view scan_groups; drop table census_scan; drop table file_sessions;`,
     );
-  } else {
-    await db.exec(`drop table census_calls; drop table census_skills;`);
+    return false;
   }
-  await db.exec(`drop view census_groups; drop view scan_groups; drop table census_scan; drop table file_sessions;`);
-  return decided;
+  // census_calls reads census_groups (so census_scan and file_sessions) when a query runs.
+  await db.exec(
+    `-- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
+     -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
+     -- and file of a skill call's first copy. census_skills holds exactly the calls of
+     -- census_calls named Skill or SlashCommand (copies that differ in name were sent to the
+     -- full level above), so the two add up with no join.
+     create or replace temp view transcript_tool_uses as
+     select session_id, null::BIGINT as ordinal, id as tool_use_id, name, null::VARCHAR[] as input_keys, null::VARCHAR as skill,
+            null::VARCHAR as agent_id, null::BOOLEAN as is_sidechain, null::VARCHAR as timestamp, null::VARCHAR as version,
+            null::VARCHAR as model, null::VARCHAR as file, null::BIGINT as rec, null::BIGINT as block
+     from census_calls where name is null or name not in ${SKILL_TOOLS}
+     union all
+     select session_id, ordinal, id, name, null, skill, null, null, first.timestamp, null, null, first.file, null, null
+     from census_skills;
+     drop view scan_groups;`,
+    undefined,
+    'building the transcript tables',
+  );
+  return true;
 }
 
 /**

@@ -186,7 +186,7 @@ describe('the census level: one aggregating pass, the same answers as the full l
     ...Object.keys(expected).sort().map((f) => join(samples, f)),
     fixture('edge-cases'),
     join(bundled, 'transcripts'),
-    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks', 'census-no-name', 'census-two-sessions'].map(fixture),
+    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks', 'census-no-name', 'census-two-sessions', 'census-one-no-id'].map(fixture),
   ];
 
   /** sessions.sql at both levels, and whether the census level handed over to the full scan (which makes transcript_lines). */
@@ -256,6 +256,12 @@ describe('the census level: one aggregating pass, the same answers as the full l
       { session_id: 'aaaaaaaa-0000-4000-8000-000000000002', tools: [{ name: 'Read', count: 1 }], lines: 2 },
       { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', tools: [{ name: 'Bash', count: 1 }], lines: 2 },
     ]);
+  });
+
+  it('a lone call without an id counts as a call of its own, without the full scan', async () => {
+    const { census, fellBack } = await bothLevels(fixture('census-one-no-id'));
+    expect(fellBack).toBe(false);
+    expect(census).toMatchObject([{ tools: [{ name: 'Bash', count: 1 }, { name: 'Read', count: 1 }] }]);
   });
 
   it('prints a call without a name under None, as Python would', async () => {
