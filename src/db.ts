@@ -1,9 +1,10 @@
 /**
  * The module that talks to DuckDB (engine.ts only starts it). It opens an in-memory database with
- * no temp directory (the CLI has one started ahead of need: engine.ts), runs SQL with bound parameters, and returns plain
- * JSON-safe rows (BIGINT becomes a number when it is a safe integer, DECIMAL a number, nested
- * lists and structs plain arrays and objects), value by value (query) or, when that is exact,
- * through DuckDB's to_json (select). It computes nothing itself: numbers come from the SQL it is given.
+ * no temp directory (the CLI has one started ahead of need: engine.ts), runs SQL with bound
+ * parameters, and returns plain JSON-safe rows (BIGINT becomes a number when it is a safe integer,
+ * DECIMAL a number, nested lists and structs plain arrays and objects), value by value (query) or,
+ * when that is exact, through DuckDB's to_json (select). It computes nothing itself: numbers come
+ * from the SQL it is given.
  */
 import { createRequire } from 'node:module';
 import type * as NodeApi from '@duckdb/node-api';

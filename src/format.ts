@@ -88,7 +88,7 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
-export function toNdjson(values: unknown[]): string {
+export function toNdjson(values: readonly unknown[]): string {
   return values.map((v) => JSON.stringify(v) + '\n').join('');
 }
 
@@ -113,6 +113,6 @@ export function render<T>(format: TabularFormat, columns: Column[], items: reado
     case 'json':
       return toJson(layout.json ? items.map(layout.json) : items);
     case 'ndjson':
-      return toNdjson(layout.json ? items.map(layout.json) : [...items]);
+      return toNdjson(layout.json ? items.map(layout.json) : items);
   }
 }
