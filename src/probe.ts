@@ -141,13 +141,41 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   );
   const jsonl = files.filter((f) => f.kind !== 'tool_use_err').map((f) => f.abs);
   await readJsonl(db, 'raw_records', jsonl);
-  // The envelope a results row carries is resolved once, for the checks and tables that look inside it.
+  // The envelope a results row carries is resolved once, for the checks and tables that look inside
+  // it. records is a plain table, dropped at the end, so that a second connection can check it.
   await db.exec(
-    `create or replace temp table records as
+    `create or replace table records as
      select s.probe, s.kind, s.rel, s.session_id as file_session, r.file, r.rec, r.json,
             case when s.kind = 'results' then omg_envelope(r.json -> '$.envelope') end as env
      from raw_records r join source_files s on s.abs = r.file`,
   );
+  // The records are checked on a second connection while this one builds the tables from them. A
+  // record the checks refuse is the error to report, whatever building made of it.
+  const side = await db.connect();
+  let checked: PromiseSettledResult<void>;
+  let built: PromiseSettledResult<void>;
+  try {
+    [checked, built] = await Promise.allSettled([
+      checkRecords(side),
+      (async () => {
+        await buildRegistration(db, warnings);
+        await buildSpawns(db, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
+      })(),
+    ]);
+  } finally {
+    side.close();
+  }
+  if (checked.status === 'rejected') throw checked.reason;
+  if (built.status === 'rejected') throw built.reason;
+  await checkSpawns(db, warnings, toolUseRequired);
+  await buildDetails(db);
+  await checkReferences(db, warnings);
+  await db.exec(`drop table records`);
+  return warnings;
+}
+
+/** Every record against its kind's schema, then the keys that must be unique within a probe. */
+async function checkRecords(db: Database): Promise<void> {
   await validateAll(db, 'records', [
     { schema: RESULTS, where: `kind = 'results'` },
     { schema: TOOL_USE, where: `kind = 'tool_use'` },
@@ -159,14 +187,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
       where: `kind = 'registration' and json_type(json, '$.kind') = 'VARCHAR' and (json ->> 'kind') = ${sqlString(kind)}`,
     })),
   ]);
-
   await checkDuplicates(db);
-  await buildRegistration(db, warnings);
-  await buildSpawns(db, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
-  await checkSpawns(db, warnings, toolUseRequired);
-  await buildDetails(db);
-  await checkReferences(db, warnings);
-  return warnings;
 }
 
 async function buildRegistration(db: Database, warnings: string[]): Promise<void> {
