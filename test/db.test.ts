@@ -3,7 +3,7 @@ import { Database } from '../src/db.js';
 import { startEarly, takeEarly } from '../src/engine.js';
 
 // Database.select reads a SELECT of strings, booleans, integers, and lists and structs of them
-// through to_json (one text per row, parsed by JSON.parse); anything else value by value, as
+// through to_json (the rows joined into one text, parsed by JSON.parse); anything else value by value, as
 // Database.query does. Either way a value must come out as the same JS value.
 describe('select results', () => {
   let db: Database;
@@ -27,6 +27,14 @@ describe('select results', () => {
   it('keeps the order of the query', async () => {
     const res = await db.select(`select i, [i::VARCHAR] as l from range(5000) t(i) order by i desc`);
     expect(res.rows.map((r) => r.i)).toEqual(Array.from({ length: 5000 }, (_, k) => 4999 - k));
+    // An order unlike the rows' own, over many chunks that DuckDB sorts on several threads.
+    const shuffled = `select i, md5(i::VARCHAR) as h from range(200000) t(i) order by h`;
+    expect((await db.select(shuffled)).rows).toEqual((await db.query(shuffled)).rows);
+  });
+
+  it('no rows', async () => {
+    const res = await db.select(`select 'x' as s, [1] as l where false`);
+    expect(res).toEqual({ columns: ['s', 'l'], types: ['VARCHAR', 'INTEGER[]'], rows: [] });
   });
 
   it('an integer JSON.parse would round stays exact (a decimal string, as BIGINT always gives)', async () => {
