@@ -57,6 +57,9 @@ export interface Result {
   rows: Row[];
 }
 
+/** What every connection that writes is set to. */
+const SESSION_SETTINGS = `SET TimeZone = 'UTC'`;
+
 /** Set by Database.leaveToExit. */
 let leavingToExit = false;
 
@@ -66,7 +69,7 @@ export class Database {
     private readonly con: DuckDBConnection,
     /** The database file, or undefined in memory. */
     private readonly file: string | undefined,
-    /** A further connection to another Database's instance (connect()): close() closes only it. */
+    /** A second connection to another Database's instance (inParallel): close() closes only it. */
     private readonly borrowed = false,
   ) {}
 
@@ -104,21 +107,30 @@ export class Database {
     // With `progress`, DuckDB tracks how far a statement has got (for exec's onProgress), at some
     // cost to every statement, but never prints it itself.
     if (!options.readOnly) {
-      await con.run(`SET TimeZone = 'UTC'`);
+      await con.run(SESSION_SETTINGS);
       if (options.progress) await con.run(`SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
     }
     return new Database(instance, con, options.file);
   }
 
   /**
-   * Another connection to this database, to run a statement while one runs on this connection (a
-   * statement on a small table runs on one thread). It sees tables and views, not temporary
-   * ones. close() closes only the connection.
+   * Run `here` on this connection and `there` on a second connection to the same database, at the
+   * same time (a statement over a small table runs on one thread). The second connection sees
+   * tables and views, not temporary ones, and is closed once both have ended. When both fail,
+   * `there`'s error is the one thrown.
    */
-  async connect(): Promise<Database> {
+  async inParallel<A, B>(here: (db: Database) => Promise<A>, there: (db: Database) => Promise<B>): Promise<[A, B]> {
     const con = await this.instance.connect();
-    await con.run(`SET TimeZone = 'UTC'`);
-    return new Database(this.instance, con, this.file, true);
+    await con.run(SESSION_SETTINGS);
+    const second = new Database(this.instance, con, this.file, true);
+    try {
+      const [a, b] = await Promise.allSettled([here(this), there(second)]);
+      if (b.status === 'rejected') throw b.reason;
+      if (a.status === 'rejected') throw a.reason;
+      return [a.value, b.value];
+    } finally {
+      second.close();
+    }
   }
 
   /** Run SQL and read every row, value by value. `source` names where the SQL came from, for error messages. */
@@ -141,9 +153,9 @@ export class Database {
    * as query(), in the same order. A SELECT whose columns are all jsonExact is read as one JSON text
    * (DuckDB's to_json of each row, joined) and parsed by JSON.parse, several times faster than
    * converting nested values one by one (the census of 1,000 sessions' tool lists: ~10 ms instead
-   * of ~60). Anything else, and a
-   * result whose text holds an integer JSON.parse might round, goes through query(). Preparing the
-   * statement first costs a few ms, so the loader's own checks use query().
+   * of ~60). Anything else, and a result whose text holds an integer JSON.parse might round, goes
+   * through query(). Preparing the statement first costs a few ms, so the loader's own checks use
+   * query().
    */
   async select(sql: string, params?: Params, source = 'query'): Promise<Result> {
     // selectViaJson reports no error: anything DuckDB refuses, query() runs again and reports.

@@ -150,23 +150,12 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
      from raw_records r join source_files s on s.abs = r.file`,
   );
   // The records are checked on a second connection while this one builds the tables from them. A
-  // record the checks refuse is the error to report, whatever building made of it.
-  const side = await db.connect();
-  let checked: PromiseSettledResult<void>;
-  let built: PromiseSettledResult<void>;
-  try {
-    [checked, built] = await Promise.allSettled([
-      checkRecords(side),
-      (async () => {
-        await buildRegistration(db, warnings);
-        await buildSpawns(db, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
-      })(),
-    ]);
-  } finally {
-    side.close();
-  }
-  if (checked.status === 'rejected') throw checked.reason;
-  if (built.status === 'rejected') throw built.reason;
+  // record the checks refuse is the error to report, whatever building made of it (inParallel
+  // throws the second connection's error first).
+  await db.inParallel(async (here) => {
+    await buildRegistration(here, warnings);
+    await buildSpawns(here, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
+  }, checkRecords);
   await checkSpawns(db, warnings, toolUseRequired);
   await buildDetails(db);
   await checkReferences(db, warnings);

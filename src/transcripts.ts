@@ -257,11 +257,9 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   // or the check below sends the load to the full scan. Only skill calls get an ordinal (their
   // order among themselves, which is all the census reads). The skill calls and the sessions are
   // made on a second connection meanwhile (transcript_sessions is made over if the full scan runs).
-  const side = await db.connect();
-  try {
-    // Both connections' statements end before the second one closes, even when one fails.
-    const done = await Promise.allSettled([
-      db.exec(
+  await db.inParallel(
+    (here) =>
+      here.exec(
         `create or replace table census_repeats as
          select h from (select hash(session_id, c.id) as h from (select session_id, unnest(calls) as c from census_groups))
          group by h having count(*) > 1;
@@ -285,32 +283,28 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
         undefined,
         'reading the transcripts',
       ),
-      (async () => {
-        await side.exec(
-          `create or replace table census_skills as
-           with calls as (
-             select session_id, file, unnest(skill_calls, recursive := true) from census_groups
-           ), named as (
-             select session_id, file, timestamp, id, name, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
-           ), grouped as (
-             select session_id, id, min(name) as name, min(skill) as skill,
-                    min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
-                    min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
-             from named group by session_id, id
-           )
-           select *, case when skill is not null
-                          then row_number() over (partition by session_id, skill is null order by first, id) end as ordinal
-           from grouped;`,
-          undefined,
-          'reading the transcripts',
-        );
-        await buildSessions(side);
-      })(),
-    ]);
-    for (const d of done) if (d.status === 'rejected') throw d.reason;
-  } finally {
-    side.close();
-  }
+    async (there) => {
+      await there.exec(
+        `create or replace table census_skills as
+         with calls as (
+           select session_id, file, unnest(skill_calls, recursive := true) from census_groups
+         ), named as (
+           select session_id, file, timestamp, id, name, ${SKILL_OF_CALL('name', 'skill', 'command')} as skill from calls
+         ), grouped as (
+           select session_id, id, min(name) as name, min(skill) as skill,
+                  min(skill) <> max(skill) or count(skill) not in (0, count(*)) as conflicting,
+                  min({'untimed': timestamp is null, 'timestamp': timestamp, 'file': file}) as first
+           from named group by session_id, id
+         )
+         select *, case when skill is not null
+                        then row_number() over (partition by session_id, skill is null order by first, id) end as ordinal
+         from grouped;`,
+        undefined,
+        'reading the transcripts',
+      );
+      await buildSessions(there);
+    },
+  );
   // Besides lines DuckDB could not type and assistant lines of several blocks, what the census
   // reads would not be decided without record numbers: a line without sessionId in a file of
   // several sessions; copies of one call id that differ in name or skill (or calls without id,

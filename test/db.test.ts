@@ -97,3 +97,24 @@ describe('a database started early (engine.ts)', () => {
     }
   });
 });
+
+describe('Database.inParallel', () => {
+  it('runs on two connections, returns both results, and throws the second one\'s error first', async () => {
+    const db = await Database.open();
+    try {
+      await db.exec(`create table shared as select 1 as x`);
+      const [a, b] = await db.inParallel(
+        async (here) => (await here.query(`select x + 1 as y from shared`)).rows,
+        async (there) => (await there.query(`select x + 2 as y from shared`)).rows,
+      );
+      expect({ a, b }).toEqual({ a: [{ y: 2 }], b: [{ y: 3 }] });
+      const failing = db.inParallel(
+        (here) => here.query(`select no_such_column from shared`, undefined, 'here'),
+        (there) => there.query(`select other_column from shared`, undefined, 'there'),
+      );
+      await expect(failing).rejects.toThrow(/^there: Binder Error/);
+    } finally {
+      db.close();
+    }
+  });
+});
