@@ -260,24 +260,19 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   await db.inParallel(
     (here) =>
       here.exec(
-        `create or replace table census_repeats as
-         select h from (select hash(session_id, c.id) as h from (select session_id, unnest(calls) as c from census_groups))
-         group by h having count(*) > 1;
+        `-- One row per call, with the hash of its (session, id).
+         create or replace view census_call_rows as
+         select session_id, c.id, c.name, hash(session_id, c.id) as h
+         from (select session_id, unnest(calls) as c from census_groups);
+         create or replace table census_repeats as
+         select h from census_call_rows group by h having count(*) > 1;
          create or replace table census_repeated as
-         with calls as (
-           select session_id, c.id, c.name from (select session_id, unnest(calls) as c from census_groups)
-           where hash(session_id, c.id) in (select h from census_repeats)
-         )
          select session_id, id, min(name) as name,
                 min(name) <> max(name) or count(name) not in (0, count(*)) or id is null as undecided
-         from calls group by session_id, id;
+         from census_call_rows where h in (select h from census_repeats) group by session_id, id;
          -- Every call once: those that occur once as they are, and the repeated ones grouped.
          create or replace view census_calls as
-         with calls as (
-           select session_id, c.id, c.name from (select session_id, unnest(calls) as c from census_groups)
-           where hash(session_id, c.id) not in (select h from census_repeats)
-         )
-         select session_id, id, name from calls
+         select session_id, id, name from census_call_rows where h not in (select h from census_repeats)
          union all
          select session_id, id, name from census_repeated;`,
         undefined,
@@ -321,12 +316,12 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   const decided = !undecided.rows[0]?.undecided;
   if (!decided) {
     await db.exec(
-      `drop view census_calls; drop table census_repeated; drop table census_repeats; drop table census_skills;
-       drop view census_groups; drop view scan_groups; drop table census_scan; drop table file_sessions;`,
+      `drop view census_calls; drop table census_repeated; drop table census_repeats; drop view census_call_rows;
+       drop table census_skills; drop view census_groups; drop view scan_groups; drop table census_scan; drop table file_sessions;`,
     );
     return false;
   }
-  // census_calls reads census_groups (so census_scan and file_sessions) when a query runs.
+  // census_calls reads census_call_rows, so census_groups, census_scan and file_sessions, when a query runs.
   await db.exec(
     `-- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
      -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
