@@ -113,11 +113,11 @@ export class Evidence {
     return Evidence.loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
   }
 
-  /** Load resolved inputs into a fresh database (in memory, or `file`), unsealed. */
-  private static async loadInputs(inputs: Inputs, options: OpenOptions, file?: string): Promise<Evidence> {
+  /** Load resolved inputs into a fresh in-memory database, unsealed. */
+  private static async loadInputs(inputs: Inputs, options: OpenOptions): Promise<Evidence> {
     // DuckDB starts on a worker thread while the transcript files are listed (and their folders
     // checked) on this one.
-    const opening = Database.open({ file, progress: options.onProgress !== undefined });
+    const opening = Database.open({ progress: options.onProgress !== undefined });
     let files: TranscriptFile[];
     try {
       files = findTranscripts(inputs.transcripts);
@@ -139,8 +139,9 @@ export class Evidence {
   }
 
   /**
-   * Build database file `file` from the named inputs (`omg-evidence load`). Written beside it and
-   * renamed into place. Returns false, writing nothing, when `file` is already current (unless `force`).
+   * Build database file `file` from the named inputs (`omg-evidence load`): loaded in memory, then
+   * copied into a file beside it (Database.copyTo) and renamed into place. Returns false, writing
+   * nothing, when `file` is already current (unless `force`).
    */
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
     const inputs = namedInputs(paths, options.transcripts, probesDefault);
@@ -161,9 +162,10 @@ export class Evidence {
     };
     clean();
     try {
-      const ev = await Evidence.loadInputs(inputs, options, tmp);
+      const ev = await Evidence.loadInputs(inputs, options);
       try {
         await writeMeta(ev.db, inputs);
+        await ev.db.copyTo(tmp);
       } finally {
         ev.db.close();
       }
