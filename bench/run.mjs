@@ -6,7 +6,7 @@
  *
  * 1. Generates bench/out/corpus-s1 and corpus-s2 with bench/gen.mjs, unless each is already there
  *    with a params.json that matches (same generator bytes, same scale). bench/out/ is gitignored.
- * 2. Builds dist/ if it is missing (`npx tsc -p tsconfig.build.json`).
+ * 2. Builds dist/ (`npm run build`) if the bin package.json names is missing.
  * 3. Round by round (order rotated each round), under `/usr/bin/time -v`: omg-evidence census on
  *    s1, bench/duckdb-scan.mjs (the engine floor), bench/census.py (plain Python),
  *    bench/read-floor.mjs (DuckDB reading the lines, no census), and in the first --s2-rounds
@@ -65,9 +65,9 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** A fingerprint of dist/src, to notice a rebuild by someone else in the middle of a run. */
+/** A fingerprint of dist/, to notice a rebuild by someone else in the middle of a run. */
 function distSha() {
-  const dir = join(ROOT, 'dist', 'src');
+  const dir = join(ROOT, 'dist');
   if (!existsSync(dir)) return null;
   const h = createHash('sha256');
   for (const f of walk(dir)) h.update(relative(dir, f)).update(readFileSync(f));
@@ -113,9 +113,9 @@ function ensureCorpus(scale) {
 }
 
 function ensureDist() {
-  if (existsSync(join(ROOT, 'dist', 'src', 'bin.js'))) return;
-  console.error('dist/ is missing: npx tsc -p tsconfig.build.json');
-  const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  if (existsSync(join(ROOT, binPath))) return;
+  console.error(`${binPath} is missing: npm run build`);
+  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) { console.error('run.mjs: the build failed'); process.exit(2); }
 }
 
@@ -171,12 +171,12 @@ const expected = { s1: readFileSync(join(s1.dir, 'expected.tsv'), 'utf8'), s2: r
 for (const c of [s1, s2]) for (const f of walk(c.dir)) readFileSync(f);
 
 const JOBS = {
-  census_s1: { label: 'omg-evidence census, s1', cmd: process.execPath, args: ['dist/src/bin.js', 'census', '--transcripts', s1.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's1' },
+  census_s1: { label: 'omg-evidence census, s1', cmd: process.execPath, args: [binPath, 'census', '--transcripts', s1.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's1' },
   scan_s1: { label: 'DuckDB typed scan (floor), s1', cmd: process.execPath, args: ['bench/duckdb-scan.mjs', s1.dir], tsv: (x) => x, corpus: 's1' },
   python_s1: { label: 'python3 json.loads, s1', cmd: 'python3', args: ['bench/census.py', s1.dir], tsv: (x) => x, corpus: 's1' },
   // Not a census: DuckDB reading the lines and nothing else (its output is the line count, checked).
   floor_s1: { label: 'DuckDB read only (no census), s1', cmd: process.execPath, args: ['bench/read-floor.mjs', s1.dir], lines: true, corpus: 's1' },
-  census_s2: { label: 'omg-evidence census, s2', cmd: process.execPath, args: ['dist/src/bin.js', 'census', '--transcripts', s2.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's2' },
+  census_s2: { label: 'omg-evidence census, s2', cmd: process.execPath, args: [binPath, 'census', '--transcripts', s2.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's2' },
 };
 const runs = [];
 const mismatches = [];
@@ -232,7 +232,7 @@ for (let i = 0; i < args.coldRuns; i++) {
 
 // The cached path, once the CLI has it: `load DIR --db FILE`, then `census --db FILE`.
 let cached = { available: false };
-const help = spawnSync(process.execPath, ['dist/src/bin.js', 'load', '--help'], { cwd: ROOT, encoding: 'utf8' });
+const help = spawnSync(process.execPath, [binPath, 'load', '--help'], { cwd: ROOT, encoding: 'utf8' });
 // commander answers `load --help` with the top-level help (exit 0) when there is no load command.
 if (help.status === 0 && /^Usage: \S+ load\b/m.test(help.stdout)) {
   const db = join(OUT, 'cache-s1.duckdb');
@@ -242,21 +242,21 @@ if (help.status === 0 && /^Usage: \S+ load\b/m.test(help.stdout)) {
   const viaOption = /--transcripts\b/.test(help.stdout);
   const loadArgs = viaOption ? ['--transcripts', s1.dir, '--db', db] : [s1.dir, '--db', db];
   const censusArgs = viaOption ? ['--transcripts', s1.dir, '--db', db] : ['--db', db];
-  const load = measure('load_s1', process.execPath, ['dist/src/bin.js', 'load', ...loadArgs]);
+  const load = measure('load_s1', process.execPath, [binPath, 'load', ...loadArgs]);
   cached = { available: true, load_command: ['load', ...loadArgs].join(' '), census_command: ['census', ...censusArgs].join(' '),
     load: { wall_s: load.wall, rss_mb: load.rss_mb, exit: load.exit, db_bytes: existsSync(db) ? statSync(db).size : null }, runs: [] };
   if (load.exit !== 0) {
     failed = true;
     console.error(`ERROR: load exited ${load.exit}\n${tail(load.stderr)}`);
   } else {
-    JOBS.cached_s1 = { label: 'omg-evidence census --db (cached), s1', cmd: process.execPath, args: ['dist/src/bin.js', 'census', ...censusArgs, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's1' };
+    JOBS.cached_s1 = { label: 'omg-evidence census --db (cached), s1', cmd: process.execPath, args: [binPath, 'census', ...censusArgs, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's1' };
     for (let r = 0; r < args.rounds; r++) cached.runs.push(runJob('cached_s1', r + 1));
   }
 } else {
   console.error('cached: not available yet');
 }
 const distAfter = distSha();
-if (distAfter !== distBefore) console.error('WARNING: dist/src changed during the run (rebuilt by someone else?); the numbers may mix two builds');
+if (distAfter !== distBefore) console.error('WARNING: dist/ changed during the run (rebuilt by someone else?); the numbers may mix two builds');
 
 // ---------------------------------------------------------------- summary
 const ok = (key) => runs.filter((r) => r.job === key && r.exit === 0);
@@ -318,7 +318,7 @@ if (mismatches.length) {
   out.push('', '## MISMATCH', '');
   for (const m of mismatches) out.push(`**${m.label}**: ${m.rows ?? '?'} rows differ from expected.tsv, e.g.`, '```', ...m.sample, '```');
 }
-if (distAfter !== distBefore) out.push('', '**WARNING**: dist/src changed during the run; the numbers may mix two builds.');
+if (distAfter !== distBefore) out.push('', '**WARNING**: dist/ changed during the run; the numbers may mix two builds.');
 console.log(out.join('\n'));
 
 const pyVersion = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stdout.trim();

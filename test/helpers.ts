@@ -1,5 +1,6 @@
 /** Shared test helpers: run the CLI in-process or as the real bin, and find fixtures. */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../src/cli.js';
 import type { IO } from '../src/io.js';
@@ -37,9 +38,12 @@ export async function cli(args: string[], opts: { tty?: boolean; env?: NodeJS.Pr
   }
 }
 
-/** Run the built bin (dist/, as package.json names it) in a child process. */
+/** The executable package.json names (built into dist/ by `npm run build`). */
+export const binPath = join(repo, (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['omg-evidence']!);
+
+/** Run the built bin in a child process. */
 export function bin(args: string[], opts: { input?: string; cwd?: string } = {}): Run {
-  const r = spawnSync(process.execPath, [join(repo, 'dist', 'src', 'bin.js'), ...args], {
+  const r = spawnSync(process.execPath, [binPath, ...args], {
     cwd: opts.cwd ?? repo,
     input: opts.input,
     encoding: 'utf8',
