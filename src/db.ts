@@ -221,8 +221,8 @@ export class Database {
   /**
    * Write this database's tables and views to a new database file `file`, compactly: DuckDB copies
    * them into a database of their own (ATTACH, COPY FROM DATABASE), so the file holds no block
-   * that building in place leaves free (helper tables dropped, columns dropped, rows updated), and
-   * the same inputs give a file of the same size. Temporary tables stay behind.
+   * that building in place leaves free (helper tables dropped, columns dropped, rows updated).
+   * Temporary tables stay behind.
    */
   async copyTo(file: string): Promise<void> {
     const from = (await this.query(`select current_database() as name`)).rows[0]!.name as string;
