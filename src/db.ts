@@ -6,8 +6,8 @@
  * when that is exact, through DuckDB's to_json (select). It computes nothing itself: numbers come
  * from the SQL it is given.
  */
-// node-api's JavaScript is bundled into dist/ with the CLI (vite.config.ts): one file to load, not
-// some 180.
+// node-api's JavaScript is bundled into dist/ with the CLI (vite.config.ts), so its some 180
+// files are not loaded one by one.
 import { DuckDBInstance, DuckDBTypeId, JSDuckDBValueConverter, StatementType, listValue } from '@duckdb/node-api';
 import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBType, DuckDBValue, DuckDBValueConverter, JS } from '@duckdb/node-api';
 import { INSTANCE_OPTIONS, takeEarly } from './engine.js';

@@ -1,8 +1,8 @@
 /**
  * Starting DuckDB ahead of need. node-api's own binding (@duckdb/node-bindings, the package
  * node-api is built on, pinned to the same version) can open an in-memory database before the
- * ~45 ms of node-api's JavaScript have loaded: DuckDB then starts on a worker thread while they,
- * and the rest of the CLI, load (startEarly, called by prestart.ts). Database.open takes it.
+ * CLI's bundle, node-api's JavaScript included (~25 ms), has loaded: DuckDB then starts on a
+ * worker thread while it loads (startEarly, called by prestart.ts). Database.open takes it.
  */
 import { createRequire } from 'node:module';
 import type * as Bindings from '@duckdb/node-bindings';

@@ -1,7 +1,8 @@
 /**
  * Where things are: the package root (found from this module, so it works from src/ under vitest
- * and from the bundle in dist/ when installed), the bundled probe, the queries folder, and how a path is
- * shown to a user (relative to the working directory when it is inside it, so output is stable).
+ * and from the bundle in dist/ when installed), the bundled probe, the queries folder, and how a
+ * path is shown to a user (relative to the working directory when it is inside it, so output is
+ * stable).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
