@@ -11,7 +11,7 @@ import type { Row } from './db.js';
 import { InputError } from './errors.js';
 import type { Evidence } from './evidence.js';
 import { physicalLine } from './jsonl.js';
-import { displayPath } from './paths.js';
+import { displayPath, HOME_PATH } from './paths.js';
 
 export interface ExtractOptions {
   out: string;
@@ -29,9 +29,6 @@ interface Planned {
   path: string;
   bytes: string;
 }
-
-/** Home-directory paths, whoever the user: /home/<user>, /Users/<user>. */
-const HOME_PATH = /\/(?:home|Users)\/[^/\s"']+/;
 
 function homeIn(value: string, home?: string): string | undefined {
   const m = HOME_PATH.exec(value);

@@ -14,7 +14,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
-import { displayPath } from './paths.js';
+import { displayPath, HOME_PATH } from './paths.js';
 import {
   ENVELOPE_MACRO,
   NOTES,
@@ -159,6 +159,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   await checkSpawns(db, warnings, toolUseRequired);
   await buildDetails(db);
   await checkReferences(db, warnings);
+  await checkRedaction(db, warnings);
   await db.exec(`drop table records`);
   return warnings;
 }
@@ -360,6 +361,42 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
   if (p) throw recordError(String(p.file), Number(p.rec), `addendum declares pilot session "${p.name}", which is not in results.jsonl`, 'a pilot is named by the full session_id of a results.jsonl row');
   for (const o of res.rows.filter((r) => r.what === 'skill')) {
     warnings.push(`${o.probe}/skill_results.jsonl: ${o.n} row(s) name a session that is not in results.jsonl (first: record ${o.rec})`);
+  }
+}
+
+/**
+ * A warning for each committed file that holds a home-directory path (HOME_PATH): a record of any
+ * kind, or a tool_use/<session_id>.err. It names the file's first such line and the path, and how
+ * many more lines hold one. The evidence still loads: nothing in it is wrong, but it leaks the
+ * measuring machine.
+ */
+async function checkRedaction(db: Database, warnings: string[]): Promise<void> {
+  const res = await db.query(
+    `select probe, rel, any_value(file) as file, min(rec) as rec, min(line) as line,
+            arg_min(path, coalesce(rec, 0)) as path, sum(n)::BIGINT as n
+     from (
+       select probe, rel, file, rec, null::BIGINT as line, regexp_extract(json::VARCHAR, $re) as path, 1 as n
+       from records where regexp_matches(json::VARCHAR, $re)
+       union all
+       -- A .err file is text: its line is counted up to the first path.
+       select s.probe, f.rel, null, null,
+              len(string_split(substr(s.stderr, 1, strpos(s.stderr, regexp_extract(s.stderr, $re)) - 1), chr(10))),
+              regexp_extract(s.stderr, $re),
+              len(list_filter(string_split(s.stderr, chr(10)), l -> regexp_matches(l, $re)))
+       from spawns s join source_files f on f.probe = s.probe and f.session_id = s.session_id and f.kind = 'tool_use_err'
+       where regexp_matches(s.stderr, $re)
+     )
+     group by probe, rel
+     order by probe, rel`,
+    { re: HOME_PATH.source },
+    'checking for home-directory paths',
+  );
+  for (const r of res.rows) {
+    const line = r.file === null ? Number(r.line) : physicalLine(String(r.file), Number(r.rec));
+    const more = Number(r.n) > 1 ? ` (and ${Number(r.n) - 1} more line(s))` : '';
+    warnings.push(
+      `${r.probe}/${r.rel}:${line}: holds the home-directory path ${r.path}${more} (committed records must not leak the measuring machine: write such paths with $HOME)`,
+    );
   }
 }
 

@@ -105,6 +105,19 @@ describe('what loads', () => {
     expect(run.stdout.split('\n')).toHaveLength(3);
   });
 
+  it('warns of each committed file that holds a home-directory path, naming its first line, and goes on (exit 0)', async () => {
+    const run = await cli(['census', probeFixture('home-leak'), '--format', 'text']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      'omg-evidence: warning: home-leak/results.jsonl:2: holds the home-directory path /Users/alice ' +
+        '(committed records must not leak the measuring machine: write such paths with $HOME)\n' +
+        'omg-evidence: warning: home-leak/tool_use/bbbbbbbb-0000-4000-8000-000000000002.err:2: holds the home-directory path /home/bob (and 1 more line(s)) ' +
+        '(committed records must not leak the measuring machine: write such paths with $HOME)\n',
+    );
+    // A placeholder is not a leak: the bundled probe writes $HOME, $WS and $REPO, and loads without a word.
+    expect((await cli(['census', '--format', 'text'])).stderr).toBe('');
+  });
+
   it('keeps a registration record of an unknown kind, with a warning', async () => {
     const ev = await Evidence.open([probeFixture('registered')]);
     expect(ev.warnings).toEqual([
