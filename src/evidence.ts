@@ -164,7 +164,7 @@ export class Evidence {
     try {
       const ev = await Evidence.loadInputs(inputs, options);
       try {
-        await writeMeta(ev.db, inputs);
+        await writeMeta(ev.db, inputs, ev.warnings);
         await ev.db.copyTo(tmp);
       } finally {
         ev.db.close();
@@ -214,7 +214,9 @@ export class Evidence {
           'for the census of its sessions: omg-evidence census --transcripts DIR --db FILE',
         );
       }
-      return new Evidence(db, meta.inputs.probes.map(probeOf), [], meta.inputs.transcripts.length > 0);
+      // What loading the evidence warned of is said again: the database holds what it was built from.
+      for (const w of meta.warnings) options.onWarning?.(w);
+      return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0);
     } catch (err) {
       db.close();
       throw err;

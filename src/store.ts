@@ -29,6 +29,8 @@ export interface Meta {
   inputs: Inputs;
   fingerprint: string;
   files: number;
+  /** What loading the inputs warned of; a command reading the database says it again. */
+  warnings: string[];
 }
 
 /** The documented tables and their columns, hashed: what queries over a database rely on. */
@@ -65,9 +67,9 @@ export function normalize(inputs: Inputs): Inputs {
   return { probes: inputs.probes.map((p) => resolve(p)), transcripts: inputs.transcripts.map((t) => resolve(t)) };
 }
 
-export async function writeMeta(db: Database, inputs: Inputs): Promise<Meta> {
+export async function writeMeta(db: Database, inputs: Inputs, warnings: string[]): Promise<Meta> {
   const fp = fingerprint(inputs);
-  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp.hash, files: fp.files };
+  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp.hash, files: fp.files, warnings };
   await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
   for (const [key, value] of Object.entries(meta)) {
     await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
@@ -82,7 +84,8 @@ export async function readMeta(db: Database, file: string): Promise<Meta> {
   } catch {
     throw new InputError(`${displayPath(file)}: not a database omg-evidence built`, 'build one with omg-evidence load … --db FILE');
   }
-  return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(String(r.value))])) as unknown as Meta;
+  // A database written before warnings were kept has none to say.
+  return { warnings: [], ...Object.fromEntries(rows.map((r) => [r.key, JSON.parse(String(r.value))])) } as unknown as Meta;
 }
 
 const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());

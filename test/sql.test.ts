@@ -144,6 +144,14 @@ describe('persisted databases', () => {
     expect((await cli(['census', '--transcripts', samples, '--db', sdb, '--format', 'json'])).stdout).toBe(fresh.stdout);
   });
 
+  it('says again what loading the evidence warned of, when a command reads the database', async () => {
+    const db = join(temp(), 'w.duckdb');
+    const fresh = await cli(['census', probeFixture('orphan-tool-use'), '--format', 'text']);
+    expect(fresh.stderr).toMatch(/^omg-evidence: warning: orphan-tool-use\/tool_use\/dddddddd-.*: matches no row of results\.jsonl; ignored\n$/);
+    expect((await cli(['load', probeFixture('orphan-tool-use'), '--db', db])).stderr).toBe(`${fresh.stderr}omg-evidence: load: ${db} written\n`);
+    expect(await cli(['census', probeFixture('orphan-tool-use'), '--db', db, '--format', 'text'])).toEqual(fresh);
+  });
+
   it('refuses a database built from other inputs than the ones named', async () => {
     const db = join(temp(), 'p.duckdb');
     await cli(['load', probeFixture('minimal'), '--db', db]);
