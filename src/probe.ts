@@ -157,9 +157,13 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
     await buildSpawns(here, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
   }, checkRecords);
   await checkSpawns(db, warnings, toolUseRequired);
-  await buildDetails(db);
-  await checkReferences(db, warnings);
-  await checkRedaction(db, warnings);
+  // Home-directory paths are looked for on a second connection while this one builds the details;
+  // their warnings come after the others.
+  const [, leaks] = await db.inParallel(async (here) => {
+    await buildDetails(here);
+    await checkReferences(here, warnings);
+  }, homePathWarnings);
+  warnings.push(...leaks);
   await db.exec(`drop table records`);
   return warnings;
 }
@@ -365,39 +369,34 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
 }
 
 /**
- * A warning for each committed file that holds a home-directory path (HOME_PATH): a record of any
+ * The warnings for each committed file that holds a home-directory path (HOME_PATH): a record of any
  * kind, or a tool_use/<session_id>.err. It names the file's first such line and the path, and how
  * many more lines hold one. The evidence still loads: nothing in it is wrong, but it leaks the
  * measuring machine.
  */
-async function checkRedaction(db: Database, warnings: string[]): Promise<void> {
+async function homePathWarnings(db: Database): Promise<string[]> {
+  // Each line once: a record (rec, its record number), or a line of a .err file (rec, its line).
   const res = await db.query(
-    `select probe, rel, any_value(file) as file, min(rec) as rec, min(line) as line,
-            arg_min(path, coalesce(rec, 0)) as path, sum(n)::BIGINT as n
-     from (
-       select probe, rel, file, rec, null::BIGINT as line, regexp_extract(json::VARCHAR, $re) as path, 1 as n
-       from records where regexp_matches(json::VARCHAR, $re)
+    `with lines as (
+       select probe, rel, file, rec, json::VARCHAR as text from records
        union all
-       -- A .err file is text: its line is counted up to the first path.
-       select s.probe, f.rel, null, null,
-              len(string_split(substr(s.stderr, 1, strpos(s.stderr, regexp_extract(s.stderr, $re)) - 1), chr(10))),
-              regexp_extract(s.stderr, $re),
-              len(list_filter(string_split(s.stderr, chr(10)), l -> regexp_matches(l, $re)))
-       from spawns s join source_files f on f.probe = s.probe and f.session_id = s.session_id and f.kind = 'tool_use_err'
-       where regexp_matches(s.stderr, $re)
+       select probe, rel, null, generate_subscripts(l, 1), unnest(l)
+       from (select s.probe, f.rel, string_split(s.stderr, chr(10)) as l
+             from spawns s join source_files f on f.probe = s.probe and f.session_id = s.session_id and f.kind = 'tool_use_err')
      )
+     select probe, rel, any_value(file) as file, min(rec) as rec, arg_min(path, rec) as path, count(*) as n
+     from (select *, regexp_extract(text, $re) as path from lines)
+     where path <> ''
      group by probe, rel
      order by probe, rel`,
     { re: HOME_PATH.source },
     'checking for home-directory paths',
   );
-  for (const r of res.rows) {
-    const line = r.file === null ? Number(r.line) : physicalLine(String(r.file), Number(r.rec));
+  return res.rows.map((r) => {
+    const line = r.file === null ? Number(r.rec) : physicalLine(String(r.file), Number(r.rec));
     const more = Number(r.n) > 1 ? ` (and ${Number(r.n) - 1} more line(s))` : '';
-    warnings.push(
-      `${r.probe}/${r.rel}:${line}: holds the home-directory path ${r.path}${more} (committed records must not leak the measuring machine: write such paths with $HOME)`,
-    );
-  }
+    return `${r.probe}/${r.rel}:${line}: holds the home-directory path ${r.path}${more} (committed records must not leak the measuring machine: write such paths with $HOME)`;
+  });
 }
 
 /** What must be unique within a probe, and the records that hold it. */
