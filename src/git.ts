@@ -36,12 +36,72 @@ export interface Preregistration {
   compared: Compared[];
 }
 
-function git(cwd: string, args: string[]): string | null {
+/**
+ * What keeps git to reading. A probe may be shared with its .git/, whose config can name programs
+ * that read commands run (core.fsmonitor, hooks, a pager, external diff, signature checks, a fetch
+ * of missing objects): the command line disables each, and the system and global config, the
+ * caller's GIT_* variables (GIT_DIR, GIT_INDEX_FILE, …) and optional index writes are left out.
+ */
+const SAFE_CONFIG = [
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'core.pager=cat',
+  'core.sshCommand=',
+  'core.untrackedCache=false',
+  'diff.external=',
+  'log.showSignature=false',
+  'protocol.allow=never',
+];
+
+function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_LAZY_FETCH: '1',
+    ...extra,
+  };
+}
+
+/**
+ * Run a read-only git command; null when it fails. `config` is more configuration given as key and
+ * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
+ */
+function git(cwd: string, args: string[], config: [string, string][] = []): string | null {
+  const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
+  config.forEach(([k, v], i) => {
+    extra[`GIT_CONFIG_KEY_${i}`] = k;
+    extra[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', ['--no-pager', '--no-optional-locks', ...SAFE_CONFIG.flatMap((c) => ['-c', c]), ...args], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: safeEnv(extra),
+    });
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether `file` differs from what is committed (staged, changed or untracked). `git status` hashes
+ * a file whose stat changed through its clean filter, a program .gitattributes can name: each
+ * driver the file's attributes name is emptied first, so git compares the bytes as they are.
+ */
+function dirty(cwd: string, file: string): boolean {
+  const attr = (git(cwd, ['check-attr', '-z', 'filter', '--', file]) ?? '').split('\0');
+  const driver = attr[2];
+  const off: [string, string][] =
+    driver && driver !== 'unspecified' && driver !== 'unset' && driver !== 'set'
+      ? [['clean', ''], ['smudge', ''], ['process', ''], ['required', 'false']].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string])
+      : [];
+  return (git(cwd, ['status', '--porcelain', '--ignore-submodules=all', '--', file], off) ?? '').trim() !== '';
 }
 
 interface Commit {
@@ -51,7 +111,7 @@ interface Commit {
 
 /** Commits that touched `file`, newest first (`--diff-filter=A` for the ones that added it). */
 function commits(cwd: string, file: string, added = false): Commit[] {
-  const out = git(cwd, ['log', ...(added ? ['--diff-filter=A'] : []), '--format=%H%x09%cI', '--', file]) ?? '';
+  const out = git(cwd, ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', ...(added ? ['--diff-filter=A'] : []), '--format=%H%x09%cI', '--', file]) ?? '';
   return out
     .split('\n')
     .filter(Boolean)
@@ -79,7 +139,7 @@ export function preregistration(probeDir: string, evidenceFile: string, parts: P
     const history = commits(probeDir, file);
     const first = commits(probeDir, file, true).at(-1) ?? history.at(-1);
     const row: Compared = { file, commit: first ? short(first.hash) : null, committed_at: first?.date ?? null, governs: part.governs, order: '' };
-    const dirty = (git(probeDir, ['status', '--porcelain', '--', file]) ?? '').trim() !== '';
+    const uncommitted = dirty(probeDir, file);
     if (!first) row.order = 'not committed';
     else if (part.governs === null) row.order = 'governs no spawn';
     else {
@@ -91,7 +151,7 @@ export function preregistration(probeDir: string, evidenceFile: string, parts: P
       else if (after(first.date, part.governs)) row.order = 'after';
       else row.order = 'before';
     }
-    if (dirty && row.order !== 'after' && !row.order.startsWith('changed after')) row.order = 'uncommitted changes';
+    if (uncommitted && row.order !== 'after' && !row.order.startsWith('changed after')) row.order = 'uncommitted changes';
     compared.push(row);
   }
   const late = compared.filter((c) => c.order === 'after' || c.order.startsWith('changed after'));

@@ -1,0 +1,102 @@
+/**
+ * git is only read: a probe shared with its .git/ cannot make `verdict` run a program its
+ * repository's config names (core.fsmonitor, a hook, a clean filter), and the caller's GIT_*
+ * variables do not send git to another repository. The pre-registration answer stays the same.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, probeFixture, repo } from './helpers.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+/**
+ * The git-order fixture in a fresh repository: the registration committed a day before the
+ * spawns, the evidence after them (so the answer is "yes"). Returns the probe and its temp root.
+ */
+function committedProbe(): { root: string; dir: string } {
+  const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
+  temps.push(root);
+  const dir = join(root, 'git-order');
+  cpSync(join(repo, probeFixture('git-order')), dir, { recursive: true });
+  const g = (args: string[], date?: string) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+      cwd: dir,
+      stdio: 'pipe',
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) },
+    });
+  g(['init', '-q']);
+  g(['add', 'registration']);
+  g(['commit', '-q', '-m', 'registration'], '2026-08-11T10:00:00+09:00');
+  g(['add', 'results.jsonl', 'tool_use']);
+  g(['commit', '-q', '-m', 'evidence'], '2026-08-12T16:00:00+09:00');
+  return { root, dir };
+}
+
+/** A shell script that records it ran by creating `root/ran-<name>`. */
+function script(root: string, name: string): string {
+  const file = join(root, `${name}.sh`);
+  writeFileSync(file, `#!/bin/sh\ntouch '${join(root, `ran-${name}`)}'\ncat\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+const verdict = async (dir: string) => {
+  const run = await cli(['verdict', dir, '--format', 'json']);
+  return { code: run.code, v: JSON.parse(run.stdout) };
+};
+
+describe('git is only read', () => {
+  it("runs no program the repository's config names: core.fsmonitor, a hook, a clean filter", async () => {
+    const { root, dir } = committedProbe();
+    const config = (key: string, value: string) => execFileSync('git', ['config', key, value], { cwd: dir, stdio: 'pipe' });
+    config('core.fsmonitor', script(root, 'fsmonitor'));
+    config('filter.evil.clean', script(root, 'clean'));
+    config('filter.evil.smudge', script(root, 'smudge'));
+    const hooks = join(dir, '.git', 'hooks');
+    for (const hook of ['post-index-change', 'pre-commit', 'post-checkout']) cpSync(script(root, hook), join(hooks, hook));
+    // Attributes from .git/info/ name the filter without a change to the committed files; a new
+    // mtime on each registration file makes git status read (and so clean) its content.
+    writeFileSync(join(dir, '.git', 'info', 'attributes'), '* filter=evil\n');
+    const later = new Date('2030-01-01T00:00:00Z');
+    for (const f of ['registration/prereg.jsonl', 'registration/addendum-1.jsonl', 'registration/conjuncts/1-a-ran.sql']) utimesSync(join(dir, f), later, later);
+
+    const { code, v } = await verdict(dir);
+    expect(readdirSync(root).filter((f) => f.startsWith('ran-'))).toEqual([]);
+    // The bytes are as committed, so nothing is an uncommitted change: the answer is unchanged.
+    expect(v.preregistered).toBe('yes');
+    expect(code).toBe(0);
+  });
+
+  it('a file edited since its commit is still an uncommitted change, with a filter emptied', async () => {
+    const { root, dir } = committedProbe();
+    execFileSync('git', ['config', 'filter.evil.clean', script(root, 'clean')], { cwd: dir, stdio: 'pipe' });
+    writeFileSync(join(dir, '.git', 'info', 'attributes'), '* filter=evil\n');
+    appendFileSync(join(dir, 'registration', 'conjuncts', '1-a-ran.sql'), '-- edited after its commit\n');
+    const { v } = await verdict(dir);
+    expect(existsSync(join(root, 'ran-clean'))).toBe(false);
+    expect(v.preregistered).toBe('not established');
+    expect(v.preregistration.reason).toBe('registration/conjuncts/1-a-ran.sql: uncommitted changes');
+  });
+
+  it("reads the probe's own repository whatever GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE the caller has", async () => {
+    const { root, dir } = committedProbe();
+    const saved = { GIT_DIR: process.env.GIT_DIR, GIT_WORK_TREE: process.env.GIT_WORK_TREE, GIT_INDEX_FILE: process.env.GIT_INDEX_FILE };
+    Object.assign(process.env, { GIT_DIR: join(root, 'elsewhere'), GIT_WORK_TREE: root, GIT_INDEX_FILE: join(root, 'index') });
+    try {
+      const { code, v } = await verdict(dir);
+      expect(v.preregistered).toBe('yes');
+      expect(code).toBe(0);
+    } finally {
+      for (const [k, val] of Object.entries(saved)) {
+        if (val === undefined) delete process.env[k];
+        else process.env[k] = val;
+      }
+    }
+  });
+});
