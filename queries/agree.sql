@@ -1,21 +1,26 @@
 -- agree: the census derived from the committed records against the one derived from transcripts.
 --
 -- Compares, spawn by spawn, the tool_use count of every tool, the skills in call order, and the
--- is_error and text of every skill result the two sources both hold.
+-- is_error and text of every skill result the two sources both hold. A spawn is compared when the
+-- transcripts hold its session. A transcript file named for a spawn's session (its name, or a
+-- folder on its path) that holds none of that session's lines, an empty file for one, is not a
+-- missing transcript: beside records that show calls it is a difference.
 --
--- reads:   spawns, tool_uses, skill_calls, transcript_sessions, transcript_tool_uses,
---          transcript_tool_results
+-- reads:   spawns, tool_uses, skill_calls, transcript_files, transcript_sessions,
+--          transcript_tool_uses, transcript_tool_results
 -- params:  none
--- returns: one row per spawn that agrees or has no transcript, and one per difference
+-- returns: one row per spawn that agrees or is gone, and one per difference
 --   probe        VARCHAR
 --   seq          BIGINT
 --   arm          VARCHAR
 --   session_id   VARCHAR
---   verdict      VARCHAR  agree | differ | gone (no transcript: not a disagreement)
---   aspect       VARCHAR  tool | skills | skill result (NULL unless verdict is differ)
---   item         VARCHAR  the tool name, or the tool_use_id of the skill call
+--   verdict      VARCHAR  agree | differ | gone (not compared: no transcript holds its session,
+--                         and its records show no call a transcript would contradict)
+--   aspect       VARCHAR  tool | skills | skill result | session (NULL unless verdict is differ)
+--   item         VARCHAR  the tool name, the tool_use_id of the skill call, or the transcript file
+--                         named for a session it does not hold (differ, or gone beside such a file)
 --   records      VARCHAR  what the committed records say
---   transcripts  VARCHAR  what the transcripts say
+--   transcripts  VARCHAR  what the transcripts say ('no session' beside such a file; else NULL when gone)
 -- order:   probe, seq, aspect, item
 
 with
@@ -24,6 +29,16 @@ covered as (
     select s.probe, s.session_id
     from spawns as s
     where exists (select 1 from transcript_sessions as t where t.session_id = s.session_id)
+),
+
+-- Spawns not covered whose session names a transcript file (its stem or a folder on its path).
+hollow as (
+    select s.probe, s.session_id, min(f.file) as file
+    from spawns as s
+    join transcript_files as f
+        on list_contains(string_split(regexp_replace(f.file, '\.jsonl$', ''), '/'), s.session_id)
+    where not exists (select 1 from covered as c where c.probe = s.probe and c.session_id = s.session_id)
+    group by s.probe, s.session_id
 ),
 
 record_counts as (
@@ -95,7 +110,17 @@ result_differences as (
     where c.is_error is distinct from x.is_error or c.result is distinct from x.result
 ),
 
+session_differences as (
+    select h.probe, h.session_id, 'session' as aspect, h.file as item,
+        format('{} tool call(s)', count(*)) as records, 'no session' as transcripts
+    from hollow as h
+    join tool_uses as t using (probe, session_id)
+    group by all
+),
+
 differences as (
+    select * from session_differences
+    union all
     select * from tool_differences
     union all
     select * from skill_differences
@@ -110,9 +135,10 @@ final as (
     union all
     select s.probe, s.seq, s.arm, s.session_id,
         case when c.session_id is null then 'gone' else 'agree' end as verdict,
-        null, null, null, null
+        null, h.file, null, case when h.file is not null then 'no session' end
     from spawns as s
     left join covered as c using (probe, session_id)
+    left join hollow as h using (probe, session_id)
     where not exists (select 1 from differences as d where d.probe = s.probe and d.session_id = s.session_id)
 )
 

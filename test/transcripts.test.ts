@@ -329,7 +329,7 @@ describe('census from transcripts, and agree, on the bundled probe', () => {
     const rows = JSON.parse(run.stdout);
     expect(rows.filter((r: { verdict: string }) => r.verdict === 'agree')).toHaveLength(27);
     expect(rows.filter((r: { verdict: string }) => r.verdict === 'gone').map((r: { arm: string }) => r.arm)).toEqual(['K-NEG']);
-    expect(run.stderr).toBe('omg-evidence: agree: 27 spawn(s) agree, 1 gone (no transcript: K-NEG d3cf0e26)\n');
+    expect(run.stderr).toBe('omg-evidence: agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)\n');
   });
 
   it('agree: exit 3 naming each session, tool and both counts', async () => {
@@ -340,7 +340,7 @@ describe('census from transcripts, and agree, on the bundled probe', () => {
         'B           bbbbbbbb  differs: skill result toolu_2: records is_error=false Launching skill: ns:x, transcripts is_error=true <tool_use_error>Unknown skill: ns:x</tool_use_error>\n' +
         'C           cccccccc  gone: no transcript\n',
     );
-    expect(run.stderr).toBe('omg-evidence: 2 spawn(s) differ between records and transcripts; 0 agree, 1 gone (no transcript: C cccccccc)\n');
+    expect(run.stderr).toBe('omg-evidence: agree: 2 of 3 spawn(s) compared: 0 agree, 2 differ; 1 gone (no transcript: C cccccccc)\n');
   });
 });
 

@@ -1,0 +1,86 @@
+/**
+ * agree means something was compared: exit 3 when no spawn of a probe has a transcript (an empty
+ * folder, someone else's sessions), a transcript file that holds no session beside records that
+ * show calls is a difference, and the summary always counts compared, differing and gone spawns.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bundled, cli, probeFixture } from './helpers.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+const HINT = "(pass --transcripts DIR, the folder that holds the spawns' sessions)";
+
+describe('agree with nothing to compare exits 3', () => {
+  it('a transcripts folder with no session in it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'omg-agree-'));
+    temps.push(empty);
+    const run = await cli(['agree', '--transcripts', empty, '--format', 'json']);
+    expect(run.code).toBe(3);
+    expect(JSON.parse(run.stdout).every((r: { verdict: string }) => r.verdict === 'gone')).toBe(true);
+    expect(run.stderr).toBe(
+      'omg-evidence: agree: 0 of 28 spawn(s) compared: 0 agree, 0 differ; 28 gone ' +
+        '(no transcript: K-RES 1bb76aee, K-RES 4588218c, K-RES 9c31834b, K-RES 20f57f7b, K-NEG d3cf0e26, and 23 more): ' +
+        `nothing was compared ${HINT}\n`,
+    );
+  });
+
+  it("a folder of someone else's sessions", async () => {
+    const run = await cli(['agree', '--transcripts', join(probeFixture('disagree'), 'transcripts'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^omg-evidence: agree: 0 of 28 spawn\(s\) compared: 0 agree, 0 differ; 28 gone \(.*\): nothing was compared \(/);
+  });
+
+  it('one probe of two with no spawn compared names that probe', async () => {
+    const run = await cli(['agree', bundled, probeFixture('agree-other-session'), '--transcripts', join(probeFixture('agree-other-session'), 'transcripts')]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/: nothing was compared for 0017-staged-agent-restores-layer-1 \(pass --transcripts DIR/);
+  });
+});
+
+describe('a transcript file that holds no session', () => {
+  it('empty, beside records that show three calls, is a difference; beside none, gone', async () => {
+    const run = await cli(['agree', probeFixture('agree-empty-transcript'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'A           aaaaaaaa  agree\n' +
+        'B           bbbbbbbb  differs: session bbbbbbbb-0000-4000-8000-000000000002.jsonl: records 3 tool call(s), transcripts no session\n' +
+        'E           eeeeeeee  gone: eeeeeeee-0000-4000-8000-000000000005.jsonl holds no session\n',
+    );
+    expect(run.stderr).toBe('omg-evidence: agree: 2 of 3 spawn(s) compared: 1 agree, 1 differ; 1 gone (no transcript: E eeeeeeee)\n');
+  });
+
+  it('the same through --db', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-agree-'));
+    temps.push(dir);
+    const probe = probeFixture('agree-empty-transcript');
+    const db = join(dir, 'e.duckdb');
+    expect((await cli(['load', probe, '--transcripts', join(probe, 'transcripts'), '--db', db])).code).toBe(0);
+    const direct = await cli(['agree', probe, '--format', 'json']);
+    const viaDb = await cli(['agree', '--db', db, '--format', 'json']);
+    expect(viaDb).toEqual(direct);
+    expect(viaDb.code).toBe(3);
+  });
+
+  it("holding only another session's lines, beside a record of a call, is a difference", async () => {
+    const run = await cli(['agree', probeFixture('agree-other-session'), '--format', 'json']);
+    expect(run.code).toBe(3);
+    expect(JSON.parse(run.stdout)[1]).toEqual({
+      probe: 'agree-other-session',
+      seq: 2,
+      arm: 'C',
+      session_id: 'cccccccc-0000-4000-8000-000000000003',
+      verdict: 'differ',
+      aspect: 'session',
+      item: 'cccccccc-0000-4000-8000-000000000003.jsonl',
+      records: '1 tool call(s)',
+      transcripts: 'no session',
+    });
+    expect(run.stderr).toBe('omg-evidence: agree: 2 of 2 spawn(s) compared: 1 agree, 1 differ; 0 gone\n');
+  });
+});
