@@ -5,6 +5,7 @@
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
 import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { relative } from 'node:path';
 
 export type Answer = 'yes' | 'no' | 'not established';
@@ -40,7 +41,8 @@ export interface Preregistration {
  * What keeps git to reading. A probe may be shared with its .git/, whose config can name programs
  * that read commands run (core.fsmonitor, hooks, a pager, external diff, signature checks, a fetch
  * of missing objects): the command line disables each, and the system and global config, the
- * caller's GIT_* variables (GIT_DIR, GIT_INDEX_FILE, …) and optional index writes are left out.
+ * caller's GIT_* variables (GIT_DIR, GIT_INDEX_FILE, …), optional index writes and bare
+ * repositories found by discovery are left out. Needs git 2.32 (GIT_CONFIG_GLOBAL).
  */
 const SAFE_CONFIG = [
   'core.fsmonitor=false',
@@ -51,7 +53,30 @@ const SAFE_CONFIG = [
   'diff.external=',
   'log.showSignature=false',
   'protocol.allow=never',
+  'safe.bareRepository=explicit',
 ];
+
+/** A repository to read: the folder git runs in, and the directories the user trusts (safe.directory). */
+interface Repo {
+  cwd: string;
+  trusted: string[];
+}
+
+/**
+ * safe.directory from the user's own system and global config: the one key kept from them, so a
+ * repository another user owns (a container's volume, a CI checkout) reads as it did. Reading
+ * config runs no program.
+ */
+function trustedDirectories(): string[] {
+  return ['--system', '--global'].flatMap((scope) => {
+    try {
+      const out = execFileSync('git', ['config', scope, '--get-all', 'safe.directory'], { cwd: tmpdir(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      return out.split('\n').filter(Boolean);
+    } catch {
+      return [];
+    }
+  });
+}
 
 function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
@@ -71,15 +96,16 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * Run a read-only git command; null when it fails. `config` is more configuration given as key and
  * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
  */
-function git(cwd: string, args: string[], config: [string, string][] = []): string | null {
+function git(repo: Repo, args: string[], config: [string, string][] = []): string | null {
   const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
   config.forEach(([k, v], i) => {
     extra[`GIT_CONFIG_KEY_${i}`] = k;
     extra[`GIT_CONFIG_VALUE_${i}`] = v;
   });
   try {
-    return execFileSync('git', ['--no-pager', '--no-optional-locks', ...SAFE_CONFIG.flatMap((c) => ['-c', c]), ...args], {
-      cwd,
+    const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
+    return execFileSync('git', ['--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args], {
+      cwd: repo.cwd,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       env: safeEnv(extra),
@@ -94,14 +120,14 @@ function git(cwd: string, args: string[], config: [string, string][] = []): stri
  * a file whose stat changed through its clean filter, a program .gitattributes can name: each
  * driver the file's attributes name is emptied first, so git compares the bytes as they are.
  */
-function dirty(cwd: string, file: string): boolean {
-  const attr = (git(cwd, ['check-attr', '-z', 'filter', '--', file]) ?? '').split('\0');
+function dirty(repo: Repo, file: string): boolean {
+  const attr = (git(repo, ['check-attr', '-z', 'filter', '--', file]) ?? '').split('\0');
   const driver = attr[2];
   const off: [string, string][] =
     driver && driver !== 'unspecified' && driver !== 'unset' && driver !== 'set'
       ? [['clean', ''], ['smudge', ''], ['process', ''], ['required', 'false']].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string])
       : [];
-  return (git(cwd, ['status', '--porcelain', '--ignore-submodules=all', '--', file], off) ?? '').trim() !== '';
+  return (git(repo, ['status', '--porcelain', '--ignore-submodules=all', '--', file], off) ?? '').trim() !== '';
 }
 
 interface Commit {
@@ -110,8 +136,8 @@ interface Commit {
 }
 
 /** Commits that touched `file`, newest first (`--diff-filter=A` for the ones that added it). */
-function commits(cwd: string, file: string, added = false): Commit[] {
-  const out = git(cwd, ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', ...(added ? ['--diff-filter=A'] : []), '--format=%H%x09%cI', '--', file]) ?? '';
+function commits(repo: Repo, file: string, added = false): Commit[] {
+  const out = git(repo, ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', ...(added ? ['--diff-filter=A'] : []), '--format=%H%x09%cI', '--', file]) ?? '';
   return out
     .split('\n')
     .filter(Boolean)
@@ -127,19 +153,20 @@ const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
 /** Compare each registration part's commits with the spawns it governs. */
 export function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Preregistration {
   const compared: Compared[] = [];
-  if (git(probeDir, ['rev-parse', '--show-toplevel']) === null) {
+  const repo: Repo = { cwd: probeDir, trusted: trustedDirectories() };
+  if (git(repo, ['rev-parse', '--show-toplevel']) === null) {
     return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
   }
-  const evidence = commits(probeDir, relative(probeDir, evidenceFile), true).at(-1) ?? null;
+  const evidence = commits(repo, relative(probeDir, evidenceFile), true).at(-1) ?? null;
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   }
   for (const part of parts) {
     const file = relative(probeDir, part.path).split('\\').join('/');
-    const history = commits(probeDir, file);
-    const first = commits(probeDir, file, true).at(-1) ?? history.at(-1);
+    const history = commits(repo, file);
+    const first = commits(repo, file, true).at(-1) ?? history.at(-1);
     const row: Compared = { file, commit: first ? short(first.hash) : null, committed_at: first?.date ?? null, governs: part.governs, order: '' };
-    const uncommitted = dirty(probeDir, file);
+    const uncommitted = dirty(repo, file);
     if (!first) row.order = 'not committed';
     else if (part.governs === null) row.order = 'governs no spawn';
     else {

@@ -99,4 +99,24 @@ describe('git is only read', () => {
       }
     }
   });
+
+  // Ownership needs a second user: only root can give the repository to one.
+  it.skipIf(process.getuid?.() !== 0)('a repository another user owns reads as before when the user trusts it (safe.directory; runs as root only)', async () => {
+    const { root, dir } = committedProbe();
+    execFileSync('chown', ['-R', '65534', dir]);
+    const global = join(root, 'gitconfig');
+    writeFileSync(global, `[safe]\n\tdirectory = ${dir}\n[core]\n\tfsmonitor = ${script(root, 'global-fsmonitor')}\n`);
+    const saved = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = global;
+    try {
+      const { code, v } = await verdict(dir);
+      expect(v.preregistered).toBe('yes');
+      expect(code).toBe(0);
+      // Only safe.directory is kept from the user's config.
+      expect(existsSync(join(root, 'ran-global-fsmonitor'))).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved;
+    }
+  });
 });
