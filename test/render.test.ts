@@ -271,6 +271,18 @@ describe('render: only a region exactly as render wrote it is overwritten', () =
     });
   }
 
+  it('a hand edit in any document given stops the run before any document is written', async () => {
+    const { dir, doc } = scratch('hand-cell.md');
+    const good = join(dir, 'docs', 'good.md');
+    const before = readFileSync(good);
+    const run = await cli(['render', good, doc]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `omg-evidence: ${doc}:5: the census region was edited by hand since it was rendered (move the edit outside the markers, or pass --force to overwrite it)\n`,
+    );
+    expect(readFileSync(good)).toEqual(before);
+  });
+
   it("an empty region is new and is filled; a provenance line written before the seal covered its fields still counts as render's own", async () => {
     expect(bodyState([])).toBe('new');
     const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));

@@ -38,27 +38,34 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
         const parsed = docs.map((d) => parseDocument(d));
         const stale: string[] = [];
         const edited: string[] = [];
+        const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
         for (const doc of parsed) {
           const rendered = await renderDocument(doc, cache, help);
-          const changed = rendered.filter((r) => !r.current);
-          if (opts.check) {
+          all.push({ doc, rendered, changed: rendered.filter((r) => !r.current) });
+        }
+        if (opts.check) {
+          for (const { doc, changed } of all) {
             for (const r of changed) {
               io.stdout(regionDiff(doc, r));
               (r.handEdited ? edited : stale).push(`${displayPath(doc.path)}:${r.region.begin} (${r.region.name})`);
             }
-            continue;
           }
-          const byHand = changed.filter((r) => r.handEdited);
-          if (byHand.length && !opts.force) {
+        } else {
+          // A hand edit in any document stops the run before any document is written.
+          for (const { doc, changed } of opts.force ? [] : all) {
+            const byHand = changed.filter((r) => r.handEdited);
+            if (!byHand.length) continue;
             const r = byHand[0]!;
             throw new InputError(
               `${displayPath(doc.path)}:${r.region.begin}: the ${r.region.name} region was edited by hand since it was rendered${byHand.length > 1 ? ` (and ${byHand.length - 1} more)` : ''}`,
               'move the edit outside the markers, or pass --force to overwrite it',
             );
           }
-          if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
-          if (changed.length) replaceDocument(doc.path, doc.bytes, applyRegions(doc, rendered));
-          io.stderr(`omg-evidence: render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten\n`);
+          for (const { doc, rendered, changed } of all) {
+            if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
+            if (changed.length) replaceDocument(doc.path, doc.bytes, applyRegions(doc, rendered));
+            io.stderr(`omg-evidence: render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten\n`);
+          }
         }
         if (stale.length || edited.length) {
           // Stale regions render can regenerate; edited ones it would overwrite only with --force.
