@@ -30,6 +30,11 @@ export class FenceScanner {
   private lists: number[] = [];
   private fence: Fence | null = null;
 
+  /** Whether the lines fed so far leave a fence open. */
+  get inFence(): boolean {
+    return this.fence !== null;
+  }
+
   /** Whether this line belongs to fenced code: its opening and closing fences included. */
   line(raw: string): boolean {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;

@@ -54,6 +54,8 @@ export interface Parsed {
   bytes: Buffer;
   lines: string[];
   regions: Region[];
+  /** Things the user should know that do not stop rendering (doc:line first). */
+  warnings: string[];
 }
 
 function fail(doc: string, line: number, what: string, hint?: string): never {
@@ -89,9 +91,16 @@ export function parseDocument(path: string): Parsed {
   let open: { begin: number; name: string; options: Record<string, string[]> } | null = null;
   // Inside a region only its end marker counts (its own content has fences); outside, fenced code is text.
   const fences = new FenceScanner();
+  // The fence open now (its line), and the first marker it holds: an unclosed one hides every marker after it.
+  let fence: { line: number; marker?: number } | null = null;
   lines.forEach((text, i) => {
     const line = i + 1;
-    if (!open && fences.line(text)) return;
+    if (!open && fences.line(text)) {
+      if (!fence) fence = { line };
+      else if (!fences.inFence) fence = null;
+      else if (fence.marker === undefined && (BEGIN.test(text) || END.test(text))) fence.marker = line;
+      return;
+    }
     const b = BEGIN.exec(text);
     if (b) {
       if (open) fail(path, line, `nested marker: a region begins inside the region begun on line ${open.begin}`, 'close each region with <!-- omg-evidence:end --> before the next begins');
@@ -105,7 +114,14 @@ export function parseDocument(path: string): Parsed {
     }
   });
   if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');
-  return { path, bytes, lines, regions };
+  const warnings: string[] = [];
+  const unclosed = fence as { line: number; marker?: number } | null;
+  if (fences.inFence && unclosed?.marker !== undefined) {
+    warnings.push(
+      `${displayPath(path)}:${unclosed.line}: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line ${unclosed.marker}) are text, not regions`,
+    );
+  }
+  return { path, bytes, lines, regions, warnings };
 }
 
 /** A fenced code block holding `text`. */

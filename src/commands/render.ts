@@ -7,7 +7,7 @@
 import { Command } from 'commander';
 import { unifiedDiff } from '../diff.js';
 import { DiffersError, InputError } from '../errors.js';
-import type { IO } from '../io.js';
+import { warn, type IO } from '../io.js';
 import { displayPath } from '../paths.js';
 import type { Parsed, Rendered } from '../render.js';
 import { replaceDocument } from '../write-document.js';
@@ -36,6 +36,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
       try {
         // Parse every document first, so a bad marker anywhere stops the run before anything is written.
         const parsed = docs.map((d) => parseDocument(d));
+        for (const w of parsed.flatMap((d) => d.warnings)) warn(io, w);
         const stale: string[] = [];
         const edited: string[] = [];
         const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
