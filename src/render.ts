@@ -92,13 +92,13 @@ export function parseDocument(path: string): Parsed {
   // Inside a region only its end marker counts (its own content has fences); outside, fenced code is text.
   const fences = new FenceScanner();
   // The fence open now (its line), and the first marker it holds: an unclosed one hides every marker after it.
-  let fence: { line: number; marker?: number } | null = null;
+  let openFence: { line: number; marker?: number } | null = null;
   lines.forEach((text, i) => {
     const line = i + 1;
     if (!open && fences.line(text)) {
-      if (!fence) fence = { line };
-      else if (!fences.inFence) fence = null;
-      else if (fence.marker === undefined && (BEGIN.test(text) || END.test(text))) fence.marker = line;
+      if (!openFence) openFence = { line };
+      else if (!fences.inFence) openFence = null;
+      else if (openFence.marker === undefined && (BEGIN.test(text) || END.test(text))) openFence.marker = line;
       return;
     }
     const b = BEGIN.exec(text);
@@ -115,7 +115,7 @@ export function parseDocument(path: string): Parsed {
   });
   if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');
   const warnings: string[] = [];
-  const unclosed = fence as { line: number; marker?: number } | null;
+  const unclosed = openFence as { line: number; marker?: number } | null;
   if (fences.inFence && unclosed?.marker !== undefined) {
     warnings.push(
       `${displayPath(path)}:${unclosed.line}: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line ${unclosed.marker}) are text, not regions`,

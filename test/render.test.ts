@@ -1,8 +1,11 @@
 /**
  * render and render --check: regions regenerated in place, bytes outside untouched, hand edits
  * refused, stale regions reported with a diff (exit 3), and each bad document an error naming the
- * document and line (exit 1) that leaves it untouched. Also: the README and the bundled probe's
- * adr-tables.md are current.
+ * document and line (exit 1) that leaves it untouched. The guard is exact: each way of editing a
+ * region by hand has a fixture (hand-*.md), markers in fenced code have one per kind of fence
+ * (fence-*.md), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
+ * and random fences. Writing keeps symlinks, modes and CRLF, and refuses a file changed meanwhile.
+ * Also: the README and the bundled probe's adr-tables.md are current.
  */
 import { chmodSync, cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
