@@ -18,8 +18,10 @@ import { costReports, formatCost } from './commands/cost.js';
 import { schemaRows, formatSchema } from './commands/schema.js';
 import { formatSkills } from './commands/skills.js';
 import { formatVerdicts } from './commands/verdict.js';
-import { InputError } from './errors.js';
+import { InputError, OmgError } from './errors.js';
 import { sha256 } from './hash.js';
+import { FenceScanner } from './fences.js';
+import { bodyState, provenanceLine, shortHash as hash } from './provenance.js';
 import { Evidence, type Source } from './evidence.js';
 import { render as renderRows } from './format.js';
 import { formatResult } from './commands/sql.js';
@@ -30,8 +32,6 @@ import { verdicts } from './verdict.js';
 
 const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->\r?$/;
 const END = /^<!-- omg-evidence:end\s*-->\r?$/;
-const PROVENANCE = /^<!-- omg-evidence:provenance .*content=([0-9a-f]+)\s*-->\r?$/;
-const FENCE = /^(```|~~~)/;
 
 /** What a region can name besides a query: the command tables, and the two documentation tables. */
 const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
@@ -50,8 +50,12 @@ export interface Region {
 
 export interface Parsed {
   path: string;
+  /** The document's bytes as read: writing refuses if the file no longer holds them. */
+  bytes: Buffer;
   lines: string[];
   regions: Region[];
+  /** Things the user should know that do not stop rendering (doc:line first). */
+  warnings: string[];
 }
 
 function fail(doc: string, line: number, what: string, hint?: string): never {
@@ -81,14 +85,22 @@ export function parseDocument(path: string): Parsed {
   if (!existsSync(path) || !statSync(path).isFile()) {
     throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
   }
-  const lines = readFileSync(path, 'utf8').split('\n');
+  const bytes = readFileSync(path);
+  const lines = bytes.toString('utf8').split('\n');
   const regions: Region[] = [];
   let open: { begin: number; name: string; options: Record<string, string[]> } | null = null;
-  let fenced = false;
+  // Inside a region only its end marker counts (its own content has fences); outside, fenced code is text.
+  const fences = new FenceScanner();
+  // The fence open now (its line), and the first marker it holds: an unclosed one hides every marker after it.
+  let openFence: { line: number; marker?: number } | null = null;
   lines.forEach((text, i) => {
     const line = i + 1;
-    if (!open && FENCE.test(text)) fenced = !fenced;
-    if (fenced) return;
+    if (!open && fences.line(text)) {
+      if (!openFence) openFence = { line };
+      else if (!fences.inFence) openFence = null;
+      else if (openFence.marker === undefined && (BEGIN.test(text) || END.test(text))) openFence.marker = line;
+      return;
+    }
     const b = BEGIN.exec(text);
     if (b) {
       if (open) fail(path, line, `nested marker: a region begins inside the region begun on line ${open.begin}`, 'close each region with <!-- omg-evidence:end --> before the next begins');
@@ -102,10 +114,15 @@ export function parseDocument(path: string): Parsed {
     }
   });
   if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');
-  return { path, lines, regions };
+  const warnings: string[] = [];
+  const unclosed = openFence as { line: number; marker?: number } | null;
+  if (fences.inFence && unclosed?.marker !== undefined) {
+    warnings.push(
+      `${displayPath(path)}:${unclosed.line}: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line ${unclosed.marker}) are text, not regions`,
+    );
+  }
+  return { path, bytes, lines, regions, warnings };
 }
-
-const hash = (data: string | Buffer) => sha256().update(data).digest('hex').slice(0, 12);
 
 /** A fenced code block holding `text`. */
 const fence = (text: string) => ['```', ...text.replace(/\n$/, '').split('\n'), '```'].join('\n') + '\n';
@@ -116,7 +133,7 @@ export interface Rendered {
   body: string[];
   /** The body is exactly what rendering gives. */
   current: boolean;
-  /** The content no longer matches the content hash its provenance line recorded. */
+  /** The body is not empty and is not exactly as render wrote it: rewriting it would lose an edit. */
   handEdited: boolean;
 }
 
@@ -232,6 +249,16 @@ export class EvidenceCache {
   }
 }
 
+/** The evidence a region reads; a probe that cannot be opened is an error naming the region's line. */
+async function openFor(doc: string, region: Region, spec: Spec, cache: EvidenceCache): Promise<Evidence> {
+  try {
+    return await cache.get(spec.probes, spec.from);
+  } catch (e) {
+    if (!(e instanceof OmgError) || e.message.startsWith(`${displayPath(doc)}:`)) throw e;
+    fail(doc, region.begin, e.message, e.hint);
+  }
+}
+
 /** Render every region of a parsed document. `help` gives the command reference. */
 export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: () => string): Promise<Rendered[]> {
   const specs = doc.regions.map((r) => specOf(doc.path, r));
@@ -239,31 +266,33 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
   for (const [i, region] of doc.regions.entries()) {
     const spec = specs[i]!;
     const needsEvidence = spec.name !== 'commands' && spec.name !== 'queries';
-    const ev = needsEvidence ? await cache.get(spec.probes, spec.from) : undefined;
+    const ev = needsEvidence ? await openFor(doc.path, region, spec, cache) : undefined;
     const text = await content(spec, ev, help);
     const probeIds = ev ? ev.probes.map((p) => p.id).join(',') : '-';
-    const provenance =
-      `<!-- omg-evidence:provenance omg-evidence@${packageVersion} probe=${probeIds} ` +
-      `inputs=${await inputsHash(ev, spec)} query=${queryHash(spec)} content=${hash(text)} -->`;
-    const body = [...text.replace(/\n$/, '').split('\n'), provenance];
-    const old = region.body;
-    const lastOld = old.at(-1) ?? '';
-    const recorded = PROVENANCE.exec(lastOld)?.[1];
-    const oldContent = old.slice(0, -1).map((l) => l.replace(/\r$/, '')).join('\n') + '\n';
-    const handEdited = recorded !== undefined && hash(oldContent) !== recorded;
-    const current = old.length === body.length && old.every((l, k) => l.replace(/\r$/, '') === body[k]);
-    out.push({ region, body, current, handEdited });
+    const lines = text.replace(/\n$/, '').split('\n');
+    const provenance = provenanceLine(
+      `omg-evidence@${packageVersion} probe=${probeIds} inputs=${await inputsHash(ev, spec)} query=${queryHash(spec)}`,
+      lines.map((l) => `${l}\n`).join(''),
+    );
+    const body = [...lines, provenance];
+    const old = region.body.map((l) => l.replace(/\r$/, ''));
+    const current = old.length === body.length && old.every((l, k) => l === body[k]);
+    out.push({ region, body, current, handEdited: !current && bodyState(old) === 'edited' });
   }
   return out;
 }
 
-/** The document with every region's body replaced; bytes outside the markers are kept. */
+/**
+ * The document with every region's body replaced; bytes outside the markers are kept. The new lines
+ * end as the begin marker's line does, so a CRLF document stays CRLF.
+ */
 export function applyRegions(doc: Parsed, rendered: Rendered[]): string {
   const lines: string[] = [];
   let at = 0;
   for (const r of rendered) {
     lines.push(...doc.lines.slice(at, r.region.begin));
-    lines.push(...r.body);
+    const cr = doc.lines[r.region.begin - 1]!.endsWith('\r') ? '\r' : '';
+    lines.push(...r.body.map((l) => l + cr));
     at = r.region.end - 1;
   }
   lines.push(...doc.lines.slice(at));

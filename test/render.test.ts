@@ -1,13 +1,19 @@
 /**
  * render and render --check: regions regenerated in place, bytes outside untouched, hand edits
  * refused, stale regions reported with a diff (exit 3), and each bad document an error naming the
- * document and line (exit 1) that leaves it untouched. Also: the README and the bundled probe's
- * adr-tables.md are current.
+ * document and line (exit 1) that leaves it untouched. The guard is exact: each way of editing a
+ * region by hand has a fixture (hand-*.md), markers in fenced code have one per kind of fence
+ * (fence-*.md), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
+ * and random fences. Writing keeps symlinks, modes and CRLF, and refuses a file changed meanwhile.
+ * Also: the README and the bundled probe's adr-tables.md are current.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bodyState } from '../src/provenance.js';
+import { replaceDocument } from '../src/write-document.js';
 import { cli, repo } from './helpers.js';
 
 const temps: string[] = [];
@@ -78,7 +84,7 @@ describe('render', () => {
     expect(diff.stdout).toBe(run.stdout);
   });
 
-  it('refuses to overwrite a region edited by hand (exit 1) unless --force; --check calls it stale', async () => {
+  it('refuses to overwrite a region edited by hand (exit 1) unless --force; --check calls it edited by hand', async () => {
     const { doc } = scratch('good.md');
     await cli(['render', doc]);
     const edited = readFileSync(doc, 'utf8').replace('A-TWO       bbbbbbbb', 'A-TWO       BBBBBBBB');
@@ -93,7 +99,9 @@ describe('render', () => {
     expect(readFileSync(doc, 'utf8')).toBe(edited);
     const check = await cli(['render', '--check', doc]);
     expect(check.code).toBe(3);
-    expect(check.stderr).toContain(`${name}:10 (census, edited by hand)`);
+    expect(check.stderr).toBe(
+      `omg-evidence: 1 region(s) edited by hand: ${name}:10 (census) (move each edit outside the markers, or render --force to overwrite it)\n`,
+    );
     expect((await cli(['render', '--force', doc])).code).toBe(0);
     expect(readFileSync(doc, 'utf8')).not.toContain('BBBBBBBB');
   });
@@ -125,6 +133,307 @@ describe('render', () => {
     const { doc } = scratch('missing-probe.md');
     const run = await cli(['render', doc]);
     expect(run.stderr).toMatch(/:2: probe ".*probes\/no-such-probe" does not exist \(probe= is a path relative to the document\)\n$/);
+  });
+});
+
+/** An empty queries region: it renders without opening any evidence, so property runs stay fast. */
+const EMPTY_QUERIES = '<!-- omg-evidence:begin queries -->\n<!-- omg-evidence:end -->\n';
+let queriesBody = '';
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
+  const doc = join(dir, 'q.md');
+  writeFileSync(doc, EMPTY_QUERIES);
+  await cli(['render', doc]);
+  queriesBody = readFileSync(doc, 'utf8').slice('<!-- omg-evidence:begin queries -->\n'.length, -'<!-- omg-evidence:end -->\n'.length);
+  rmSync(dir, { recursive: true, force: true });
+});
+const filledQueries = () => `<!-- omg-evidence:begin queries -->\n${queriesBody}<!-- omg-evidence:end -->\n`;
+
+/** fast-check's seed: FC_SEED reproduces a run; otherwise a fresh one, printed so a failure can be replayed. */
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
+console.log(`render property tests: fast-check seed ${seed} (FC_SEED=${seed} replays them)`);
+
+describe('render: markers in fenced code are text', () => {
+  const cases: [string, string][] = [
+    ['fence-longer.md', 'a ```` fence is not closed by the ``` fence inside it'],
+    ['fence-tilde.md', 'a ~~~ fence is closed only by tildes, a ``` fence with an info string only by backticks'],
+    ['fence-indented.md', 'a fence indented by up to three spaces; four spaces is indented code, not a fence'],
+    ['fence-list.md', 'a fence indented in a list item, and in a nested one'],
+    ['fence-unclosed.md', 'an unclosed fence runs to the end of the document'],
+  ];
+  for (const [file, what] of cases) {
+    it(`${what} (${file}): only the region outside fences is rendered`, async () => {
+      const { doc } = scratch(file);
+      const before = readFileSync(doc, 'utf8');
+      const run = await cli(['render', doc]);
+      expect(run.code).toBe(0);
+      const unclosed = file === 'fence-unclosed.md';
+      const warning = `omg-evidence: warning: ${doc}:3: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line 5) are text, not regions\n`;
+      expect(run.stderr).toBe(`${unclosed ? warning : ''}omg-evidence: render: ${doc}: ${unclosed ? '0 of 0' : '1 of 1'} region(s) rewritten\n`);
+      // Every fixture ends with its one real region, empty; everything before it stays as it was.
+      expect(before.endsWith(EMPTY_QUERIES)).toBe(true);
+      expect(readFileSync(doc, 'utf8')).toBe(unclosed ? before : before.slice(0, -EMPTY_QUERIES.length) + filledQueries());
+    });
+  }
+
+  it('property: regions inside random fences are never read or written', async () => {
+    const text = fc.constantFrom('Some text.', '<!-- omg-evidence:begin census probe=nowhere -->', '<!-- omg-evidence:end -->', '<!-- omg-evidence:begin queries -->', 'a | b', '');
+    // A fenced block: its character and length, its indent (up to three spaces), an info string,
+    // optionally inside a list item; content lines that must not close it; closed, or not (last block only).
+    const fenced = fc.record({
+      char: fc.constantFrom('`', '~'),
+      length: fc.integer({ min: 3, max: 6 }),
+      indent: fc.integer({ min: 0, max: 3 }),
+      info: fc.constantFrom('', 'markdown', ' md title="x"', ' {.md}'),
+      list: fc.constantFrom('', '- ', '1. ', '10) ', '  * '),
+      content: fc.array(
+        fc.oneof(
+          text.map((t) => () => t),
+          fc.record({ other: fc.boolean(), short: fc.integer({ min: 1, max: 3 }), extra: fc.integer({ min: 0, max: 2 }), ind: fc.integer({ min: 0, max: 3 }) }).map(
+            (k) => (f: { char: string; length: number; base: number }) => {
+              const other = f.char === '`' ? '~' : '`';
+              // Another character at any length, or this one too short, or long enough but followed by text or indented four past the fence's base.
+              if (k.other) return ' '.repeat(k.ind) + other.repeat(3 + k.extra);
+              if (f.length - k.short >= 3) return ' '.repeat(k.ind) + f.char.repeat(f.length - k.short);
+              return k.extra === 0 ? ' '.repeat(f.base + 4 + k.ind) + f.char.repeat(f.length) : f.char.repeat(f.length + k.extra) + ' text';
+            },
+          ),
+        ),
+        { maxLength: 8 },
+      ),
+      closeIndent: fc.integer({ min: 0, max: 3 }),
+      closeExtra: fc.integer({ min: 0, max: 2 }),
+      unclosed: fc.boolean(),
+    });
+    const block = fc.oneof({ arbitrary: fc.constant('region' as const), weight: 1 }, { arbitrary: fenced, weight: 3 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(block, { minLength: 1, maxLength: 5 }), async (blocks) => {
+        const parts: string[] = [];
+        const expected: string[] = [];
+        blocks.forEach((b, i) => {
+          const between = 'Between.\n\n';
+          if (b === 'region') {
+            parts.push(between, EMPTY_QUERIES);
+            expected.push(between, filledQueries());
+            return;
+          }
+          const base = b.list ? b.list.length : 0;
+          const info = b.char === '`' ? b.info : b.info + ' `x`';
+          const lines = [
+            ...(b.list ? [`${b.list}An item:`, ''] : []),
+            ' '.repeat(base + b.indent) + b.char.repeat(b.length) + info,
+            ...b.content.map((line) => line({ char: b.char, length: b.length, base })),
+            ...(b.unclosed && i === blocks.length - 1 ? [] : [' '.repeat(base + b.closeIndent) + b.char.repeat(b.length + b.closeExtra)]),
+          ];
+          const md = `${between}${lines.join('\n')}\n`;
+          parts.push(md);
+          expected.push(md);
+        });
+        const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
+        try {
+          const doc = join(dir, 'doc.md');
+          writeFileSync(doc, parts.join(''));
+          const run = await cli(['render', doc]);
+          expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.stringMatching(/ region\(s\) rewritten\n$/) });
+          expect(readFileSync(doc, 'utf8')).toBe(expected.join(''));
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }),
+      { seed, numRuns: 60 },
+    );
+  });
+});
+
+describe('render: only a region exactly as render wrote it is overwritten', () => {
+  const attacks: [string, string][] = [
+    ['hand-line-before-end.md', 'a line added just before the end marker'],
+    ['hand-no-provenance.md', 'the provenance line removed'],
+    ['hand-no-provenance-edited.md', 'the provenance line removed and a cell edited'],
+    ['hand-cell.md', 'a cell edited'],
+    ['hand-provenance-field.md', 'a field of the provenance line edited'],
+  ];
+  for (const [file, what] of attacks) {
+    it(`${what} (${file}): render refuses, naming doc:line, exit 1, bytes unchanged; --check says edited by hand; --force overwrites`, async () => {
+      const { doc } = scratch(file);
+      const before = readFileSync(doc);
+      expect(await cli(['render', doc])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${doc}:5: the census region was edited by hand since it was rendered (move the edit outside the markers, or pass --force to overwrite it)\n`,
+      });
+      expect(readFileSync(doc)).toEqual(before);
+      const check = await cli(['render', '--check', doc]);
+      expect(check.code).toBe(3);
+      expect(check.stdout).toMatch(new RegExp(`^--- ${doc}:5 census \\(in the document\\)\\n`));
+      expect(check.stderr).toBe(
+        `omg-evidence: 1 region(s) edited by hand: ${doc}:5 (census) (move each edit outside the markers, or render --force to overwrite it)\n`,
+      );
+      expect(readFileSync(doc)).toEqual(before);
+      expect((await cli(['render', '--force', doc])).code).toBe(0);
+      expect((await cli(['render', '--check', doc])).code).toBe(0);
+    });
+  }
+
+  it('a hand edit in any document given stops the run before any document is written', async () => {
+    const { dir, doc } = scratch('hand-cell.md');
+    const good = join(dir, 'docs', 'good.md');
+    const before = readFileSync(good);
+    const run = await cli(['render', good, doc]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `omg-evidence: ${doc}:5: the census region was edited by hand since it was rendered (move the edit outside the markers, or pass --force to overwrite it)\n`,
+    );
+    expect(readFileSync(good)).toEqual(before);
+  });
+
+  it("an empty region is new and is filled; a provenance line written before the seal covered its fields still counts as render's own", async () => {
+    expect(bodyState([])).toBe('new');
+    const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
+    temps.push(dir);
+    const doc = join(dir, 'doc.md');
+    writeFileSync(doc, `intro\n${EMPTY_QUERIES}`);
+    expect((await cli(['render', doc])).code).toBe(0);
+    const rendered = readFileSync(doc, 'utf8');
+    expect(rendered).toBe(`intro\n${filledQueries()}`);
+    // Before the provenance line sealed its own fields, content= hashed the content alone: such a region is still render's own.
+    const lines = queriesBody.split('\n').slice(0, -2);
+    const { createHash } = await import('node:crypto');
+    const legacy = createHash('sha256').update(lines.map((l) => `${l}\n`).join('')).digest('hex').slice(0, 12);
+    const provenance = queriesBody.split('\n').at(-2)!;
+    expect(bodyState([...lines, provenance.replace(/content=[0-9a-f]{12}/, `content=${legacy}`)])).toBe('rendered');
+    expect(bodyState([...lines.slice(1), provenance.replace(/content=[0-9a-f]{12}/, `content=${legacy}`)])).toBe('edited');
+  });
+
+  it('property: any edit inside a rendered region is refused without --force, bytes unchanged, and --check says edited by hand', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
+    temps.push(dir);
+    const doc = join(dir, 'doc.md');
+    const TABLE = '<!-- omg-evidence:begin queries -->';
+    const FENCED = '<!-- omg-evidence:begin queries format=table -->';
+    writeFileSync(doc, `# Title\n\n${TABLE}\n<!-- omg-evidence:end -->\n\nBetween.\n\n${FENCED}\n<!-- omg-evidence:end -->\n`);
+    expect((await cli(['render', doc])).code).toBe(0);
+    const rendered = readFileSync(doc, 'utf8');
+    const lines = rendered.split('\n');
+    const regions = [TABLE, FENCED].map((begin) => {
+      const b = lines.indexOf(begin);
+      const e = lines.indexOf('<!-- omg-evidence:end -->', b);
+      return { begin: b + 1, body: lines.slice(b + 1, e).join('\n'), from: b + 1, to: e };
+    });
+    const char = fc.constantFrom(' ', '|', '-', ':', 'a', 'Z', '0', 'f', '\t', '`', '~', '<', '>', '!', '=', '\n', 'é');
+    type Edit = (body: string) => string;
+    const at = (body: string, k: number) => Math.floor(k * (body.length + 1));
+    const unit = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
+    const lineText = fc.string({ unit: char.filter((c) => c !== '\n'), maxLength: 20 });
+    const edit: fc.Arbitrary<Edit> = fc.oneof(
+      fc.tuple(unit, char).map(([k, c]): Edit => (b) => b.slice(0, at(b, k)) + c + b.slice(at(b, k))),
+      fc.tuple(unit, fc.integer({ min: 1, max: 5 })).map(([k, n]): Edit => (b) => b.slice(0, at(b, k)) + b.slice(at(b, k) + n)),
+      fc.tuple(unit, char).map(([k, c]): Edit => (b) => b.slice(0, at(b, k)) + c + b.slice(at(b, k) + 1)),
+      fc.tuple(unit, lineText).map(([k, t]): Edit => (b) => {
+        const ls = b.split('\n');
+        ls.splice(Math.floor(k * (ls.length + 1)), 0, t);
+        return ls.join('\n');
+      }),
+      unit.map((k): Edit => (b) => {
+        const ls = b.split('\n');
+        ls.splice(Math.floor(k * ls.length), 1);
+        return ls.join('\n');
+      }),
+      fc.tuple(unit, lineText).map(([k, t]): Edit => (b) => {
+        const ls = b.split('\n');
+        ls[Math.floor(k * ls.length)] = t;
+        return ls.join('\n');
+      }),
+      fc.constant<Edit>((b) => b.split('\n').slice(0, -1).join('\n')),
+      lineText.map((t): Edit => (b) => `${b}\n${t}`),
+      unit.map((k): Edit => (b) => {
+        const ls = b.split('\n');
+        const i = Math.floor(k * ls.length);
+        ls.splice(i, 0, ls[i]!);
+        return ls.join('\n');
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 1 }), fc.array(edit, { minLength: 1, maxLength: 3 }), async (which, edits) => {
+        const r = regions[which]!;
+        const body = edits.reduce((b, e) => e(b), r.body);
+        // Not an edit: nothing changed, or nothing left (an empty region is new, and render fills it).
+        fc.pre(body !== r.body && body !== '');
+        const edited = [...lines.slice(0, r.from), body, ...lines.slice(r.to)].join('\n');
+        writeFileSync(doc, edited);
+        expect(await cli(['render', doc])).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `omg-evidence: ${doc}:${r.begin}: the queries region was edited by hand since it was rendered (move the edit outside the markers, or pass --force to overwrite it)\n`,
+        });
+        expect(readFileSync(doc, 'utf8')).toBe(edited);
+        const check = await cli(['render', '--check', doc]);
+        expect(check.code).toBe(3);
+        expect(check.stderr).toBe(
+          `omg-evidence: 1 region(s) edited by hand: ${doc}:${r.begin} (queries) (move each edit outside the markers, or render --force to overwrite it)\n`,
+        );
+        expect(readFileSync(doc, 'utf8')).toBe(edited);
+      }),
+      { seed, numRuns: 100 },
+    );
+  });
+});
+
+describe('render: writing', () => {
+  it('writes through a symlink to its target; the link stays a link', async () => {
+    const { dir, doc } = scratch('good.md');
+    const link = join(dir, 'docs', 'link.md');
+    symlinkSync(doc, link);
+    const run = await cli(['render', link]);
+    expect(run.code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(doc, 'utf8')).toContain('<!-- omg-evidence:provenance ');
+    expect(readdirSync(join(dir, 'docs')).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it("keeps the file's mode", async () => {
+    const { doc } = scratch('good.md');
+    chmodSync(doc, 0o640);
+    expect((await cli(['render', doc])).code).toBe(0);
+    expect(statSync(doc).mode & 0o7777).toBe(0o640);
+  });
+
+  it('keeps CRLF line endings, the regenerated lines included, and a CRLF document is then current', async () => {
+    const { doc } = scratch('good.md');
+    writeFileSync(doc, readFileSync(doc, 'utf8').replace(/\n/g, '\r\n'));
+    expect((await cli(['render', doc])).code).toBe(0);
+    const after = readFileSync(doc, 'utf8');
+    expect(after).toContain('<!-- omg-evidence:provenance ');
+    expect(after.match(/(?<!\r)\n/g)).toBeNull();
+    expect((await cli(['render', '--check', doc])).code).toBe(0);
+  });
+
+  it('refuses to write a document that changed after it was read, and leaves it as it is', async () => {
+    const { dir, doc } = scratch('good.md');
+    // The same file named twice: the first render changes it after the second name was read.
+    const link = join(dir, 'docs', 'link.md');
+    symlinkSync(doc, link);
+    const run = await cli(['render', doc, link]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `omg-evidence: render: ${doc}: 2 of 2 region(s) rewritten\nomg-evidence: ${link}: the document changed while it was being rendered; nothing was written (run render again)\n`,
+    );
+    const once = readFileSync(doc, 'utf8');
+    // And directly: bytes other than those read are never replaced.
+    expect(() => replaceDocument(doc, Buffer.from('something else'), 'new text')).toThrow(/changed while it was being rendered/);
+    expect(readFileSync(doc, 'utf8')).toBe(once);
+    expect(readdirSync(join(dir, 'docs')).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('a region naming a directory that is not a probe is an error naming doc:line', async () => {
+    const { dir, doc } = scratch('not-a-probe.md');
+    const before = readFileSync(doc);
+    expect(await cli(['render', doc])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${doc}:3: ${join(dir, 'docs')}: not a probe: it has no results.jsonl (give the path of a probe directory, one that holds results.jsonl)\n`,
+    });
+    expect(readFileSync(doc)).toEqual(before);
   });
 });
 

@@ -1,16 +1,16 @@
 /**
  * `omg-evidence render DOC...`: regenerate every marked region of markdown documents from the
- * evidence (render.ts), writing each changed document atomically. `--check` writes nothing and
- * exits 3 when any region is stale, with a unified diff of each. A region whose content was edited
- * by hand is never overwritten without `--force`.
+ * evidence (render.ts), writing each changed document atomically (write-document.ts). `--check`
+ * writes nothing and exits 3 when any region is stale or edited by hand, with a unified diff of
+ * each. A region that is not exactly as render wrote it is never overwritten without `--force`.
  */
-import { renameSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { unifiedDiff } from '../diff.js';
 import { DiffersError, InputError } from '../errors.js';
-import type { IO } from '../io.js';
+import { warn, type IO } from '../io.js';
 import { displayPath } from '../paths.js';
 import type { Parsed, Rendered } from '../render.js';
+import { replaceDocument } from '../write-document.js';
 
 function regionDiff(doc: Parsed, r: Rendered): string {
   const where = `${displayPath(doc.path)}:${r.region.begin}`;
@@ -36,34 +36,50 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
       try {
         // Parse every document first, so a bad marker anywhere stops the run before anything is written.
         const parsed = docs.map((d) => parseDocument(d));
+        for (const w of parsed.flatMap((d) => d.warnings)) warn(io, w);
         const stale: string[] = [];
+        const edited: string[] = [];
+        const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
         for (const doc of parsed) {
           const rendered = await renderDocument(doc, cache, help);
-          const changed = rendered.filter((r) => !r.current);
-          if (opts.check) {
+          all.push({ doc, rendered, changed: rendered.filter((r) => !r.current) });
+        }
+        if (opts.check) {
+          for (const { doc, changed } of all) {
             for (const r of changed) {
               io.stdout(regionDiff(doc, r));
-              stale.push(`${displayPath(doc.path)}:${r.region.begin} (${r.region.name}${r.handEdited ? ', edited by hand' : ''})`);
+              (r.handEdited ? edited : stale).push(`${displayPath(doc.path)}:${r.region.begin} (${r.region.name})`);
             }
-            continue;
           }
-          const edited = changed.filter((r) => r.handEdited);
-          if (edited.length && !opts.force) {
-            const r = edited[0]!;
+        } else {
+          // A hand edit in any document stops the run before any document is written.
+          for (const { doc, changed } of opts.force ? [] : all) {
+            const byHand = changed.filter((r) => r.handEdited);
+            if (!byHand.length) continue;
+            const r = byHand[0]!;
             throw new InputError(
-              `${displayPath(doc.path)}:${r.region.begin}: the ${r.region.name} region was edited by hand since it was rendered${edited.length > 1 ? ` (and ${edited.length - 1} more)` : ''}`,
+              `${displayPath(doc.path)}:${r.region.begin}: the ${r.region.name} region was edited by hand since it was rendered${byHand.length > 1 ? ` (and ${byHand.length - 1} more)` : ''}`,
               'move the edit outside the markers, or pass --force to overwrite it',
             );
           }
-          if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
-          if (changed.length) {
-            const tmp = `${doc.path}.omg-evidence-${process.pid}.tmp`;
-            writeFileSync(tmp, applyRegions(doc, rendered));
-            renameSync(tmp, doc.path);
+          for (const { doc, rendered, changed } of all) {
+            if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
+            if (changed.length) replaceDocument(doc.path, doc.bytes, applyRegions(doc, rendered));
+            io.stderr(`omg-evidence: render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten\n`);
           }
-          io.stderr(`omg-evidence: render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten\n`);
         }
-        if (stale.length) throw new DiffersError(`${stale.length} region(s) stale: ${stale.join(', ')}`, 'run omg-evidence render on the document(s) to regenerate them');
+        if (stale.length || edited.length) {
+          // Stale regions render can regenerate; edited ones it would overwrite only with --force.
+          const what = [
+            ...(stale.length ? [`${stale.length} region(s) stale: ${stale.join(', ')}`] : []),
+            ...(edited.length ? [`${edited.length} region(s) edited by hand: ${edited.join(', ')}`] : []),
+          ];
+          const hints = [
+            ...(stale.length ? ['run omg-evidence render on the document(s) to regenerate them'] : []),
+            ...(edited.length ? ['move each edit outside the markers, or render --force to overwrite it'] : []),
+          ];
+          throw new DiffersError(what.join('; '), hints.join('; '));
+        }
         if (opts.check) io.stderr(`omg-evidence: render --check: every region is current\n`);
       } finally {
         await cache.close();

@@ -1,0 +1,95 @@
+/**
+ * Fenced code in a markdown document, as CommonMark defines it: a fence is three or more backticks
+ * or tildes after at most three spaces of indentation (counted from the content of the list item it
+ * sits in, so a fence indented in a list counts); a backtick fence's info string holds no backtick;
+ * the block is closed only by a fence of the same character at least as long, with nothing but
+ * spaces after it, or else runs to the end of the document. Four spaces or more is indented code,
+ * not a fence. Render uses this to know which lines are text that it must never read as markers.
+ */
+
+const OPEN = /^(?:(`{3,})[^`]*|(~{3,}).*)$/;
+const LIST_ITEM = /^([-+*]|\d{1,9}[.)])([ \t]*)/;
+
+/** The width in columns of a run of spaces and tabs starting at column `col` (tabs stop every 4). */
+function width(ws: string, col = 0): number {
+  let c = col;
+  for (const ch of ws) c = ch === '\t' ? c + 4 - (c % 4) : c + 1;
+  return c - col;
+}
+
+interface Fence {
+  char: string;
+  length: number;
+  /** The column the fence's indentation is counted from (its list item's content, or 0). */
+  base: number;
+}
+
+/** Feed a document's lines in order; each answer says whether that line is fenced code. */
+export class FenceScanner {
+  /** Content columns of the open list items, innermost last. */
+  private lists: number[] = [];
+  private fence: Fence | null = null;
+
+  /** Whether the lines fed so far leave a fence open. */
+  get inFence(): boolean {
+    return this.fence !== null;
+  }
+
+  /** Whether this line belongs to fenced code: its opening and closing fences included. */
+  line(raw: string): boolean {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const lead = /^[ \t]*/.exec(text)![0];
+    if (lead.length === text.length) return this.fence !== null;
+    const col = width(lead);
+    const rest = text.slice(lead.length);
+    if (this.fence) {
+      const f = this.fence;
+      // A line less indented than the fence's list item would, in CommonMark, end the item and
+      // with it the fence. A marker there reads as part of the example; the guard errs towards
+      // never writing, so only a closing fence ends fenced code.
+      const run = new RegExp(`^${f.char}{${f.length},}[ \\t]*$`).exec(rest);
+      if (col - f.base <= 3 && run) {
+        this.fence = null;
+        this.popTo(col);
+      }
+      return true;
+    }
+    this.popTo(col);
+    let base = this.lists.at(-1) ?? 0;
+    let at = col;
+    let tail = rest;
+    for (;;) {
+      if (at - base > 3) return false;
+      const open = OPEN.exec(tail);
+      if (open) {
+        const run = open[1] ?? open[2]!;
+        this.fence = { char: run[0]!, length: run.length, base };
+        return true;
+      }
+      // A list item: its content starts after the marker and one to four spaces.
+      const item = LIST_ITEM.exec(tail);
+      if (!item) return false;
+      const markerEnd = at + item[1]!.length;
+      const gap = width(item[2]!, markerEnd);
+      if (item[0].length === tail.length) {
+        this.lists.push(markerEnd + 1);
+        return false;
+      }
+      if (gap === 0) return false;
+      if (gap >= 5) {
+        // Indented code starts the item: its content column is one space past the marker.
+        this.lists.push(markerEnd + 1);
+        return false;
+      }
+      base = markerEnd + gap;
+      this.lists.push(base);
+      at = base;
+      tail = tail.slice(item[0].length);
+    }
+  }
+
+  /** Close the list items a line indented to `col` is not inside. */
+  private popTo(col: number): void {
+    while (this.lists.length && col < this.lists.at(-1)!) this.lists.pop();
+  }
+}
