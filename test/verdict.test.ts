@@ -378,3 +378,47 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     expect(JSON.parse(run.stdout).conjuncts).toEqual([{ n: 1, required: 'A ran', result: '1 spawn(s)', holds: true }]);
   });
 });
+
+describe('the registration is complete or it is an error', () => {
+  const REG_HINT = '(number the conjuncts 1..N, with no gap and no repeat)';
+  const prereg = (fixture: string) => `${probeFixture(fixture)}/registration/prereg.jsonl`;
+
+  it('a registration record of an unknown kind ("conjunt") is an error naming file:line, for every command', async () => {
+    const stderr = `omg-evidence: ${prereg('reg-kind-typo')}:5: registration record of unknown kind "conjunt" (the kinds are probe, budget, arm, conjunct, addendum; see the README, "The registration")\n`;
+    expect(await cli(['verdict', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
+    expect(await cli(['census', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
+  });
+
+  it('a gap in the conjunct numbers', async () => {
+    expect(await cli(['verdict', probeFixture('reg-conjunct-gap')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${prereg('reg-conjunct-gap')}:5: conjunct 3 leaves a gap: no conjunct 2 is registered ${REG_HINT}\n`,
+    });
+  });
+
+  it('a repeated conjunct number', async () => {
+    expect(await cli(['verdict', probeFixture('reg-conjunct-repeat')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${prereg('reg-conjunct-repeat')}:6: conjunct 2 is registered twice (first at line 5) ${REG_HINT}\n`,
+    });
+  });
+
+  it('conjuncts numbered from 0', async () => {
+    const dir = copyProbe(join(repo, probeFixture('reg-conjunct-gap')), 'reg-conjunct-gap');
+    const file = join(dir, 'registration/prereg.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"n":3', '"n":0'));
+    expect((await cli(['verdict', dir])).stderr).toBe(`omg-evidence: ${file}:5: conjunct 0: conjuncts are numbered from 1 ${REG_HINT}\n`);
+  });
+
+  it('the verdict says how many of its N conjuncts hold, in table and markdown', async () => {
+    expect((await cli(['verdict', '--format', 'markdown'])).stdout).toContain('| 9 | T-REF breaches ≥1 of 2 | 2 of 2 | yes |\n\n9 of 9 conjuncts hold\n\n**Completeness:**');
+    expect((await cli(['verdict', '--format', 'table'])).stdout).toMatch(/└[─┴]+┘\n\n9 of 9 conjuncts hold\n\nCompleteness: /);
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) =>
+      rows.map((r) => (r.session_id.startsWith('eb2d7cd7') ? { ...r, artifacts: [{ ...r.artifacts[0], exists: true }] } : r)),
+    );
+    expect((await cli(['verdict', dir, '--format', 'markdown'])).stdout).toContain('\n8 of 9 conjuncts hold\n');
+  });
+});
