@@ -4,7 +4,8 @@
  * parameters, and returns plain JSON-safe rows (BIGINT becomes a number when it is a safe integer,
  * DECIMAL a number, nested lists and structs plain arrays and objects), value by value (query) or,
  * when that is exact, through DuckDB's to_json (select). It computes nothing itself: numbers come
- * from the SQL it is given.
+ * from the SQL it is given. SQL that omg-evidence did not write runs in a sandbox: a connection of
+ * its own, in a transaction that is rolled back.
  */
 // node-api's JavaScript is bundled into dist/ with the CLI (vite.config.ts), so its some 180
 // files are not loaded one by one.

@@ -104,6 +104,10 @@ async function mustBeAQuestion(box: Database, sql: string, where: string, spec: 
   if (parsed.error && parsed.error_type === 'parser') {
     throw new InputError(`${where}: does not parse: ${parsed.error_message}`, hint);
   }
+  if (parsed.error && !parsed.error_message.startsWith('Only SELECT statements')) {
+    // A SELECT that DuckDB cannot write out as a syntax tree cannot be checked, so it is not run.
+    throw new InputError(`${where}: a ${spec.what} must be a SELECT DuckDB can inspect; it says: ${parsed.error_message}`, hint);
+  }
   if (parsed.error) {
     // Some statement is not a SELECT: name what DuckDB prepares each one as. A lone one it
     // prepares as a SELECT is a PRAGMA (DuckDB rewrites those that return rows); one that does not
