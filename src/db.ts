@@ -4,12 +4,15 @@
  * parameters, and returns plain JSON-safe rows (BIGINT becomes a number when it is a safe integer,
  * DECIMAL a number, nested lists and structs plain arrays and objects), value by value (query) or,
  * when that is exact, through DuckDB's to_json (select). It computes nothing itself: numbers come
- * from the SQL it is given.
+ * from the SQL it is given. SQL that omg-evidence did not write runs in a sandbox: a connection of
+ * its own, in a transaction that is rolled back.
  */
 // node-api's JavaScript is bundled into dist/ with the CLI (vite.config.ts), so its some 180
 // files are not loaded one by one.
 import { DuckDBInstance, DuckDBTypeId, JSDuckDBValueConverter, StatementType, listValue } from '@duckdb/node-api';
-import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBType, DuckDBValue, DuckDBValueConverter, JS } from '@duckdb/node-api';
+import type {
+  DuckDBConnection, DuckDBExtractedStatements, DuckDBInstance as Instance, DuckDBPreparedStatement, DuckDBResultReader, DuckDBType, DuckDBValue, DuckDBValueConverter, JS,
+} from '@duckdb/node-api';
 import { INSTANCE_OPTIONS, takeEarly } from './engine.js';
 import { QueryError } from './errors.js';
 
@@ -54,11 +57,37 @@ export interface Result {
   rows: Row[];
 }
 
-/** What every connection that writes is set to. */
-const SESSION_SETTINGS = `SET TimeZone = 'UTC'`;
+/**
+ * What every connection is set to. GLOBAL, so that a connection opened later (inParallel, sandbox)
+ * has it too once the configuration is locked.
+ */
+const SESSION_SETTINGS = `SET GLOBAL TimeZone = 'UTC'`;
 
 /** Set by Database.leaveToExit. */
 let leavingToExit = false;
+
+/** What json_serialize_sql returns: each statement's syntax tree, or DuckDB's error. */
+export type ParsedSql =
+  | { error: false; statements: { node: unknown }[] }
+  | { error: true; error_type: string; error_message: string };
+
+/** The error for SQL, run in a sandbox, whose statement `i` would end the sandbox's transaction. */
+function transactionError(source: string, i: number): QueryError {
+  return new QueryError(
+    `${source}: statement ${i + 1} begins, commits or rolls back a transaction`,
+    'leave it out: your SQL runs in a transaction of its own, which omg-evidence rolls back',
+  );
+}
+
+/** A result's rows, as plain values. */
+function resultOf(reader: DuckDBResultReader): Result {
+  return {
+    // Row objects key a second column of one name `a:1` (the node API's deduplicated names).
+    columns: reader.deduplicatedColumnNames(),
+    types: reader.columnTypes().map((t) => t.toString()),
+    rows: reader.convertRowObjects(toPlain) as Row[],
+  };
+}
 
 export class Database {
   private constructor(
@@ -68,6 +97,8 @@ export class Database {
     private readonly file: string | undefined,
     /** A second connection to another Database's instance (inParallel): close() closes only it. */
     private readonly borrowed = false,
+    /** A sandbox's connection: SQL that would end its transaction is refused (refuseTransactions). */
+    private readonly guarded = false,
   ) {}
 
   /**
@@ -83,12 +114,11 @@ export class Database {
   /**
    * An in-memory database, or a database file. `temp_directory: ''` keeps DuckDB from allow-listing
    * (or creating) `./.tmp`. A read-only file is sealed from the start: no file access, no
-   * extension loading, configuration locked (stack-notes §4).
+   * extension loading, configuration locked once its time zone is set (stack-notes §4).
    */
   static async open(options: { file?: string; readOnly?: boolean; progress?: boolean } = {}): Promise<Database> {
-    const sealed: Record<string, string> = options.readOnly
-      ? { access_mode: 'READ_ONLY', enable_external_access: 'false', lock_configuration: 'true' }
-      : {};
+    // The configuration is locked once the time zone is set (below).
+    const sealed: Record<string, string> = options.readOnly ? { access_mode: 'READ_ONLY', enable_external_access: 'false' } : {};
     let instance: Instance;
     try {
       const early = options.file === undefined && !options.readOnly ? takeEarly() : undefined;
@@ -101,12 +131,14 @@ export class Database {
       throw new QueryError(`${options.file ?? ':memory:'}: ${(err as Error).message}`, 'is it a DuckDB database that no other process holds open?', { cause: err });
     }
     const con = await instance.connect();
+    if (options.readOnly) {
+      await con.run(`${SESSION_SETTINGS}; SET lock_configuration = true`);
+      return new Database(instance, con, options.file);
+    }
     // With `progress`, DuckDB tracks how far a statement has got (for exec's onProgress), at some
     // cost to every statement, but never prints it itself.
-    if (!options.readOnly) {
-      await con.run(SESSION_SETTINGS);
-      if (options.progress) await con.run(`SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
-    }
+    await con.run(SESSION_SETTINGS);
+    if (options.progress) await con.run(`SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
     return new Database(instance, con, options.file);
   }
 
@@ -118,7 +150,6 @@ export class Database {
    */
   async inParallel<A, B>(here: (db: Database) => Promise<A>, there: (db: Database) => Promise<B>): Promise<[A, B]> {
     const con = await this.instance.connect();
-    await con.run(SESSION_SETTINGS);
     const second = new Database(this.instance, con, this.file, true);
     try {
       const [a, b] = await Promise.allSettled([here(this), there(second)]);
@@ -132,14 +163,117 @@ export class Database {
 
   /** Run SQL and read every row, value by value. `source` names where the SQL came from, for error messages. */
   async query(sql: string, params?: Params, source = 'query'): Promise<Result> {
+    await this.refuseTransactions(sql, source);
     try {
-      const reader = await this.con.runAndReadAll(sql, params as never);
-      return {
-        // Row objects key a second column of one name `a:1` (the node API's deduplicated names).
-        columns: reader.deduplicatedColumnNames(),
-        types: reader.columnTypes().map((t) => t.toString()),
-        rows: reader.convertRowObjects(toPlain) as Row[],
-      };
+      return resultOf(await this.con.runAndReadAll(sql, params as never));
+    } catch (err) {
+      throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+    }
+  }
+
+  /**
+   * Run `use` on a connection of its own to this database, inside a transaction that is always
+   * rolled back: whatever it creates, replaces or changes, temporary tables and macros included,
+   * is gone when it returns, and no other connection ever sees it. Where SQL that omg-evidence did
+   * not write runs (the user's, a probe's registered checks).
+   */
+  async sandbox<T>(use: (box: Database) => Promise<T>): Promise<T> {
+    const con = await this.instance.connect();
+    const box = new Database(this.instance, con, this.file, true, true);
+    try {
+      await con.run('BEGIN TRANSACTION');
+      return await use(box);
+    } finally {
+      await con.run('ROLLBACK').catch(() => undefined);
+      box.close();
+    }
+  }
+
+  /**
+   * Run the statements of `sql` one after the other, and read the last one's rows (the user's SQL,
+   * in a sandbox). A statement that begins, commits or rolls back a transaction is refused before
+   * it runs: it would end the sandbox's own, and what follows would last.
+   */
+  async statements(sql: string, source = 'query'): Promise<Result> {
+    let extracted: DuckDBExtractedStatements;
+    try {
+      extracted = await this.con.extractStatements(sql);
+    } catch (err) {
+      // DuckDB's statement extraction says only that it failed; preparing the text gives the parser's words.
+      await this.con.prepare(sql).catch((e: Error) => {
+        throw new QueryError(`${source}: ${e.message}`, undefined, { cause: e });
+      });
+      throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
+    }
+    const n = extracted.count;
+    for (let i = 0; ; i++) {
+      let prepared: DuckDBPreparedStatement;
+      try {
+        prepared = await extracted.prepare(i);
+      } catch (err) {
+        throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+      }
+      if (prepared.statementType === StatementType.TRANSACTION) throw transactionError(source, i);
+      // A lone SELECT is read the fast way (select).
+      if (n === 1 && prepared.statementType === StatementType.SELECT) return this.select(sql, undefined, source);
+      try {
+        if (i < n - 1) await prepared.run();
+        else return resultOf(await prepared.runAndReadAll());
+      } catch (err) {
+        throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+      }
+    }
+  }
+
+  /**
+   * In a sandbox, refuse SQL that holds a statement beginning, committing or rolling back a
+   * transaction, before any of it runs: it would end the sandbox's transaction, and what followed
+   * would last. Such a statement binds nothing, so it prepares before those ahead of it have run;
+   * text that does not parse is left for DuckDB to report.
+   */
+  private async refuseTransactions(sql: string, source: string): Promise<void> {
+    if (!this.guarded) return;
+    let extracted: DuckDBExtractedStatements;
+    try {
+      extracted = await this.con.extractStatements(sql);
+    } catch {
+      return;
+    }
+    for (let i = 0; i < extracted.count; i++) {
+      const type = await extracted.prepare(i).then((p) => p.statementType, () => undefined);
+      if (type === StatementType.TRANSACTION) throw transactionError(source, i);
+    }
+  }
+
+  /**
+   * DuckDB's own parse of `sql` (json_serialize_sql): the syntax tree of each statement when all are
+   * SELECTs, else DuckDB's error. It parses only: nothing is bound or run.
+   */
+  async parse(sql: string): Promise<ParsedSql> {
+    const res = await this.query(`select json_serialize_sql($sql::VARCHAR)::VARCHAR as tree`, { sql });
+    return JSON.parse(String(res.rows[0]!.tree)) as ParsedSql;
+  }
+
+  /** The type of each statement of `sql` (SELECT, CREATE, …), as DuckDB parses it; UNKNOWN for one that does not prepare alone. */
+  async statementTypes(sql: string): Promise<string[]> {
+    let extracted: DuckDBExtractedStatements;
+    try {
+      extracted = await this.con.extractStatements(sql);
+    } catch {
+      return [];
+    }
+    const types: string[] = [];
+    for (let i = 0; i < extracted.count; i++) {
+      types.push(await extracted.prepare(i).then((p) => StatementType[p.statementType] ?? 'UNKNOWN', () => 'UNKNOWN'));
+    }
+    return types;
+  }
+
+  /** The named parameters (`$name`) of a query, in order; preparing it binds it, so an unknown table or column is an error here. */
+  async parameters(sql: string, source = 'query'): Promise<string[]> {
+    try {
+      const prepared = await this.con.prepare(sql);
+      return Array.from({ length: prepared.parameterCount }, (_, i) => prepared.parameterName(i + 1));
     } catch (err) {
       throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
     }
@@ -155,6 +289,7 @@ export class Database {
    * query().
    */
   async select(sql: string, params?: Params, source = 'query'): Promise<Result> {
+    await this.refuseTransactions(sql, source);
     // selectViaJson reports no error: anything DuckDB refuses, query() runs again and reports.
     return (await this.selectViaJson(sql, params)) ?? this.query(sql, params, source);
   }
@@ -194,6 +329,7 @@ export class Database {
    * 1 when it ends.
    */
   async exec(sql: string, params?: Params, source = 'query', onProgress?: (fraction: number) => void, every = 200): Promise<void> {
+    await this.refuseTransactions(sql, source);
     const timer = onProgress
       ? setInterval(() => {
           const p = this.con.progress.percentage;

@@ -9,7 +9,7 @@ import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
 import type { CensusRow } from './census-text.js';
-import { Database, type Result, type Row } from './db.js';
+import { Database, type Params, type Result, type Row } from './db.js';
 import { InputError, UsageError } from './errors.js';
 import { bundledProbeDir, displayPath } from './paths.js';
 import { loadProbes, loadResultsFile, type Probe } from './probe.js';
@@ -66,18 +66,103 @@ function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], p
 
 const probeOf = (dir: string): Probe => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) });
 
+/**
+ * SQL over an opened evidence set that leaves it as it was: each call runs in a sandbox
+ * (Database.sandbox), so a write, a temporary table or a macro is gone when it returns.
+ */
+export interface Reader {
+  query(sql: string, params?: Params, source?: string): Promise<Result>;
+  select(sql: string, params?: Params, source?: string): Promise<Result>;
+  exec(sql: string, params?: Params, source?: string): Promise<void>;
+}
+
+/** Evidence loaded into a database that is not sealed: what `export` and `build` write from. */
+interface Loaded {
+  db: Database;
+  probes: Probe[];
+  warnings: string[];
+  hasTranscripts: boolean;
+  level: 'census' | 'full';
+}
+
+/** Load resolved inputs into a fresh in-memory database, unsealed. */
+async function loadInputs(inputs: Inputs, options: OpenOptions): Promise<Loaded> {
+  // DuckDB starts on a worker thread while the transcript files are listed (and their folders
+  // checked) on this one.
+  const opening = Database.open({ progress: options.onProgress !== undefined });
+  let files: TranscriptFile[];
+  try {
+    files = findTranscripts(inputs.transcripts);
+  } catch (err) {
+    await opening.then((db) => db.close(), () => undefined);
+    throw err;
+  }
+  const db = await opening;
+  try {
+    // The census of transcripts alone reads no probe table, so none is made.
+    const loaded = options.level === 'census' && inputs.probes.length === 0 ? { probes: [], warnings: [] } : await loadProbes(db, inputs.probes);
+    for (const w of loaded.warnings) options.onWarning?.(w);
+    await loadTranscripts(db, files, { level: options.level, onProgress: options.onProgress });
+    return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, level: options.level ?? 'full' };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/**
+ * Load the named inputs into a database that stays writable (no seal), for `export`, which writes
+ * Parquet files from it, and close it once `write` is done. Not part of the library (index.ts
+ * does not export it): no Evidence, and so no user SQL, is ever given an unsealed database.
+ */
+export async function withUnsealed<T>(
+  paths: string[],
+  options: OpenOptions,
+  write: (loaded: Loaded) => Promise<T>,
+  probesDefault = true,
+): Promise<T> {
+  const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
+  try {
+    return await write(loaded);
+  } finally {
+    loaded.db.close();
+  }
+}
+
 export class Evidence {
   private evaluated = false;
+  /**
+   * The connection the evidence was loaded on, sealed. Only omg-evidence's own SQL runs on it
+   * (queries/, the loaders'); everything else goes through `db`, in a sandbox.
+   */
+  readonly #db: Database;
+  #reader: Reader | undefined;
 
   private constructor(
-    readonly db: Database,
+    db: Database,
     readonly probes: Probe[],
     readonly warnings: string[],
     /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
     readonly hasTranscripts: boolean,
     /** 'census' when only the census queries can run (OpenOptions.level). */
     readonly level: 'census' | 'full' = 'full',
-  ) {}
+  ) {
+    this.#db = db;
+  }
+
+  /**
+   * SQL over the loaded tables that cannot change them: every call runs on a connection of its
+   * own, in a transaction that is rolled back (Database.sandbox).
+   */
+  get db(): Reader {
+    const db = this.#db;
+    this.#reader ??= {
+      query: (sql, params, source) => db.sandbox((box) => box.query(sql, params, source)),
+      select: (sql, params, source) => db.sandbox((box) => box.select(sql, params, source)),
+      exec: (sql, params, source) => db.sandbox((box) => box.exec(sql, params, source)),
+    };
+    return this.#reader;
+  }
 
   /** Load probe directories (the bundled probe when `paths` is empty), or read `options.db`. */
   static async open(paths: string[] = [], options: OpenOptions = {}): Promise<Evidence> {
@@ -99,39 +184,6 @@ export class Evidence {
       await loadTranscripts(db, files);
       await db.seal();
       return new Evidence(db, loaded.probes, loaded.warnings, true);
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-  }
-
-  /**
-   * Load into a database that stays writable (no seal): for `export`, which writes Parquet files,
-   * and for `build`. Callers must not run user SQL on it.
-   */
-  static async openUnsealed(paths: string[], options: OpenOptions = {}, probesDefault = true): Promise<Evidence> {
-    return Evidence.loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
-  }
-
-  /** Load resolved inputs into a fresh in-memory database, unsealed. */
-  private static async loadInputs(inputs: Inputs, options: OpenOptions): Promise<Evidence> {
-    // DuckDB starts on a worker thread while the transcript files are listed (and their folders
-    // checked) on this one.
-    const opening = Database.open({ progress: options.onProgress !== undefined });
-    let files: TranscriptFile[];
-    try {
-      files = findTranscripts(inputs.transcripts);
-    } catch (err) {
-      await opening.then((db) => db.close(), () => undefined);
-      throw err;
-    }
-    const db = await opening;
-    try {
-      // The census of transcripts alone reads no probe table, so none is made.
-      const loaded = options.level === 'census' && inputs.probes.length === 0 ? { probes: [], warnings: [] } : await loadProbes(db, inputs.probes);
-      for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, files, { level: options.level, onProgress: options.onProgress });
-      return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0, options.level ?? 'full');
     } catch (err) {
       db.close();
       throw err;
@@ -162,12 +214,12 @@ export class Evidence {
     };
     clean();
     try {
-      const ev = await Evidence.loadInputs(inputs, options);
+      const loaded = await loadInputs(inputs, options);
       try {
-        await writeMeta(ev.db, inputs, ev.warnings);
-        await ev.db.copyTo(tmp);
+        await writeMeta(loaded.db, inputs, loaded.warnings);
+        await loaded.db.copyTo(tmp);
       } finally {
-        ev.db.close();
+        loaded.db.close();
       }
     } catch (err) {
       // A failed build leaves nothing behind, and the file it would have replaced untouched.
@@ -181,14 +233,14 @@ export class Evidence {
 
   private static async load(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
     if (options.db) return Evidence.fromFile(paths, options, probesDefault);
-    const ev = await Evidence.openUnsealed(paths, options, probesDefault);
+    const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
     try {
-      await ev.db.seal();
-      return ev;
+      await loaded.db.seal();
     } catch (err) {
-      ev.db.close();
+      loaded.db.close();
       throw err;
     }
+    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, loaded.level);
   }
 
   /** Read a database file, refusing it when it was built from other inputs or they changed. */
@@ -230,17 +282,20 @@ export class Evidence {
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
     const given = Object.fromEntries(q.params.map((p) => [p, params[p]!]));
-    return this.db.select(q.sql, q.params.length ? given : undefined, q.source);
+    return this.#db.select(q.sql, q.params.length ? given : undefined, q.source);
   }
 
   private async rows(name: string, params?: Record<string, DuckDBValue>): Promise<Row[]> {
     return (await this.query(name, params)).rows;
   }
 
-  /** Run the user's SQL. `source` says where it came from (the argument, a file, stdin). */
+  /**
+   * Run the user's SQL. `source` says where it came from (the argument, a file, stdin). It runs in
+   * a sandbox (Database.sandbox), so nothing it does outlasts it: no later method sees a change.
+   */
   async sqlResult(text: string, source = 'query'): Promise<Result> {
     if (this.level === 'census') this.refuse('SQL');
-    return this.db.select(text, undefined, source);
+    return this.#db.sandbox((box) => box.statements(text, source));
   }
 
   /** The census rows, one per spawn, in probe then seq order. */
@@ -270,7 +325,7 @@ export class Evidence {
   /** Run every registered trigger and conjunct check once (registration.ts). */
   async evaluateRegistration(): Promise<void> {
     if (this.evaluated) return;
-    await evaluateRegistration(this.db, this.probes);
+    await evaluateRegistration(this.#db, this.probes);
     this.evaluated = true;
   }
 
@@ -336,7 +391,7 @@ export class Evidence {
 
   /** Release the database. */
   async close(): Promise<void> {
-    this.db.close();
+    this.#db.close();
   }
 }
 

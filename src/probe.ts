@@ -153,7 +153,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   // record the checks refuse is the error to report, whatever building made of it (inParallel
   // throws the second connection's error first).
   await db.inParallel(async (here) => {
-    await buildRegistration(here, warnings);
+    await buildRegistration(here);
     await buildSpawns(here, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
   }, checkRecords);
   await checkSpawns(db, warnings, toolUseRequired);
@@ -181,10 +181,56 @@ async function checkRecords(db: Database): Promise<void> {
       where: `kind = 'registration' and json_type(json, '$.kind') = 'VARCHAR' and (json ->> 'kind') = ${sqlString(kind)}`,
     })),
   ]);
+  await checkKinds(db);
   await checkDuplicates(db);
+  await checkConjunctNumbers(db);
 }
 
-async function buildRegistration(db: Database, warnings: string[]): Promise<void> {
+/** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */
+async function checkKinds(db: Database): Promise<void> {
+  const kinds = Object.keys(REGISTRATION_KINDS);
+  const res = await db.query(
+    `select file, rec, json ->> 'kind' as kind from records
+     where kind = 'registration' and (json ->> 'kind') not in (${kinds.map(sqlString).join(', ')})
+     order by file, rec limit 1`,
+    undefined,
+    'checking registration kinds',
+  );
+  const u = res.rows[0];
+  if (u) {
+    throw recordError(String(u.file), Number(u.rec), `registration record of unknown kind ${JSON.stringify(String(u.kind))}`, `the kinds are ${kinds.join(', ')}; see the README, "The registration"`);
+  }
+}
+
+/**
+ * Conjunct numbers run 1..N within a probe, with no gap and no repeat: the first record, by number
+ * (then file and line), that repeats the number before it, or whose number is not its rank.
+ */
+async function checkConjunctNumbers(db: Database): Promise<void> {
+  const res = await db.query(
+    `select file, rec, n, rank, prev_n, prev_file, prev_rec from (
+       select probe, file, rec, n, row_number() over w as rank, lag(n) over w as prev_n, lag(file) over w as prev_file, lag(rec) over w as prev_rec
+       from (select probe, file, rec, (json ->> 'n')::BIGINT as n from records where kind = 'registration' and (json ->> 'kind') = 'conjunct')
+       window w as (partition by probe order by n, file, rec))
+     where n = prev_n or n <> rank
+     order by probe, rank limit 1`,
+    undefined,
+    'checking conjunct numbers',
+  );
+  const g = res.rows[0];
+  if (!g) return;
+  const [n, rank] = [Number(g.n), Number(g.rank)];
+  let what: string;
+  if (n === g.prev_n) {
+    const line = physicalLine(String(g.prev_file), Number(g.prev_rec));
+    what = `conjunct ${n} is registered twice (first at ${g.prev_file === g.file ? `line ${line}` : `${displayPath(String(g.prev_file))}:${line}`})`;
+  } else {
+    what = n > rank ? `conjunct ${n} leaves a gap: no conjunct ${rank} is registered` : `conjunct ${n}: conjuncts are numbered from 1`;
+  }
+  throw recordError(String(g.file), Number(g.rec), what, 'number the conjuncts 1..N, with no gap and no repeat');
+}
+
+async function buildRegistration(db: Database): Promise<void> {
   const sql: string[] = [];
   sql.push(`create or replace table registration_records as
      select probe, rel as file, rec, json ->> 'kind' as kind, json as record
@@ -223,14 +269,6 @@ async function buildRegistration(db: Database, warnings: string[]): Promise<void
      select probe, json ->> 'session_id' as session_id, json ->> 'note' as note, file, rec
      from records where kind = 'notes'`);
   await db.exec(sql.join(';\n'), undefined, 'building the registration tables');
-  const known = Object.keys(REGISTRATION_KINDS).map(sqlString).join(', ');
-  const unknown = await db.query(
-    `select probe, file, kind, count(*) as n from registration_records
-     where kind not in (${known}) group by all order by probe, file, kind`,
-  );
-  for (const r of unknown.rows) {
-    warnings.push(`${r.probe}/${r.file}: ${r.n} record(s) of unknown kind "${r.kind}" kept in registration_records, not used`);
-  }
 }
 
 async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
@@ -405,7 +443,6 @@ const UNIQUE: { label: string; source: string }[] = [
   { label: 'seq', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
   { label: 'registered arm', source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'` },
   { label: 'addendum number', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'` },
-  { label: 'conjunct number', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'conjunct'` },
   { label: 'budget record', source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'` },
 ];
 

@@ -126,7 +126,7 @@ export const REGISTRATION: RecordSchema = {
   hint: REG_HINT,
 };
 
-/** Registration records by `kind`. A kind not listed here is kept and reported as unused. */
+/** Registration records by `kind`. A kind not listed here is an error (probe.ts checkKinds). */
 export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
   probe: {
     what: 'registration "probe" record',

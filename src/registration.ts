@@ -1,8 +1,14 @@
 /**
  * Runs a probe's registered SQL: the trigger of every conditional arm and the check of every
- * conjunct (README, "The registration"). Each file is one SELECT over the loaded tables, given
+ * conjunct (README, "The registration"). Each file is one SELECT over the documented views, given
  * `$probe`; a trigger returns one row (fired, observed), a check one row (holds, result). Their
  * answers are stored in the tables `trigger_results` and `conjunct_results`, which queries/ read.
+ *
+ * A registered file is a question, never a change. DuckDB's parser decides that it is exactly one
+ * SELECT, and its syntax tree that it reads only documented views and its own CTEs, and no file or
+ * catalog; it then runs in a sandbox (Database.sandbox: a connection of its own, in a transaction
+ * that is rolled back) of a sealed database. The answers are kept on the connection that loaded
+ * the evidence, which no user SQL reaches.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
@@ -11,6 +17,7 @@ import { InputError } from './errors.js';
 import { physicalLine } from './jsonl.js';
 import { displayPath } from './paths.js';
 import type { Probe } from './probe.js';
+import { VIEWS } from './views.js';
 
 interface Spec {
   what: string;
@@ -19,6 +26,104 @@ interface Spec {
 
 const TRIGGER: Spec = { what: 'trigger', columns: [['fired', 'BOOLEAN'], ['observed', 'VARCHAR']] };
 const CHECK: Spec = { what: 'check', columns: [['holds', 'BOOLEAN'], ['result', 'VARCHAR']] };
+
+/** What a registered file may read: the documented views, unqualified or in `main`. */
+const READABLE = new Set(VIEWS.map((v) => v.name));
+
+/** Table functions that read no file and no catalog, only the values they are given. */
+const TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest', 'json_each', 'json_tree']);
+
+/**
+ * Kinds of table reference in DuckDB's syntax tree that read only what they name. Any other
+ * (SHOW_REF for DESCRIBE, SHOW and SUMMARIZE, COLUMN_DATA, …) is refused.
+ */
+const TABLE_REFS = new Set(['BASE_TABLE', 'SUBQUERY', 'JOIN', 'TABLE_FUNCTION', 'EXPRESSION_LIST', 'EMPTY', 'EMPTY_FROM', 'PIVOT']);
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The first thing the syntax tree `node` reads that a registered file may not, in words, or null.
+ * `ctes` are the CTE names in scope: a CTE's body sees the CTEs before it (and itself when it is
+ * recursive), the query after them sees them all, as DuckDB binds them.
+ */
+function forbidden(node: unknown, ctes: ReadonlySet<string>): string | null {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const why = forbidden(item, ctes);
+      if (why) return why;
+    }
+    return null;
+  }
+  if (!isNode(node)) return null;
+  let scope = ctes;
+  const map = isNode(node.cte_map) && Array.isArray(node.cte_map.map) ? (node.cte_map.map as Node[]) : [];
+  if (map.length) {
+    const seen = new Set(ctes);
+    for (const entry of map) {
+      const name = String(entry.key).toLowerCase();
+      const query = isNode(entry.value) ? entry.value.query : undefined;
+      const recursive = isNode(query) && isNode(query.node) && query.node.type === 'RECURSIVE_CTE_NODE';
+      const why = forbidden(query, recursive ? new Set([...seen, name]) : seen);
+      if (why) return why;
+      seen.add(name);
+    }
+    scope = seen;
+  }
+  // A table reference: expressions carry `class`, query nodes no `alias`.
+  if (typeof node.type === 'string' && !('class' in node) && 'alias' in node && 'query_location' in node) {
+    if (!TABLE_REFS.has(node.type)) return `a ${node.type.toLowerCase().replace('_ref', '')} (DESCRIBE, SHOW or SUMMARIZE) reads the catalog`;
+    if (node.type === 'BASE_TABLE') {
+      const [catalog, schema, table] = [node.catalog_name, node.schema_name, node.table_name].map((x) => String(x ?? ''));
+      const name = table.toLowerCase();
+      const plain = catalog === '' && schema === '';
+      const ok = catalog === '' && (schema === '' || schema.toLowerCase() === 'main') && (READABLE.has(name) || (plain && scope.has(name)));
+      if (!ok) return `"${[catalog, schema, table].filter(Boolean).join('.')}", which is not a documented view`;
+    }
+    if (node.type === 'TABLE_FUNCTION') {
+      const fn = isNode(node.function) ? node.function : {};
+      const name = String(fn.function_name ?? '');
+      if (!TABLE_FUNCTIONS.has(name.toLowerCase()) || fn.schema || fn.catalog) return `${name}(), a table function that may read files or the catalog`;
+    }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'cte_map') continue;
+    const why = forbidden(value, scope);
+    if (why) return why;
+  }
+  return null;
+}
+
+/**
+ * Refuse `sql` unless DuckDB parses it as exactly one SELECT that reads only documented views.
+ * Runs in a sandbox: nothing here binds or runs the statement.
+ */
+async function mustBeAQuestion(box: Database, sql: string, where: string, spec: Spec): Promise<void> {
+  const hint = `write the ${spec.what} as one SELECT over the views omg-evidence schema lists, returning ${spec.columns.map((c) => c[0]).join(', ')}`;
+  const parsed = await box.parse(sql);
+  if (parsed.error && parsed.error_type === 'parser') {
+    throw new InputError(`${where}: does not parse: ${parsed.error_message}`, hint);
+  }
+  if (parsed.error && !parsed.error_message.startsWith('Only SELECT statements')) {
+    // A SELECT that DuckDB cannot write out as a syntax tree cannot be checked, so it is not run.
+    throw new InputError(`${where}: a ${spec.what} must be a SELECT DuckDB can inspect; it says: ${parsed.error_message}`, hint);
+  }
+  if (parsed.error) {
+    // Some statement is not a SELECT: name what DuckDB prepares each one as. A lone one it
+    // prepares as a SELECT is a PRAGMA (DuckDB rewrites those that return rows); one that does not
+    // prepare alone (COPY to a file, once sealed) is named for what it is not.
+    const types = (await box.statementTypes(sql)).map((t) => (t === 'UNKNOWN' ? 'non-SELECT' : t));
+    const what = types.length === 1 ? `one ${types[0] === 'SELECT' ? 'PRAGMA' : types[0]} statement` : `${types.length} statements (${types.join(', ')})`;
+    throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
+  }
+  const n = parsed.statements.length;
+  if (n !== 1) {
+    const what = n === 0 ? 'no SQL statement' : `${n} statements (${Array(n).fill('SELECT').join(', ')})`;
+    throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
+  }
+  const why = forbidden(parsed.statements[0], new Set());
+  if (why) throw new InputError(`${where}: a ${spec.what} reads only the documented views; this one reads ${why}`, hint);
+}
 
 /** Run one registered SQL file for `probe` and return its single row. */
 async function runFile(db: Database, probe: Probe, file: string, rec: number, path: string, spec: Spec): Promise<Record<string, unknown>> {
@@ -32,13 +137,21 @@ async function runFile(db: Database, probe: Probe, file: string, rec: number, pa
     throw new InputError(`${from}: ${spec.what} file "${path}" does not exist`, `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`);
   }
   const sql = readFileSync(abs, 'utf8');
-  const params = /\$probe\b/.test(sql) ? { probe: probe.id } : undefined;
-  const res = await db.query(sql, params, displayPath(abs));
+  const where = displayPath(abs);
+  const res = await db.sandbox(async (box) => {
+    await mustBeAQuestion(box, sql, where, spec);
+    const names = await box.parameters(sql, where);
+    const other = names.find((p) => p !== 'probe');
+    if (other !== undefined) {
+      throw new InputError(`${where}: uses the parameter $${other}; a ${spec.what} is given $probe only`, `fix the ${spec.what}'s SELECT`);
+    }
+    return box.query(sql, names.length ? { probe: probe.id } : undefined, where);
+  });
   const want = spec.columns.map(([name, type]) => `${name} ${type}`).join(', ');
   const got = res.columns.map((c, i) => `${c} ${res.types[i]}`).join(', ');
   if (res.rows.length !== 1 || got !== want) {
     throw new InputError(
-      `${displayPath(abs)}: a ${spec.what} returns one row (${want}); this one returned ${res.rows.length} row(s) (${got})`,
+      `${where}: a ${spec.what} returns one row (${want}); this one returned ${res.rows.length} row(s) (${got})`,
       `fix the ${spec.what}'s SELECT`,
     );
   }

@@ -157,3 +157,56 @@ describe('Database.copyTo', () => {
     }
   });
 });
+
+describe('Database.sandbox', () => {
+  it('runs on a connection of its own, in a transaction that is rolled back: nothing it does lasts or shows elsewhere', async () => {
+    const db = await Database.open();
+    try {
+      await db.exec(`create table spawns as select 1.5 as cost_usd; create temp table results as select true as holds`);
+      await db.seal();
+      const inside = await db.sandbox(async (box) => {
+        // The loading connection's temporary tables are not there to replace or shadow.
+        await expect(box.query(`select * from results`)).rejects.toThrow(/Table with name results does not exist/);
+        await box.exec(`update spawns set cost_usd = 0; create temp table results as select false as holds; create macro twice(x) as 2 * x`);
+        return (await box.query(`select cost_usd, (select holds from results) as holds, twice(2) as four from spawns`)).rows;
+      });
+      expect(inside).toEqual([{ cost_usd: 0, holds: false, four: 4 }]);
+      expect((await db.query(`select cost_usd, (select holds from results) as holds from spawns`)).rows).toEqual([{ cost_usd: 1.5, holds: true }]);
+      await expect(db.query(`select twice(2)`)).rejects.toThrow(/twice does not exist/);
+      // The time zone every connection has, though the configuration is locked.
+      expect(await db.sandbox(async (box) => (await box.query(`select current_setting('TimeZone') as tz`)).rows)).toEqual([{ tz: 'UTC' }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('statements: runs each in turn and reads the last; refuses one that would end the transaction, before it runs', async () => {
+    const db = await Database.open();
+    try {
+      await db.exec(`create table spawns as select 1.5 as cost_usd`);
+      const last = await db.sandbox((box) => box.statements(`create temp table t as select 2 as x; select x from t`, 'q'));
+      expect(last.rows).toEqual([{ x: 2 }]);
+      for (const sql of ['commit; update spawns set cost_usd = 0', 'update spawns set cost_usd = 0; rollback; update spawns set cost_usd = 0', 'begin transaction']) {
+        await expect(db.sandbox((box) => box.statements(sql, 'q'))).rejects.toThrow(/^q: statement \d begins, commits or rolls back a transaction$/);
+      }
+      expect((await db.query(`select cost_usd from spawns`)).rows).toEqual([{ cost_usd: 1.5 }]);
+      await expect(db.sandbox((box) => box.statements('selec 1', 'q'))).rejects.toThrow(/^q: Parser Error: syntax error at or near "selec"/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('parse: DuckDB parses without binding or running', async () => {
+    const db = await Database.open();
+    try {
+      const parsed = await db.parse(`select * from no_such_table; select 2`);
+      expect(parsed.error).toBe(false);
+      expect(parsed.error === false && parsed.statements.length).toBe(2);
+      expect(await db.parse(`create table x as select 1`)).toMatchObject({ error: true, error_type: 'not implemented' });
+      expect(await db.statementTypes(`create table x as select 1; select 1`)).toEqual(['CREATE', 'SELECT']);
+      expect((await db.query(`select count(*) as n from duckdb_tables() where table_name = 'x'`)).rows).toEqual([{ n: 0 }]);
+    } finally {
+      db.close();
+    }
+  });
+});

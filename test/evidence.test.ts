@@ -5,10 +5,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
-import { bundled, repo } from './helpers.js';
+import { bundled, cli, repo } from './helpers.js';
 
 let ev: Evidence;
 beforeAll(async () => {
@@ -101,5 +101,85 @@ describe('the reconstruction script', () => {
       .filter(Boolean);
     expect(all.length).toBeGreaterThan(50);
     for (const f of all) expect(readFileSync(join(repo, f), 'utf8'), f).not.toMatch(/\/(home|Users)\/[^/\s"]+/);
+  });
+});
+
+describe('nothing the SQL of a library user does changes what the other methods return', () => {
+  /** What every method but sql() returns, for the bundled probe. */
+  async function answers(e: Evidence) {
+    const [v] = await e.verdict();
+    return {
+      holds: v!.holds,
+      reasons: v!.reasons,
+      budget: v!.budget,
+      conjuncts: v!.conjuncts.objects(),
+      census: (await e.census()).objects(),
+      arms: (await e.arms()).objects(),
+      cost: (await e.cost()).totals.objects(),
+    };
+  }
+  let before: Awaited<ReturnType<typeof answers>>;
+  beforeAll(async () => {
+    before = await answers(ev);
+  });
+
+  const attacks = [
+    'update spawns set cost_usd = 100',
+    'delete from markers',
+    'create temp table spawns as select * replace (100.0 as cost_usd) from main.spawns',
+    'create or replace table budgets as select probe, 0.01 as usd, 1 as spawns, file, record from budgets',
+    'create or replace temp table conjunct_results as select probe, n, required, \'forged\' as result, false as holds from conjuncts',
+    'create temp view tool_uses as select * from main.tool_uses where false',
+    'create macro format(a, b, c) as \'forged\'',
+    'drop table artifacts',
+    'alter table spawns rename to spawns_before',
+    'begin; commit; update spawns set cost_usd = 100',
+    'commit; update spawns set cost_usd = 100',
+    'rollback; update spawns set cost_usd = 100',
+  ];
+  for (const attack of attacks) {
+    it(attack, async () => {
+      const db = join(mkdtempSync(join(tmpdir(), 'omg-attack-')), 'p.duckdb');
+      try {
+        await Evidence.build([], { file: db });
+        for (const opened of [await Evidence.open([]), await Evidence.open([], { db })]) {
+          try {
+            // Before the first verdict(), which evaluates the registration, and after it.
+            for (let i = 0; i < 2; i++) {
+              await opened.sql(attack).catch(() => undefined);
+              await opened.db.exec(attack).catch(() => undefined);
+              expect(await answers(opened)).toEqual(before);
+            }
+          } finally {
+            await opened.close();
+          }
+        }
+      } finally {
+        rmSync(dirname(db), { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('a statement that would end the transaction sql() runs in is refused, exit 1', async () => {
+    expect(await cli(['sql', 'commit; update spawns set cost_usd = 100'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'omg-evidence: <argument>: statement 1 begins, commits or rolls back a transaction (leave it out: your SQL runs in a transaction of its own, which omg-evidence rolls back)\n',
+    });
+  });
+
+  it('sql still runs several statements, and reads the last', async () => {
+    expect(await cli(['sql', 'create temp table t as select arm from spawns where arm like $$K-R%$$; select count(*) as n from t', '--format', 'csv'])).toEqual({
+      code: 0,
+      stdout: 'n\r\n9\r\n',
+      stderr: '',
+    });
+  });
+
+  it('the library hands out no unsealed evidence and no writable database', async () => {
+    const lib = await import('omg-evidence');
+    expect(Object.keys(lib).sort()).toEqual(['DiffersError', 'EXIT', 'Evidence', 'InputError', 'OmgError', 'QueryError', 'UsageError', 'VerdictError', 'main', 'openEvidence']);
+    expect(Object.getOwnPropertyNames(lib.Evidence).filter((n) => /unsealed/i.test(n))).toEqual([]);
+    expect(Object.keys(ev.db).sort()).toEqual(['exec', 'query', 'select']);
   });
 });

@@ -118,17 +118,6 @@ describe('what loads', () => {
     expect((await cli(['census', '--format', 'text'])).stderr).toBe('');
   });
 
-  it('keeps a registration record of an unknown kind, with a warning', async () => {
-    const ev = await Evidence.open([probeFixture('registered')]);
-    expect(ev.warnings).toEqual([
-      'registered/registration/prereg.jsonl: 1 record(s) of unknown kind "sidenote" kept in registration_records, not used',
-    ]);
-    expect((await ev.db.query(`select record ->> 'text' as text from registration_records where kind = 'sidenote'`)).rows).toEqual([
-      { text: 'kept, not used' },
-    ]);
-    ev.close();
-  });
-
   it('builds every table with a probe column', async () => {
     const ev = await Evidence.open([probeFixture('minimal'), probeFixture('second')]);
     const counts = async (t: string) =>

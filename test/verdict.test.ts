@@ -4,9 +4,9 @@
  * dates, and the arms and cost tables.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
 
@@ -259,5 +259,166 @@ describe('arms and cost', () => {
     const sum = (xs: { cost_usd: number }[]) => Math.round(xs.reduce((s, x) => s + x.cost_usd, 0) * 1e6) / 1e6;
     expect(sum(c.by_arm)).toBe(2.4616);
     expect(sum(c.by_model)).toBe(2.4616);
+  });
+});
+
+describe('registration SQL is a question, never a change: exit 1, naming the file', () => {
+  const CHECK_HINT = '(write the check as one SELECT over the views omg-evidence schema lists, returning holds, result)';
+  const refused = (where: string, what: string, hint = CHECK_HINT) => ({ code: 1, stdout: '', stderr: `omg-evidence: ${where}: ${what} ${hint}\n` });
+  const checkOf = (fixture: string, file: string) => `${probeFixture(fixture)}/registration/conjuncts/${file}`;
+  const TWO = 'a check is exactly one SELECT statement; this file holds 2 statements (CREATE, SELECT)';
+
+  it('a check that shadows spawns before its SELECT cannot bring an over-budget probe within budget', async () => {
+    expect(await cli(['verdict', probeFixture('attack-shadow')])).toEqual(refused(checkOf('attack-shadow', '1-a-ran.sql'), TWO));
+  });
+
+  it('nor through --db, a database file load built', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'omg-verdict-')), 'p.duckdb');
+    temps.push(dirname(db));
+    expect((await cli(['load', probeFixture('attack-shadow'), '--db', db])).code).toBe(0);
+    expect(await cli(['verdict', probeFixture('attack-shadow'), '--db', db])).toEqual(refused(checkOf('attack-shadow', '1-a-ran.sql'), TWO));
+  });
+
+  it('without the statement that shadows, the same probe is over budget (exit 4): the attack is what changed the verdict', async () => {
+    const dir = copyProbe(join(repo, probeFixture('attack-shadow')), 'attack-shadow');
+    const check = join(dir, 'registration/conjuncts/1-a-ran.sql');
+    writeFileSync(check, readFileSync(check, 'utf8').replace(/^create temp table .*\n/m, ''));
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toBe('omg-evidence: attack-shadow: the verdict does not hold: over budget: $1 of $0.5, 2 of 3 spawns\n');
+  });
+
+  it('two SELECTs', async () => {
+    expect(await cli(['verdict', probeFixture('attack-two-statements')])).toEqual(
+      refused(checkOf('attack-two-statements', '1-a-ran.sql'), 'a check is exactly one SELECT statement; this file holds 2 statements (SELECT, SELECT)'),
+    );
+  });
+
+  it('one statement that is not a SELECT', async () => {
+    expect(await cli(['verdict', probeFixture('attack-not-select')])).toEqual(
+      refused(checkOf('attack-not-select', '1-a-ran.sql'), 'a check is exactly one SELECT statement; this file holds one UPDATE statement'),
+    );
+  });
+
+  it('a check that reads a file', async () => {
+    expect(await cli(['verdict', probeFixture('attack-read-file')])).toEqual(
+      refused(checkOf('attack-read-file', '1-passwd.sql'), 'a check reads only the documented views; this one reads read_text(), a table function that may read files or the catalog'),
+    );
+  });
+
+  it('a check that reads a table that is not a documented view', async () => {
+    expect(await cli(['verdict', probeFixture('attack-undocumented')])).toEqual(
+      refused(checkOf('attack-undocumented', '1-sources.sql'), 'a check reads only the documented views; this one reads "source_files", which is not a documented view'),
+    );
+  });
+
+  describe('every other statement, file reader and table is refused the same way', () => {
+    const ONE = 'a check is exactly one SELECT statement; this file holds';
+    const READS = 'a check reads only the documented views; this one reads';
+    const cases: [sql: string, what: string][] = [
+      ['', `${ONE} no SQL statement`],
+      ['-- only a comment\n', `${ONE} no SQL statement`],
+      ['create or replace temp table spawns as select * from main.spawns where false', `${ONE} one CREATE statement`],
+      ['create or replace view conjuncts as select 1', `${ONE} one CREATE statement`],
+      ['create temp macro omg_envelope(e) as null', `${ONE} one CREATE statement`],
+      ['delete from spawns', `${ONE} one DELETE statement`],
+      ['SET threads = 1', `${ONE} one SET statement`],
+      ['PRAGMA version', `${ONE} one PRAGMA statement`],
+      ["ATTACH 'x.duckdb' AS x", `${ONE} one ATTACH statement`],
+      ["COPY spawns TO 'leak.csv'", `${ONE} one non-SELECT statement`],
+      ['CALL checkpoint()', `${ONE} one CALL statement`],
+      ['EXPLAIN select true as holds', `${ONE} one EXPLAIN statement`],
+      ["select true as holds, 'x' as result; commit", `${ONE} 2 statements (SELECT, TRANSACTION)`],
+      ["select count(*) > 0 as holds, 'x' as result from read_csv('/etc/passwd')", `${READS} read_csv(), a table function that may read files or the catalog`],
+      ["select count(*) > 0 as holds, 'x' as result from 'results.jsonl'", `${READS} "results.jsonl", which is not a documented view`],
+      ["select count(*) > 0 as holds, 'x' as result from query('select 1')", `${READS} query(), a table function that may read files or the catalog`],
+      ["select count(*) > 0 as holds, 'x' as result from duckdb_tables()", `${READS} duckdb_tables(), a table function that may read files or the catalog`],
+      ["select count(*) > 0 as holds, 'x' as result from information_schema.tables", `${READS} "information_schema.tables", which is not a documented view`],
+      ["select count(*) > 0 as holds, 'x' as result from main.registration_records", `${READS} "main.registration_records", which is not a documented view`],
+      ["select true as holds, (select any_value(abs) from source_files) as result", `${READS} "source_files", which is not a documented view`],
+      // A CTE's body does not see the CTE itself: this source_files is the internal table.
+      ["with source_files as (select * from source_files) select true as holds, 'x' as result from source_files", `${READS} "source_files", which is not a documented view`],
+      ["select true as holds, 'x' as result from (describe spawns)", `${READS} a show (DESCRIBE, SHOW or SUMMARIZE) reads the catalog`],
+    ];
+    for (const [sql, what] of cases) {
+      it(JSON.stringify(sql), async () => {
+        const dir = copyProbe(join(repo, probeFixture('attack-not-select')), 'attack-not-select');
+        writeFileSync(join(dir, 'registration/conjuncts/1-a-ran.sql'), sql);
+        expect(await cli(['verdict', dir])).toEqual(refused(join(dir, 'registration/conjuncts/1-a-ran.sql'), what));
+      });
+    }
+  });
+
+  it('a trigger is held to the same rule', async () => {
+    const dir = copyProbe(join(repo, probeFixture('attack-two-statements')), 'attack-two-statements');
+    writeFileSync(join(dir, 'registration/conjuncts/1-a-ran.sql'), "select true as holds, 'ran' as result");
+    writeFileSync(join(dir, 'registration/addendum-1.jsonl'), '{"kind":"addendum","n":1,"text":"a conditional arm"}\n{"kind":"arm","arm":"C","phase":"A","n":1,"addendum":1,"trigger":"triggers/c.sql"}\n');
+    mkdirSync(join(dir, 'registration/triggers'));
+    writeFileSync(join(dir, 'registration/triggers/c.sql'), "create temp table trigger_results as select 1; select false as fired, 'no' as observed");
+    expect(await cli(['verdict', dir])).toEqual(
+      refused(
+        join(dir, 'registration/triggers/c.sql'),
+        'a trigger is exactly one SELECT statement; this file holds 2 statements (CREATE, SELECT)',
+        '(write the trigger as one SELECT over the views omg-evidence schema lists, returning fired, observed)',
+      ),
+    );
+  });
+
+  it('a check may still name its own CTEs after the views, qualify a view with main, and call range() or unnest()', async () => {
+    const dir = copyProbe(join(repo, probeFixture('attack-not-select')), 'attack-not-select');
+    writeFileSync(
+      join(dir, 'registration/conjuncts/1-a-ran.sql'),
+      `with spawns as (select * from main.spawns where probe = $probe and arm = 'A'),
+       counted as (select count(*) as n from spawns, range(1), unnest([1]))
+       select n = 1 as holds, format('{} spawn(s)', n) as result from counted`,
+    );
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).conjuncts).toEqual([{ n: 1, required: 'A ran', result: '1 spawn(s)', holds: true }]);
+  });
+});
+
+describe('the registration is complete or it is an error', () => {
+  const REG_HINT = '(number the conjuncts 1..N, with no gap and no repeat)';
+  const prereg = (fixture: string) => `${probeFixture(fixture)}/registration/prereg.jsonl`;
+
+  it('a registration record of an unknown kind ("conjunt") is an error naming file:line, for every command', async () => {
+    const stderr = `omg-evidence: ${prereg('reg-kind-typo')}:5: registration record of unknown kind "conjunt" (the kinds are probe, budget, arm, conjunct, addendum; see the README, "The registration")\n`;
+    expect(await cli(['verdict', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
+    expect(await cli(['census', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
+  });
+
+  it('a gap in the conjunct numbers', async () => {
+    expect(await cli(['verdict', probeFixture('reg-conjunct-gap')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${prereg('reg-conjunct-gap')}:5: conjunct 3 leaves a gap: no conjunct 2 is registered ${REG_HINT}\n`,
+    });
+  });
+
+  it('a repeated conjunct number', async () => {
+    expect(await cli(['verdict', probeFixture('reg-conjunct-repeat')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${prereg('reg-conjunct-repeat')}:6: conjunct 2 is registered twice (first at line 5) ${REG_HINT}\n`,
+    });
+  });
+
+  it('conjuncts numbered from 0', async () => {
+    const dir = copyProbe(join(repo, probeFixture('reg-conjunct-gap')), 'reg-conjunct-gap');
+    const file = join(dir, 'registration/prereg.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"n":3', '"n":0'));
+    expect((await cli(['verdict', dir])).stderr).toBe(`omg-evidence: ${file}:5: conjunct 0: conjuncts are numbered from 1 ${REG_HINT}\n`);
+  });
+
+  it('the verdict says how many of its N conjuncts hold, in table and markdown', async () => {
+    expect((await cli(['verdict', '--format', 'markdown'])).stdout).toContain('| 9 | T-REF breaches ≥1 of 2 | 2 of 2 | yes |\n\n9 of 9 conjuncts hold\n\n**Completeness:**');
+    expect((await cli(['verdict', '--format', 'table'])).stdout).toMatch(/└[─┴]+┘\n\n9 of 9 conjuncts hold\n\nCompleteness: /);
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) =>
+      rows.map((r) => (r.session_id.startsWith('eb2d7cd7') ? { ...r, artifacts: [{ ...r.artifacts[0], exists: true }] } : r)),
+    );
+    expect((await cli(['verdict', dir, '--format', 'markdown'])).stdout).toContain('\n8 of 9 conjuncts hold\n');
   });
 });

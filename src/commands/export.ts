@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { sqlString } from '../db.js';
 import { InputError } from '../errors.js';
-import { Evidence, withEvidence } from '../evidence.js';
+import { withUnsealed } from '../evidence.js';
 import { warn, type IO } from '../io.js';
 import { displayPath } from '../paths.js';
 import { transcriptsOption } from '../options.js';
@@ -27,7 +27,7 @@ export function makeExportCommand(io: IO): Command {
       }
       mkdirSync(out, { recursive: true });
       // Export writes files, so it loads into a database that is never given user SQL.
-      await withEvidence(Evidence.openUnsealed(probes, { transcripts: opts.transcripts, onWarning: (w) => warn(io, w) }), async (ev) => {
+      await withUnsealed(probes, { transcripts: opts.transcripts, onWarning: (w) => warn(io, w) }, async (ev) => {
         let written = 0;
         for (const v of VIEWS) {
           const target = join(out, v.name);

@@ -1,7 +1,8 @@
 /**
  * `omg-evidence sql [QUERY] [PROBE...]`: ad-hoc SQL over the loaded views. The query comes from
  * the argument, from a file (-f), or from stdin. It runs only after loading, in a database with
- * file access disabled and its configuration locked, so it cannot read or write any file.
+ * file access disabled and its configuration locked, so it cannot read or write any file; and in a
+ * transaction that is rolled back (Evidence.sqlResult), so it cannot change the evidence either.
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';

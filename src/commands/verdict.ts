@@ -48,6 +48,7 @@ export function verdictParts(v: Verdict): Part[] {
       columns: [{ key: 'n', title: '#', right: true }, { key: 'required' }, { key: 'result' }, { key: 'holds' }],
       rows: v.conjuncts.map((c) => ({ n: c.n, required: c.required, result: c.result, holds: yesNo(c.holds) })),
     },
+    { kind: 'line', text: `${v.conjuncts.filter((c) => c.holds).length} of ${v.conjuncts.length} conjuncts hold` },
     ...(v.reasons.length ? [{ kind: 'line' as const, label: 'Why not', text: v.reasons.join('; ') }] : []),
     { kind: 'line', label: 'Completeness', text: v.complete ? 'complete: every arm that should have run has its registered n of counted spawns' : 'INCOMPLETE' },
     {
