@@ -1,8 +1,8 @@
 /**
  * What must never leave the measuring machine, and how to find it in text: home-directory paths,
  * however they are spelled. One matcher of home paths serves extract's refusal, the load-time
- * warning (as an RE2 pattern that DuckDB runs: HOME_PATH_RE2). Pure functions of strings: this
- * module reads no file and no database.
+ * warning (as an RE2 pattern that DuckDB runs: HOME_PATH_RE2) and export. Pure functions of
+ * strings: this module reads no file and no database.
  *
  * A home path, as matched (case-insensitive throughout):
  *   /home/<user>, /Users/<user>  with any run of `/` or `\` (doubled backslashes too, as inside a

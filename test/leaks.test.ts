@@ -1,6 +1,6 @@
 /**
  * Nothing leaves with a home path: the one matcher of home paths (leaks.ts), in JavaScript and in
- * DuckDB, and what extract and loading make of it.
+ * DuckDB, and what extract, loading and export make of it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db.js';
 import { firstHomePath, HOME_PATH_RE2, homePaths, maskHomePath } from '../src/leaks.js';
-import { cli, repo } from './helpers.js';
+import { listFiles } from '../src/paths.js';
+import { bundled, cli, repo } from './helpers.js';
 
 /** fast-check's seed: FC_SEED=<n> replays a run; printed so that a failure reproduces. */
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
@@ -215,6 +216,51 @@ describe('loading warns of every spelling', () => {
     expect(r.stderr).toBe(
       `omg-evidence: warning: home-paths/results.jsonl:1: holds the home-directory path /home//alice (and 7 more line(s)) ${why}\n` +
         `omg-evidence: warning: home-paths/tool_use/11111111-0000-4000-8000-000000000001.err:2: holds the home-directory path \\\\Users\\\\bob (and 1 more line(s)) ${why}\n`,
+    );
+  });
+});
+
+describe('export writes no absolute path', () => {
+  let out: string;
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), 'omg-export-'));
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('of the bundled probe with its transcripts: paths relative to the probe or the transcripts folder', async () => {
+    const pq = join(out, 'pq');
+    const r = await cli(['export', '--parquet', pq, bundled, '--transcripts', join(bundled, 'transcripts')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`omg-evidence: export: 19 view(s) written to ${pq}\n`);
+    const db = await Database.open();
+    try {
+      // Every value of every file, as JSON text: none holds the repository's or the temporary folder's path.
+      const files = listFiles(pq, (n) => n.endsWith('.parquet'));
+      expect(files).toHaveLength(5 + 14);
+      const rows: unknown[] = [];
+      for (const f of files) {
+        const q = `select count(*) as n from read_parquet($f) t where contains(to_json(t)::VARCHAR, $repo) or contains(to_json(t)::VARCHAR, $out)`;
+        const n = (await db.query(q, { f, repo, out })).rows[0]!.n;
+        if (n) rows.push({ file: f.slice(pq.length + 1), n });
+      }
+      expect(rows).toEqual([]);
+      expect((await db.query(`select * from read_parquet($f) order by file limit 1`, { f: join(pq, 'transcript_files.parquet') })).rows).toEqual([
+        { file: '0b79ed68-4754-42e1-a332-922c06423c22.jsonl', lines: 9 },
+      ]);
+      expect((await db.query(`select distinct file from read_parquet($g)`, { g: join(pq, 'spawn_notes', '*', '*.parquet') })).rows).toEqual([{ file: 'notes.jsonl' }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('warns of a transcript view that holds a home path, and writes it as it is', async () => {
+    const pq = join(out, 'leak');
+    const dir = join('test', 'fixtures', 'extract', 'home-leak');
+    const r = await cli(['export', '--parquet', pq, join('test', 'fixtures', 'probes', 'minimal'), '--transcripts', join(dir, 'transcripts')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'omg-evidence: warning: export: transcript_tool_results: 1 row(s) hold a home-directory path (first: /home/alice); the Parquet file keeps them as they are\n' +
+        `omg-evidence: export: 19 view(s) written to ${pq}\n`,
     );
   });
 });
