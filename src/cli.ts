@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { makeAgreeCommand } from './commands/agree.js';
 import { makeArmsCommand } from './commands/arms.js';
+import { makeAuditCommand } from './commands/audit.js';
 import { makeCostCommand } from './commands/cost.js';
 import { makeExportCommand } from './commands/export.js';
 import { makeLoadCommand } from './commands/load.js';
@@ -31,7 +32,7 @@ export function makeProgram(io: IO): Command {
       outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
     })
     .exitOverride();
-  const makers = [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand, makeSqlCommand, makeSchemaCommand, makeLoadCommand, makeExportCommand];
+  const makers = [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand, makeSqlCommand, makeSchemaCommand, makeLoadCommand, makeExportCommand, makeAuditCommand];
   const all = [...makers.map((make) => make(io)), makeRenderCommand(io, () => commandReference(program))];
   for (const cmd of all) {
     cmd.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');

@@ -11,7 +11,8 @@ import type { Row } from './db.js';
 import { InputError } from './errors.js';
 import type { Evidence } from './evidence.js';
 import { physicalLine } from './jsonl.js';
-import { displayPath, HOME_PATH } from './paths.js';
+import { firstHomePath } from './leaks.js';
+import { displayPath } from './paths.js';
 
 export interface ExtractOptions {
   out: string;
@@ -30,17 +31,10 @@ interface Planned {
   bytes: string;
 }
 
-function homeIn(value: string, home?: string): string | undefined {
-  const m = HOME_PATH.exec(value);
-  if (m) return m[0];
-  if (home && home !== '/' && (value === home || value.includes(`${home}/`))) return home;
-  return undefined;
-}
-
-/** A value for a message: at most 160 characters, the home path kept in view. */
-function shorten(value: string): string {
+/** A value for a message: at most 160 characters, the home path (found at `index`) kept in view. */
+function shorten(value: string, index: number): string {
   if (value.length <= 160) return value;
-  const at = Math.max(0, (HOME_PATH.exec(value)?.index ?? 0) - 60);
+  const at = Math.max(0, index - 60);
   return `${at > 0 ? '…' : ''}${value.slice(at, at + 160)}…`;
 }
 
@@ -49,10 +43,11 @@ export async function extract(ev: Evidence, options: ExtractOptions): Promise<Ex
   const out = resolve(options.out);
   const check = (value: unknown, where: () => string, what: string) => {
     if (typeof value !== 'string') return;
-    const found = homeIn(value, options.home);
+    // Every spelling, `~/` included: a committed record writes its home as $HOME (leaks.ts).
+    const found = firstHomePath(value, { home: options.home, bareTilde: true });
     if (found) {
       throw new InputError(
-        `${where()}: refusing to write ${what} ${JSON.stringify(shorten(value))}: it contains the home-directory path ${found}`,
+        `${where()}: refusing to write ${what} ${JSON.stringify(shorten(value, found.index))}: it contains the home-directory path ${found.text}`,
         'committed records must not leak the measuring machine; write paths as $HOME in the source, or leave this spawn out',
       );
     }

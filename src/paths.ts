@@ -19,13 +19,6 @@ function findRoot(): string {
   }
 }
 
-/**
- * A home-directory path, whoever the user: /home/<user>, /Users/<user>. Committed records must not
- * carry one (evidence-format.md, "Paths inside records"): extract refuses to write one, and loading
- * a probe warns of each file that does. The pattern is also DuckDB's (RE2) as it stands.
- */
-export const HOME_PATH = /\/(?:home|Users)\/[^/\s"']+/;
-
 /** The package's own directory. */
 export const packageRoot: string = findRoot();
 

@@ -14,7 +14,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
-import { displayPath, HOME_PATH } from './paths.js';
+import { firstHomePath, HOME_PATH_RE2 } from './leaks.js';
+import { displayPath } from './paths.js';
 import {
   ENVELOPE_MACRO,
   NOTES,
@@ -407,7 +408,7 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
 }
 
 /**
- * The warnings for each committed file that holds a home-directory path (HOME_PATH): a record of any
+ * The warnings for each committed file that holds a home-directory path (leaks.ts): a record of any
  * kind, or a tool_use/<session_id>.err. It names the file's first such line and the path, and how
  * many more lines hold one. The evidence still loads: nothing in it is wrong, but it leaks the
  * measuring machine.
@@ -423,17 +424,19 @@ async function homePathWarnings(db: Database): Promise<string[]> {
              from spawns s join source_files f on f.probe = s.probe and f.session_id = s.session_id and f.kind = 'tool_use_err')
      )
      select probe, rel, any_value(file) as file, min(rec) as rec, arg_min(path, rec) as path, count(*) as n
-     from (select *, regexp_extract(text, $re) as path from lines)
+     from (select *, regexp_extract(text, $re, 1, 'i') as path from lines)
      where path <> ''
      group by probe, rel
      order by probe, rel`,
-    { re: HOME_PATH.source },
+    { re: HOME_PATH_RE2 },
     'checking for home-directory paths',
   );
   return res.rows.map((r) => {
     const line = r.file === null ? Number(r.rec) : physicalLine(String(r.file), Number(r.rec));
     const more = Number(r.n) > 1 ? ` (and ${Number(r.n) - 1} more line(s))` : '';
-    return `${r.probe}/${r.rel}:${line}: holds the home-directory path ${r.path}${more} (committed records must not leak the measuring machine: write such paths with $HOME)`;
+    // DuckDB found it; the same matcher in JavaScript trims what RE2 cannot leave out (leaks.ts).
+    const path = firstHomePath(String(r.path))?.text ?? String(r.path);
+    return `${r.probe}/${r.rel}:${line}: holds the home-directory path ${path}${more} (committed records must not leak the measuring machine: write such paths with $HOME)`;
   });
 }
 

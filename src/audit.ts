@@ -1,0 +1,76 @@
+/**
+ * The leak audit of a probe: every file under its folder, read as text, searched for home-directory
+ * paths and secrets (leaks.ts). It reads the working tree, not git: a file there is one `git add`
+ * away from being committed, and git is not run on a probe's behalf. `.git/` is skipped, and so is
+ * a binary file (a NUL byte in its first 8 KiB), with a warning.
+ */
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { InputError } from './errors.js';
+import { findLeaks, type LeakKind } from './leaks.js';
+import { displayPath, walkFiles } from './paths.js';
+import { discoverProbe } from './probe.js';
+
+export interface Finding {
+  /** The probe's id (its directory name). */
+  probe: string;
+  /** Relative to the probe directory, with `/`. */
+  file: string;
+  line: number;
+  kind: LeakKind;
+  /** The matched text, masked. */
+  match: string;
+}
+
+export interface Audit {
+  findings: Finding[];
+  /** Files read, over every probe. */
+  files: number;
+  /** Things worth saying that change no exit code (a binary file not read). */
+  warnings: string[];
+}
+
+const SNIFF = 8192;
+
+function isBinary(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(SNIFF);
+    const n = readSync(fd, buf, 0, SNIFF, 0);
+    return buf.subarray(0, n).includes(0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file's text, or undefined when it is binary. A file that cannot be read fails the audit: it cannot be called clean. */
+function readText(path: string): string | undefined {
+  try {
+    return isBinary(path) ? undefined : readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new InputError(`${displayPath(path)}: cannot read it (${code})`, 'an audit reads every file of the probe; make it readable or move it out');
+  }
+}
+
+/** Audit probe directories; `home` is the user's $HOME, whose every spelling counts as a home path. */
+export function auditProbes(dirs: string[], home?: string): Audit {
+  const audit: Audit = { findings: [], files: 0, warnings: [] };
+  // $HOME = / would make every absolute path a home path.
+  const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
+  for (const dir of dirs) {
+    const { probe } = discoverProbe(dir);
+    for (const f of walkFiles(probe.dir)) {
+      if (f.rel === '.git' || f.rel.startsWith('.git/') || f.rel.includes('/.git/')) continue;
+      const text = readText(f.path);
+      if (text === undefined) {
+        audit.warnings.push(`${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB), not searched`);
+        continue;
+      }
+      audit.files++;
+      for (const leak of findLeaks(text, options)) {
+        audit.findings.push({ probe: probe.id, file: f.rel, line: leak.line, kind: leak.kind, match: leak.masked });
+      }
+    }
+  }
+  return audit;
+}

@@ -1,0 +1,56 @@
+/**
+ * `omg-evidence audit [PROBE...]`: every file of a probe searched for home-directory paths and
+ * secrets (audit.ts, leaks.ts). The findings are data (stdout), each with file:line, kind and the
+ * match masked; the summary goes to stderr. Exit 3 when anything is found.
+ */
+import { Command } from 'commander';
+import { auditProbes, type Finding } from '../audit.js';
+import { DiffersError } from '../errors.js';
+import { render, TABULAR_FORMATS, type Column } from '../format.js';
+import { useColor, warn, type IO } from '../io.js';
+import { chosenFormat, formatOption } from '../options.js';
+import { bundledProbeDir } from '../paths.js';
+
+const FORMATS = ['text', ...TABULAR_FORMATS] as const;
+type Format = (typeof FORMATS)[number];
+
+const where = (f: Finding) => `${f.probe}/${f.file}:${f.line}`;
+
+export function formatAudit(findings: Finding[], format: Format, color = false): string {
+  if (format === 'text') return findings.map((f) => `${where(f)}: ${f.kind}: ${f.match}\n`).join('');
+  const columns: Column[] =
+    format === 'csv'
+      ? [{ key: 'probe' }, { key: 'file' }, { key: 'line', right: true }, { key: 'kind' }, { key: 'match' }]
+      : [{ key: 'where' }, { key: 'kind' }, { key: 'match' }];
+  return render(format, columns, findings, {
+    cells: (f) => ({ probe: f.probe, file: f.file, line: f.line, where: where(f), kind: f.kind, match: f.match }),
+    color,
+  });
+}
+
+export function makeAuditCommand(io: IO): Command {
+  return new Command('audit')
+    .description('search every file of a probe for home-directory paths and secrets (exit 3 if any)')
+    .argument('[probe...]', 'probe directories (default: the bundled probe)')
+    .addOption(formatOption(FORMATS))
+    .action(async (probes: string[], opts: { format?: Format }) => {
+      const format = chosenFormat(opts.format, io);
+      const dirs = probes.length ? probes : [bundledProbeDir];
+      const audit = auditProbes(dirs, io.env.HOME);
+      io.stdout(formatAudit(audit.findings, format, useColor(io)));
+      // Things worth saying that change no exit code, before the summary.
+      const warnings = [...audit.warnings];
+      for (const w of warnings) warn(io, w);
+      const homes = audit.findings.filter((f) => f.kind === 'home-path').length;
+      const secrets = audit.findings.length - homes;
+      const files = new Set(audit.findings.map((f) => `${f.probe}/${f.file}`)).size;
+      const scope = `${audit.files} file(s) of ${dirs.length} probe(s)`;
+      if (audit.findings.length) {
+        throw new DiffersError(
+          `audit: ${homes} home-directory path(s) and ${secrets} secret(s) in ${files} of ${scope}`,
+          'write home paths as $HOME; a secret must be revoked, and removed from the git history too',
+        );
+      }
+      io.stderr(`omg-evidence: audit: no home-directory path or secret in ${scope}\n`);
+    });
+}

@@ -1,0 +1,136 @@
+/**
+ * `omg-evidence audit`: every file of a probe searched for home paths and secrets. One fixture per
+ * kind of secret and one with every spelling of a home path (test/fixtures/audit/<name>/), each with
+ * its golden text output beside it (<name>.txt); `clean` holds near misses only. Every secret in
+ * the fixtures is fake.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findLeaks } from '../src/leaks.js';
+import { listFiles } from '../src/paths.js';
+import { cli, fixtures, shared } from './helpers.js';
+
+const dir = join(fixtures, 'audit');
+const at = (name: string) => join('test', 'fixtures', 'audit', name);
+const HINT = '(write home paths as $HOME; a secret must be revoked, and removed from the git history too)';
+
+describe('audit', () => {
+  const leaky = readdirSync(dir).filter((n) => n !== 'clean' && statSync(join(dir, n)).isDirectory());
+
+  it('has a fixture for every kind it finds', () => {
+    expect(leaky).toEqual([
+      'anthropic-key', 'aws-keys', 'aws-secret-near', 'bearer-token', 'github-token', 'google-api-key', 'home-paths',
+      'netrc-password', 'openai-key', 'private-key', 'slack-token', 'slack-webhook', 'url-password',
+    ]);
+    const kinds = new Set(leaky.flatMap((n) => readFileSync(join(dir, `${n}.txt`), 'utf8').split('\n').filter(Boolean).map((l) => l.split(': ')[1])));
+    expect([...kinds].sort()).toEqual([
+      'anthropic-key', 'aws-access-key-id', 'aws-secret-key', 'bearer-token', 'github-token', 'google-api-key', 'home-path',
+      'netrc-password', 'openai-key', 'private-key', 'slack-token', 'slack-webhook', 'url-password',
+    ]);
+  });
+
+  it.each(leaky)('%s: each finding with file:line, kind and the match masked; exit 3', async (name) => {
+    const run = await cli(['audit', at(name), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(readFileSync(join(dir, `${name}.txt`), 'utf8'));
+    const n = run.stdout.split('\n').filter(Boolean);
+    const homes = n.filter((l) => l.includes(': home-path: ')).length;
+    expect(run.stderr).toMatch(new RegExp(`^omg-evidence: audit: ${homes} home-directory path\\(s\\) and ${n.length - homes} secret\\(s\\) in \\d+ of \\d+ file\\(s\\) of 1 probe\\(s\\) \\(write home paths`));
+  });
+
+  it('prints the summary on stderr, one line', async () => {
+    const run = await cli(['audit', at('home-paths'), '--format', 'text']);
+    expect(run.stderr).toBe(`omg-evidence: audit: 11 home-directory path(s) and 0 secret(s) in 3 of 13 file(s) of 1 probe(s) ${HINT}\n`);
+  });
+
+  it('never prints a secret whole', async () => {
+    for (const name of leaky) {
+      const run = await cli(['audit', at(name), '--format', 'json']);
+      for (const f of listFiles(join(dir, name))) {
+        for (const secret of readFileSync(f, 'utf8').match(/FAKE[A-Za-z0-9_.-]{8,}|fAkE[A-Za-z0-9]{8,}/g) ?? []) expect(run.stdout, name).not.toContain(secret);
+      }
+    }
+  });
+
+  it('finds nothing in near misses, and warns of a binary file it did not search (exit 0)', async () => {
+    const run = await cli(['audit', at('clean'), '--format', 'text']);
+    expect(run).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        'omg-evidence: warning: clean/screenshot.png: binary (a NUL byte in its first 8 KiB), not searched\n' +
+        'omg-evidence: audit: no home-directory path or secret in 2 file(s) of 1 probe(s)\n',
+    });
+  });
+
+  it('the bundled probe audits clean, every file of it, transcripts included (exit 0)', async () => {
+    const run = await cli(['audit', '--format', 'json']);
+    expect(run).toEqual({ code: 0, stdout: '[]\n', stderr: 'omg-evidence: audit: no home-directory path or secret in 74 file(s) of 1 probe(s)\n' });
+  });
+
+  it('counts $HOME as set, with or without its trailing slash', async () => {
+    for (const HOME of ['/srv/operator', '/srv/operator/']) {
+      const run = await cli(['audit', at('home-paths'), '--format', 'text'], { env: { HOME } });
+      expect(run.code).toBe(3);
+      expect(run.stdout).toContain('home-paths/notes.md:3: home-path: /srv/o*******\n');
+    }
+  });
+
+  it('prints data in every format: json, ndjson, csv, markdown', async () => {
+    const args = ['audit', at('url-password'), at('slack-token'), '--format'];
+    const json = await cli([...args, 'json']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { probe: 'url-password', file: 'notes.jsonl', line: 1, kind: 'url-password', match: 'https://bob:FA********@git.example.com' },
+      { probe: 'slack-token', file: 'notes.md', line: 3, kind: 'slack-token', match: 'xoxb-0000********' },
+    ]);
+    expect((await cli([...args, 'ndjson'])).stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(json.stdout));
+    expect((await cli([...args, 'csv'])).stdout).toBe(
+      'probe,file,line,kind,match\r\nurl-password,notes.jsonl,1,url-password,https://bob:FA********@git.example.com\r\nslack-token,notes.md,3,slack-token,xoxb-0000********\r\n',
+    );
+    expect((await cli([...args, 'markdown'])).stdout).toBe(
+      '| where | kind | match |\n|:---|:---|:---|\n| url-password/notes.jsonl:1 | url-password | https://bob:FA********@git.example.com |\n| slack-token/notes.md:3 | slack-token | xoxb-0000******** |\n',
+    );
+    expect(json.stderr).toBe(`omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 4 file(s) of 2 probe(s) ${HINT}\n`);
+  });
+
+  it('refuses a folder that is not a probe (exit 1)', async () => {
+    const run = await cli(['audit', join('test', 'fixtures', 'not-a-probe')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('omg-evidence: test/fixtures/not-a-probe: not a probe: it has no results.jsonl (give the path of a probe directory, one that holds results.jsonl)\n');
+  });
+});
+
+describe('secrets, as found in text', () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+
+  it('a bearer token that is a provider key counts once, as that key', () => {
+    expect(kinds('Authorization: Bearer sk-ant-api03-FAKEfake0123456789FAKEfake0123')).toEqual(['1 anthropic-key sk-ant-api0********']);
+  });
+
+  it('a bare secret access key counts only within two lines of an access key id', () => {
+    const key = 'fAkE0sEcReT1kEy2fAkE3sEcReT4kEy5fAkE6sEc';
+    expect(kinds(`${key}\n`)).toEqual([]);
+    expect(kinds(`AKIAFAKEFAKE01234567\n\n${key}\n`)).toEqual(['1 aws-access-key-id AKIAFAKE********', '3 aws-secret-key fAkE********']);
+    expect(kinds(`AKIAFAKEFAKE01234567\n\n\n${key}\n`)).toEqual(['1 aws-access-key-id AKIAFAKE********']);
+  });
+
+  it('a .netrc entry inside a JSON string', () => {
+    expect(kinds('{"text":"machine api.example.com\\n  login bob\\n  password FAKEs3cret"}')).toEqual([
+      '1 netrc-password machine api.example.com\\n login bob\\n password FA********',
+    ]);
+  });
+});
+
+// The samples are real transcripts: they hold their authors' home paths (SOURCES.md lists them) and no secret.
+const samples = join(shared, 'samples');
+const haveSamples = existsSync(samples);
+if (!haveSamples && process.env.CI !== 'true') console.log(`audit.test.ts: skipping the samples test: ${samples} is absent`);
+describe.skipIf(!haveSamples && process.env.CI !== 'true')('the samples in ../shared', () => {
+  it('give home paths only, never a secret', () => {
+    const found = listFiles(samples).flatMap((f) => findLeaks(readFileSync(f, 'utf8')).map((l) => ({ f, ...l })));
+    expect(found.filter((l) => l.kind !== 'home-path')).toEqual([]);
+    expect(new Set(found.map((l) => l.masked))).toEqual(new Set(['/Users/g***', '/home/m****', '/Users/c***', '/home/c***', '/home/U***', '/home/U****', '/Users/d**']));
+  });
+});
