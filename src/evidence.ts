@@ -8,7 +8,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
-import type { CensusRow } from './census-text.js';
+import type { CensusRow, ForgeableRow } from './census-text.js';
 import { Database, type Result, type Row } from './db.js';
 import { InputError, UsageError } from './errors.js';
 import { bundledProbeDir, displayPath } from './paths.js';
@@ -21,7 +21,7 @@ import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } 
 export type Source = 'records' | 'transcripts';
 
 /** The queries that evidence opened with { level: 'census' } can run. */
-const CENSUS_QUERIES = ['census', 'sessions'];
+const CENSUS_QUERIES = ['census', 'sessions', 'forgeable'];
 
 export interface OpenOptions {
   /** Called with each warning as loading finds it (the CLI prints them on stderr). */
@@ -31,6 +31,11 @@ export interface OpenOptions {
    * instead. Default: no transcripts.
    */
   transcripts?: boolean | string;
+  /**
+   * Without `transcripts`: load each probe's own `transcripts/` folder when it has one (what
+   * `forgeableRows` needs), and none when it has not.
+   */
+  ownTranscripts?: boolean;
   /** Read this database file (built by `load`) instead of loading the evidence. */
   db?: string;
   /**
@@ -44,8 +49,11 @@ export interface OpenOptions {
 }
 
 /** The probes and transcript folders that `paths` and `options` name. */
-function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], probesDefault: boolean): Inputs {
+function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], probesDefault: boolean, own = false): Inputs {
   const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
+  if (transcripts === undefined && own) {
+    return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
+  }
   const dirs =
     typeof transcripts === 'string'
       ? [transcripts]
@@ -110,7 +118,7 @@ export class Evidence {
    * and for `build`. Callers must not run user SQL on it.
    */
   static async openUnsealed(paths: string[], options: OpenOptions = {}, probesDefault = true): Promise<Evidence> {
-    return Evidence.loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
+    return Evidence.loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
   }
 
   /** Load resolved inputs into a fresh in-memory database, unsealed. */
@@ -144,7 +152,7 @@ export class Evidence {
    * nothing, when `file` is already current (unless `force`).
    */
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
-    const inputs = namedInputs(paths, options.transcripts, probesDefault);
+    const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
     const file = resolve(options.file);
     if (existsSync(file) && !options.force) {
       const db = await Database.open({ file, readOnly: true });
@@ -243,10 +251,14 @@ export class Evidence {
     return this.db.select(text, undefined, source);
   }
 
-  /** The census rows, one per spawn, in probe then seq order. */
+  /**
+   * The census rows, one per spawn, in probe then seq order, each with its forgeable markers and
+   * artifacts (forgeableRows), whichever source the census is derived from.
+   */
   async censusRows(from: Source = 'records'): Promise<CensusRow[]> {
     this.need(from);
-    return (await this.rows('census', { from })) as unknown as CensusRow[];
+    const rows = (await this.rows('census', { from })) as unknown as Omit<CensusRow, 'forgeable'>[];
+    return withForgeable(rows, await this.forgeableRows());
   }
 
   /** One row per session of the loaded transcripts (queries/sessions.sql). */
@@ -265,6 +277,15 @@ export class Evidence {
   async agreeRows(): Promise<Row[]> {
     this.need('transcripts');
     return this.rows('agree');
+  }
+
+  /**
+   * The registered markers and artifacts the spawn's own tool calls could have produced, and those
+   * of spawns without a transcript, where that cannot be established (queries/forgeable.sql). With
+   * no transcripts loaded, every one is unknown.
+   */
+  async forgeableRows(): Promise<ForgeableRow[]> {
+    return (await this.rows('forgeable')) as unknown as ForgeableRow[];
   }
 
   /** Run every registered trigger and conjunct check once (registration.ts). */
@@ -291,6 +312,11 @@ export class Evidence {
   /** Every Skill call, paired with its result. */
   async skills(from: Source = 'records'): Promise<ColumnTable> {
     return table(await this.skillRows(from));
+  }
+
+  /** The markers and artifacts the spawns' own tool calls could have produced (queries/forgeable.sql). */
+  async forgeable(): Promise<ColumnTable> {
+    return table((await this.forgeableRows()) as unknown as Row[]);
   }
 
   /** The per-arm result table. */
@@ -345,6 +371,19 @@ export type LibraryVerdict = Omit<import('./verdict.js').Verdict, 'conjuncts' | 
   completeness: ColumnTable;
   uniformity: ColumnTable;
 };
+
+/** Census rows (without `forgeable`) given their `forgeable` from the findings of queries/forgeable.sql. */
+function withForgeable(rows: Omit<CensusRow, 'forgeable'>[], findings: ForgeableRow[]): CensusRow[] {
+  const bySpawn = new Map<string, ForgeableRow[]>();
+  for (const f of findings) {
+    const key = `${f.probe}\0${f.session_id}`;
+    bySpawn.set(key, [...(bySpawn.get(key) ?? []), f]);
+  }
+  return rows.map((r) => {
+    const mine = bySpawn.get(`${r.probe}\0${r.session_id}`) ?? [];
+    return { ...r, forgeable: mine.some((f) => f.verdict === 'unknown') ? null : mine.map((f) => f.shown) };
+  });
+}
 
 /** Rows as an arquero table, columns in the order given (or of the first row). */
 async function table(rows: Row[], columns?: string[]): Promise<ColumnTable> {
