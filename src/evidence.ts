@@ -138,7 +138,8 @@ export class Evidence {
       // The census of transcripts alone reads no probe table, so none is made.
       const loaded = options.level === 'census' && inputs.probes.length === 0 ? { probes: [], warnings: [] } : await loadProbes(db, inputs.probes);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, files, { level: options.level, onProgress: options.onProgress });
+      // Without a probe there is no marker to check, so a census need not read the calls' inputs.
+      await loadTranscripts(db, files, { level: options.level, inputs: inputs.probes.length > 0, onProgress: options.onProgress });
       return new Evidence(db, loaded.probes, loaded.warnings, inputs.transcripts.length > 0, options.level ?? 'full');
     } catch (err) {
       db.close();

@@ -77,11 +77,14 @@ function duckType(shape: Shape): string {
 
 /**
  * The census level's fields, as read_json's `columns` map: only what transcript_sessions and the
- * census's columns of transcript_tool_uses need, with `input` read for SKILL_ARGS alone.
+ * census's columns of transcript_tool_uses need, with `input` read for SKILL_ARGS alone (without
+ * the file keys when the calls' inputs are not wanted: LoadOptions.inputs).
  */
-const { type, sessionId, timestamp, version, message } = lineFields(SKILL_ARGS);
-const CENSUS_FIELDS = { type, sessionId, timestamp, version, message };
-const CENSUS_COLUMNS = `{${Object.entries(CENSUS_FIELDS).map(([k, v]) => `${k}: ${sqlString(duckType(v))}`).join(', ')}}`;
+function censusColumns(inputs: boolean): string {
+  const { type, sessionId, timestamp, version, message } = lineFields(inputs ? SKILL_ARGS : { skill: 'VARCHAR', command: 'VARCHAR' });
+  const fields = { type, sessionId, timestamp, version, message };
+  return `{${Object.entries(fields).map(([k, v]) => `${k}: ${sqlString(duckType(v))}`).join(', ')}}`;
+}
 
 const RESULTS_SCHEMA = JSON.stringify({
   type: 'VARCHAR',
@@ -158,6 +161,12 @@ export interface Progress {
 export interface LoadOptions {
   /** 'census' or 'full' (the default): see the top of this file. */
   level?: 'census' | 'full';
+  /**
+   * The census level reads the path and command of writing and Bash calls (transcript_tool_uses'
+   * path and command, which queries/forgeable.sql reads) unless this is false, when they are NULL:
+   * a census of sessions alone has no marker to check. The full level always reads them.
+   */
+  inputs?: boolean;
   onProgress?: (p: Progress) => void;
 }
 
@@ -201,7 +210,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   const progress = (again: boolean) =>
     options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction, again }));
   const census = options.level === 'census';
-  if (census && (await censusScan(db, files, progress(false)))) return;
+  if (census && (await censusScan(db, files, options.inputs ?? true, progress(false)))) return;
   await fullScan(db, files, progress(census));
   await loadSkillResults(db);
 }
@@ -221,11 +230,16 @@ function relativeTo(files: TranscriptFile[], col: string): string {
  * `type`, and any such row (or any error) sends the load to the full scan, which names the line,
  * or, for a valid line with no `type`, loads it exactly. Returns false when the full scan is needed.
  */
-async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (fraction: number) => void): Promise<boolean> {
+async function censusScan(db: Database, files: TranscriptFile[], inputs: boolean, onProgress?: (fraction: number) => void): Promise<boolean> {
   const call = `type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use'`;
+  const callInputs = inputs
+    ? `, 'path': ${PATH_OF_CALL('message.content[1].name', 'message.content[1].input')},
+         'command': ${COMMAND_OF_CALL('message.content[1].name', 'message.content[1].input')}`
+    : '';
   try {
-    // Every call keeps only its id and name; calls that can name a skill also keep what orders and
-    // names it. The fewer fields a list collects per line, the faster the pass.
+    // Every call keeps only its id and name (and, when inputs are wanted, the path or command of a
+    // writing or Bash call); calls that can name a skill also keep what orders and names it. The
+    // fewer fields a list collects per line, the faster the pass.
     await db.exec(
       `create or replace table census_scan as
        select ${relativeTo(files, 'abs')} as file, * exclude (abs) from (
@@ -236,14 +250,12 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
               min(timestamp) as first_timestamp,
               ${DISTINCT_KEYS('version', 'version is not null')} as versions,
               ${DISTINCT_KEYS('message.model', "type = 'assistant' and message.model is not null")} as models,
-              list({'id': message.content[1].id, 'name': message.content[1].name,
-                    'path': ${PATH_OF_CALL('message.content[1].name', 'message.content[1].input')},
-                    'command': ${COMMAND_OF_CALL('message.content[1].name', 'message.content[1].input')}}) filter (where ${call}) as calls,
+              list({'id': message.content[1].id, 'name': message.content[1].name${callInputs}}) filter (where ${call}) as calls,
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
                 filter (where ${call} and message.content[1].name in ${SKILL_TOOLS}) as skill_calls
        from read_json($files, format = 'newline_delimited', records = true,
-                      columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
+                      columns = ${censusColumns(inputs)}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
        group by all)`,
       { files: pathList(files.map((f) => f.abs)) },
@@ -278,7 +290,7 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
       here.exec(
         `-- One row per call, with the hash of its (session, id).
          create or replace view census_call_rows as
-         select session_id, c.id, c.name, c.path, c.command, hash(session_id, c.id) as h
+         select session_id, c.id, c.name, ${inputs ? 'c.path, c.command' : 'null::VARCHAR as path, null::VARCHAR as command'}, hash(session_id, c.id) as h
          from (select session_id, unnest(calls) as c from census_groups);
          create or replace table census_repeats as
          select h from census_call_rows group by h having count(*) > 1;
