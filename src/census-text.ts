@@ -10,7 +10,10 @@ export interface ToolCount {
   count: number;
 }
 
-/** One census row as queries/census.sql returns it (tools is null when the source has no record). */
+/**
+ * One census row as queries/census.sql returns it (tools is null when the source has no record),
+ * with `forgeable` from queries/forgeable.sql (withForgeable).
+ */
 export interface CensusRow {
   probe: string;
   seq: number;
@@ -24,6 +27,11 @@ export interface CensusRow {
   markers: string[];
   skills: string[];
   note: string | null;
+  /**
+   * The shown labels of its markers and artifacts that the spawn's own tool calls could have
+   * produced; `[]` when none could; null when the spawn has one and no transcript to tell.
+   */
+  forgeable: string[] | null;
 }
 
 /**
@@ -71,4 +79,69 @@ export function censusLine(r: CensusRow): string {
 /** The block: one line per spawn in the order given (seq order), newline-terminated. */
 export function censusBlock(rows: CensusRow[]): string {
   return rows.map((r) => censusLine(r) + '\n').join('');
+}
+
+/**
+ * A registered marker or artifact the spawn's own tool calls could have produced (verdict
+ * forgeable), or one whose spawn has no transcript, so that cannot be established (unknown): a row
+ * of queries/forgeable.sql.
+ */
+export interface ForgeableRow {
+  probe: string;
+  seq: number;
+  arm: string;
+  session_id: string;
+  kind: 'artifact' | 'marker';
+  ordinal: number;
+  label: string;
+  /** As the census shows it: LABEL, or LABEL@DIR for a marker found outside REPO. */
+  shown: string;
+  /** The artifact's path, or the marker's file, as registered. */
+  target: string;
+  token: string | null;
+  verdict: 'forgeable' | 'unknown';
+  /** The first call that could have produced it (NULL when unknown). */
+  tool: string | null;
+  tool_use_id: string | null;
+  /** The path it wrote, or the command it ran. */
+  input: string | null;
+  calls: number | null;
+}
+
+/** Longest command a warning quotes: a heredoc can hold a whole file. */
+const QUOTED = 160;
+
+/** A command or path on one line, shortened: newlines shown as \n. */
+function oneLine(s: string): string {
+  const flat = s.replace(/\r?\n/g, '\\n');
+  return flat.length > QUOTED ? `${flat.slice(0, QUOTED - 1)}…` : flat;
+}
+
+/**
+ * One finding as one warning line, e.g.
+ * `K-FM a97721a8: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Write toolu_01… wrote /tmp/OMG-K-CEILING-BREACH`.
+ */
+export function forgeryWarning(r: ForgeableRow): string {
+  const what = `${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target}${r.token ? `, token ${r.token}` : ''})`;
+  if (r.verdict === 'unknown') return `${what} may be forgeable: the spawn has no transcript, so whether its own tool calls made it cannot be established`;
+  const more = r.calls && r.calls > 1 ? ` (and ${r.calls - 1} more call${r.calls > 2 ? 's' : ''})` : '';
+  return `${what} is forgeable: ${r.tool} ${r.tool_use_id} ${r.tool === 'Bash' ? 'ran' : 'wrote'} ${oneLine(r.input ?? '')}${more}`;
+}
+
+/**
+ * The warnings of a set of findings: one line per forgeable marker or artifact, and one line per
+ * probe for those that cannot be checked (a probe that commits no transcript has every one unknown).
+ */
+export function forgeryWarnings(rows: ForgeableRow[]): string[] {
+  const lines = rows.filter((r) => r.verdict === 'forgeable').map(forgeryWarning);
+  const probes = [...new Set(rows.filter((r) => r.verdict === 'unknown').map((r) => r.probe))];
+  for (const p of probes) {
+    const unknown = rows.filter((r) => r.probe === p && r.verdict === 'unknown');
+    const spawns = [...new Set(unknown.map((r) => `${r.arm} ${r.session_id.slice(0, 8)}`))];
+    lines.push(
+      `${p}: ${unknown.length} registered marker(s) or artifact(s) of ${spawns.length} spawn(s) may be forgeable: ` +
+        `no transcript shows what made them (${spawns.join(', ')}); put the session files in the probe's transcripts/ to check`,
+    );
+  }
+  return lines;
 }

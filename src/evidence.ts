@@ -8,7 +8,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
-import type { CensusRow } from './census-text.js';
+import type { CensusRow, ForgeableRow } from './census-text.js';
 import { Database, type Params, type Result, type Row } from './db.js';
 import { InputError, UsageError } from './errors.js';
 import { bundledProbeDir, displayPath } from './paths.js';
@@ -21,7 +21,7 @@ import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } 
 export type Source = 'records' | 'transcripts';
 
 /** The queries that evidence opened with { level: 'census' } can run. */
-const CENSUS_QUERIES = ['census', 'sessions'];
+const CENSUS_QUERIES = ['census', 'sessions', 'forgeable'];
 
 export interface OpenOptions {
   /** Called with each warning as loading finds it (the CLI prints them on stderr). */
@@ -31,6 +31,11 @@ export interface OpenOptions {
    * instead. Default: no transcripts.
    */
   transcripts?: boolean | string;
+  /**
+   * Without `transcripts`: load each probe's own `transcripts/` folder when it has one (what
+   * `forgeableRows` needs), and none when it has not.
+   */
+  ownTranscripts?: boolean;
   /** Read this database file (built by `load`) instead of loading the evidence. */
   db?: string;
   /**
@@ -44,8 +49,11 @@ export interface OpenOptions {
 }
 
 /** The probes and transcript folders that `paths` and `options` name. */
-function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], probesDefault: boolean): Inputs {
+function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], probesDefault: boolean, own = false): Inputs {
   const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
+  if (transcripts === undefined && own) {
+    return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
+  }
   const dirs =
     typeof transcripts === 'string'
       ? [transcripts]
@@ -102,7 +110,8 @@ async function loadInputs(inputs: Inputs, options: OpenOptions): Promise<Loaded>
     // The census of transcripts alone reads no probe table, so none is made.
     const loaded = options.level === 'census' && inputs.probes.length === 0 ? { probes: [], warnings: [] } : await loadProbes(db, inputs.probes);
     for (const w of loaded.warnings) options.onWarning?.(w);
-    await loadTranscripts(db, files, { level: options.level, onProgress: options.onProgress });
+    // Without a probe there is no marker to check, so a census need not read the calls' inputs.
+    await loadTranscripts(db, files, { level: options.level, inputs: inputs.probes.length > 0, onProgress: options.onProgress });
     return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, level: options.level ?? 'full' };
   } catch (err) {
     db.close();
@@ -121,7 +130,7 @@ export async function withUnsealed<T>(
   write: (loaded: Loaded) => Promise<T>,
   probesDefault = true,
 ): Promise<T> {
-  const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
+  const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
   try {
     return await write(loaded);
   } finally {
@@ -196,7 +205,7 @@ export class Evidence {
    * nothing, when `file` is already current (unless `force`).
    */
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
-    const inputs = namedInputs(paths, options.transcripts, probesDefault);
+    const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
     const file = resolve(options.file);
     if (existsSync(file) && !options.force) {
       const db = await Database.open({ file, readOnly: true });
@@ -233,7 +242,7 @@ export class Evidence {
 
   private static async load(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
     if (options.db) return Evidence.fromFile(paths, options, probesDefault);
-    const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault), options);
+    const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
     try {
       await loaded.db.seal();
     } catch (err) {
@@ -298,10 +307,14 @@ export class Evidence {
     return this.#db.sandbox((box) => box.statements(text, source));
   }
 
-  /** The census rows, one per spawn, in probe then seq order. */
+  /**
+   * The census rows, one per spawn, in probe then seq order, each with its forgeable markers and
+   * artifacts (forgeableRows), whichever source the census is derived from.
+   */
   async censusRows(from: Source = 'records'): Promise<CensusRow[]> {
     this.need(from);
-    return (await this.rows('census', { from })) as unknown as CensusRow[];
+    const rows = (await this.rows('census', { from })) as unknown as Omit<CensusRow, 'forgeable'>[];
+    return withForgeable(rows, await this.forgeableRows());
   }
 
   /** One row per session of the loaded transcripts (queries/sessions.sql). */
@@ -320,6 +333,15 @@ export class Evidence {
   async agreeRows(): Promise<Row[]> {
     this.need('transcripts');
     return this.rows('agree');
+  }
+
+  /**
+   * The registered markers and artifacts the spawn's own tool calls could have produced, and those
+   * of spawns without a transcript, where that cannot be established (queries/forgeable.sql). With
+   * no transcripts loaded, every one is unknown.
+   */
+  async forgeableRows(): Promise<ForgeableRow[]> {
+    return (await this.rows('forgeable')) as unknown as ForgeableRow[];
   }
 
   /** Run every registered trigger and conjunct check once (registration.ts). */
@@ -346,6 +368,11 @@ export class Evidence {
   /** Every Skill call, paired with its result. */
   async skills(from: Source = 'records'): Promise<ColumnTable> {
     return table(await this.skillRows(from));
+  }
+
+  /** The markers and artifacts the spawns' own tool calls could have produced (queries/forgeable.sql). */
+  async forgeable(): Promise<ColumnTable> {
+    return table((await this.forgeableRows()) as unknown as Row[]);
   }
 
   /** The per-arm result table. */
@@ -400,6 +427,19 @@ export type LibraryVerdict = Omit<import('./verdict.js').Verdict, 'conjuncts' | 
   completeness: ColumnTable;
   uniformity: ColumnTable;
 };
+
+/** Census rows (without `forgeable`) given their `forgeable` from the findings of queries/forgeable.sql. */
+function withForgeable(rows: Omit<CensusRow, 'forgeable'>[], findings: ForgeableRow[]): CensusRow[] {
+  const bySpawn = new Map<string, ForgeableRow[]>();
+  for (const f of findings) {
+    const key = `${f.probe}\0${f.session_id}`;
+    bySpawn.set(key, [...(bySpawn.get(key) ?? []), f]);
+  }
+  return rows.map((r) => {
+    const mine = bySpawn.get(`${r.probe}\0${r.session_id}`) ?? [];
+    return { ...r, forgeable: mine.some((f) => f.verdict === 'unknown') ? null : mine.map((f) => f.shown) };
+  });
+}
 
 /** Rows as an arquero table, columns in the order given (or of the first row). */
 async function table(rows: Row[], columns?: string[]): Promise<ColumnTable> {

@@ -178,7 +178,8 @@ async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string>
   const files = new Set(loaded);
   for (const p of ev.probes) {
     for (const f of listFiles(join(p.dir, 'registration'))) files.add(f);
-    if (spec.from === 'transcripts') for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
+    // A census reads the probe's own transcripts from the records too (its forgeable column).
+    if (spec.from === 'transcripts' || spec.name === 'census') for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
   }
   const h = sha256();
   for (const f of [...files].sort()) {
@@ -190,7 +191,7 @@ async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string>
 
 /** The queries a table is computed by, for the provenance's query hash. */
 const QUERIES: Record<string, string[]> = {
-  census: ['census'],
+  census: ['census', 'forgeable'],
   skills: ['skills'],
   arms: ['arms'],
   verdict: ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts'],
@@ -241,7 +242,7 @@ export class EvidenceCache {
   private readonly open = new Map<string, Promise<Evidence>>();
   get(probes: string[], from: Source): Promise<Evidence> {
     const key = JSON.stringify([probes, from]);
-    if (!this.open.has(key)) this.open.set(key, Evidence.open(probes, { transcripts: from === 'transcripts' ? true : undefined }));
+    if (!this.open.has(key)) this.open.set(key, Evidence.open(probes, { transcripts: from === 'transcripts' ? true : undefined, ownTranscripts: true }));
     return this.open.get(key)!;
   }
   async close(): Promise<void> {

@@ -14,7 +14,7 @@
  *                           of other tools are never read
  *
  * The census level (for `census`, which reads only transcript_sessions and the session, name,
- * skill and skill order of transcript_tool_uses) makes those two in one aggregating pass, with no
+ * skill, skill order, path and command of transcript_tool_uses) makes those two in one aggregating pass, with no
  * per-line table and no record numbers. When a corpus needs record numbers to be decided, or has a
  * line that DuckDB could not read, it hands over to the full level, which is exact and names any
  * malformed line's file:line. Tests hold the two levels' census output equal.
@@ -30,8 +30,22 @@ import { MAX_OBJECT, readJsonl } from './jsonl.js';
 import { displayPath, listFiles, walkFiles } from './paths.js';
 import { recordError } from './schema.js';
 
-/** Of a tool call's input, the two keys that can name a skill: Skill {skill} or {command}, SlashCommand {command}. */
-const SKILL_ARGS = { skill: 'VARCHAR', command: 'VARCHAR' };
+/**
+ * Of a tool call's input, the keys read: the two that can name a skill (Skill {skill} or
+ * {command}, SlashCommand {command}), and the file a writing tool names (file_path, notebook_path),
+ * for the path and command columns (queries/forgeable.sql). A Write's content is never read.
+ */
+const SKILL_ARGS = { skill: 'VARCHAR', command: 'VARCHAR', file_path: 'VARCHAR', notebook_path: 'VARCHAR' };
+
+/** The tools that write the file their input names: a forged marker's means (queries/forgeable.sql). */
+const WRITE_TOOLS = `('Write', 'Edit', 'MultiEdit', 'NotebookEdit')`;
+
+/**
+ * transcript_tool_uses' path and command, from a call's name and input args: the file a writing
+ * tool names, and a Bash call's command line; NULL for every other call.
+ */
+const PATH_OF_CALL = (name: string, args: string) => `case when ${name} in ${WRITE_TOOLS} then coalesce(${args}.file_path, ${args}.notebook_path) end`;
+const COMMAND_OF_CALL = (name: string, args: string) => `case when ${name} = 'Bash' then ${args}.command end`;
 
 /**
  * What every line is parsed for, in one typed parse: its top-level fields and, of
@@ -63,11 +77,14 @@ function duckType(shape: Shape): string {
 
 /**
  * The census level's fields, as read_json's `columns` map: only what transcript_sessions and the
- * census's columns of transcript_tool_uses need, with `input` read for SKILL_ARGS alone.
+ * census's columns of transcript_tool_uses need, with `input` read for SKILL_ARGS alone (without
+ * the file keys when the calls' inputs are not wanted: LoadOptions.inputs).
  */
-const { type, sessionId, timestamp, version, message } = lineFields(SKILL_ARGS);
-const CENSUS_FIELDS = { type, sessionId, timestamp, version, message };
-const CENSUS_COLUMNS = `{${Object.entries(CENSUS_FIELDS).map(([k, v]) => `${k}: ${sqlString(duckType(v))}`).join(', ')}}`;
+function censusColumns(inputs: boolean): string {
+  const { type, sessionId, timestamp, version, message } = lineFields(inputs ? SKILL_ARGS : { skill: 'VARCHAR', command: 'VARCHAR' });
+  const fields = { type, sessionId, timestamp, version, message };
+  return `{${Object.entries(fields).map(([k, v]) => `${k}: ${sqlString(duckType(v))}`).join(', ')}}`;
+}
 
 const RESULTS_SCHEMA = JSON.stringify({
   type: 'VARCHAR',
@@ -120,7 +137,7 @@ const EMPTY_TABLES = `
     models VARCHAR[], lines BIGINT, files VARCHAR[]);
   create or replace table transcript_tool_uses (session_id VARCHAR, ordinal BIGINT, tool_use_id VARCHAR, name VARCHAR,
     input_keys VARCHAR[], skill VARCHAR, agent_id VARCHAR, is_sidechain BOOLEAN, timestamp VARCHAR, version VARCHAR,
-    model VARCHAR, file VARCHAR, rec BIGINT, block BIGINT);
+    model VARCHAR, file VARCHAR, rec BIGINT, block BIGINT, path VARCHAR, command VARCHAR);
   create or replace table transcript_tool_results (session_id VARCHAR, tool_use_id VARCHAR, is_error BOOLEAN,
     result VARCHAR, file VARCHAR, rec BIGINT);
   create or replace table transcript_files (dir VARCHAR, file VARCHAR, lines BIGINT, abs VARCHAR);`;
@@ -144,6 +161,12 @@ export interface Progress {
 export interface LoadOptions {
   /** 'census' or 'full' (the default): see the top of this file. */
   level?: 'census' | 'full';
+  /**
+   * The census level reads the path and command of writing and Bash calls (transcript_tool_uses'
+   * path and command, which queries/forgeable.sql reads) unless this is false, when they are NULL:
+   * a census of sessions alone has no marker to check. The full level always reads them.
+   */
+  inputs?: boolean;
   onProgress?: (p: Progress) => void;
 }
 
@@ -187,7 +210,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   const progress = (again: boolean) =>
     options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction, again }));
   const census = options.level === 'census';
-  if (census && (await censusScan(db, files, progress(false)))) return;
+  if (census && (await censusScan(db, files, options.inputs ?? true, progress(false)))) return;
   await fullScan(db, files, progress(census));
   await loadSkillResults(db);
 }
@@ -207,11 +230,16 @@ function relativeTo(files: TranscriptFile[], col: string): string {
  * `type`, and any such row (or any error) sends the load to the full scan, which names the line,
  * or, for a valid line with no `type`, loads it exactly. Returns false when the full scan is needed.
  */
-async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (fraction: number) => void): Promise<boolean> {
+async function censusScan(db: Database, files: TranscriptFile[], inputs: boolean, onProgress?: (fraction: number) => void): Promise<boolean> {
   const call = `type = 'assistant' and len(message.content) = 1 and message.content[1].type = 'tool_use'`;
+  const callInputs = inputs
+    ? `, 'path': ${PATH_OF_CALL('message.content[1].name', 'message.content[1].input')},
+         'command': ${COMMAND_OF_CALL('message.content[1].name', 'message.content[1].input')}`
+    : '';
   try {
-    // Every call keeps only its id and name; calls that can name a skill also keep what orders and
-    // names it. The fewer fields a list collects per line, the faster the pass.
+    // Every call keeps only its id and name (and, when inputs are wanted, the path or command of a
+    // writing or Bash call); calls that can name a skill also keep what orders and names it. The
+    // fewer fields a list collects per line, the faster the pass.
     await db.exec(
       `create or replace table census_scan as
        select ${relativeTo(files, 'abs')} as file, * exclude (abs) from (
@@ -222,12 +250,12 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
               min(timestamp) as first_timestamp,
               ${DISTINCT_KEYS('version', 'version is not null')} as versions,
               ${DISTINCT_KEYS('message.model', "type = 'assistant' and message.model is not null")} as models,
-              list({'id': message.content[1].id, 'name': message.content[1].name}) filter (where ${call}) as calls,
+              list({'id': message.content[1].id, 'name': message.content[1].name${callInputs}}) filter (where ${call}) as calls,
               list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
                 filter (where ${call} and message.content[1].name in ${SKILL_TOOLS}) as skill_calls
        from read_json($files, format = 'newline_delimited', records = true,
-                      columns = ${CENSUS_COLUMNS}, ignore_errors = true, filename = true, hive_partitioning = false,
+                      columns = ${censusColumns(inputs)}, ignore_errors = true, filename = true, hive_partitioning = false,
                       maximum_object_size = ${MAX_OBJECT})
        group by all)`,
       { files: pathList(files.map((f) => f.abs)) },
@@ -262,19 +290,20 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
       here.exec(
         `-- One row per call, with the hash of its (session, id).
          create or replace view census_call_rows as
-         select session_id, c.id, c.name, hash(session_id, c.id) as h
+         select session_id, c.id, c.name, ${inputs ? 'c.path, c.command' : 'null::VARCHAR as path, null::VARCHAR as command'}, hash(session_id, c.id) as h
          from (select session_id, unnest(calls) as c from census_groups);
          create or replace table census_repeats as
          select h from census_call_rows group by h having count(*) > 1;
          create or replace table census_repeated as
-         select session_id, id, min(name) as name,
-                min(name) <> max(name) or count(name) not in (0, count(*)) or id is null as undecided
+         select session_id, id, min(name) as name, min(path) as path, min(command) as command,
+                min(name) <> max(name) or count(name) not in (0, count(*)) or id is null
+                  or min(path) <> max(path) or min(command) <> max(command) as undecided
          from census_call_rows where h in (select h from census_repeats) group by session_id, id;
          -- Every call once: those that occur once as they are, and the repeated ones grouped.
          create or replace view census_calls as
-         select session_id, id, name from census_call_rows where h not in (select h from census_repeats)
+         select session_id, id, name, path, command from census_call_rows where h not in (select h from census_repeats)
          union all
-         select session_id, id, name from census_repeated;`,
+         select session_id, id, name, path, command from census_repeated;`,
         undefined,
         'reading the transcripts',
       ),
@@ -323,18 +352,18 @@ async function censusScan(db: Database, files: TranscriptFile[], onProgress?: (f
   }
   // census_calls reads census_call_rows, so census_groups, census_scan and file_sessions, when a query runs.
   await db.exec(
-    `-- What census.sql and sessions.sql read: session_id, name, skill, and ordinal (skill calls
-     -- only, in the order record numbers would give). The rest is NULL, but for the timestamp
+    `-- What census.sql, sessions.sql and forgeable.sql read: session_id, name, skill, path, command,
+     -- and ordinal (skill calls only, in the order record numbers would give). The rest is NULL, but for the timestamp
      -- and file of a skill call's first copy. census_skills holds exactly the calls of
      -- census_calls named Skill or SlashCommand (copies that differ in name were sent to the
      -- full level above), so the two add up with no join.
      create or replace temp view transcript_tool_uses as
      select session_id, null::BIGINT as ordinal, id as tool_use_id, name, null::VARCHAR[] as input_keys, null::VARCHAR as skill,
             null::VARCHAR as agent_id, null::BOOLEAN as is_sidechain, null::VARCHAR as timestamp, null::VARCHAR as version,
-            null::VARCHAR as model, null::VARCHAR as file, null::BIGINT as rec, null::BIGINT as block
+            null::VARCHAR as model, null::VARCHAR as file, null::BIGINT as rec, null::BIGINT as block, path, command
      from census_calls where name is null or name not in ${SKILL_TOOLS}
      union all
-     select session_id, ordinal, id, name, null, skill, null, null, first.timestamp, null, null, first.file, null, null
+     select session_id, ordinal, id, name, null, skill, null, null, first.timestamp, null, null, first.file, null, null, null, null
      from census_skills;
      drop view scan_groups;`,
     undefined,
@@ -379,7 +408,8 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
      )
      select file, session_id, rec, block, timestamp, version, model, is_sidechain, agent_id, b.id, b.name,
             ${SKILL_OF_CALL('b.name', 'args.skill', 'args.command')} as skill,
-            list_sort(json_keys(b.input)) as input_keys
+            list_sort(json_keys(b.input)) as input_keys,
+            ${PATH_OF_CALL('b.name', 'args')} as path, ${COMMAND_OF_CALL('b.name', 'args')} as command
      from parsed;`,
     undefined,
     'building the transcript tables',
@@ -444,7 +474,7 @@ async function buildSessionTables(db: Database): Promise<void> {
      select session_id,
             row_number() over (partition by session_id order by timestamp nulls last, file, rec, block, id) as ordinal,
             id as tool_use_id, name, input_keys, skill, case when is_sidechain then agent_id end as agent_id, is_sidechain,
-            timestamp, version, model, file, rec, block
+            timestamp, version, model, file, rec, block, path, command
      from ranked where k = 1`,
     undefined,
     'building the transcript tables',

@@ -224,6 +224,8 @@ export const VIEWS: View[] = [
       file: 'its file',
       rec: 'its record number',
       block: 'its position in message.content',
+      path: 'the file_path (or notebook_path) of a Write, Edit, MultiEdit or NotebookEdit call, as the transcript spells it',
+      command: 'the command line of a Bash call',
     },
   },
   {

@@ -61,7 +61,7 @@ describe('census of the bundled probe', () => {
     expect(rows.map((r: { seq: number }) => r.seq)).toEqual([...Array(28).keys()].map((i) => i + 1));
     for (const r of rows) {
       expect(Object.keys(r)).toEqual([
-        'probe', 'seq', 'arm', 'phase', 'session_id', 'exit_code', 'status', 'tools', 'artifacts', 'markers', 'skills', 'note',
+        'probe', 'seq', 'arm', 'phase', 'session_id', 'exit_code', 'status', 'tools', 'artifacts', 'markers', 'skills', 'note', 'forgeable',
       ]);
       expect(Object.keys(r.tools)).toEqual(Object.keys(r.tools).sort());
     }
@@ -69,7 +69,8 @@ describe('census of the bundled probe', () => {
     expect(bySid('1bb76aee')).toMatchObject({ status: 'pilot', markers: [], note: 'pilot, addendum 1' });
     expect(bySid('4588218c')).toMatchObject({ status: 'counted', markers: ['AGENT-STAGED@HOME'], tools: { Write: 2 } });
     expect(bySid('d3cf0e26')).toMatchObject({ arm: 'K-NEG', exit_code: 1, tools: {}, note: 'exit 1, no session' });
-    expect(bySid('a97721a8')).toMatchObject({ status: 'void', artifacts: ['BREACH'], tools: { Write: 1 } });
+    expect(bySid('a97721a8')).toMatchObject({ status: 'void', artifacts: ['BREACH'], tools: { Write: 1 }, forgeable: ['BREACH'] });
+    expect(bySid('21fe40aa')).toMatchObject({ artifacts: ['git-ok'], forgeable: [] });
     expect(bySid('8371a071')).toMatchObject({ markers: ['STAGED-SKILL'], tools: { Skill: 1, Write: 2 } });
     expect(bySid('afbb2a87').skills).toEqual(['omg-repo-house-html', 'oh-my-graph-staged-skills:omg-probe-standalone-html']);
     expect(rows.filter((r: { status: string }) => r.status === 'counted')).toHaveLength(25);
@@ -103,7 +104,7 @@ describe('census of other probes', () => {
         "B-ONE       cccccccc  {'Bash': 1}               -       -\n",
     );
     const md = await cli(['census', probeFixture('minimal'), probeFixture('second'), '--format', 'markdown']);
-    expect(md.stdout.split('\n')[0]).toBe('| probe | seq | arm | phase | session | status | exit | tools | artifacts | markers | skills | note |');
+    expect(md.stdout.split('\n')[0]).toBe('| probe | seq | arm | phase | session | status | exit | tools | artifacts | markers | skills | note | forgeable |');
   });
 
   it('counts every record as counted, with no notes, when a probe has no registration', async () => {
@@ -127,7 +128,7 @@ describe('census of other probes', () => {
     const { censusLine } = await import('../src/census-text.js');
     const line = censusLine({
       probe: 'p', seq: 1, arm: 'X', phase: 'A', session_id: '0123456789ab', exit_code: 0, status: 'counted',
-      tools: [{ name: 'Skill', count: 3 }], artifacts: [], markers: [], skills: ['ns:a', 'b', 'ns:c'], note: 'n',
+      tools: [{ name: 'Skill', count: 3 }], artifacts: [], markers: [], skills: ['ns:a', 'b', 'ns:c'], note: 'n', forgeable: ['BREACH'],
     });
     expect(line).toBe("X           01234567  {'Skill': 3}              -       -                 ns:a  b  ns:…  (n)");
   });

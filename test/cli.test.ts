@@ -94,6 +94,6 @@ describe('the installed bin', () => {
     // --no: npx must find the package's own bin, never fetch one.
     const run = spawnSync('npx', ['--no', 'omg-evidence', 'census', '--format', 'csv'], { cwd: repo, encoding: 'utf8' });
     expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(run.stdout.split(/\r?\n/)[0]).toBe('probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note');
+    expect(run.stdout.split(/\r?\n/)[0]).toBe('probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note,forgeable');
   });
 });

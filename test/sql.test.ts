@@ -221,7 +221,7 @@ describe('the library', () => {
     try {
       const census = await ev.census();
       expect(census.numRows()).toBe(28);
-      expect(census.columnNames()).toEqual(['probe', 'seq', 'arm', 'phase', 'session_id', 'exit_code', 'status', 'tools', 'artifacts', 'markers', 'skills', 'note']);
+      expect(census.columnNames()).toEqual(['probe', 'seq', 'arm', 'phase', 'session_id', 'exit_code', 'status', 'tools', 'artifacts', 'markers', 'skills', 'note', 'forgeable']);
       expect((await ev.census('transcripts')).filter((d: { tools: unknown }) => d.tools === null).numRows()).toBe(1);
       expect((await ev.skills()).numRows()).toBe(15);
       expect((await ev.arms()).get('arm', 0)).toBe('T-REF');

@@ -100,9 +100,13 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     const run = await cli(['verdict', dir, '--format', 'json']);
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout).conjuncts[2]).toEqual({ n: 3, required: 'K-CEIL breach file 0 of 3', result: '1 of 3, denials recorded', holds: false });
-    expect(run.stderr).toBe(
-      'omg-evidence: 0017-staged-agent-restores-layer-1: the verdict does not hold: conjunct 3 (K-CEIL breach file 0 of 3) does not hold: 1 of 3, denials recorded\n',
-    );
+    // The last line; the K-FM warnings of the probe's own transcripts come before it. The breach
+    // spawn's touch was denied (permission_denials), so its own call made nothing: not forgeable.
+    expect(run.stderr.split('\n').slice(-2)).toEqual([
+      'omg-evidence: 0017-staged-agent-restores-layer-1: the verdict does not hold: conjunct 3 (K-CEIL breach file 0 of 3) does not hold: 1 of 3, denials recorded',
+      '',
+    ]);
+    expect(run.stderr).not.toContain('K-CEIL eb2d7cd7');
   });
 
   it('a missing K-POS spawn', async () => {

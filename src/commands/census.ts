@@ -34,8 +34,12 @@ export function censusJson(r: CensusRow) {
     markers: r.markers,
     skills: r.skills,
     note: r.note,
+    forgeable: r.forgeable,
   };
 }
+
+/** The forgeable column: the labels, or `unknown` when a label's spawn has no transcript to tell. */
+const forgeableText = (f: string[] | null) => (f === null ? 'unknown' : f.join(' '));
 
 /** Render census rows in `format`. Several probes get a probe column (text: a heading per probe). */
 export function formatCensus(rows: CensusRow[], format: Format, color = false): string {
@@ -58,6 +62,7 @@ export function formatCensus(rows: CensusRow[], format: Format, color = false): 
     { key: 'markers' },
     { key: 'skills' },
     { key: 'note' },
+    { key: 'forgeable' },
   ];
   const cells = (r: CensusRow): Record<string, Cell> => ({
     probe: r.probe,
@@ -73,6 +78,7 @@ export function formatCensus(rows: CensusRow[], format: Format, color = false): 
     markers: r.markers.join(' '),
     skills: (wide ? r.skills : skillList(r.skills)).join(' '),
     note: r.note,
+    forgeable: wide && r.forgeable === null ? null : forgeableText(r.forgeable),
   });
   return render(format as TabularFormat, columns, rows, { cells, json: censusJson, color });
 }
@@ -138,7 +144,10 @@ export function makeCensusCommand(io: IO): Command {
         return;
       }
       const source = resolveSource(opts.from, opts.transcripts);
-      await withEvidence(Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, level: 'census', onProgress: progressReporter(io) }), async (ev) => {
+      // From the records, each probe's own transcripts/ is read too when present: the forgeable
+      // column needs the tool calls' inputs, which the records do not keep.
+      const open = { onWarning, transcripts: source.open, ownTranscripts: true, db: opts.db, level: 'census' as const, onProgress: progressReporter(io) };
+      await withEvidence(Evidence.open(probes, open), async (ev) => {
         io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
       });
     });

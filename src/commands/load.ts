@@ -22,7 +22,8 @@ export function makeLoadCommand(io: IO): Command {
       // The same inputs as the other commands name with these options, so that their --db finds them.
       const transcripts = resolveSource(opts.from, opts.transcripts).open;
       const only = transcriptsOnly(probes, opts);
-      const built = await Evidence.build(probes, { db: undefined, file: opts.db, force: opts.force, transcripts, onWarning: (w) => warn(io, w), onProgress: progressReporter(io) }, !only);
+      // Each probe's own transcripts/ too when present, as census and verdict read it (forgeable markers).
+      const built = await Evidence.build(probes, { db: undefined, file: opts.db, force: opts.force, transcripts, ownTranscripts: true, onWarning: (w) => warn(io, w), onProgress: progressReporter(io) }, !only);
       io.stderr(`omg-evidence: load: ${displayPath(opts.db)} ${built ? 'written' : 'is up to date'}\n`);
     });
 }

@@ -4,6 +4,7 @@
  * 4 when it does not.
  */
 import { Command } from 'commander';
+import { forgeryWarnings } from '../census-text.js';
 import type { Row } from '../db.js';
 import { VerdictError } from '../errors.js';
 import { Evidence, withEvidence } from '../evidence.js';
@@ -109,9 +110,12 @@ export function makeVerdictCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db }), async (ev) => {
+      // Each probe's own transcripts/ is read when present, to tell which markers the spawns could have forged.
+      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db, ownTranscripts: true }), async (ev) => {
         const vs = await verdicts(ev);
         io.stdout(formatVerdicts(vs, format, useColor(io)));
+        // The K-FM lesson: warnings only, whatever they say the exit code stays the verdict's.
+        for (const line of forgeryWarnings(await ev.forgeableRows())) warn(io, line);
         const failing = vs.filter((v) => !v.holds);
         if (failing.length) {
           throw new VerdictError(failing.map((v) => `${v.probe}: the verdict does not hold: ${v.reasons.join('; ')}`).join(' | '));
