@@ -15,7 +15,7 @@ import { bundledProbeDir, displayPath } from './paths.js';
 import { loadProbes, loadResultsFile, type Probe } from './probe.js';
 import { readQuery } from './queries.js';
 import { evaluateRegistration } from './registration.js';
-import { normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
+import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
 import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
@@ -150,7 +150,7 @@ export class Evidence {
       const db = await Database.open({ file, readOnly: true });
       try {
         const meta = await readMeta(db, file).catch(() => null);
-        if (meta && staleness(meta, inputs) === null) return false;
+        if (meta && staleness(meta, inputs, true) === null) return false;
       } finally {
         db.close();
       }
@@ -162,9 +162,11 @@ export class Evidence {
     };
     clean();
     try {
+      // Hashed before they are loaded: a file edited during the load then differs from its record.
+      const fp = fingerprint(inputs);
       const ev = await Evidence.loadInputs(inputs, options);
       try {
-        await writeMeta(ev.db, inputs, ev.warnings);
+        await writeMeta(ev.db, inputs, ev.warnings, fp);
         await ev.db.copyTo(tmp);
       } finally {
         ev.db.close();
