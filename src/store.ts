@@ -7,7 +7,8 @@
  * bench/README.md); one whose mtime differs is hashed in full, so that a file touched but not
  * edited still matches. A database whose recorded inputs differ from the ones named, whose files
  * changed since, or whose tables or record of its files are laid out otherwise than this build's
- * (one built by an older omg-evidence), is refused, never used stale.
+ * (one built by an older omg-evidence), is refused. What escapes (an edit between the edges that
+ * keeps the size and the mtime) is documented in README.md, section `load`.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
