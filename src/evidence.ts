@@ -15,7 +15,7 @@ import { bundledProbeDir, displayPath } from './paths.js';
 import { loadProbes, loadResultsFile, type Probe } from './probe.js';
 import { readQuery } from './queries.js';
 import { evaluateRegistration } from './registration.js';
-import { normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
+import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
 import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
@@ -211,7 +211,7 @@ export class Evidence {
       const db = await Database.open({ file, readOnly: true });
       try {
         const meta = await readMeta(db, file).catch(() => null);
-        if (meta && staleness(meta, inputs) === null) return false;
+        if (meta && staleness(meta, inputs, true) === null) return false;
       } finally {
         db.close();
       }
@@ -223,9 +223,11 @@ export class Evidence {
     };
     clean();
     try {
+      // Hashed before they are loaded: a file edited during the load then differs from its record.
+      const fp = fingerprint(inputs);
       const loaded = await loadInputs(inputs, options);
       try {
-        await writeMeta(loaded.db, inputs, loaded.warnings);
+        await writeMeta(loaded.db, inputs, loaded.warnings, fp);
         await loaded.db.copyTo(tmp);
       } finally {
         loaded.db.close();

@@ -2,6 +2,7 @@
  * SHA-256, for fingerprints and render's content hashes. node:crypto loads on first use: it takes
  * ~8 ms to load, which a command that hashes nothing (most runs) need not pay at start-up.
  */
+import { readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Crypto from 'node:crypto';
 
@@ -11,4 +12,40 @@ let crypto: typeof Crypto | undefined;
 export function sha256(): Crypto.Hash {
   crypto ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto;
   return crypto.createHash('sha256');
+}
+
+// Files are hashed through this one buffer, never read whole into memory.
+let buffer: Buffer | undefined;
+const chunk = () => (buffer ??= Buffer.allocUnsafe(1 << 20));
+
+/** Feed `len` bytes of open file `fd` from `pos` into `h` (fewer if the file ends first). */
+function feed(h: Crypto.Hash, fd: number, pos: number, len: number): void {
+  const buf = chunk();
+  for (let done = 0; done < len; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, len - done), pos + done);
+    if (n === 0) return;
+    h.update(buf.subarray(0, n));
+    done += n;
+  }
+}
+
+/** SHA-256 (hex) of every byte of open file `fd`, read to its end. */
+export function hashFile(fd: number): string {
+  const h = sha256();
+  feed(h, fd, 0, Number.MAX_SAFE_INTEGER);
+  return h.digest('hex');
+}
+
+/**
+ * SHA-256 (hex) of the first and the last `block` bytes of open file `fd`, `size` bytes long: of
+ * the whole file (the same digest as hashFile) when it is no longer than two blocks.
+ */
+export function hashEdges(fd: number, size: number, block: number): string {
+  const h = sha256();
+  if (size <= 2 * block) feed(h, fd, 0, size);
+  else {
+    feed(h, fd, 0, block);
+    feed(h, fd, size - block, block);
+  }
+  return h.digest('hex');
 }
