@@ -13,6 +13,7 @@ import { cli, fixtures, shared } from './helpers.js';
 
 const dir = join(fixtures, 'audit');
 const at = (name: string) => join('test', 'fixtures', 'audit', name);
+const lastLine = (text: string) => text.split('\n').filter(Boolean).at(-1);
 const HINT = '(write home paths as $HOME; a secret must be revoked, and removed from the git history too)';
 
 describe('audit', () => {
@@ -36,12 +37,26 @@ describe('audit', () => {
     expect(run.stdout).toBe(readFileSync(join(dir, `${name}.txt`), 'utf8'));
     const n = run.stdout.split('\n').filter(Boolean);
     const homes = n.filter((l) => l.includes(': home-path: ')).length;
-    expect(run.stderr).toMatch(new RegExp(`^omg-evidence: audit: ${homes} home-directory path\\(s\\) and ${n.length - homes} secret\\(s\\) in \\d+ of \\d+ file\\(s\\) of 1 probe\\(s\\) \\(write home paths`));
+    expect(lastLine(run.stderr)).toMatch(new RegExp(`^omg-evidence: audit: ${homes} home-directory path\\(s\\) and ${n.length - homes} secret\\(s\\) in \\d+ of \\d+ file\\(s\\) of 1 probe\\(s\\) \\(write home paths`));
   });
 
   it('prints the summary on stderr, one line', async () => {
     const run = await cli(['audit', at('home-paths'), '--format', 'text']);
-    expect(run.stderr).toBe(`omg-evidence: audit: 11 home-directory path(s) and 0 secret(s) in 3 of 13 file(s) of 1 probe(s) ${HINT}\n`);
+    expect(run.stderr).toBe(
+      'omg-evidence: warning: home-paths: 9 registered marker(s) or artifact(s) of 9 spawn(s) may be forgeable: no transcript shows what made them ' +
+        '(A-1 11111111, A-2 22222222, A-3 33333333, A-4 44444444, A-5 55555555, A-6 66666666, A-7 77777777, A-8 88888888, A-9 99999999); ' +
+        "put the session files in the probe's transcripts/ to check\n" +
+        `omg-evidence: audit: 11 home-directory path(s) and 0 secret(s) in 3 of 13 file(s) of 1 probe(s) ${HINT}\n`,
+    );
+  });
+
+  it('warns when the probes do not load, so forgeable markers go unchecked; the findings and exit 3 stand', async () => {
+    const run = await cli(['audit', at('url-password'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      'omg-evidence: warning: forgeable markers and artifacts not checked: test/fixtures/audit/url-password/notes.jsonl:1: notes.jsonl row: session "aaaaaaaa-0000-4000-8000-000000000001" is not in results.jsonl\n' +
+        `omg-evidence: audit: 0 home-directory path(s) and 1 secret(s) in 1 of 2 file(s) of 1 probe(s) ${HINT}\n`,
+    );
   });
 
   it('never prints a secret whole', async () => {
@@ -66,7 +81,19 @@ describe('audit', () => {
 
   it('the bundled probe audits clean, every file of it, transcripts included (exit 0)', async () => {
     const run = await cli(['audit', '--format', 'json']);
-    expect(run).toEqual({ code: 0, stdout: '[]\n', stderr: 'omg-evidence: audit: no home-directory path or secret in 74 file(s) of 1 probe(s)\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('[]\n');
+    expect(lastLine(run.stderr)).toBe('omg-evidence: audit: no home-directory path or secret in 74 file(s) of 1 probe(s)');
+  });
+
+  it("warns of the bundled probe's forgeable markers and artifacts, K-FM's breach file among them, and exits 0", async () => {
+    const run = await cli(['audit', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const warnings = run.stderr.split('\n').filter((l) => l.startsWith('omg-evidence: warning: '));
+    expect(warnings).toHaveLength(13);
+    expect(warnings).toContain(
+      'omg-evidence: warning: K-FM a97721a8: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Write toolu_01WMziENcyvKY8Ottw8jY1xF wrote /tmp/OMG-K-CEILING-BREACH',
+    );
   });
 
   it('counts $HOME as set, with or without its trailing slash', async () => {
@@ -92,7 +119,7 @@ describe('audit', () => {
     expect((await cli([...args, 'markdown'])).stdout).toBe(
       '| where | kind | match |\n|:---|:---|:---|\n| url-password/notes.jsonl:1 | url-password | https://bob:FA********@git.example.com |\n| slack-token/notes.md:3 | slack-token | xoxb-0000******** |\n',
     );
-    expect(json.stderr).toBe(`omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 4 file(s) of 2 probe(s) ${HINT}\n`);
+    expect(lastLine(json.stderr)).toBe(`omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 4 file(s) of 2 probe(s) ${HINT}`);
   });
 
   it('refuses a folder that is not a probe (exit 1)', async () => {

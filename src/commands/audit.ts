@@ -1,11 +1,14 @@
 /**
  * `omg-evidence audit [PROBE...]`: every file of a probe searched for home-directory paths and
- * secrets (audit.ts, leaks.ts). The findings are data (stdout), each with file:line, kind and the
+ * secrets (audit.ts, leaks.ts), and warned of markers and artifacts the spawn's own calls could have
+ * produced (queries/forgeable.sql). The findings are data (stdout), each with file:line, kind and the
  * match masked; the summary goes to stderr. Exit 3 when anything is found.
  */
 import { Command } from 'commander';
 import { auditProbes, type Finding } from '../audit.js';
-import { DiffersError } from '../errors.js';
+import { forgeryWarnings } from '../census-text.js';
+import { DiffersError, OmgError } from '../errors.js';
+import { Evidence, withEvidence } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { chosenFormat, formatOption } from '../options.js';
@@ -39,7 +42,7 @@ export function makeAuditCommand(io: IO): Command {
       const audit = auditProbes(dirs, io.env.HOME);
       io.stdout(formatAudit(audit.findings, format, useColor(io)));
       // Things worth saying that change no exit code, before the summary.
-      const warnings = [...audit.warnings];
+      const warnings = [...audit.warnings, ...(await forgeable(dirs))];
       for (const w of warnings) warn(io, w);
       const homes = audit.findings.filter((f) => f.kind === 'home-path').length;
       const secrets = audit.findings.length - homes;
@@ -53,4 +56,18 @@ export function makeAuditCommand(io: IO): Command {
       }
       io.stderr(`omg-evidence: audit: no home-directory path or secret in ${scope}\n`);
     });
+}
+
+/**
+ * The K-FM lesson: markers and artifacts the spawn's own calls could have produced. Loading the
+ * probes repeats none of the scan's findings (its own warnings are not printed); a probe that does
+ * not load is said, and the scan's findings and exit code stand.
+ */
+async function forgeable(dirs: string[]): Promise<string[]> {
+  try {
+    return await withEvidence(Evidence.open(dirs, { ownTranscripts: true }), async (ev) => forgeryWarnings(await ev.forgeableRows()));
+  } catch (err) {
+    if (err instanceof OmgError) return [`forgeable markers and artifacts not checked: ${err.message}`];
+    throw err;
+  }
 }
