@@ -311,11 +311,13 @@ export class Evidence {
 
   /**
    * The census rows, one per spawn, in probe then seq order, each with its forgeable markers and
-   * artifacts (forgeableRows), whichever source the census is derived from.
+   * artifacts (forgeableRows), whichever source the census is derived from. With
+   * `{ forgeable: false }` that column is null and not computed (the ADR's text block has none).
    */
-  async censusRows(from: Source = 'records'): Promise<CensusRow[]> {
+  async censusRows(from: Source = 'records', options: { forgeable?: boolean } = {}): Promise<CensusRow[]> {
     this.need(from);
     const rows = (await this.rows('census', { from })) as unknown as Omit<CensusRow, 'forgeable'>[];
+    if (options.forgeable === false) return rows.map((r) => ({ ...r, forgeable: null }));
     return withForgeable(rows, await this.forgeableRows());
   }
 

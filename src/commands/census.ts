@@ -146,9 +146,11 @@ export function makeCensusCommand(io: IO): Command {
       const source = resolveSource(opts.from, opts.transcripts);
       // From the records, each probe's own transcripts/ is read too when present: the forgeable
       // column needs the tool calls' inputs, which the records do not keep.
-      const open = { onWarning, transcripts: source.open, ownTranscripts: true, db: opts.db, level: 'census' as const, onProgress: progressReporter(io) };
+      // The text block (the ADR's) shows no forgeable column, so it reads no transcript it does not count.
+      const forgeable = format !== 'text';
+      const open = { onWarning, transcripts: source.open, ownTranscripts: forgeable, db: opts.db, level: 'census' as const, onProgress: progressReporter(io) };
       await withEvidence(Evidence.open(probes, open), async (ev) => {
-        io.stdout(formatCensus(await ev.censusRows(source.from), format, useColor(io)));
+        io.stdout(formatCensus(await ev.censusRows(source.from, { forgeable }), format, useColor(io)));
       });
     });
 }
