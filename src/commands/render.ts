@@ -4,6 +4,8 @@
  * writes nothing and exits 3 when any region is stale or edited by hand, with a unified diff of
  * each. A region that is not exactly as render wrote it is never overwritten without `--force`.
  */
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { unifiedDiff } from '../diff.js';
 import { DiffersError, InputError } from '../errors.js';
@@ -35,7 +37,15 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
       const cache = new EvidenceCache();
       try {
         // Parse every document first, so a bad marker anywhere stops the run before anything is written.
-        const parsed = docs.map((d) => parseDocument(d));
+        // A document named twice (through a symlink too) is rendered once: a second write would find
+        // the file changed since it was read, and refuse.
+        const named = new Map<string, string>();
+        for (const d of docs) {
+          const key = existsSync(d) ? realpathSync(d) : resolve(d);
+          if (!named.has(key)) named.set(key, d);
+        }
+        const once = [...named.values()];
+        const parsed = once.map((d) => parseDocument(d));
         for (const w of parsed.flatMap((d) => d.warnings)) warn(io, w);
         const stale: string[] = [];
         const edited: string[] = [];
