@@ -10,7 +10,7 @@ export const EXIT = {
   error: 1,
   /** usage: unknown option, bad option value, missing argument */
   usage: 2,
-  /** a check found a difference (`render --check`, `agree`) */
+  /** a check found a difference (`render --check`, `agree`, `audit`) */
   differs: 3,
   /** the verdict does not hold */
   verdict: 4,
