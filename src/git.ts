@@ -124,7 +124,9 @@ function dirty(repo: Repo, file: string): boolean {
   const attr = (git(repo, ['check-attr', '-z', 'filter', '--', file]) ?? '').split('\0');
   const driver = attr[2];
   const off: [string, string][] =
-    driver && driver !== 'unspecified' && driver !== 'unset' && driver !== 'set'
+    // check-attr prints a driver named "set", "unset" or "unspecified" as it prints those states,
+    // and git runs a driver of that name: whatever it prints is emptied.
+    driver
       ? [['clean', ''], ['smudge', ''], ['process', ''], ['required', 'false']].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string])
       : [];
   return (git(repo, ['status', '--porcelain', '--ignore-submodules=all', '--', file], off) ?? '').trim() !== '';
