@@ -139,7 +139,7 @@ export async function withUnsealed<T>(
 }
 
 export class Evidence {
-  private evaluated = false;
+  #evaluated = false;
   /**
    * The connection the evidence was loaded on, sealed. Only omg-evidence's own SQL runs on it
    * (queries/, the loaders'); everything else goes through `db`, in a sandbox.
@@ -147,16 +147,32 @@ export class Evidence {
   readonly #db: Database;
   #reader: Reader | undefined;
 
+  readonly #probes: readonly Readonly<Probe>[];
+  readonly #warnings: readonly string[];
+
+  /** The loaded probes, frozen: verdict() reads each one's registration from its dir. */
+  get probes(): readonly Readonly<Probe>[] {
+    return this.#probes;
+  }
+
+  /** What loading warned of. */
+  get warnings(): readonly string[] {
+    return this.#warnings;
+  }
+
   private constructor(
     db: Database,
-    readonly probes: Probe[],
-    readonly warnings: string[],
+    probes: Probe[],
+    warnings: string[],
     /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
     readonly hasTranscripts: boolean,
     /** 'census' when only the census queries can run (OpenOptions.level). */
     readonly level: 'census' | 'full' = 'full',
   ) {
     this.#db = db;
+    // Nothing a library user sets afterwards may point the verdict at other check files.
+    this.#probes = Object.freeze(probes.map((p) => Object.freeze({ ...p })));
+    this.#warnings = Object.freeze([...warnings]);
   }
 
   /**
@@ -350,9 +366,9 @@ export class Evidence {
 
   /** Run every registered trigger and conjunct check once (registration.ts). */
   async evaluateRegistration(): Promise<void> {
-    if (this.evaluated) return;
+    if (this.#evaluated) return;
     await evaluateRegistration(this.#db, this.probes);
-    this.evaluated = true;
+    this.#evaluated = true;
   }
 
   /** The per-arm result table (queries/arms.sql). */

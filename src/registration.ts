@@ -10,7 +10,7 @@
  * that is rolled back) of a sealed database. The answers are kept on the connection that loaded
  * the evidence, which no user SQL reaches.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Database } from './db.js';
 import { InputError } from './errors.js';
@@ -136,6 +136,9 @@ async function runFile(db: Database, probe: Probe, file: string, rec: number, pa
   if (!existsSync(abs)) {
     throw new InputError(`${from}: ${spec.what} file "${path}" does not exist`, `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`);
   }
+  if (!statSync(abs).isFile()) {
+    throw new InputError(`${from}: ${spec.what} "${path}" is not a file`, `name a .sql file inside the registration folder`);
+  }
   const sql = readFileSync(abs, 'utf8');
   const where = displayPath(abs);
   const res = await db.sandbox(async (box) => {
@@ -155,11 +158,16 @@ async function runFile(db: Database, probe: Probe, file: string, rec: number, pa
       `fix the ${spec.what}'s SELECT`,
     );
   }
+  // A NULL is no answer: a trigger's would excuse the arms it governs as "did not fire".
+  const [answer] = spec.columns[0]!;
+  if (res.rows[0]![answer] === null) {
+    throw new InputError(`${where}: a ${spec.what}'s ${answer} is true or false; this one returned NULL`, `fix the ${spec.what}'s SELECT (an aggregate over no rows gives NULL: coalesce it)`);
+  }
   return res.rows[0]!;
 }
 
 /** Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results. */
-export async function evaluateRegistration(db: Database, probes: Probe[]): Promise<void> {
+export async function evaluateRegistration(db: Database, probes: readonly Readonly<Probe>[]): Promise<void> {
   await db.exec(`create or replace temp table trigger_results (probe VARCHAR, arm VARCHAR, fired BOOLEAN, observed VARCHAR)`);
   await db.exec(`create or replace temp table conjunct_results (probe VARCHAR, n BIGINT, required VARCHAR, result VARCHAR, holds BOOLEAN)`);
   for (const probe of probes) {

@@ -160,6 +160,23 @@ describe('nothing the SQL of a library user does changes what the other methods 
     });
   }
 
+  it('its probes cannot be pointed elsewhere, emptied or replaced by property access', async () => {
+    const opened = await Evidence.open([]);
+    try {
+      const probes = opened.probes as unknown as { dir: string }[];
+      expect(() => {
+        probes[0]!.dir = '/tmp/elsewhere';
+      }).toThrow(TypeError);
+      expect(() => probes.splice(0)).toThrow(TypeError);
+      expect(() => {
+        (opened as unknown as { probes: unknown }).probes = [];
+      }).toThrow(TypeError);
+      expect(await answers(opened)).toEqual(before);
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('a statement that would end the transaction sql() runs in is refused, exit 1', async () => {
     expect(await cli(['sql', 'commit; update spawns set cost_usd = 100'])).toEqual({
       code: 1,

@@ -368,6 +368,36 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it('a NULL answer is an error: a trigger whose fired is NULL would excuse its arms as "did not fire"', async () => {
+    const dir = copyProbe(join(repo, probeFixture('attack-two-statements')), 'attack-two-statements');
+    writeFileSync(join(dir, 'registration/conjuncts/1-a-ran.sql'), "select true as holds, 'ran' as result");
+    writeFileSync(join(dir, 'registration/addendum-1.jsonl'), '{"kind":"addendum","n":1,"text":"a conditional arm"}\n{"kind":"arm","arm":"C","phase":"A","n":1,"addendum":1,"trigger":"triggers/c.sql"}\n');
+    mkdirSync(join(dir, 'registration/triggers'));
+    writeFileSync(join(dir, 'registration/triggers/c.sql'), "select bool_and(exit_code = 0) as fired, 'none' as observed from spawns where arm = 'nobody'");
+    expect(await cli(['verdict', dir])).toEqual(
+      refused(join(dir, 'registration/triggers/c.sql'), "a trigger's fired is true or false; this one returned NULL", "(fix the trigger's SELECT (an aggregate over no rows gives NULL: coalesce it))"),
+    );
+    const check = join(dir, 'registration/conjuncts/1-a-ran.sql');
+    writeFileSync(check, "select null::boolean as holds, 'x' as result");
+    rmSync(join(dir, 'registration/addendum-1.jsonl'));
+    expect(await cli(['verdict', dir])).toEqual(
+      refused(check, "a check's holds is true or false; this one returned NULL", "(fix the check's SELECT (an aggregate over no rows gives NULL: coalesce it))"),
+    );
+  });
+
+  it('a check named "" or naming a folder is an error naming file:line', async () => {
+    const dir = copyProbe(join(repo, probeFixture('attack-not-select')), 'attack-not-select');
+    const prereg = join(dir, 'registration/prereg.jsonl');
+    for (const [name, shown] of [['conjuncts', 'conjuncts'], ['', '']]) {
+      writeFileSync(prereg, readFileSync(join(repo, probeFixture('attack-not-select'), 'registration/prereg.jsonl'), 'utf8').replace('conjuncts/1-a-ran.sql', name));
+      expect(await cli(['verdict', dir])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${prereg}:4: check "${shown}" is not a file (name a .sql file inside the registration folder)\n`,
+      });
+    }
+  });
+
   it('a check may still name its own CTEs after the views, qualify a view with main, and call range() or unnest()', async () => {
     const dir = copyProbe(join(repo, probeFixture('attack-not-select')), 'attack-not-select');
     writeFileSync(
