@@ -18,6 +18,9 @@ import { evaluateRegistration } from './registration.js';
 import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
 import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './transcripts.js';
 
+/** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
+export { listTranscriptFiles } from './transcripts.js';
+
 export type Source = 'records' | 'transcripts';
 
 /** The queries that evidence opened with { level: 'census' } can run. */
@@ -353,6 +356,16 @@ export class Evidence {
   async agreeRows(): Promise<Row[]> {
     this.need('transcripts');
     return this.rows('agree');
+  }
+
+  /**
+   * Per probe, its spawns and how many of them a loaded transcript holds the session of: a
+   * transcripts folder that matches none is worth a warning, never a silent column of `gone`.
+   */
+  async transcriptMatches(): Promise<{ probe: string; spawns: number; matched: number }[]> {
+    this.need('transcripts');
+    const sql = `select probe, count(*)::INTEGER as spawns, count(*) filter (where session_id in (select session_id from transcript_sessions))::INTEGER as matched from spawns group by probe order by probe`;
+    return (await this.#db.select(sql, undefined, 'transcript matches')).rows as { probe: string; spawns: number; matched: number }[];
   }
 
   /**

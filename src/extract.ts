@@ -70,6 +70,14 @@ export async function extract(ev: Evidence, options: ExtractOptions): Promise<Ex
       lines.push(JSON.stringify(record) + '\n');
     }
     planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.jsonl`), bytes: lines.join('') });
+    // A spawn that opened no session has no transcript to take its stderr from: the .err the
+    // harness left in the results' own probe goes beside its empty record (checked like the rest).
+    const err = join(ev.probes[0]!.dir, 'tool_use', `${spawn.session_id}.err`);
+    if (spawn.session === false && existsSync(err)) {
+      const text = readFileSync(err, 'utf8');
+      text.split('\n').forEach((line, i) => check(line, () => `${displayPath(err)}:${i + 1}`, 'stderr'));
+      planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.err`), bytes: text });
+    }
   }
   const skillLines: string[] = [];
   for (const r of (await ev.query('extract_skill_results')).rows) {

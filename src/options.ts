@@ -4,9 +4,10 @@
  */
 import { Option } from 'commander';
 import { UsageError } from './errors.js';
-import type { OpenOptions, Source } from './evidence.js';
+import { listTranscriptFiles, type Evidence, type OpenOptions, type Source } from './evidence.js';
 import { defaultFormat } from './format.js';
 import type { IO } from './io.js';
+import { displayPath } from './paths.js';
 
 export function formatOption<T extends string>(formats: readonly T[], extra = '', short = true): Option {
   return new Option(`${short ? '-f, ' : ''}--format <format>`, `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
@@ -18,7 +19,7 @@ export function fromOption(): Option {
 }
 
 export function transcriptsOption(): Option {
-  return new Option('--transcripts <dir>', "folder of session transcripts (default: the probe's transcripts/)");
+  return new Option('--transcripts <dir>', "folder of session transcripts, or one session's .jsonl (default: the probe's transcripts/)");
 }
 
 /** The format asked for, or the default for where stdout goes. */
@@ -48,4 +49,28 @@ export function resolveSource(from: Source | undefined, transcripts: string | un
 
 export function dbOption(): Option {
   return new Option('--db <file>', 'read this database (built by omg-evidence load) instead of loading the evidence');
+}
+
+/** Where the transcripts came from, for a message: the folder (or file) named, else the probes' own. */
+const transcriptsPlace = (transcripts: string | undefined) => (transcripts === undefined ? 'its transcripts/ folder' : displayPath(transcripts));
+
+/**
+ * Warn of every probe none of whose spawns a loaded transcript holds the session of: its census
+ * from the transcripts would be all `gone` and its skills empty, which a wrong folder must not
+ * pass for. (`agree` fails, exit 3, on the same.)
+ */
+export async function warnUnmatched(ev: Evidence, transcripts: string | undefined, onWarning: (w: string) => void): Promise<void> {
+  for (const m of await ev.transcriptMatches()) {
+    if (m.spawns > 0 && m.matched === 0) {
+      onWarning(`${m.probe}: no transcript in ${transcriptsPlace(transcripts)} holds the session of any of its ${m.spawns} spawn(s)`);
+    }
+  }
+}
+
+/**
+ * Warn, when the transcripts named gave nothing (`found` is 0), if they hold no `*.jsonl` at all:
+ * an empty table from a wrong folder must not pass for a folder of sessions that made no call.
+ */
+export function warnNoTranscripts(found: number, transcripts: string, onWarning: (w: string) => void): void {
+  if (found === 0 && listTranscriptFiles(transcripts).length === 0) onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
 }

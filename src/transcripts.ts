@@ -23,7 +23,7 @@
  * the first `sessionId` of its file, or else the file's name.
  */
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { MAX_OBJECT, readJsonl } from './jsonl.js';
@@ -144,9 +144,15 @@ const EMPTY_TABLES = `
 
 const isTranscript = (name: string) => name.endsWith('.jsonl');
 
-/** Every `*.jsonl` file under `dir`, recursively, sorted. */
+/** Every `*.jsonl` file under `dir`, recursively, sorted; or `dir` alone when it is one such file. */
 export function listTranscriptFiles(dir: string): string[] {
-  return listFiles(dir, isTranscript);
+  const one = singleTranscript(resolve(dir));
+  return one ? [one.abs] : listFiles(dir, isTranscript);
+}
+
+/** `--transcripts FILE.jsonl`: that file alone, as if its folder held nothing else; else null. */
+function singleTranscript(abs: string): TranscriptFile | null {
+  return isTranscript(abs) && existsSync(abs) && statSync(abs).isFile() ? { abs, dir: dirname(abs), rel: basename(abs) } : null;
 }
 
 export interface Progress {
@@ -185,9 +191,14 @@ export function findTranscripts(dirs: string[]): TranscriptFile[] {
   const files: TranscriptFile[] = [];
   for (const d of dirs) {
     const dir = resolve(d);
+    const one = singleTranscript(dir);
+    if (one) {
+      files.push(one);
+      continue;
+    }
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
       throw new InputError(
-        `${displayPath(dir)}: no such transcripts directory`,
+        `${displayPath(dir)}: ${existsSync(dir) ? 'neither a folder nor a .jsonl file' : 'no such transcripts directory'}`,
         'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
       );
     }

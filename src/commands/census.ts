@@ -10,7 +10,7 @@ import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched } from '../options.js';
 import type { Row } from '../db.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
@@ -139,7 +139,9 @@ export function makeCensusCommand(io: IO): Command {
       const onWarning = (w: string) => warn(io, w);
       if (transcriptsOnly(probes, opts)) {
         await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, level: 'census', onProgress: progressReporter(io) }), async (ev) => {
-          io.stdout(formatSessions(await ev.sessionRows(), format, useColor(io)));
+          const sessions = await ev.sessionRows();
+          warnNoTranscripts(sessions.length, opts.transcripts!, onWarning);
+          io.stdout(formatSessions(sessions, format, useColor(io)));
         });
         return;
       }
@@ -150,6 +152,7 @@ export function makeCensusCommand(io: IO): Command {
       const forgeable = format !== 'text';
       const open = { onWarning, transcripts: source.open, ownTranscripts: forgeable, db: opts.db, level: 'census' as const, onProgress: progressReporter(io) };
       await withEvidence(Evidence.open(probes, open), async (ev) => {
+        if (source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         io.stdout(formatCensus(await ev.censusRows(source.from, { forgeable }), format, useColor(io)));
       });
     });

@@ -8,7 +8,7 @@ import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
 import { useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
@@ -63,7 +63,10 @@ export function makeSkillsCommand(io: IO): Command {
         ? Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, onProgress: progressReporter(io) })
         : Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, onProgress: progressReporter(io) });
       await withEvidence(opening, async (ev) => {
-        io.stdout(formatSkills(await ev.skillRows(source.from), format, useColor(io)));
+        if (!standalone && source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
+        const rows = await ev.skillRows(source.from);
+        if (standalone) warnNoTranscripts(rows.length, opts.transcripts!, onWarning);
+        io.stdout(formatSkills(rows, format, useColor(io)));
       });
     });
 }
