@@ -21,12 +21,13 @@ describe('audit', () => {
 
   it('has a fixture for every kind it finds', () => {
     expect(leaky).toEqual([
-      'anthropic-key', 'aws-keys', 'aws-secret-near', 'bearer-token', 'github-token', 'google-api-key', 'home-paths',
-      'netrc-password', 'openai-key', 'private-key', 'slack-token', 'slack-webhook', 'url-password',
+      'anthropic-key', 'aws-keys', 'aws-secret-near', 'bearer-token', 'github-token', 'google-api-key', 'google-oauth', 'home-paths',
+      'netrc-password', 'openai-key', 'private-key', 'slack-app-token', 'slack-token', 'slack-webhook', 'url-password',
     ]);
     const kinds = new Set(leaky.flatMap((n) => readFileSync(join(dir, `${n}.txt`), 'utf8').split('\n').filter(Boolean).map((l) => l.split(': ')[1])));
     expect([...kinds].sort()).toEqual([
-      'anthropic-key', 'aws-access-key-id', 'aws-secret-key', 'bearer-token', 'github-token', 'google-api-key', 'home-path',
+      'anthropic-key', 'aws-access-key-id', 'aws-secret-key', 'bearer-token', 'github-token', 'google-api-key', 'google-client-secret',
+      'google-oauth-token', 'home-path',
       'netrc-password', 'openai-key', 'private-key', 'slack-token', 'slack-webhook', 'url-password',
     ]);
   });
