@@ -11,6 +11,7 @@
  * the markers are never touched. Writing (atomically) and printing are the command's job.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { dirname, join, relative, resolve } from 'node:path';
 import { formatArms } from './commands/arms.js';
 import { formatCensus } from './commands/census.js';
@@ -80,13 +81,33 @@ function parseOptions(doc: string, line: number, text: string): Record<string, s
   return options;
 }
 
+/**
+ * A document's text. Bytes that are not UTF-8 would be written back as U+FFFD, outside the regions
+ * too: such a document is refused, naming the line of its first such byte.
+ */
+function utf8Text(bytes: Buffer, path: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    let start = 0;
+    for (let line = 1; ; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      const part = bytes.subarray(start, end < 0 ? bytes.length : end);
+      if (!isUtf8(part) || end < 0) {
+        throw new InputError(`${displayPath(path)}:${line}: not UTF-8 text`, 'render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8)');
+      }
+      start = end + 1;
+    }
+  }
+}
+
 /** Find a document's regions. Throws (naming the line) on an unbalanced or nested marker. */
 export function parseDocument(path: string): Parsed {
   if (!existsSync(path) || !statSync(path).isFile()) {
     throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
   }
   const bytes = readFileSync(path);
-  const lines = bytes.toString('utf8').split('\n');
+  const lines = utf8Text(bytes, path).split('\n');
   const regions: Region[] = [];
   let open: { begin: number; name: string; options: Record<string, string[]> } | null = null;
   // Inside a region only its end marker counts (its own content has fences); outside, fenced code is text.

@@ -408,6 +408,20 @@ describe('render: writing', () => {
     expect((await cli(['render', '--check', doc])).code).toBe(0);
   });
 
+  it('refuses a document that is not UTF-8, naming the line of its first such byte, and leaves it as it is', async () => {
+    const { doc } = scratch('good.md');
+    const text = readFileSync(doc);
+    const bad = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\n\n'), text, Buffer.from('end '), Buffer.from([0xff]), Buffer.from('\n')]);
+    writeFileSync(doc, bad);
+    const run = await cli(['render', doc]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${doc}:1: not UTF-8 text (render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8))\n`,
+    });
+    expect(readFileSync(doc).equals(bad)).toBe(true);
+  });
+
   it('renders a document named twice, or through a symlink too, once', async () => {
     const { dir, doc } = scratch('good.md');
     const link = join(dir, 'docs', 'link.md');
