@@ -1,8 +1,9 @@
 /**
  * The leak audit of a probe: every file under its folder, read as text, searched for home-directory
  * paths and secrets (leaks.ts). It reads the working tree, not git: a file there is one `git add`
- * away from being committed, and git is not run on a probe's behalf. `.git/` is skipped, and so is
- * a binary file (a NUL byte in its first 8 KiB), with a warning.
+ * away from being committed, and git is not run on a probe's behalf. `.git/` is skipped. A binary
+ * file (a NUL byte in its first 8 KiB) is searched as bytes, and again with its NUL bytes left out
+ * (UTF-16 text), with a warning that what it holds compressed or encoded goes unseen.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { InputError } from './errors.js';
@@ -25,7 +26,7 @@ export interface Audit {
   findings: Finding[];
   /** Files read, over every probe. */
   files: number;
-  /** Things worth saying that change no exit code (a binary file not read). */
+  /** Things worth saying that change no exit code (a binary file searched as bytes). */
   warnings: string[];
 }
 
@@ -42,10 +43,16 @@ function isBinary(path: string): boolean {
   }
 }
 
-/** A file's text, or undefined when it is binary. A file that cannot be read fails the audit: it cannot be called clean. */
-function readText(path: string): string | undefined {
+/**
+ * The texts to search in a file: its UTF-8 text, or for a binary file its bytes one character
+ * each, and those bytes without their NULs (the ASCII of UTF-16 text); line breaks stay where they
+ * are in both. A file that cannot be read fails the audit: it cannot be called clean.
+ */
+function readTexts(path: string): { binary: boolean; texts: string[] } {
   try {
-    return isBinary(path) ? undefined : readFileSync(path, 'utf8');
+    if (!isBinary(path)) return { binary: false, texts: [readFileSync(path, 'utf8')] };
+    const bytes = readFileSync(path);
+    return { binary: true, texts: [bytes.toString('latin1').replaceAll('\0', ' '), Buffer.from(bytes.filter((b) => b !== 0)).toString('latin1')] };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
     throw new InputError(`${displayPath(path)}: cannot read it (${code})`, 'an audit reads every file of the probe; make it readable or move it out');
@@ -61,13 +68,14 @@ export function auditProbes(dirs: string[], home?: string): Audit {
     const { probe } = discoverProbe(dir);
     for (const f of walkFiles(probe.dir)) {
       if (f.rel === '.git' || f.rel.startsWith('.git/') || f.rel.includes('/.git/')) continue;
-      const text = readText(f.path);
-      if (text === undefined) {
-        audit.warnings.push(`${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB), not searched`);
-        continue;
-      }
+      const { binary, texts } = readTexts(f.path);
+      if (binary) audit.warnings.push(`${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`);
       audit.files++;
-      for (const leak of findLeaks(text, options)) {
+      const seen = new Set<string>();
+      for (const leak of texts.flatMap((t) => findLeaks(t, options))) {
+        const key = `${leak.line}\0${leak.kind}\0${leak.masked}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
         audit.findings.push({ probe: probe.id, file: f.rel, line: leak.line, kind: leak.kind, match: leak.masked });
       }
     }

@@ -4,7 +4,8 @@
  * its golden text output beside it (<name>.txt); `clean` holds near misses only. Every secret in
  * the fixtures is fake.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findLeaks } from '../src/leaks.js';
@@ -69,15 +70,30 @@ describe('audit', () => {
     }
   });
 
-  it('finds nothing in near misses, and warns of a binary file it did not search (exit 0)', async () => {
+  it('finds nothing in near misses, and warns that a binary file was searched as bytes (exit 0)', async () => {
     const run = await cli(['audit', at('clean'), '--format', 'text']);
     expect(run).toEqual({
       code: 0,
       stdout: '',
       stderr:
-        'omg-evidence: warning: clean/screenshot.png: binary (a NUL byte in its first 8 KiB), not searched\n' +
-        'omg-evidence: audit: no home-directory path or secret in 2 file(s) of 1 probe(s)\n',
+        'omg-evidence: warning: clean/screenshot.png: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen\n' +
+        'omg-evidence: audit: no home-directory path or secret in 3 file(s) of 1 probe(s)\n',
     });
+  });
+
+  it('searches a binary file as bytes, and as UTF-16: a token there is found, with its line', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      cpSync(join(dir, 'clean'), join(root, 'p'), { recursive: true });
+      const token = 'ghp_FAKEfake0123456789FAKEfake0123456789';
+      writeFileSync(join(root, 'p', 'utf16.txt'), Buffer.from(`\ufeffnotes\ntoken ${token}\n`, 'utf16le'));
+      writeFileSync(join(root, 'p', 'blob.bin'), Buffer.concat([Buffer.from([0, 1, 2, 10]), Buffer.from(`x ${token} y`)]));
+      const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe('p/blob.bin:2: github-token: ghp_FAKE********\np/utf16.txt:2: github-token: ghp_FAKE********\n');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('the bundled probe audits clean, every file of it, transcripts included (exit 0)', async () => {
