@@ -15,7 +15,7 @@ import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from './leaks.js';
-import { displayPath } from './paths.js';
+import { displayPath, walkFiles } from './paths.js';
 import {
   ENVELOPE_MACRO,
   NOTES,
@@ -89,11 +89,31 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   const regDir = join(dir, 'registration');
   const registered = existsSync(regDir) && statSync(regDir).isDirectory();
   if (registered) {
+    refuseStrayRecords(regDir);
     for (const name of readdirSync(regDir).filter((n) => n.endsWith('.jsonl')).sort()) {
       files.push({ abs: join(regDir, name), probe: id, kind: 'registration', rel: `registration/${name}`, session: null });
     }
   }
   return { probe: { id, dir, registered }, files };
+}
+
+/**
+ * The registration is the `*.jsonl` files directly in registration/. Records anywhere else there (a
+ * `.json` or `.JSONL` file, a `.jsonl` in a folder) would be registered in the author's eyes and
+ * never read: each is an error, as nothing registered may be dropped.
+ */
+function refuseStrayRecords(regDir: string): void {
+  const looksLikeRecords = /\.jsonl?$/i;
+  for (const f of walkFiles(regDir)) {
+    const top = !f.rel.includes('/');
+    if (top && f.rel.endsWith('.jsonl')) continue;
+    if (looksLikeRecords.test(f.rel)) {
+      throw new InputError(
+        `${displayPath(f.path)}: registration records that are never read`,
+        'the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/',
+      );
+    }
+  }
 }
 
 /** Load probe directories into `db`. Several load at once; their ids must differ. */

@@ -417,6 +417,23 @@ describe('the registration is complete or it is an error', () => {
   const REG_HINT = '(number the conjuncts 1..N, with no gap and no repeat)';
   const prereg = (fixture: string) => `${probeFixture(fixture)}/registration/prereg.jsonl`;
 
+  it('records in registration/ that would never be read (.json, .JSONL, a .jsonl in a folder) are an error', async () => {
+    for (const name of ['more.json', 'MORE.JSONL', 'more/x.jsonl']) {
+      const dir = copyProbe(bundled);
+      const prereg = join(dir, 'registration/prereg.jsonl');
+      const lines = readFileSync(prereg, 'utf8').split('\n').filter(Boolean);
+      const nine = lines.findIndex((l) => l.includes('"kind":"conjunct","n":9'));
+      mkdirSync(dirname(join(dir, 'registration', name)), { recursive: true });
+      writeFileSync(join(dir, 'registration', name), `${lines[nine]}\n`);
+      writeFileSync(prereg, `${lines.filter((_, i) => i !== nine).join('\n')}\n`);
+      expect(await cli(['verdict', dir])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${join(dir, 'registration', name)}: registration records that are never read (the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/)\n`,
+      });
+    }
+  });
+
   it('a registration record of an unknown kind ("conjunt") is an error naming file:line, for every command', async () => {
     const stderr = `omg-evidence: ${prereg('reg-kind-typo')}:5: registration record of unknown kind "conjunt" (the kinds are probe, budget, arm, conjunct, addendum; see the README, "The registration")\n`;
     expect(await cli(['verdict', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
