@@ -10,7 +10,10 @@
  *                                JSON string) or percent-encoded separators (%2F, %5C) around the
  *                                words: `/home//alice`, `/HOME/alice`, `%2Fhome%2Falice`, `\Users\bob`
  *   <drive>:\Users\<user>        any drive letter, either separator: `C:\\Users\\alice`, `d:/users/x`
- *   /root                        alone or followed by a separator
+ *   /mnt/<drive>/Users/<user>,   where systems mount or keep homes: WSL, Fedora Silverblue, and
+ *   \\wsl$\<distro>\home\<user>, file:// URLs of every form above (`file://localhost/home/x`)
+ *   /var/home/<user>
+ *   /root, /var/root             alone or followed by a separator
  *   ~<user>/                     a user name of two or more characters that starts with a letter
  *                                or `_`, then a separator: `~alice/x`
  *   ~/                           only when asked for (`bareTilde`): see below
@@ -36,9 +39,13 @@ const TILDE = String.raw`(?:~|%7[eE])`;
 /** The spellings, each as a pattern valid in both JavaScript and RE2 (no lookaround, no backreference). */
 const FORMS = {
   home: String.raw`${SEP}(?:home|users)${SEP}${USER}`,
+  // Where a system mounts or keeps homes under another folder: WSL's /mnt/c/Users and
+  // \\wsl$\<distro>\home, Fedora Silverblue's /var/home, and file:// URLs of any of them.
+  mounted: String.raw`(?:file:${SEP}[^\s"'\\/:]*)?${SEP}(?:mnt${SEP}[A-Za-z]|var|wsl(?:\$|\.localhost)${SEP}[^\s"'\\/]+)${SEP}(?:home|users)${SEP}${USER}`,
+  fileUrl: String.raw`file:${SEP}[^\s"'\\/:]*${SEP}(?:home|users)${SEP}${USER}`,
   drive: String.raw`[A-Za-z]:${SEP}users${SEP}${USER}`,
   // The character after `root` is part of the match (RE2 has no lookahead); homePaths trims it.
-  root: String.raw`${SEP}root(?:$|[^A-Za-z0-9_.-])`,
+  root: String.raw`${SEP}(?:var${SEP})?root(?:$|[^A-Za-z0-9_.-])`,
   tildeUser: String.raw`${TILDE}[A-Za-z_][A-Za-z0-9._-]*[A-Za-z0-9_]${SEP}`,
   tilde: String.raw`${TILDE}${SEP}`,
 } as const;
@@ -49,7 +56,7 @@ export type HomeForm = keyof typeof FORMS | 'env';
  * The home-path pattern for DuckDB (RE2, with the 'i' option): group 1 is the path (with, for
  * /root, the character after it). `~/` is not in it: see the top of this file.
  */
-export const HOME_PATH_RE2 = String.raw`${BOUNDARY}(${FORMS.home}|${FORMS.drive}|${FORMS.root}|${FORMS.tildeUser})`;
+export const HOME_PATH_RE2 = String.raw`${BOUNDARY}(${FORMS.mounted}|${FORMS.fileUrl}|${FORMS.home}|${FORMS.drive}|${FORMS.root}|${FORMS.tildeUser})`;
 
 export interface HomePathOptions {
   /** The user's home directory as set ($HOME): any spelling of it counts too. */
@@ -125,6 +132,8 @@ function hide(s: string, keep: number): string {
 export function maskHomePath(p: Pick<HomePath, 'text' | 'form'>): string {
   switch (p.form) {
     case 'home':
+    case 'mounted':
+    case 'fileUrl':
     case 'drive':
     case 'env': {
       const m = /^(.*(?:[\\/]|%2f|%5c))([^\\/%]+)$/iu.exec(p.text);

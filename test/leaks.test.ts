@@ -31,6 +31,9 @@ describe('home paths, as spelled', () => {
     expect(found('/root and /root/.claude, "/root"')).toEqual(['/root', '/root', '/root']);
     expect(found('line one\\n/home/alice/x')).toEqual(['/home/alice']);
     expect(found('\\/Users\\/alice')).toEqual(['\\/Users\\/alice']);
+    // Where systems mount or keep homes, and file:// URLs with a host.
+    expect(found('/mnt/c/Users/alice/x and \\\\wsl$\\Ubuntu\\home\\bob\\y')).toEqual(['/mnt/c/Users/alice', '\\\\wsl$\\Ubuntu\\home\\bob']);
+    expect(found('/var/home/carol/x, /var/root/.ssh and file://localhost/home/dan/x')).toEqual(['/var/home/carol', '/var/root', 'file://localhost/home/dan']);
   });
 
   it('counts ~/ only when asked (extract), and $HOME as set, with or without its trailing slash', () => {
@@ -46,7 +49,7 @@ describe('home paths, as spelled', () => {
   it('leaves alone what only looks like one', () => {
     for (const text of [
       '~1', '~800 lines', '~1.8.', 'a~b/c', '{:credo, "~> 1.7"}', '[:oban, ~r/^oban_/]', '~s/x/', '`*~`', 'home directory (~)',
-      '$HOME/.claude', 'https://api.github.com/users/octocat', '/api/users/7', '/srv/home/bob', 'home/alice',
+      '$HOME/.claude', 'https://api.github.com/users/octocat', '/api/users/7', '/srv/home/bob', 'home/alice', '/mnt/data/users/x', '/var/lib/home/x',
       '/home/', '/rootfs/x', '/root-ca.pem', '/tmp/OMG-K-AGENT.txt', '/private/tmp/ws/repo', 'C:\\Program Files\\x', 'x%2Fhome%2Fa',
     ]) {
       expect(found(text, true), text).toEqual([]);
