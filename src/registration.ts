@@ -72,7 +72,7 @@ function forbidden(node: unknown, ctes: ReadonlySet<string>): string | null {
   }
   // A table reference: expressions carry `class`, query nodes no `alias`.
   if (typeof node.type === 'string' && !('class' in node) && 'alias' in node && 'query_location' in node) {
-    if (!TABLE_REFS.has(node.type)) return `a ${node.type.toLowerCase().replace('_ref', '')} (DESCRIBE, SHOW or SUMMARIZE) reads the catalog`;
+    if (!TABLE_REFS.has(node.type)) return 'the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog';
     if (node.type === 'BASE_TABLE') {
       const [catalog, schema, table] = [node.catalog_name, node.schema_name, node.table_name].map((x) => String(x ?? ''));
       const name = table.toLowerCase();
