@@ -9,13 +9,13 @@
  *   registered_arms, addenda, pilot_sessions, void_arms, conjuncts, budgets, spawn_notes,
  *   registration_records, source_files.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from './leaks.js';
-import { displayPath } from './paths.js';
+import { displayPath, inputFile, inputFolder } from './paths.js';
 import {
   ENVELOPE_MACRO,
   NOTES,
@@ -60,17 +60,20 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new InputError(`${displayPath(dir)}: no such probe directory`, 'give the path of a probe directory, one that holds results.jsonl');
   }
+  // Every file is checked to be a regular file inside the probe before anything opens one.
+  const real = realpathSync(dir);
   const results = join(dir, 'results.jsonl');
-  if (!existsSync(results)) {
+  if (!inputFile(results, real, dir)) {
     throw new InputError(`${displayPath(dir)}: not a probe: it has no results.jsonl`, 'give the path of a probe directory, one that holds results.jsonl');
   }
   const id = basename(dir);
   const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
   const toolDir = join(dir, 'tool_use');
-  if (existsSync(toolDir)) {
+  if (inputFolder(toolDir, real, dir)) {
     for (const name of readdirSync(toolDir).sort()) {
       const m = /^(.*)\.(jsonl|err)$/.exec(name);
       if (!m) continue;
+      inputFile(join(toolDir, name), real, dir);
       files.push({
         abs: join(toolDir, name),
         probe: id,
@@ -84,12 +87,13 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
     ['skill_results.jsonl', 'skill_results'],
     ['notes.jsonl', 'notes'],
   ] as const) {
-    if (existsSync(join(dir, name))) files.push({ abs: join(dir, name), probe: id, kind, rel: name, session: null });
+    if (inputFile(join(dir, name), real, dir)) files.push({ abs: join(dir, name), probe: id, kind, rel: name, session: null });
   }
   const regDir = join(dir, 'registration');
-  const registered = existsSync(regDir) && statSync(regDir).isDirectory();
+  const registered = inputFolder(regDir, real, dir);
   if (registered) {
     for (const name of readdirSync(regDir).filter((n) => n.endsWith('.jsonl')).sort()) {
+      inputFile(join(regDir, name), real, dir);
       files.push({ abs: join(regDir, name), probe: id, kind: 'registration', rel: `registration/${name}`, session: null });
     }
   }
@@ -121,10 +125,11 @@ export async function loadProbes(db: Database, paths: string[]): Promise<LoadRes
  */
 export async function loadResultsFile(db: Database, path: string): Promise<LoadResult> {
   const abs = resolve(path);
-  if (!existsSync(abs) || !statSync(abs).isFile()) {
+  const dir = dirname(abs);
+  // A file the user names may link anywhere; it must still be a regular file.
+  if (!existsSync(dir) || !inputFile(abs, '/', dir)) {
     throw new InputError(`${displayPath(abs)}: no such results file`, 'give the path of a results.jsonl');
   }
-  const dir = dirname(abs);
   const probe: Probe = { id: basename(dir), dir, registered: false };
   const file: SourceFile = { abs, probe: probe.id, kind: 'results', rel: basename(abs), session: null };
   return { probes: [probe], warnings: await loadFiles(db, [file], false) };

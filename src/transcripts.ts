@@ -191,7 +191,7 @@ export function findTranscripts(dirs: string[]): TranscriptFile[] {
         'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
       );
     }
-    for (const f of walkFiles(dir, isTranscript)) files.push({ abs: f.path, dir, rel: f.rel });
+    for (const f of walkFiles(dir, isTranscript, { keptNamesAreFiles: true })) files.push({ abs: f.path, dir, rel: f.rel });
   }
   return files;
 }
