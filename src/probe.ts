@@ -176,6 +176,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
 
 /** Every record against its kind's schema, then the keys that must be unique within a probe. */
 async function checkRecords(db: Database): Promise<void> {
+  await checkJsonValues(db);
   await validateAll(db, 'records', [
     { schema: RESULTS, where: `kind = 'results'` },
     { schema: TOOL_USE, where: `kind = 'tool_use'` },
@@ -190,6 +191,30 @@ async function checkRecords(db: Database): Promise<void> {
   await checkKinds(db);
   await checkDuplicates(db);
   await checkConjunctNumbers(db);
+}
+
+/**
+ * What DuckDB's reader lets through but RFC 8259 does not: NaN, Infinity and -Infinity, and a key
+ * repeated within one object (readers disagree on which copy wins). Every node of every record, in
+ * one pass; the first offending record by file and line is the error.
+ */
+async function checkJsonValues(db: Database): Promise<void> {
+  const res = await db.query(
+    `with nodes as (select r.file, r.rec, t.parent, t.key, t.type, t.value from records r, json_tree(r.json) t)
+     select file, rec, 'number' as what, value::VARCHAR as detail from nodes
+     where type = 'DOUBLE' and value::VARCHAR in ('NaN', 'Infinity', '-Infinity')
+     union all
+     select file, rec, 'key', key from nodes where parent is not null group by file, rec, parent, key having count(*) > 1
+     order by file, rec, what limit 1`,
+    undefined,
+    'checking JSON values',
+  );
+  const b = res.rows[0];
+  if (!b) return;
+  if (b.what === 'number') {
+    throw recordError(String(b.file), Number(b.rec), `${b.detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
+  }
+  throw recordError(String(b.file), Number(b.rec), `key ${JSON.stringify(String(b.detail))} is repeated within one object`, 'readers disagree on which copy wins: keep one');
 }
 
 /** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */
@@ -445,30 +470,41 @@ async function homePathWarnings(db: Database): Promise<string[]> {
   });
 }
 
-/** What must be unique within a probe, and the records that hold it. */
-const UNIQUE: { label: string; source: string }[] = [
-  { label: 'session_id', source: `select probe, file, rec, json ->> 'session_id' as key from records where kind = 'results'` },
-  { label: 'seq', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
-  { label: 'registered arm', source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'` },
-  { label: 'addendum number', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'` },
-  { label: 'budget record', source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'` },
+/**
+ * What must be unique, and the records that hold it: `scope` is the probe for most, the file for a
+ * tool call's id (a spawn's calls), and `key` what repeats; `shown`, the key as a message writes it.
+ */
+const UNIQUE: { label: string; within: string; source: string }[] = [
+  { label: 'session_id', within: 'a probe', source: `select probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'` },
+  { label: 'seq', within: 'a probe', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
+  { label: 'registered arm', within: 'a probe', source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'` },
+  { label: 'addendum number', within: 'a probe', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'` },
+  { label: 'budget record', within: 'a probe', source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'` },
+  // A repeated line would count the call twice.
+  { label: 'tool_use id', within: "a spawn's tool_use file", source: `select file, file, rec, json ->> 'id' as key from records where kind = 'tool_use'` },
+  {
+    label: '(session_id, tool_use_id)',
+    within: 'skill_results.jsonl',
+    source: `select probe, file, rec, format('({}, {})', to_json(json ->> 'session_id'), to_json(json ->> 'tool_use_id')) as key from records where kind = 'skill_results'`,
+  },
 ];
 
-/** Throw for the first record, by file and line, whose key repeats one before it in its probe. */
+/** Throw for the first record, by file and line, whose key repeats one before it in its scope. */
 async function checkDuplicates(db: Database): Promise<void> {
   const union = UNIQUE.map((u, i) => `select ${i} as what, * from (${u.source})`).join(' union all ');
   const res = await db.query(
     `select what, file, rec, key, first_file, first_rec from (
        select what, file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
-       from (${union}) window w as (partition by what, probe, key order by file, rec))
+       from (${union}) window w as (partition by what, scope, key order by file, rec))
      where k = 2 order by file, rec, what limit 1`,
     undefined,
     'checking unique keys',
   );
   const d = res.rows[0];
   if (!d) return;
-  const label = UNIQUE[Number(d.what)]!.label;
+  const { label, within } = UNIQUE[Number(d.what)]!;
   const firstLine = physicalLine(String(d.first_file), Number(d.first_rec));
   const first = d.first_file === d.file ? `line ${firstLine}` : `${displayPath(String(d.first_file))}:${firstLine}`;
-  throw recordError(String(d.file), Number(d.rec), `duplicate ${label} ${JSON.stringify(String(d.key))} (first at ${first})`, `each ${label} must be unique within a probe`);
+  const key = label.startsWith('(') ? String(d.key) : JSON.stringify(String(d.key));
+  throw recordError(String(d.file), Number(d.rec), `duplicate ${label} ${key} (first at ${first})`, `each ${label} must be unique within ${within}`);
 }
