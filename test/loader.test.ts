@@ -16,6 +16,8 @@ const HINT_LINE = '(every line must be one JSON object; fix or remove that line)
 const HINT_ROW = '(see shared/evidence-format.md, "results.jsonl")';
 const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S2 = 'bbbbbbbb-0000-4000-8000-000000000002';
+const TOKENS =
+  'every "envelope.modelUsage" entry\'s token counts ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens") must be non-negative integers';
 
 const bad: [fixture: string, message: string][] = [
   ['malformed-truncated', `results.jsonl:2: malformed JSON: unexpected end of data ${HINT_LINE}`],
@@ -33,6 +35,19 @@ const bad: [fixture: string, message: string][] = [
   ['bad-tool-use-record', `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id")`],
   ['note-unknown-session', `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`],
   ['bad-registration', `registration/prereg.jsonl:1: registration "budget" record: "usd" must be a number, got a string "twelve" (see the README, "The registration")`],
+  // JSON is JSON: what DuckDB's reader lets through but RFC 8259 does not.
+  ['json-nan', `results.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
+  ['json-infinity', `registration/prereg.jsonl:1: -Infinity is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
+  ['json-duplicate-key', `results.jsonl:2: key "costUSD" is repeated within one object (readers disagree on which copy wins: keep one)`],
+  ['negative-cost', `results.jsonl:2: results.jsonl row: "envelope.total_cost_usd" must not be negative ${HINT_ROW}`],
+  ['negative-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  ['fractional-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  ['usage-wrong-type', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  ['duplicate-tool-use-id', `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`],
+  [
+    'duplicate-skill-result',
+    `skill_results.jsonl:2: duplicate (session_id, tool_use_id) ("${S2}", "toolu_2") (first at line 1) (each (session_id, tool_use_id) must be unique within skill_results.jsonl)`,
+  ],
 ];
 
 describe('bad input is a one-line error naming file:line, exit 1', () => {
