@@ -145,6 +145,23 @@ describe('transcript edge cases', () => {
     });
   }
 
+  // DuckDB's typed reader would write a number or an object as a string: it loaded silently.
+  const mistyped: [string, string][] = [
+    ['wrong-type-timestamp', 's.jsonl:2: transcript line: "timestamp" must be a string, got -1'],
+    ['wrong-type-version', 's.jsonl:3: transcript line: "version" must be a string, got {}'],
+  ];
+  for (const [fixture, message] of mistyped) {
+    it(`a timestamp or version that is not a string is an error naming file:line, at both levels: ${fixture}`, async () => {
+      const want = {
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: test/fixtures/transcripts/${fixture}/${message} (a transcript line's timestamp and version are strings)\n`,
+      };
+      expect(await cli(['census', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)])).toEqual(want);
+      expect(await cli(['skills', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)])).toEqual(want);
+    });
+  }
+
   it('reads a file whose name holds glob characters as itself, at both levels', async () => {
     // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
     const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');
