@@ -4,7 +4,7 @@
  * path is shown to a user (relative to the working directory when it is inside it, so output is
  * stable).
  */
-import { accessSync, constants, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, type Dirent, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
@@ -68,7 +68,7 @@ export function walkFiles(dir: string, keep: (name: string) => boolean = () => t
   const seen = new Set<string>([realRoot]);
   const walk = (prefix: string, rel: string) => {
     // Entry types come with the listing; only a symbolic link needs a stat to say what it points at.
-    const entries = readdirSync(prefix === '' ? '.' : prefix, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = listDir(prefix === '' ? '.' : prefix).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const p = prefix + e.name;
       const r = rel === '' ? e.name : `${rel}/${e.name}`;
@@ -170,6 +170,15 @@ export function inputFolder(p: string, realRoot: string, folder: string): boolea
   if (st.isSymbolicLink()) st = statSync(resolveLink(p, realRoot, folder));
   if (!st.isDirectory()) throw new InputError(`${displayPath(p)}: ${st.isFile() ? 'a file' : kindOf(st)}, where a folder is expected (ENOTDIR)`, NOT_REGULAR_HINT);
   return true;
+}
+
+/** The entries of folder `p`, with their types; a folder that cannot be listed (EACCES) is an InputError naming it. */
+export function listDir(p: string): Dirent[] {
+  try {
+    return readdirSync(p, { withFileTypes: true });
+  } catch (err) {
+    throw ioError(p, err);
+  }
 }
 
 /** An I/O failure on input `p` as an InputError: its path and the system's code (EACCES, ENOTDIR, …). */

@@ -9,13 +9,13 @@
  *   registered_arms, addenda, pilot_sessions, void_arms, conjuncts, budgets, spawn_notes,
  *   registration_records, source_files.
  */
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from './leaks.js';
-import { displayPath, inputFile, inputFolder } from './paths.js';
+import { displayPath, inputFile, inputFolder, listDir } from './paths.js';
 import {
   ENVELOPE_MACRO,
   NOTES,
@@ -70,7 +70,7 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
   const toolDir = join(dir, 'tool_use');
   if (inputFolder(toolDir, real, dir)) {
-    for (const name of readdirSync(toolDir).sort()) {
+    for (const name of listDir(toolDir).map((e) => e.name).sort()) {
       const m = /^(.*)\.(jsonl|err)$/.exec(name);
       if (!m) continue;
       inputFile(join(toolDir, name), real, dir);
@@ -92,7 +92,7 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   const regDir = join(dir, 'registration');
   const registered = inputFolder(regDir, real, dir);
   if (registered) {
-    for (const name of readdirSync(regDir).filter((n) => n.endsWith('.jsonl')).sort()) {
+    for (const name of listDir(regDir).map((e) => e.name).filter((n) => n.endsWith('.jsonl')).sort()) {
       inputFile(join(regDir, name), real, dir);
       files.push({ abs: join(regDir, name), probe: id, kind: 'registration', rel: `registration/${name}`, session: null });
     }
