@@ -5,7 +5,7 @@
  * refuses any value that carries a home-directory path, and writes atomically, never over a file
  * that differs unless forced.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Row } from './db.js';
 import { InputError } from './errors.js';
@@ -93,7 +93,7 @@ export async function extract(ev: Evidence, options: ExtractOptions): Promise<Ex
   const conflicts: string[] = [];
   for (const p of planned) {
     if (!existsSync(p.path)) continue;
-    if (readFileSync(p.path, 'utf8') === p.bytes) report.unchanged.push(p.path);
+    if (writeStep(p.path, () => readFileSync(p.path, 'utf8')) === p.bytes) report.unchanged.push(p.path);
     else if (!options.force) conflicts.push(p.path);
   }
   if (conflicts.length) {
@@ -105,11 +105,28 @@ export async function extract(ev: Evidence, options: ExtractOptions): Promise<Ex
   }
   for (const p of planned) {
     if (report.unchanged.includes(p.path)) continue;
-    mkdirSync(join(p.path, '..'), { recursive: true });
     const tmp = `${p.path}.tmp-${process.pid}`;
-    writeFileSync(tmp, p.bytes);
-    renameSync(tmp, p.path);
+    writeStep(p.path, () => {
+      mkdirSync(join(p.path, '..'), { recursive: true });
+      try {
+        writeFileSync(tmp, p.bytes);
+        renameSync(tmp, p.path);
+      } finally {
+        rmSync(tmp, { force: true });
+      }
+    });
     report.written.push(p.path);
   }
   return report;
+}
+
+/** Run one step of writing `path`; a system error (EACCES, ENOTDIR, EISDIR, ENOSPC…) becomes an InputError naming it. */
+function writeStep<T>(path: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!code) throw e;
+    throw new InputError(`${displayPath(path)}: cannot write (${code})`, 'check that --out names a folder you may write to, and that nothing in it is in the way');
+  }
 }

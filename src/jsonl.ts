@@ -7,16 +7,13 @@
  * number within the file) and `json` (NULL when the line is not valid JSON or not valid UTF-8).
  * Callers never see a NULL row: a malformed line is an InputError naming `file:line`.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { displayPath } from './paths.js';
 
 /** DuckDB's `maximum_object_size` is per line; set generously (stack-notes §7.5). */
 export const MAX_OBJECT = 256 * 1024 * 1024;
-
-/** Blank as DuckDB counts it: empty, or only spaces, tabs and carriage returns. */
-const BLANK = /^[ \t\r]*$/;
 
 /**
  * Load `files` into table `table (file VARCHAR, rec BIGINT, json JSON)`. An empty list makes an
@@ -53,24 +50,29 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
   // WITH ORDINALITY numbers records across the whole scan, file after file; subtracting each
   // file's first number gives the record number within the file. The projection runs before the
   // window, so only the small columns pass through it.
-  await db.exec(
-    `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
-     with scan as (
-       select file, o, json is not null as ok, ${columns ?? 'json'}
-       from (
-         select filename as file, ordinality as o, json${projection?.parse ? `, from_json(json, ${sqlString(projection.parse)}) as t` : ''}
-         from read_ndjson_objects($files, filename = true, ignore_errors = true,
-                                  maximum_object_size = ${MAX_OBJECT}) with ordinality)
-     ), numbered as (
-       select * exclude (o), o - min(o) over (partition by file) + 1 as rec${twice ? ', count(*) over (partition by file) as n' : ''}
-       from scan
-     )
-     select file, rec, ${columns ? `* exclude (file, rec${twice ? ', n' : ''})` : 'json'} from numbered
-     where ${twice ? 'rec <= n / 2' : 'true'}`,
-    { files: pathList(twice ? [files[0]!, files[0]!] : files) },
-    'reading JSONL',
-    projection?.onProgress,
-  );
+  // Even with ignore_errors, a line longer than maximum_object_size stops the scan.
+  try {
+    await db.exec(
+      `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
+       with scan as (
+         select file, o, json is not null as ok, ${columns ?? 'json'}
+         from (
+           select filename as file, ordinality as o, json${projection?.parse ? `, from_json(json, ${sqlString(projection.parse)}) as t` : ''}
+           from read_ndjson_objects($files, filename = true, ignore_errors = true,
+                                    maximum_object_size = ${MAX_OBJECT}) with ordinality)
+       ), numbered as (
+         select * exclude (o), o - min(o) over (partition by file) + 1 as rec${twice ? ', count(*) over (partition by file) as n' : ''}
+         from scan
+       )
+       select file, rec, ${columns ? `* exclude (file, rec${twice ? ', n' : ''})` : 'json'} from numbered
+       where ${twice ? 'rec <= n / 2' : 'true'}`,
+      { files: pathList(twice ? [files[0]!, files[0]!] : files) },
+      'reading JSONL',
+      projection?.onProgress,
+    );
+  } catch (err) {
+    throw lineTooLong(err) ?? err;
+  }
   const bad = await db.query(
     `select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`,
   );
@@ -85,33 +87,96 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
   }
 }
 
+/** Where a line is in its file: its physical (1-based) number and its bytes [start, end). */
+interface Span {
+  line: number;
+  start: number;
+  end: number;
+  /** The file's last line, with no newline after it. */
+  last: boolean;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * Stream `file` a chunk at a time, line by line, never holding more than a chunk: `stop` is told
+ * each line's span and whether it is blank (as DuckDB counts it), and ends the walk by returning
+ * true. Returns the span it stopped at, or the file's last line.
+ */
+function walkLines(file: string, stop: (span: Span, blank: boolean) => boolean): Span {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    let [line, start, pos, blank] = [1, 0, 0, true];
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, pos);
+      if (n === 0) {
+        const span = { line, start, end: pos, last: true };
+        stop(span, blank);
+        return span;
+      }
+      for (let i = 0; i < n; i++) {
+        const b = buf[i]!;
+        if (b === 0x0a) {
+          const span = { line, start, end: pos + i, last: false };
+          if (stop(span, blank)) return span;
+          [line, start, blank] = [line + 1, pos + i + 1, true];
+        } else if (blank && b !== 0x20 && b !== 0x09 && b !== 0x0d) blank = false;
+      }
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The span of the `rec`-th non-blank line of `file` (the last line when there are fewer). */
+function recordSpan(file: string, rec: number): Span {
+  let seen = 0;
+  return walkLines(file, (_, blank) => !blank && ++seen === rec);
+}
+
 /** The physical (1-based) line number of the `rec`-th non-blank line of `file`. */
 export function physicalLine(file: string, rec: number): number {
-  const lines = readFileSync(file).toString('latin1').split('\n');
-  let seen = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (!BLANK.test(lines[i]!)) seen++;
-    if (seen === rec) return i + 1;
-  }
-  return lines.length;
+  return recordSpan(file, rec).line;
+}
+
+/** The physical line number of the first line of `file` longer than `limit` bytes, if any. */
+export function firstLongLine(file: string, limit: number): number | undefined {
+  let found: number | undefined;
+  walkLines(file, (span) => {
+    if (span.end - span.start > limit) found = span.line;
+    return found !== undefined;
+  });
+  return found;
+}
+
+/**
+ * The line too long for DuckDB's reader that `err` reports, as an InputError; else undefined.
+ * DuckDB names the file and the size its buffer reached, not the line, so the file is streamed to
+ * find the first line that long.
+ */
+export function lineTooLong(err: unknown): InputError | undefined {
+  const m = /"maximum_object_size" of \d+ bytes exceeded while reading file "([^"]+)" \(>(\d+) bytes\)/.exec((err as Error)?.message ?? '');
+  if (!m) return undefined;
+  const file = m[1]!;
+  const line = firstLongLine(file, Math.min(MAX_OBJECT, Number(m[2])) - 1);
+  return new InputError(
+    `${displayPath(file)}${line === undefined ? '' : `:${line}`}: line is longer than ${MAX_OBJECT / (1024 * 1024)} MB`,
+    'a line is one record, and no record of a probe or a transcript is that large: remove or shorten that line',
+  );
 }
 
 /**
  * Why a line could not be read, in words. DuckDB's own reason is taken from a strict re-read of
- * the file (its line number is not a physical one, so only the reason is kept).
+ * the file (its line number is not a physical one, so only the reason is kept). The file is
+ * streamed: only the bad line's bytes are looked at, a chunk at a time.
  */
 async function describeBadLine(db: Database, file: string, rec: number): Promise<string> {
-  const bytes = readFileSync(file);
-  const line = physicalLine(file, rec);
-  let start = 0;
-  for (let i = 1; i < line; i++) start = bytes.indexOf(0x0a, start) + 1;
-  let end = bytes.indexOf(0x0a, start);
-  const last = end === -1;
-  if (last) end = bytes.length;
-  const raw = bytes.subarray(start, end);
-  if (!isValidUtf8(raw)) return 'invalid UTF-8';
+  const span = recordSpan(file, rec);
+  if (!isValidUtf8(file, span)) return 'invalid UTF-8';
   const reason = await strictReason(db, file);
-  const truncated = last && raw.length > 0 ? '; the last line has no newline, was the file cut short?' : '';
+  const truncated = span.last && span.end > span.start ? '; the last line has no newline, was the file cut short?' : '';
   return `malformed JSON${reason ? `: ${reason}` : ''}${truncated}`;
 }
 
@@ -128,12 +193,24 @@ async function strictReason(db: Database, file: string): Promise<string | undefi
   return undefined;
 }
 
-function isValidUtf8(b: Uint8Array): boolean {
+/** Whether bytes [start, end) of `file` are valid UTF-8, decoded a chunk at a time. */
+function isValidUtf8(file: string, span: Span): boolean {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const fd = openSync(file, 'r');
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b);
+    const buf = Buffer.alloc(CHUNK);
+    for (let pos = span.start; pos < span.end; ) {
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos), pos);
+      if (n === 0) break;
+      decoder.decode(buf.subarray(0, n), { stream: true });
+      pos += n;
+    }
+    decoder.decode();
     return true;
   } catch {
     return false;
+  } finally {
+    closeSync(fd);
   }
 }
 

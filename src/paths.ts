@@ -4,9 +4,10 @@
  * path is shown to a user (relative to the working directory when it is inside it, so output is
  * stable).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, type Dirent, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { InputError } from './errors.js';
 
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -46,24 +47,143 @@ export function listFiles(dir: string, keep: (name: string) => boolean = () => t
   return walkFiles(dir, keep).map((f) => f.path);
 }
 
+export interface WalkOptions {
+  /** A folder whose name `keep` accepts is an error rather than a folder to walk (a `x.jsonl/`). */
+  keptNamesAreFiles?: boolean;
+}
+
 /**
  * listFiles, with each file's path relative to `dir` ('/'-separated) too. Paths are joined by
  * hand as the walk goes (path.join and path.relative cost three times the listing itself on
  * a thousand files); they come out as path.join would write them.
+ *
+ * Every kept entry is a readable regular file, or an InputError naming it (inputFile): a FIFO would
+ * hang whoever opens it. A symbolic link is followed only within `dir`, and each folder is walked once.
  */
-export function walkFiles(dir: string, keep: (name: string) => boolean = () => true): { path: string; rel: string }[] {
+export function walkFiles(dir: string, keep: (name: string) => boolean = () => true, options: WalkOptions = {}): { path: string; rel: string }[] {
   const out: { path: string; rel: string }[] = [];
+  const root = normalize(dir);
+  if (!existsSync(root)) return out;
+  const realRoot = realpathSync(root);
+  const seen = new Set<string>([realRoot]);
   const walk = (prefix: string, rel: string) => {
     // Entry types come with the listing; only a symbolic link needs a stat to say what it points at.
-    const entries = readdirSync(prefix === '' ? '.' : prefix, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = listDir(prefix === '' ? '.' : prefix).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const p = prefix + e.name;
       const r = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory() || (e.isSymbolicLink() && statSync(p).isDirectory())) walk(p + sep, r);
-      else if (keep(e.name)) out.push({ path: p, rel: r });
+      const kept = keep(e.name);
+      let isDir = e.isDirectory();
+      if (e.isSymbolicLink()) {
+        const real = resolveLink(p, realRoot, root);
+        isDir = statSync(real).isDirectory();
+        if (isDir && seen.has(real)) continue;
+        if (isDir) seen.add(real);
+      }
+      if (isDir && !(kept && options.keptNamesAreFiles)) walk(p + sep, r);
+      else if (kept) {
+        if (e.isFile()) mustRead(p);
+        else inputFile(p, realRoot, root);
+        out.push({ path: p, rel: r });
+      }
     }
   };
-  const root = normalize(dir);
-  if (existsSync(root)) walk(root === '.' ? '' : root.endsWith(sep) ? root : root + sep, '');
+  walk(root === '.' ? '' : root.endsWith(sep) ? root : root + sep, '');
   return out;
+}
+
+const NOT_REGULAR_HINT = 'an input folder holds only regular files and folders: remove it, or put the file itself in its place';
+
+/** What `st` is, in words, when it is not a regular file. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+/**
+ * The real path of symbolic link `p`, which must resolve to something inside `realRoot` (the real
+ * path of `folder`, as the user named it). A dangling link, a loop, or a link out of the folder
+ * is an InputError naming `p`.
+ */
+function resolveLink(p: string, realRoot: string, folder: string): string {
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, NOT_REGULAR_HINT);
+    if (code === 'ENOENT') throw new InputError(`${displayPath(p)}: a dangling symbolic link: it points at ${readlinkSync(p)}, which does not exist`, NOT_REGULAR_HINT);
+    throw ioError(p, err);
+  }
+  if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
+    throw new InputError(
+      `${displayPath(p)}: a symbolic link that resolves outside ${displayPath(folder)} (to ${real}); nothing was read from it`,
+      'evidence is read from inside its folder: copy the file in rather than linking to it',
+    );
+  }
+  return real;
+}
+
+/**
+ * Check that `p`, an input inside `folder`, is a regular file this process can read, before anyone
+ * opens it: a symbolic link must resolve inside the folder; a FIFO, a directory, a device or an
+ * unreadable file is an InputError naming `p`. Returns false when nothing is there.
+ */
+export function inputFile(p: string, realRoot: string, folder: string): boolean {
+  let st: Stats;
+  try {
+    st = lstatSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw ioError(p, err);
+  }
+  if (st.isSymbolicLink()) st = statSync(resolveLink(p, realRoot, folder));
+  if (!st.isFile()) throw new InputError(`${displayPath(p)}: ${kindOf(st)}, where a file is expected; nothing was read from it`, NOT_REGULAR_HINT);
+  mustRead(p);
+  return true;
+}
+
+/** An InputError (EACCES) unless this process may read `p`. */
+function mustRead(p: string): void {
+  try {
+    accessSync(p, constants.R_OK);
+  } catch (err) {
+    throw ioError(p, err);
+  }
+}
+
+/**
+ * Check that `p` is a folder (following a symbolic link within `realRoot`), or absent (false). A
+ * file where the folder should be is an InputError (ENOTDIR).
+ */
+export function inputFolder(p: string, realRoot: string, folder: string): boolean {
+  let st: Stats;
+  try {
+    st = lstatSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw ioError(p, err);
+  }
+  if (st.isSymbolicLink()) st = statSync(resolveLink(p, realRoot, folder));
+  if (!st.isDirectory()) throw new InputError(`${displayPath(p)}: ${st.isFile() ? 'a file' : kindOf(st)}, where a folder is expected (ENOTDIR)`, NOT_REGULAR_HINT);
+  return true;
+}
+
+/** The entries of folder `p`, with their types; a folder that cannot be listed (EACCES) is an InputError naming it. */
+export function listDir(p: string): Dirent[] {
+  try {
+    return readdirSync(p, { withFileTypes: true });
+  } catch (err) {
+    throw ioError(p, err);
+  }
+}
+
+/** An I/O failure on input `p` as an InputError: its path and the system's code (EACCES, ENOTDIR, …). */
+export function ioError(p: string, err: unknown): InputError {
+  const e = err as NodeJS.ErrnoException;
+  const what = e.code === 'EACCES' || e.code === 'EPERM' ? 'cannot be read' : e.code === 'ENOTDIR' ? 'a path through a file, where a folder is expected' : 'cannot be read';
+  return new InputError(`${displayPath(p)}: ${what} (${e.code ?? e.message})`, 'check that the file exists and that you may read it');
 }

@@ -9,13 +9,13 @@
  *   registered_arms, addenda, pilot_sessions, void_arms, conjuncts, budgets, spawn_notes,
  *   registration_records, source_files.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from './leaks.js';
-import { displayPath, walkFiles } from './paths.js';
+import { displayPath, inputFile, inputFolder, listDir, walkFiles } from './paths.js';
 import {
   ENVELOPE_MACRO,
   NOTES,
@@ -60,17 +60,20 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new InputError(`${displayPath(dir)}: no such probe directory`, 'give the path of a probe directory, one that holds results.jsonl');
   }
+  // Every file is checked to be a regular file inside the probe before anything opens one.
+  const real = realpathSync(dir);
   const results = join(dir, 'results.jsonl');
-  if (!existsSync(results)) {
+  if (!inputFile(results, real, dir)) {
     throw new InputError(`${displayPath(dir)}: not a probe: it has no results.jsonl`, 'give the path of a probe directory, one that holds results.jsonl');
   }
   const id = basename(dir);
   const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
   const toolDir = join(dir, 'tool_use');
-  if (existsSync(toolDir)) {
-    for (const name of readdirSync(toolDir).sort()) {
+  if (inputFolder(toolDir, real, dir)) {
+    for (const name of listDir(toolDir).map((e) => e.name).sort()) {
       const m = /^(.*)\.(jsonl|err)$/.exec(name);
       if (!m) continue;
+      inputFile(join(toolDir, name), real, dir);
       files.push({
         abs: join(toolDir, name),
         probe: id,
@@ -84,15 +87,16 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
     ['skill_results.jsonl', 'skill_results'],
     ['notes.jsonl', 'notes'],
   ] as const) {
-    if (existsSync(join(dir, name))) files.push({ abs: join(dir, name), probe: id, kind, rel: name, session: null });
+    if (inputFile(join(dir, name), real, dir)) files.push({ abs: join(dir, name), probe: id, kind, rel: name, session: null });
   }
   const regDir = join(dir, 'registration');
-  const registered = existsSync(regDir) && statSync(regDir).isDirectory();
+  const registered = inputFolder(regDir, real, dir);
   if (registered) {
-    refuseStrayRecords(regDir);
-    for (const name of readdirSync(regDir).filter((n) => n.endsWith('.jsonl')).sort()) {
+    for (const name of listDir(regDir).map((e) => e.name).filter((n) => n.endsWith('.jsonl')).sort()) {
+      inputFile(join(regDir, name), real, dir);
       files.push({ abs: join(regDir, name), probe: id, kind: 'registration', rel: `registration/${name}`, session: null });
     }
+    refuseStrayRecords(regDir);
   }
   return { probe: { id, dir, registered }, files };
 }
@@ -141,10 +145,11 @@ export async function loadProbes(db: Database, paths: string[]): Promise<LoadRes
  */
 export async function loadResultsFile(db: Database, path: string): Promise<LoadResult> {
   const abs = resolve(path);
-  if (!existsSync(abs) || !statSync(abs).isFile()) {
+  const dir = dirname(abs);
+  // A file the user names may link anywhere; it must still be a regular file.
+  if (!existsSync(dir) || !inputFile(abs, '/', dir)) {
     throw new InputError(`${displayPath(abs)}: no such results file`, 'give the path of a results.jsonl');
   }
-  const dir = dirname(abs);
   const probe: Probe = { id: basename(dir), dir, registered: false };
   const file: SourceFile = { abs, probe: probe.id, kind: 'results', rel: basename(abs), session: null };
   return { probes: [probe], warnings: await loadFiles(db, [file], false) };
@@ -191,6 +196,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
 
 /** Every record against its kind's schema, then the keys that must be unique within a probe. */
 async function checkRecords(db: Database): Promise<void> {
+  await checkJsonValues(db);
   await validateAll(db, 'records', [
     { schema: RESULTS, where: `kind = 'results'` },
     { schema: TOOL_USE, where: `kind = 'tool_use'` },
@@ -205,6 +211,30 @@ async function checkRecords(db: Database): Promise<void> {
   await checkKinds(db);
   await checkDuplicates(db);
   await checkConjunctNumbers(db);
+}
+
+/**
+ * What DuckDB's reader lets through but RFC 8259 does not: NaN, Infinity and -Infinity, and a key
+ * repeated within one object (readers disagree on which copy wins). Every node of every record, in
+ * one pass; the first offending record by file and line is the error.
+ */
+async function checkJsonValues(db: Database): Promise<void> {
+  const res = await db.query(
+    `with nodes as (select r.file, r.rec, t.parent, t.key, t.type, t.value from records r, json_tree(r.json) t)
+     select file, rec, 'number' as what, value::VARCHAR as detail from nodes
+     where type = 'DOUBLE' and value::VARCHAR in ('NaN', 'Infinity', '-Infinity')
+     union all
+     select file, rec, 'key', key from nodes where parent is not null group by file, rec, parent, key having count(*) > 1
+     order by file, rec, what limit 1`,
+    undefined,
+    'checking JSON values',
+  );
+  const b = res.rows[0];
+  if (!b) return;
+  if (b.what === 'number') {
+    throw recordError(String(b.file), Number(b.rec), `${b.detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
+  }
+  throw recordError(String(b.file), Number(b.rec), `key ${JSON.stringify(String(b.detail))} is repeated within one object`, 'readers disagree on which copy wins: keep one');
 }
 
 /** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */
@@ -460,30 +490,41 @@ async function homePathWarnings(db: Database): Promise<string[]> {
   });
 }
 
-/** What must be unique within a probe, and the records that hold it. */
-const UNIQUE: { label: string; source: string }[] = [
-  { label: 'session_id', source: `select probe, file, rec, json ->> 'session_id' as key from records where kind = 'results'` },
-  { label: 'seq', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
-  { label: 'registered arm', source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'` },
-  { label: 'addendum number', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'` },
-  { label: 'budget record', source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'` },
+/**
+ * What must be unique, and the records that hold it: `scope` is the probe for most, the file for a
+ * tool call's id (a spawn's calls), and `key` what repeats; `shown`, the key as a message writes it.
+ */
+const UNIQUE: { label: string; within: string; source: string }[] = [
+  { label: 'session_id', within: 'a probe', source: `select probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'` },
+  { label: 'seq', within: 'a probe', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
+  { label: 'registered arm', within: 'a probe', source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'` },
+  { label: 'addendum number', within: 'a probe', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'` },
+  { label: 'budget record', within: 'a probe', source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'` },
+  // A repeated line would count the call twice.
+  { label: 'tool_use id', within: "a spawn's tool_use file", source: `select file, file, rec, json ->> 'id' as key from records where kind = 'tool_use'` },
+  {
+    label: '(session_id, tool_use_id)',
+    within: 'skill_results.jsonl',
+    source: `select probe, file, rec, format('({}, {})', to_json(json ->> 'session_id'), to_json(json ->> 'tool_use_id')) as key from records where kind = 'skill_results'`,
+  },
 ];
 
-/** Throw for the first record, by file and line, whose key repeats one before it in its probe. */
+/** Throw for the first record, by file and line, whose key repeats one before it in its scope. */
 async function checkDuplicates(db: Database): Promise<void> {
   const union = UNIQUE.map((u, i) => `select ${i} as what, * from (${u.source})`).join(' union all ');
   const res = await db.query(
     `select what, file, rec, key, first_file, first_rec from (
        select what, file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
-       from (${union}) window w as (partition by what, probe, key order by file, rec))
+       from (${union}) window w as (partition by what, scope, key order by file, rec))
      where k = 2 order by file, rec, what limit 1`,
     undefined,
     'checking unique keys',
   );
   const d = res.rows[0];
   if (!d) return;
-  const label = UNIQUE[Number(d.what)]!.label;
+  const { label, within } = UNIQUE[Number(d.what)]!;
   const firstLine = physicalLine(String(d.first_file), Number(d.first_rec));
   const first = d.first_file === d.file ? `line ${firstLine}` : `${displayPath(String(d.first_file))}:${firstLine}`;
-  throw recordError(String(d.file), Number(d.rec), `duplicate ${label} ${JSON.stringify(String(d.key))} (first at ${first})`, `each ${label} must be unique within a probe`);
+  const key = label.startsWith('(') ? String(d.key) : JSON.stringify(String(d.key));
+  throw recordError(String(d.file), Number(d.rec), `duplicate ${label} ${key} (first at ${first})`, `each ${label} must be unique within ${within}`);
 }

@@ -19,6 +19,14 @@ function anyItem(path: string, itemBad: string): string {
   return `len(list_filter(from_json(json -> '${path}', '["JSON"]'), x -> ${itemBad})) > 0`;
 }
 
+/** The token counts of a modelUsage entry that model_usage reads. */
+const TOKENS = ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'];
+
+/** TRUE when an entry `x` of the envelope's modelUsage object has `itemBad(x)`. */
+function anyUsage(itemBad: string): string {
+  return `len(list_filter(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> ${itemBad})) > 0`;
+}
+
 function isTimestamp(key: string): string {
   return `json_type(json, '$.${key}') = 'VARCHAR' and try_cast(json ->> '$.${key}' as TIMESTAMPTZ) is null`;
 }
@@ -60,6 +68,16 @@ export const RESULTS: RecordSchema = {
     {
       bad: `json_type(env, '$.modelUsage') <> 'OBJECT'`,
       why: '"envelope.modelUsage" must be an object keyed by model id',
+    },
+    { bad: `try_cast(env ->> '$.total_cost_usd' as DOUBLE) < 0`, why: '"envelope.total_cost_usd" must not be negative' },
+    { bad: anyUsage(`json_type(x) <> 'OBJECT'`), why: 'every "envelope.modelUsage" entry must be an object' },
+    {
+      bad: anyUsage(`coalesce(json_type(x, '$.costUSD'), 'DOUBLE') not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(x ->> '$.costUSD' as DOUBLE) < 0`),
+      why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a non-negative number',
+    },
+    {
+      bad: anyUsage(TOKENS.map((k) => `coalesce(json_type(x, '$.${k}'), 'UBIGINT') <> 'UBIGINT'`).join(' or ')),
+      why: `every "envelope.modelUsage" entry's token counts (${TOKENS.map((k) => `"${k}"`).join(', ')}) must be non-negative integers`,
     },
     {
       bad: `json_type(env, '$.permission_denials') <> 'ARRAY'`,
@@ -139,6 +157,7 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
       { key: 'usd', kinds: ['number'] },
       { key: 'spawns', kinds: ['integer'] },
     ],
+    checks: [{ bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`, why: '"usd" and "spawns" must not be negative' }],
     hint: REG_HINT,
   },
   arm: {

@@ -10,12 +10,12 @@
  * that is rolled back) of a sealed database. The answers are kept on the connection that loaded
  * the evidence, which no user SQL reaches.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Database } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine } from './jsonl.js';
-import { displayPath } from './paths.js';
+import { displayPath, inputFile } from './paths.js';
 import type { Probe } from './probe.js';
 import { VIEWS } from './views.js';
 
@@ -133,11 +133,13 @@ async function runFile(db: Database, probe: Probe, file: string, rec: number, pa
   if (relative(regDir, abs).startsWith('..') || relative(regDir, abs).split(sep).includes('..')) {
     throw new InputError(`${from}: ${spec.what} "${path}" is outside registration/`, 'name a .sql file inside the registration folder');
   }
-  if (!existsSync(abs)) {
-    throw new InputError(`${from}: ${spec.what} file "${path}" does not exist`, `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`);
-  }
-  if (!statSync(abs).isFile()) {
+  // A folder (the record's "" names registration/ itself) is the record's mistake: name its line.
+  if (existsSync(abs) && statSync(abs).isDirectory()) {
     throw new InputError(`${from}: ${spec.what} "${path}" is not a file`, `name a .sql file inside the registration folder`);
+  }
+  // A link out of registration/ (to /etc/passwd, say) or a FIFO is refused before anything opens it.
+  if (!inputFile(abs, realpathSync(regDir), regDir)) {
+    throw new InputError(`${from}: ${spec.what} file "${path}" does not exist`, `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`);
   }
   const sql = readFileSync(abs, 'utf8');
   const where = displayPath(abs);

@@ -52,15 +52,17 @@ const COMMAND_OF_CALL = (name: string, args: string) => `case when ${name} = 'Ba
  * `message.content`, each block's type, id, name and input (`input` as given: the whole JSON for
  * the full level, only SKILL_ARGS for the census). Nothing else on the line is kept, so a large
  * tool_result body is read past, never copied. A field of another type than this gives NULL (a
- * string `content`, for one), as DuckDB's typed JSON transform does.
+ * string `content`, for one), as DuckDB's typed JSON transform does. `timestamp` and `version` are
+ * read as JSON, because DuckDB would write a number or an object as a string: one that is not a
+ * string is an error (MISTYPED).
  */
 const lineFields = (input: Shape) => ({
   type: 'VARCHAR',
   subtype: 'VARCHAR',
   sessionId: 'VARCHAR',
   uuid: 'VARCHAR',
-  timestamp: 'VARCHAR',
-  version: 'VARCHAR',
+  timestamp: 'JSON',
+  version: 'JSON',
   isSidechain: 'BOOLEAN',
   agentId: 'VARCHAR',
   message: { model: 'VARCHAR', content: [{ type: 'VARCHAR', id: 'VARCHAR', name: 'VARCHAR', input }] },
@@ -101,6 +103,10 @@ const RESULTS_SCHEMA = JSON.stringify({
  */
 const DISTINCT_KEYS = (expr: string, where: string) => `map_keys(histogram(${expr}) filter (where ${where}))`;
 
+/** TRUE when a line's `timestamp` or `version` (JSON) is there and not a string (a string or null is fine). */
+const MISTYPED = (timestamp: string, version: string) =>
+  `coalesce(json_type(${timestamp}), 'NULL') not in ('VARCHAR', 'NULL') or coalesce(json_type(${version}), 'NULL') not in ('VARCHAR', 'NULL')`;
+
 /** The tools whose calls name a skill, as a SQL list. */
 const SKILL_TOOLS = `('Skill', 'SlashCommand')`;
 
@@ -126,7 +132,8 @@ const RESULT_TEXT = `case json_type(b.content)
  * "tool_use" inside a string counts nothing, and `progress` lines never count.
  */
 const LINE_COLUMNS = `
-  t.type, t.subtype, t.sessionId as session_id, t.uuid, t.timestamp, t.version,
+  t.type, t.subtype, t.sessionId as session_id, t.uuid, t.timestamp ->> '$' as timestamp, t.version ->> '$' as version,
+  ${MISTYPED('t.timestamp', 't.version')} as mistyped,
   coalesce(t.isSidechain, false) as is_sidechain, t.agentId as agent_id, t.message.model as model,
   case when t.type = 'assistant' then list_filter(t.message.content, b -> b.type = 'tool_use') end as calls`;
 
@@ -202,7 +209,7 @@ export function findTranscripts(dirs: string[]): TranscriptFile[] {
         'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
       );
     }
-    for (const f of walkFiles(dir, isTranscript)) files.push({ abs: f.path, dir, rel: f.rel });
+    for (const f of walkFiles(dir, isTranscript, { keptNamesAreFiles: true })) files.push({ abs: f.path, dir, rel: f.rel });
   }
   return files;
 }
@@ -256,13 +263,13 @@ async function censusScan(db: Database, files: TranscriptFile[], inputs: boolean
        select ${relativeTo(files, 'abs')} as file, * exclude (abs) from (
        select filename as abs, sessionId as session_id,
               count(*) as lines,
-              count(*) - count(type) as untyped,
+              count(*) - count(type) + count(*) filter (where ${MISTYPED('timestamp', 'version')}) as untyped,
               count(*) filter (where type = 'assistant' and len(message.content) > 1) as many_block_lines,
-              min(timestamp) as first_timestamp,
-              ${DISTINCT_KEYS('version', 'version is not null')} as versions,
+              min(timestamp ->> '$') as first_timestamp,
+              ${DISTINCT_KEYS("version ->> '$'", "(version ->> '$') is not null")} as versions,
               ${DISTINCT_KEYS('message.model', "type = 'assistant' and message.model is not null")} as models,
               list({'id': message.content[1].id, 'name': message.content[1].name${callInputs}}) filter (where ${call}) as calls,
-              list({'timestamp': timestamp, 'id': message.content[1].id, 'name': message.content[1].name,
+              list({'timestamp': timestamp ->> '$', 'id': message.content[1].id, 'name': message.content[1].name,
                     'skill': message.content[1].input.skill, 'command': message.content[1].input.command})
                 filter (where ${call} and message.content[1].name in ${SKILL_TOOLS}) as skill_calls
        from read_json($files, format = 'newline_delimited', records = true,
@@ -402,6 +409,7 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
     onProgress,
   });
   await rejectNonObjects(db);
+  await rejectMistyped(db);
   await db.exec(
     `create or replace temp table scan_groups as
      select rel as file, session_id, count(*) as lines, min(rec) as first_rec, min(timestamp) as first_timestamp,
@@ -435,6 +443,7 @@ async function fullScan(db: Database, files: TranscriptFile[], onProgress?: (fra
      from transcript_files f left join transcript_lines l on l.rel = f.file group by all;
      alter table transcript_lines drop column calls;
      alter table transcript_lines drop column is_object;
+     alter table transcript_lines drop column mistyped;
      alter table transcript_lines drop column ok;
      alter table transcript_lines drop column file;
      alter table transcript_lines rename column rel to file;
@@ -578,4 +587,23 @@ async function rejectNonObjects(db: Database): Promise<void> {
     const got = kinds[String(kind)] ?? String(kind).toLowerCase();
     throw recordError(file, Number(bad.rec), `transcript line: not a JSON object (got ${got})`, 'every transcript line is one JSON object');
   }
+}
+
+/** A transcript line's `timestamp` and `version` are strings: anything else would load as text. */
+async function rejectMistyped(db: Database): Promise<void> {
+  const res = await db.query(`select file, rec from transcript_lines where mistyped order by file, rec limit 1`);
+  const bad = res.rows[0];
+  if (!bad) return;
+  // Only on this error path is the line read again, to say what it holds.
+  const file = String(bad.file);
+  const got = (
+    await db.query(
+      `select x.k as k, left(x.v::VARCHAR, 60) as v from (
+         select unnest([{'k': 'timestamp', 'v': json -> '$.timestamp'}, {'k': 'version', 'v': json -> '$.version'}]) as x
+         from (select json from read_ndjson_objects($files) limit 1 offset ${Number(bad.rec) - 1}))
+       where coalesce(json_type(x.v), 'NULL') not in ('VARCHAR', 'NULL') limit 1`,
+      { files: pathList([file, file]) },
+    )
+  ).rows[0];
+  throw recordError(file, Number(bad.rec), `transcript line: "${got?.k}" must be a string, got ${got?.v}`, 'a transcript line\'s timestamp and version are strings');
 }

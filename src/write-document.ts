@@ -9,22 +9,26 @@ import { displayPath } from './paths.js';
 
 /** Write `data` to the document at `path` if its bytes are still `expected`; otherwise refuse, writing nothing. */
 export function replaceDocument(path: string, expected: Buffer, data: string): void {
-  const target = realpathSync(path);
-  const mode = statSync(target).mode & 0o7777;
-  const tmp = `${target}.omg-evidence-${process.pid}.tmp`;
+  let tmp: string | undefined;
   try {
-    writeFileSync(tmp, data, { mode });
+    const target = realpathSync(path);
+    const mode = statSync(target).mode & 0o7777;
+    const name = `${target}.omg-evidence-${process.pid}.tmp`;
+    // Exclusive creation: a file or folder already at the temporary path is never used or removed.
+    writeFileSync(name, data, { mode, flag: 'wx' });
+    tmp = name;
     // The mode given at creation is masked by the umask.
     chmodSync(tmp, mode);
     if (!readFileSync(target).equals(expected)) {
       throw new InputError(`${displayPath(path)}: the document changed while it was being rendered; nothing was written`, 'run render again');
     }
     renameSync(tmp, target);
+    tmp = undefined;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (e instanceof InputError || !code) throw e;
     throw new InputError(`${displayPath(path)}: cannot write the document (${code})`, 'check that it and its folder are writable');
   } finally {
-    rmSync(tmp, { force: true });
+    if (tmp !== undefined) rmSync(tmp, { force: true });
   }
 }

@@ -2,14 +2,22 @@
  * The loaders: every physical line accounted for, and each bad input a one-line error that names
  * file:line (exit 1). Each case has its own fixture under test/fixtures/probes/.
  */
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InputError } from '../src/errors.js';
 import { Evidence } from '../src/evidence.js';
-import { cli, probeFixture } from './helpers.js';
+import { replaceDocument } from '../src/write-document.js';
+import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const HINT_LINE = '(every line must be one JSON object; fix or remove that line)';
 const HINT_ROW = '(see shared/evidence-format.md, "results.jsonl")';
 const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S2 = 'bbbbbbbb-0000-4000-8000-000000000002';
+const TOKENS =
+  'every "envelope.modelUsage" entry\'s token counts ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens") must be non-negative integers';
 
 const bad: [fixture: string, message: string][] = [
   ['malformed-truncated', `results.jsonl:2: malformed JSON: unexpected end of data ${HINT_LINE}`],
@@ -27,6 +35,19 @@ const bad: [fixture: string, message: string][] = [
   ['bad-tool-use-record', `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id")`],
   ['note-unknown-session', `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`],
   ['bad-registration', `registration/prereg.jsonl:1: registration "budget" record: "usd" must be a number, got a string "twelve" (see the README, "The registration")`],
+  // JSON is JSON: what DuckDB's reader lets through but RFC 8259 does not.
+  ['json-nan', `results.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
+  ['json-infinity', `registration/prereg.jsonl:1: -Infinity is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
+  ['json-duplicate-key', `results.jsonl:2: key "costUSD" is repeated within one object (readers disagree on which copy wins: keep one)`],
+  ['negative-cost', `results.jsonl:2: results.jsonl row: "envelope.total_cost_usd" must not be negative ${HINT_ROW}`],
+  ['negative-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  ['fractional-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  ['usage-wrong-type', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  ['duplicate-tool-use-id', `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`],
+  [
+    'duplicate-skill-result',
+    `skill_results.jsonl:2: duplicate (session_id, tool_use_id) ("${S2}", "toolu_2") (first at line 1) (each (session_id, tool_use_id) must be unique within skill_results.jsonl)`,
+  ],
 ];
 
 describe('bad input is a one-line error naming file:line, exit 1', () => {
@@ -136,5 +157,143 @@ describe('what loads', () => {
     await expect(ev.db.query(`select * from read_text('/etc/hostname')`)).rejects.toThrow(/file system operations are disabled/);
     await expect(ev.db.exec(`SET enable_external_access = true`)).rejects.toThrow(/configuration has been locked/);
     ev.close();
+  });
+});
+
+/**
+ * What is not a regular file inside the probe is refused by its path before anything opens it. FIFOs,
+ * links and folders cannot be committed as fixtures, so each case mutates a copy of `minimal` (or of
+ * `git-order`, for a registered check file) in a temporary folder.
+ */
+describe('the file system: anything in a probe that is not a regular file inside it is an error naming its path, exit 1', () => {
+  const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
+  const HINT_FILE = '(an input folder holds only regular files and folders: remove it, or put the file itself in its place)';
+  const HINT_OUT = '(evidence is read from inside its folder: copy the file in rather than linking to it)';
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-fs-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A fresh copy of a fixture probe, changed by `change` (given the copy's path). */
+  let n = 0;
+  function probe(change: (dir: string) => void, fixture = 'minimal'): string {
+    const dir = join(root, `${++n}`, fixture);
+    cpSync(join(repo, probeFixture(fixture)), dir, { recursive: true });
+    change(dir);
+    return dir;
+  }
+  const refused = async (dir: string, args: string[] = ['census']) => {
+    const run = await cli([...args, dir]);
+    return { code: run.code, stdout: run.stdout, stderr: run.stderr };
+  };
+  const error = (message: string) => ({ code: 1, stdout: '', stderr: `omg-evidence: ${message}\n` });
+
+  it('a FIFO is refused, never opened (it would hang every command)', async () => {
+    const dir = probe((d) => execFileSync('mkfifo', [join(d, 'notes.jsonl')]));
+    expect(await refused(dir)).toEqual(error(`${dir}/notes.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+  });
+
+  it('a FIFO in tool_use/', async () => {
+    const dir = probe((d) => {
+      rmSync(join(d, 'tool_use', `${S1}.jsonl`));
+      execFileSync('mkfifo', [join(d, 'tool_use', `${S1}.jsonl`)]);
+    });
+    expect(await refused(dir)).toEqual(error(`${dir}/tool_use/${S1}.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+  });
+
+  it('a directory named *.jsonl or *.err', async () => {
+    const jsonl = probe((d) => mkdirSync(join(d, 'skill_results.jsonl')));
+    expect(await refused(jsonl)).toEqual(error(`${jsonl}/skill_results.jsonl: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`));
+    const err = probe((d) => mkdirSync(join(d, 'tool_use', `${S1}.err`)));
+    expect(await refused(err)).toEqual(error(`${err}/tool_use/${S1}.err: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`));
+  });
+
+  it('a dangling symbolic link, and a loop', async () => {
+    const dangling = probe((d) => symlinkSync('no-such-file.jsonl', join(d, 'notes.jsonl')));
+    expect(await refused(dangling)).toEqual(
+      error(`${dangling}/notes.jsonl: a dangling symbolic link: it points at no-such-file.jsonl, which does not exist ${HINT_FILE}`),
+    );
+    const loop = probe((d) => {
+      mkdirSync(join(d, 'registration'));
+      symlinkSync('../registration/a.jsonl', join(d, 'registration', 'a.jsonl'));
+    });
+    expect(await refused(loop)).toEqual(error(`${loop}/registration/a.jsonl: a symbolic link loop (ELOOP) ${HINT_FILE}`));
+  });
+
+  it('a symbolic link that resolves outside the probe', async () => {
+    const dir = probe((d) => symlinkSync('/etc/passwd', join(d, 'notes.jsonl')));
+    expect(await refused(dir)).toEqual(error(`${dir}/notes.jsonl: a symbolic link that resolves outside ${dir} (to /etc/passwd); nothing was read from it ${HINT_OUT}`));
+  });
+
+  it('a registered check linked to /etc/passwd is refused, never echoed', async () => {
+    const check = join('registration', 'conjuncts', '1-a-ran.sql');
+    const dir = probe((d) => {
+      rmSync(join(d, check));
+      symlinkSync('/etc/passwd', join(d, check));
+    }, 'git-order');
+    const run = await refused(dir, ['verdict']);
+    expect(run).toEqual(error(`${dir}/${check}: a symbolic link that resolves outside ${dir}/registration (to /etc/passwd); nothing was read from it ${HINT_OUT}`));
+    expect(run.stderr).not.toMatch(/root/);
+  });
+
+  it('a registered check that is a FIFO', async () => {
+    const check = join('registration', 'conjuncts', '1-a-ran.sql');
+    const dir = probe((d) => {
+      rmSync(join(d, check));
+      execFileSync('mkfifo', [join(d, check)]);
+    }, 'git-order');
+    expect(await refused(dir, ['verdict'])).toEqual(error(`${dir}/${check}: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+  });
+
+  it('tool_use being a file (ENOTDIR)', async () => {
+    const dir = probe((d) => {
+      rmSync(join(d, 'tool_use'), { recursive: true });
+      writeFileSync(join(d, 'tool_use'), '');
+    });
+    expect(await refused(dir)).toEqual(error(`${dir}/tool_use: a file, where a folder is expected (ENOTDIR) ${HINT_FILE}`));
+  });
+
+  // chmod 000 stops no read when the tests run as root (as in CI's container), so this runs only as another user.
+  it.skipIf(process.getuid?.() === 0)('a file that cannot be read (EACCES)', async () => {
+    const dir = probe((d) => chmodSync(join(d, 'results.jsonl'), 0));
+    expect(await refused(dir)).toEqual(
+      error(`${dir}/results.jsonl: cannot be read (EACCES) (check that the file exists and that you may read it)`),
+    );
+  });
+});
+
+describe('writing: a file extract or render cannot write is an error naming it, exit 1', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-write-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const extract = (out: string) =>
+    cli(['extract', '--transcripts', join(bundled, 'transcripts'), '--results', join(bundled, 'results.jsonl'), '--out', out]);
+  const HINT = '(check that --out names a folder you may write to, and that nothing in it is in the way)';
+
+  it('extract --out under a file (ENOTDIR)', async () => {
+    writeFileSync(join(root, 'file'), '');
+    const run = await extract(join(root, 'file', 'out'));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^omg-evidence: ${root}/file/out/tool_use/[0-9a-f-]+\\.jsonl: cannot write \\(ENOTDIR\\) \\${HINT.slice(0, -1)}\\)\n$`));
+  });
+
+  it('extract --out where a file it writes is a folder (EISDIR)', async () => {
+    mkdirSync(join(root, 'o', 'skill_results.jsonl'), { recursive: true });
+    expect(await extract(join(root, 'o'))).toEqual({ code: 1, stdout: '', stderr: `omg-evidence: ${root}/o/skill_results.jsonl: cannot write (EISDIR) ${HINT}\n` });
+  });
+
+  it('render where its temporary file cannot be made leaves the document and what is in the way as they were', () => {
+    const doc = join(root, 'doc.md');
+    writeFileSync(doc, 'before');
+    const tmp = `${doc}.omg-evidence-${process.pid}.tmp`;
+    mkdirSync(tmp);
+    expect(() => replaceDocument(doc, Buffer.from('before'), 'after')).toThrow(
+      new InputError(`${doc}: cannot write the document (EEXIST)`, 'check that it and its folder are writable'),
+    );
+    expect(readFileSync(doc, 'utf8')).toBe('before');
+    expect(statSync(tmp).isDirectory()).toBe(true);
   });
 });

@@ -8,10 +8,11 @@
  * and pairs Skill/SlashCommand calls with the tool_result of the same id. Three of its figures were
  * checked again by grep (see the script's header).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
 import type { Progress } from '../src/transcripts.js';
 import { bundled, cli, probeFixture, repo, shared } from './helpers.js';
@@ -141,6 +142,23 @@ describe('transcript edge cases', () => {
     it(`a malformed line is an error naming file:line, exit 1: ${fixture}`, async () => {
       const run = await cli(['census', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)]);
       expect(run).toEqual({ code: 1, stdout: '', stderr: `omg-evidence: test/fixtures/transcripts/${fixture}/${message}\n` });
+    });
+  }
+
+  // DuckDB's typed reader would write a number or an object as a string: it loaded silently.
+  const mistyped: [string, string][] = [
+    ['wrong-type-timestamp', 's.jsonl:2: transcript line: "timestamp" must be a string, got -1'],
+    ['wrong-type-version', 's.jsonl:3: transcript line: "version" must be a string, got {}'],
+  ];
+  for (const [fixture, message] of mistyped) {
+    it(`a timestamp or version that is not a string is an error naming file:line, at both levels: ${fixture}`, async () => {
+      const want = {
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: test/fixtures/transcripts/${fixture}/${message} (a transcript line's timestamp and version are strings)\n`,
+      };
+      expect(await cli(['census', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)])).toEqual(want);
+      expect(await cli(['skills', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)])).toEqual(want);
     });
   }
 
@@ -421,5 +439,69 @@ describe('extract', () => {
     const run = await cli(['extract', '--out', 'x']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^omg-evidence: required option '--transcripts <dir>' not specified/);
+  });
+});
+
+/**
+ * A transcripts folder holds regular files (and folders of them): anything else a reader would open
+ * is an error naming its path. Each case is made in a temporary folder: FIFOs and links cannot be
+ * committed as fixtures.
+ */
+describe('the file system: a transcripts folder', () => {
+  const HINT_FILE = '(an input folder holds only regular files and folders: remove it, or put the file itself in its place)';
+  const HINT_OUT = '(evidence is read from inside its folder: copy the file in rather than linking to it)';
+  const source = join(repo, 'test', 'fixtures', 'transcripts', 'census-two-sessions');
+  let root: string;
+  let n = 0;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-tfs-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  function folder(change: (dir: string) => void): string {
+    const dir = join(root, `${++n}`);
+    cpSync(source, dir, { recursive: true });
+    change(dir);
+    return dir;
+  }
+  const census = (dir: string) => cli(['census', '--transcripts', dir]);
+  const error = (message: string) => ({ code: 1, stdout: '', stderr: `omg-evidence: ${message}\n` });
+
+  it('a FIFO named *.jsonl is refused, never opened (census hung on one)', async () => {
+    const dir = folder((d) => execFileSync('mkfifo', [join(d, 'pipe.jsonl')]));
+    expect(await census(dir)).toEqual(error(`${dir}/pipe.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+  });
+
+  it('a directory named *.jsonl', async () => {
+    const dir = folder((d) => mkdirSync(join(d, 'sub', 'agent-1.jsonl'), { recursive: true }));
+    expect(await census(dir)).toEqual(error(`${dir}/sub/agent-1.jsonl: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`));
+  });
+
+  it('a dangling symbolic link, and a loop', async () => {
+    const dangling = folder((d) => symlinkSync('gone', join(d, 'gone.jsonl')));
+    expect(await census(dangling)).toEqual(error(`${dangling}/gone.jsonl: a dangling symbolic link: it points at gone, which does not exist ${HINT_FILE}`));
+    const loop = folder((d) => symlinkSync('loop.jsonl', join(d, 'loop.jsonl')));
+    expect(await census(loop)).toEqual(error(`${loop}/loop.jsonl: a symbolic link loop (ELOOP) ${HINT_FILE}`));
+  });
+
+  it('a linked folder is walked once, however it loops back', async () => {
+    const dir = folder((d) => symlinkSync('.', join(d, 'again')));
+    const run = await census(dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe((await census(source)).stdout);
+  });
+
+  it('a symbolic link that resolves outside the folder, to a file or a folder', async () => {
+    const file = folder((d) => symlinkSync('/etc/passwd', join(d, 'passwd.jsonl')));
+    expect(await census(file)).toEqual(error(`${file}/passwd.jsonl: a symbolic link that resolves outside ${file} (to /etc/passwd); nothing was read from it ${HINT_OUT}`));
+    const dir = folder((d) => symlinkSync(source, join(d, 'elsewhere')));
+    expect(await census(dir)).toEqual(error(`${dir}/elsewhere: a symbolic link that resolves outside ${dir} (to ${source}); nothing was read from it ${HINT_OUT}`));
+  });
+
+  // chmod 000 stops no read when the tests run as root (as in CI's container), so this runs only as another user.
+  it.skipIf(process.getuid?.() === 0)('a file that cannot be read (EACCES)', async () => {
+    const dir = folder((d) => chmodSync(join(d, 'aaaaaaaa-0000-4000-8000-000000000002.jsonl'), 0));
+    expect(await census(dir)).toEqual(
+      error(`${dir}/aaaaaaaa-0000-4000-8000-000000000002.jsonl: cannot be read (EACCES) (check that the file exists and that you may read it)`),
+    );
   });
 });

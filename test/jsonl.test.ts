@@ -1,0 +1,78 @@
+/**
+ * Finding the physical line of a bad record streams the file: it never builds the file as one
+ * string (a 629 MB transcript with one bad line failed with "Cannot create a string longer than
+ * 0x1fffffe8"). A line longer than DuckDB's reader allows is named by file:line.
+ */
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Database, pathList } from '../src/db.js';
+import { lineTooLong, physicalLine } from '../src/jsonl.js';
+import { cli } from './helpers.js';
+
+// Every whole-file read is recorded, so a test can say that the transcript was never read whole.
+const wholeReads: string[] = vi.hoisted(() => []);
+vi.mock('node:fs', async (original) => {
+  const real = await original<typeof import('node:fs')>();
+  const readFileSync = ((path: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+    wholeReads.push(String(path));
+    return (real.readFileSync as (...a: unknown[]) => unknown)(path, ...rest);
+  }) as typeof real.readFileSync;
+  return { ...real, default: { ...real, readFileSync }, readFileSync };
+});
+
+describe('the physical line of a bad record', () => {
+  let root: string;
+  beforeAll(() => {
+    root = fs.mkdtempSync(join(tmpdir(), 'omg-jsonl-'));
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('is found by streaming the file, past several read chunks, counting blank lines', async () => {
+    // Some 3 MB of lines, blank ones among them, then a bad one: more than one chunk of the stream.
+    const good = '{"type":"user","sessionId":"s","message":{"content":"' + 'x'.repeat(1000) + '"}}\n';
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(i % 100 === 0 ? ' \t\r\n' : good);
+    lines.push('{"type":"user",\n', good);
+    const dir = join(root, 'transcripts');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(join(dir, 's.jsonl'), lines.join(''));
+    wholeReads.length = 0;
+    const run = await cli(['census', '--transcripts', dir]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${dir}/s.jsonl:3001: malformed JSON: unexpected end of data (every line must be one JSON object; fix or remove that line)\n`,
+    });
+    expect(wholeReads.filter((f) => f.endsWith('s.jsonl'))).toEqual([]);
+    // The last line counts, with or without a newline after it, as a split on newlines counts it.
+    const f = join(root, 'lines.jsonl');
+    fs.writeFileSync(f, '\n{"a":1}\n\n{"a":2}');
+    expect([1, 2, 3].map((rec) => physicalLine(f, rec))).toEqual([2, 4, 4]);
+    fs.writeFileSync(f, '{"a":1}\n');
+    expect(physicalLine(f, 2)).toBe(2);
+  });
+
+});
+
+describe('a line longer than the reader allows', () => {
+  it('is named by file:line, not DuckDB\'s buffer size', async () => {
+    // DuckDB's smallest maximum_object_size is 16 MB and it fails past twice that; the message is
+    // the one readJsonl gives for its own limit.
+    const root = fs.mkdtempSync(join(tmpdir(), 'omg-long-'));
+    const f = join(root, 'long.jsonl');
+    fs.writeFileSync(f, `{"a":1}\n\n{"a":"${'x'.repeat(34 * 1024 * 1024)}"}\n{"a":2}\n`);
+    const db = await Database.open();
+    try {
+      const err = await db
+        .query(`select count(json) from read_ndjson_objects($f, ignore_errors = true, maximum_object_size = ${16 * 1024 * 1024})`, { f: pathList([f]) })
+        .then(() => undefined, (e: unknown) => e);
+      expect(lineTooLong(err)?.message).toBe(`${f}:3: line is longer than 256 MB`);
+      expect(lineTooLong(new Error('something else'))).toBeUndefined();
+    } finally {
+      db.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
