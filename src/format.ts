@@ -116,3 +116,69 @@ export function render<T>(format: TabularFormat, columns: Column[], items: reado
       return toNdjson(layout.json ? items.map(layout.json) : items);
   }
 }
+
+/** The most rows a terminal table holds to size its columns; a longer result prints as markdown (streamWriter). */
+export const TABLE_ROWS = 10_000;
+
+/**
+ * A writer for a result that arrives a chunk of rows at a time (the user's SQL), printed as it
+ * arrives so that it is never held whole. In `text` mode a row is each column's text (null for
+ * NULL), in `json` mode each column's JSON text. csv, markdown and ndjson print each row as it
+ * comes; json prints one object per line inside the array; a table must see every row to size
+ * its columns, so it holds up to TABLE_ROWS and, past that, prints them and the rest as markdown
+ * (after calling `onOverflow`).
+ */
+export function streamWriter(
+  format: TabularFormat,
+  out: (text: string) => void,
+  options: { color?: boolean; onOverflow?: () => void } = {},
+): { mode: 'text' | 'json'; begin(columns: Column[]): void; rows(rows: (string | null)[][]): void; end(): void } {
+  let columns: Column[] = [];
+  let count = 0;
+  let held: (string | null)[][] | undefined = format === 'table' ? [] : undefined;
+  const cells = (row: (string | null)[]) => Object.fromEntries(columns.map((c, i) => [c.key, row[i] ?? null]));
+  // Each writer's rows without its header: its text for them less its text for none.
+  const markdownRows = (rows: (string | null)[][]) => {
+    if (rows.length) out(toMarkdown(columns, rows.map(cells)).slice(toMarkdown(columns, []).length));
+  };
+  const object = (row: (string | null)[]) => `{${columns.map((c, i) => `${JSON.stringify(c.key)}:${row[i]}`).join(',')}}`;
+  return {
+    mode: format === 'json' || format === 'ndjson' ? 'json' : 'text',
+    begin(cols) {
+      columns = cols;
+      if (format === 'csv') out(toCsv(columns, []));
+      if (format === 'markdown') out(toMarkdown(columns, []));
+    },
+    rows(rows) {
+      switch (format) {
+        case 'csv':
+          if (rows.length) out(toCsv(columns, rows.map(cells)).slice(toCsv(columns, []).length));
+          break;
+        case 'markdown':
+          markdownRows(rows);
+          break;
+        case 'ndjson':
+          out(rows.map((r) => `${object(r)}\n`).join(''));
+          break;
+        case 'json':
+          out(rows.map((r, i) => `${count + i === 0 ? '[\n' : ',\n'}  ${object(r)}`).join(''));
+          break;
+        case 'table':
+          if (held) {
+            held.push(...rows);
+            if (held.length > TABLE_ROWS) {
+              options.onOverflow?.();
+              out(toMarkdown(columns, []));
+              markdownRows(held);
+              held = undefined;
+            }
+          } else markdownRows(rows);
+      }
+      count += rows.length;
+    },
+    end() {
+      if (format === 'json') out(count === 0 ? '[]\n' : '\n]\n');
+      if (held) out(toTable(columns, held.map(cells), options.color));
+    },
+  };
+}
