@@ -361,7 +361,8 @@ export class Database {
         throw new QueryError(`${source}: query interrupted after ${seconds} s (${limits.timeoutName ?? 'timeout'})`, `let it run longer with ${limits.timeoutName ?? 'timeout'} SECONDS, or 0 for no limit`, { cause: err });
       }
       if (/^Out of Memory Error/.test(message)) {
-        throw new QueryError(`${source}: ${message}`, `the query needs more than ${limits.memoryName ?? 'memory_limit'} allows: raise it, or ask for less (a LIMIT, fewer columns)`, { cause: err });
+        // DuckDB's first line; the rest suggests settings the sealed database cannot change.
+        throw new QueryError(`${source}: ${message.split('\n')[0]}`, `the query needs more than ${limits.memoryName ?? 'memory_limit'} allows: raise it, or ask for less (a LIMIT, fewer columns)`, { cause: err });
       }
       throw new QueryError(`${source}: ${message}`, undefined, { cause: err });
     };
