@@ -391,7 +391,9 @@ export class Database {
           const chunk = await result.fetchChunk().catch(fail);
           if (first) await sink.columns(columns.map((name, c) => ({ name, type: types[c]!.toString() })));
           if (chunk === null || chunk.rowCount === 0) break;
-          const rows = chunk.getRows();
+          // Column by column: node-api's row by row reads the chunk's shape again for every row.
+          const cols = chunk.getColumns();
+          const rows = Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col) => col[r]!));
           if (sink.mode === 'json') await sink.rows(rows.map((r) => r.map((v, c) => jsonText(v, types[c]!))));
           // Not a SELECT (DESCRIBE, PRAGMA, …): node-api's text, DuckDB's for these statements' types.
           else if (sink.mode === 'text') await sink.rows(rows.map((r) => r.map((v) => (v === null ? null : String(v)))));
@@ -574,7 +576,8 @@ export class Database {
     try {
       await this.con.run(`SET GLOBAL memory_limit = ${sqlString(limit)}`);
     } catch (err) {
-      throw new QueryError(`memory limit ${limit}: ${(err as Error).message}`, 'give a size such as 2GB or 512MiB, larger than the loaded evidence', { cause: err });
+      // DuckDB's first line; the rest suggests settings that do not apply here.
+      throw new QueryError(`memory limit ${limit}: ${(err as Error).message.split('\n')[0]}`, 'give a size such as 2GB or 512MiB, larger than the loaded evidence', { cause: err });
     }
   }
 

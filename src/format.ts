@@ -67,21 +67,27 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], color =
 
 /** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
 export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): string {
-  const esc = (s: string) => s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>');
-  const head = `| ${columns.map((c) => esc(c.title ?? c.key)).join(' | ')} |`;
+  const head = markdownLine(columns.map((c) => c.title ?? c.key));
   const rule = `|${columns.map((c) => (c.right ? '---:' : ':---')).join('|')}|`;
-  const body = rows.map((r) => `| ${columns.map((c) => esc(text(r[c.key] ?? null))).join(' | ')} |`);
+  const body = rows.map((r) => markdownLine(columns.map((c) => text(r[c.key] ?? null))));
   return [head, rule, ...body].join('\n') + '\n';
+}
+
+/** One row of a GFM pipe table, without its line break. */
+function markdownLine(values: string[]): string {
+  const esc = (s: string) => (/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
+  return `| ${values.map(esc).join(' | ')} |`;
 }
 
 /** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */
 export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
-  const field = (v: Cell) => {
-    const s = text(v);
-    return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  const lines = [columns.map((c) => field(c.key)), ...rows.map((r) => columns.map((c) => field(r[c.key] ?? null)))];
+  const lines = [columns.map((c) => csvField(c.key)), ...rows.map((r) => columns.map((c) => csvField(r[c.key] ?? null)))];
   return lines.map((l) => l.join(',')).join('\r\n') + '\r\n';
+}
+
+function csvField(v: Cell): string {
+  const s = text(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
 export function toJson(value: unknown): string {
@@ -137,9 +143,8 @@ export function streamWriter(
   let count = 0;
   let held: (string | null)[][] | undefined = format === 'table' ? [] : undefined;
   const cells = (row: (string | null)[]) => Object.fromEntries(columns.map((c, i) => [c.key, row[i] ?? null]));
-  // Each writer's rows without its header: its text for them less its text for none.
   const markdownRows = (rows: (string | null)[][]) => {
-    if (rows.length) out(toMarkdown(columns, rows.map(cells)).slice(toMarkdown(columns, []).length));
+    if (rows.length) out(rows.map((r) => `${markdownLine(r.map((v) => v ?? ''))}\n`).join(''));
   };
   const object = (row: (string | null)[]) => `{${columns.map((c, i) => `${JSON.stringify(c.key)}:${row[i]}`).join(',')}}`;
   return {
@@ -152,7 +157,7 @@ export function streamWriter(
     rows(rows) {
       switch (format) {
         case 'csv':
-          if (rows.length) out(toCsv(columns, rows.map(cells)).slice(toCsv(columns, []).length));
+          if (rows.length) out(rows.map((r) => `${r.map(csvField).join(',')}\r\n`).join(''));
           break;
         case 'markdown':
           markdownRows(rows);

@@ -206,6 +206,12 @@ describe('sql is bounded', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^omg-evidence: <argument>: Out of Memory Error: failed to allocate [^\n]* \(the query needs more than --memory-limit allows: raise it, or ask for less \(a LIMIT, fewer columns\)\)\n$/);
     expect((await cli(['sql', 'select 1', '--memory-limit', 'lots'])).code).toBe(2);
+    expect(await cli(['sql', 'select 1', '--memory-limit', '1MB'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: memory limit 1MB: Out of Memory Error: Failed to change memory limit to 1000000: could not free up enough memory for the new limit (give a size such as 2GB or 512MiB, larger than the loaded evidence)\n',
+    });
   });
 
   it('a statement before the last that returns rows is refused, never dropped', async () => {
