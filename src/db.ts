@@ -367,7 +367,13 @@ export class Database {
       throw new QueryError(`${source}: ${message}`, undefined, { cause: err });
     };
     try {
+      // An interrupt that comes while no statement runs (between two, or while rows are printed)
+      // reaches none: the flag is checked before each step too.
+      const check = () => {
+        if (interrupted) fail(new Error('Interrupted'));
+      };
       for (let i = 0; i < n; i++) {
+        check();
         const prepared = await extracted.prepare(i).catch(fail);
         if (prepared.statementType === StatementType.TRANSACTION) throw transactionError(source, i);
         if (i < n - 1) {
@@ -388,9 +394,14 @@ export class Database {
         // The columns are handed over once the first chunk is made: a query that fails or is
         // interrupted before it has a row prints nothing.
         for (let first = true; ; first = false) {
+          check();
           const chunk = await result.fetchChunk().catch(fail);
           if (first) await sink.columns(columns.map((name, c) => ({ name, type: types[c]!.toString() })));
-          if (chunk === null || chunk.rowCount === 0) break;
+          // An interrupted stream may end as if it were complete: the flag tells.
+          if (chunk === null || chunk.rowCount === 0) {
+            check();
+            break;
+          }
           // Column by column: node-api's row by row reads the chunk's shape again for every row.
           const cols = chunk.getColumns();
           const rows = Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col) => col[r]!));

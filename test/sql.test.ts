@@ -181,6 +181,13 @@ describe('sql is bounded', () => {
     });
   });
 
+  it('--timeout interrupts a query whose rows are being printed: exit 1, never a result that looks complete', async () => {
+    const run = await cli(['sql', 'select * from range(1000000000)', '--timeout', '1', '--format', 'csv']);
+    expect(run.code).toBe(1);
+    expect(run.stdout.startsWith('range\r\n0\r\n1\r\n')).toBe(true);
+    expect(run.stderr).toBe('omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n');
+  });
+
   it('--timeout takes seconds, 0 for none', async () => {
     expect((await cli(['sql', 'select 1', '--timeout', 'soon'])).stderr).toBe(
       "omg-evidence: option '--timeout <seconds>' argument 'soon' is invalid. give a number of seconds, 0 for none.\n(run with --help for usage)\n",
