@@ -5,7 +5,8 @@
  * DECIMAL a number, nested lists and structs plain arrays and objects), value by value (query) or,
  * when that is exact, through DuckDB's to_json (select). It computes nothing itself: numbers come
  * from the SQL it is given. SQL that omg-evidence did not write runs in a sandbox: a connection of
- * its own, in a transaction that is rolled back.
+ * its own, in a transaction that is rolled back; the user's is streamed a chunk at a time
+ * (streamStatements), within DuckDB's memory_limit (set before sealing) and a timeout.
  */
 // node-api's JavaScript is bundled into dist/ with the CLI (vite.config.ts), so its some 180
 // files are not loaded one by one.
