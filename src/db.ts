@@ -5,13 +5,15 @@
  * DECIMAL a number, nested lists and structs plain arrays and objects), value by value (query) or,
  * when that is exact, through DuckDB's to_json (select). It computes nothing itself: numbers come
  * from the SQL it is given. SQL that omg-evidence did not write runs in a sandbox: a connection of
- * its own, in a transaction that is rolled back.
+ * its own, in a transaction that is rolled back; the user's is streamed a chunk at a time
+ * (streamStatements), within DuckDB's memory_limit (set before sealing) and a timeout.
  */
 // node-api's JavaScript is bundled into dist/ with the CLI (vite.config.ts), so its some 180
 // files are not loaded one by one.
-import { DuckDBInstance, DuckDBTypeId, JSDuckDBValueConverter, StatementType, listValue } from '@duckdb/node-api';
+import { totalmem } from 'node:os';
+import { DuckDBDateValue, DuckDBInstance, DuckDBTypeId, JSDuckDBValueConverter, StatementType, listValue } from '@duckdb/node-api';
 import type {
-  DuckDBConnection, DuckDBExtractedStatements, DuckDBInstance as Instance, DuckDBPreparedStatement, DuckDBResultReader, DuckDBType, DuckDBValue, DuckDBValueConverter, JS,
+  DuckDBBlobValue, DuckDBConnection, DuckDBExtractedStatements, DuckDBIntervalValue, DuckDBListValue, DuckDBMapValue, DuckDBStructValue, DuckDBUnionValue, DuckDBInstance as Instance, DuckDBPreparedStatement, DuckDBResultReader, DuckDBType, DuckDBValue, DuckDBValueConverter, JS,
 } from '@duckdb/node-api';
 import { INSTANCE_OPTIONS, takeEarly } from './engine.js';
 import { QueryError } from './errors.js';
@@ -48,6 +50,119 @@ function jsonExact(type: DuckDBType): boolean {
 
 /** An integer that JSON.parse might round (2^53 has 16 digits): its result is read value by value instead. */
 const UNSAFE_INTEGER = /\d{16}/;
+
+/** Bounds on the user's SQL. */
+export interface Limits {
+  /** Seconds after which the query is interrupted; 0 or absent: none. */
+  timeout?: number;
+  /** What the timeout is called where it is set (`--timeout`), for the message. */
+  timeoutName?: string;
+  /** What the memory limit is called where it is set (`--memory-limit`), for the hint. */
+  memoryName?: string;
+}
+
+/**
+ * Where streamStatements hands a result: its columns, then its rows a chunk at a time, each value
+ * as `mode` asks: `text`, DuckDB's text form (null for NULL); `json`, the value's JSON text
+ * (jsonText); `plain`, what query() gives.
+ */
+export interface RowSink {
+  mode: 'text' | 'json' | 'plain';
+  columns(columns: { name: string; type: string }[]): void | Promise<void>;
+  rows(rows: unknown[][]): void | Promise<void>;
+}
+
+/** DuckDB's memory_limit when none is given: a quarter of the machine's memory. */
+export function defaultMemoryLimit(): string {
+  return `${Math.floor(totalmem() / 4 / 2 ** 20)}MiB`;
+}
+
+/** Column names as node-api's row objects key them: a repeated one suffixed `:1`, `:2`, …. */
+function deduplicated(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const k = seen.get(name) ?? 0;
+    seen.set(name, k + 1);
+    return k === 0 ? name : `${name}:${k}`;
+  });
+}
+
+/** Whether a prepared statement returns rows rather than DuckDB's one status column (`Count`, `Success`). */
+function returnsRows(prepared: DuckDBPreparedStatement): boolean {
+  if (prepared.statementType === StatementType.SELECT || prepared.statementType === StatementType.EXPLAIN) return true;
+  return !(prepared.columnCount === 1 && ['Count', 'Success'].includes(prepared.columnName(0)));
+}
+
+/** An ISO 8601 UTC offset: DuckDB writes `+02` or `+05:30`. */
+const isoOffset = (text: string) => text.replace(/([+-]\d\d)$/, '$1:00');
+
+/**
+ * An INTERVAL as an ISO 8601 duration (P1Y2M3DT4H5M6.5S). DuckDB keeps months, days and
+ * microseconds apart, each with its own sign; so does this, one sign per part (as PostgreSQL's
+ * iso_8601 style does): -1 day +2 hours is P-1DT2H.
+ */
+export function isoDuration(months: number, days: number, micros: bigint): string {
+  const part = (n: number | bigint, unit: string) => (n === 0 || n === 0n ? '' : `${n}${unit}`);
+  const sign = micros < 0n ? '-' : '';
+  const abs = micros < 0n ? -micros : micros;
+  const h = abs / 3_600_000_000n;
+  const m = (abs / 60_000_000n) % 60n;
+  const us = abs % 60_000_000n;
+  const s = us === 0n ? '' : `${sign}${us / 1_000_000n}${us % 1_000_000n ? `.${String(us % 1_000_000n).padStart(6, '0').replace(/0+$/, '')}` : ''}S`;
+  const date = part(Math.trunc(months / 12), 'Y') + part(months % 12, 'M') + part(days, 'D');
+  const time = (h ? `${sign}${h}H` : '') + (m ? `${sign}${m}M` : '') + s;
+  return date === '' && time === '' ? 'PT0S' : `P${date}${time ? `T${time}` : ''}`;
+}
+
+/**
+ * A value's JSON text: numbers (integers of any size, DECIMAL) as JSON numbers in DuckDB's exact
+ * digits; non-finite floats as the strings "NaN", "Infinity", "-Infinity"; dates, times and
+ * timestamps as ISO 8601 strings, INTERVAL as an ISO 8601 duration; BLOB as base64; lists and
+ * arrays as arrays, structs as objects, a MAP as an object keyed by its keys' text, a UNION as its
+ * value; anything else (UUID, ENUM, BIT, JSON, …) as the string of its text.
+ */
+export function jsonText(v: DuckDBValue, type: DuckDBType): string {
+  if (v === null) return 'null';
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return v ? 'true' : 'false';
+    case DuckDBTypeId.TINYINT: case DuckDBTypeId.SMALLINT: case DuckDBTypeId.INTEGER: case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT: case DuckDBTypeId.UTINYINT: case DuckDBTypeId.USMALLINT: case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT: case DuckDBTypeId.UHUGEINT: case DuckDBTypeId.DECIMAL:
+      return String(v);
+    case DuckDBTypeId.FLOAT: case DuckDBTypeId.DOUBLE:
+      return Number.isFinite(v) ? JSON.stringify(v) : `"${String(v)}"`;
+    case DuckDBTypeId.DATE: {
+      const d = v as DuckDBDateValue;
+      return JSON.stringify(d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : d.toString());
+    }
+    case DuckDBTypeId.TIMESTAMP: case DuckDBTypeId.TIMESTAMP_S: case DuckDBTypeId.TIMESTAMP_MS: case DuckDBTypeId.TIMESTAMP_NS:
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return JSON.stringify(isoOffset(String(v).replace(' ', 'T')));
+    case DuckDBTypeId.TIME_TZ:
+      return JSON.stringify(isoOffset(String(v)));
+    case DuckDBTypeId.INTERVAL: {
+      const i = v as DuckDBIntervalValue;
+      return JSON.stringify(isoDuration(i.months, i.days, i.micros));
+    }
+    case DuckDBTypeId.BLOB:
+      return JSON.stringify(Buffer.from((v as DuckDBBlobValue).bytes).toString('base64'));
+    case DuckDBTypeId.LIST: case DuckDBTypeId.ARRAY:
+      return `[${(v as DuckDBListValue).items.map((x) => jsonText(x, type.valueType)).join(',')}]`;
+    case DuckDBTypeId.STRUCT: {
+      const t = type;
+      return `{${t.entryNames.map((name, k) => `${JSON.stringify(name)}:${jsonText((v as DuckDBStructValue).entries[name] ?? null, t.entryTypes[k]!)}`).join(',')}}`;
+    }
+    case DuckDBTypeId.MAP:
+      return `{${(v as DuckDBMapValue).entries.map((e) => `${JSON.stringify(String(e.key))}:${jsonText(e.value, type.valueType)}`).join(',')}}`;
+    case DuckDBTypeId.UNION: {
+      const u = v as DuckDBUnionValue;
+      return jsonText(u.value, type.memberTypes[type.memberTags.indexOf(u.tag)]!);
+    }
+    default:
+      return JSON.stringify(String(v));
+  }
+}
 
 export interface Result {
   /** The rows' keys, in order: the column names, a repeated one suffixed `:1`, `:2`, …. */
@@ -116,7 +231,7 @@ export class Database {
    * (or creating) `./.tmp`. A read-only file is sealed from the start: no file access, no
    * extension loading, configuration locked once its time zone is set (stack-notes §4).
    */
-  static async open(options: { file?: string; readOnly?: boolean; progress?: boolean } = {}): Promise<Database> {
+  static async open(options: { file?: string; readOnly?: boolean; progress?: boolean; memoryLimit?: string } = {}): Promise<Database> {
     // The configuration is locked once the time zone is set (below).
     const sealed: Record<string, string> = options.readOnly ? { access_mode: 'READ_ONLY', enable_external_access: 'false' } : {};
     let instance: Instance;
@@ -132,8 +247,11 @@ export class Database {
     }
     const con = await instance.connect();
     if (options.readOnly) {
-      await con.run(`${SESSION_SETTINGS}; SET lock_configuration = true`);
-      return new Database(instance, con, options.file);
+      await con.run(SESSION_SETTINGS);
+      const db = new Database(instance, con, options.file);
+      await db.limitMemory(options.memoryLimit);
+      await con.run(`SET lock_configuration = true`);
+      return db;
     }
     // With `progress`, DuckDB tracks how far a statement has got (for exec's onProgress), at some
     // cost to every statement, but never prints it itself.
@@ -191,10 +309,38 @@ export class Database {
 
   /**
    * Run the statements of `sql` one after the other, and read the last one's rows (the user's SQL,
-   * in a sandbox). A statement that begins, commits or rolls back a transaction is refused before
-   * it runs: it would end the sandbox's own, and what follows would last.
+   * in a sandbox), gathered whole: the library's sql(). `maxRows` bounds what is gathered.
    */
-  async statements(sql: string, source = 'query'): Promise<Result> {
+  async statements(sql: string, source = 'query', limits: Limits & { maxRows?: number } = {}): Promise<Result> {
+    let columns: string[] = [];
+    let types: string[] = [];
+    const rows: Row[] = [];
+    await this.streamStatements(sql, source, {
+      mode: 'plain',
+      columns: (cols) => {
+        columns = cols.map((c) => c.name);
+        types = cols.map((c) => c.type);
+      },
+      rows: (chunk) => {
+        if (limits.maxRows !== undefined && rows.length + chunk.length > limits.maxRows) {
+          throw new QueryError(`${source}: returns more than ${limits.maxRows} rows`, 'add a LIMIT, or raise maxRows');
+        }
+        for (const r of chunk) rows.push(Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+      },
+    }, limits);
+    return { columns, types, rows };
+  }
+
+  /**
+   * Run the statements of `sql` one after the other and hand the last one's rows to `sink`, a chunk
+   * (DuckDB's, ~2,048 rows) at a time, as DuckDB makes them: the result is never held whole. Every
+   * statement before the last must be one whose result is DuckDB's status line (CREATE, INSERT,
+   * SET, …): one that returns rows is refused, as its rows would print nowhere. A statement that
+   * begins, commits or rolls back a transaction is refused before it runs: it would end the
+   * sandbox's own, and what follows would last. With `limits.timeout` (seconds), the query is
+   * interrupted once it has run that long.
+   */
+  async streamStatements(sql: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
     let extracted: DuckDBExtractedStatements;
     try {
       extracted = await this.con.extractStatements(sql);
@@ -206,23 +352,101 @@ export class Database {
       throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
     }
     const n = extracted.count;
-    for (let i = 0; ; i++) {
-      let prepared: DuckDBPreparedStatement;
-      try {
-        prepared = await extracted.prepare(i);
-      } catch (err) {
-        throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+    let interrupted = false;
+    const seconds = limits.timeout ?? 0;
+    const timer = seconds > 0 ? setTimeout(() => ((interrupted = true), this.con.interrupt()), seconds * 1000) : undefined;
+    const fail = (err: unknown): never => {
+      if (err instanceof QueryError) throw err;
+      const message = (err as Error).message;
+      if (interrupted) {
+        throw new QueryError(`${source}: query interrupted after ${seconds} s (${limits.timeoutName ?? 'timeout'})`, `let it run longer with ${limits.timeoutName ?? 'timeout'} SECONDS, or 0 for no limit`, { cause: err });
       }
-      if (prepared.statementType === StatementType.TRANSACTION) throw transactionError(source, i);
-      // A lone SELECT is read the fast way (select).
-      if (n === 1 && prepared.statementType === StatementType.SELECT) return this.select(sql, undefined, source);
-      try {
-        if (i < n - 1) await prepared.run();
-        else return resultOf(await prepared.runAndReadAll());
-      } catch (err) {
-        throw new QueryError(`${source}: ${(err as Error).message}`, undefined, { cause: err });
+      if (/^Out of Memory Error/.test(message)) {
+        // DuckDB's first line; the rest suggests settings the sealed database cannot change.
+        throw new QueryError(`${source}: ${message.split('\n')[0]}`, `the query needs more than ${limits.memoryName ?? 'memory_limit'} allows: raise it, or ask for less (a LIMIT, fewer columns)`, { cause: err });
+      }
+      throw new QueryError(`${source}: ${message}`, undefined, { cause: err });
+    };
+    try {
+      // An interrupt that comes while no statement runs (between two, or while rows are printed)
+      // reaches none: the flag is checked before each step too.
+      const check = () => {
+        if (interrupted) fail(new Error('Interrupted'));
+      };
+      for (let i = 0; i < n; i++) {
+        check();
+        const prepared = await extracted.prepare(i).catch(fail);
+        if (prepared.statementType === StatementType.TRANSACTION) throw transactionError(source, i);
+        if (i < n - 1) {
+          if (returnsRows(prepared)) {
+            throw new QueryError(
+              `${source}: statement ${i + 1} of ${n} returns rows, which would not be printed: only the last statement's are`,
+              'run it on its own, or make it the last',
+            );
+          }
+          await prepared.run().catch(fail);
+          continue;
+        }
+        const columns = deduplicated(Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnName(c)));
+        const types = Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnType(c));
+        // DuckDB's own text form (CAST(x AS VARCHAR)): a SELECT is run wrapped in that cast.
+        const asText = sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await this.textPrepared(sql, n) : undefined;
+        const result = await (asText ?? prepared).stream().catch(fail);
+        // The columns are handed over once the first chunk is made: a query that fails or is
+        // interrupted before it has a row prints nothing.
+        for (let first = true; ; first = false) {
+          check();
+          const chunk = await result.fetchChunk().catch(fail);
+          if (first) await sink.columns(columns.map((name, c) => ({ name, type: types[c]!.toString() })));
+          // An interrupted stream may end as if it were complete: the flag tells.
+          if (chunk === null || chunk.rowCount === 0) {
+            check();
+            break;
+          }
+          // Column by column: node-api's row by row reads the chunk's shape again for every row.
+          const cols = chunk.getColumns();
+          const rows = Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col) => col[r]!));
+          if (sink.mode === 'json') await sink.rows(rows.map((r) => r.map((v, c) => jsonText(v, types[c]!))));
+          // Not a SELECT (DESCRIBE, PRAGMA, …): node-api's text, DuckDB's for these statements' types.
+          else if (sink.mode === 'text') await sink.rows(rows.map((r) => r.map((v) => (v === null ? null : String(v)))));
+          else await sink.rows(rows.map((r) => r.map((v, c) => (v === null ? null : toPlain(v, types[c]!, JSDuckDBValueConverter)))));
+        }
+      }
+    } catch (err) {
+      fail(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The last statement of `sql` (`n` of them), a SELECT, wrapped so that DuckDB casts each column
+   * to VARCHAR; undefined when it cannot be (DuckDB then runs it as it is). DuckDB finds the
+   * statement: it is the text after the last semicolon that leaves one statement after it and
+   * n - 1 before it (a semicolon inside a string or comment does not); one with all n before it
+   * has only blanks or comments after it.
+   */
+  private async textPrepared(sql: string, n: number): Promise<DuckDBPreparedStatement | undefined> {
+    const count = (text: string) => this.con.extractStatements(text).then((e) => e.count, () => -1);
+    let end = sql.length;
+    let last: string | undefined;
+    for (let at = sql.lastIndexOf(';'); ; at = at > 0 ? sql.lastIndexOf(';', at - 1) : -1) {
+      if (at < 0) {
+        if (n === 1) last = sql.slice(0, end);
+        break;
+      }
+      const before = await count(sql.slice(0, at + 1));
+      if (before === n) {
+        end = at; // only blanks or comments after it: the last statement ends here
+        continue;
+      }
+      if (before === n - 1 && (await count(sql.slice(at + 1, end))) === 1) {
+        last = sql.slice(at + 1, end);
+        break;
       }
     }
+    if (last === undefined) return undefined;
+    return this.con.prepare(`select cast(columns(*) as varchar) from (${last}\n)`).catch(() => undefined);
   }
 
   /**
@@ -350,8 +574,23 @@ export class Database {
    * Forbid file access from here on (stack-notes §4): tables must be loaded first. With no temp
    * directory nothing stays allow-listed, and the configuration cannot be changed back.
    */
-  async seal(): Promise<void> {
+  async seal(memoryLimit?: string): Promise<void> {
+    await this.limitMemory(memoryLimit);
     await this.exec(`SET enable_external_access = false; SET lock_configuration = true`);
+  }
+
+  /**
+   * Set DuckDB's memory_limit (default: defaultMemoryLimit()), before the configuration is locked:
+   * once it is, memory_limit cannot be set. With no temp directory, a query that needs more fails
+   * with DuckDB's "Out of Memory Error" instead of taking the machine's memory.
+   */
+  private async limitMemory(limit = defaultMemoryLimit()): Promise<void> {
+    try {
+      await this.con.run(`SET GLOBAL memory_limit = ${sqlString(limit)}`);
+    } catch (err) {
+      // DuckDB's first line; the rest suggests settings that do not apply here.
+      throw new QueryError(`memory limit ${limit}: ${(err as Error).message.split('\n')[0]}`, 'give a size such as 2GB or 512MiB, larger than the loaded evidence', { cause: err });
+    }
   }
 
   /**

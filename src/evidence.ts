@@ -9,7 +9,7 @@ import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
 import type { CensusRow, ForgeableRow } from './census-text.js';
-import { Database, type Params, type Result, type Row } from './db.js';
+import { Database, type Limits, type Params, type Result, type Row, type RowSink } from './db.js';
 import { InputError, UsageError } from './errors.js';
 import { bundledProbeDir, displayPath } from './paths.js';
 import { loadProbes, loadResultsFile, type Probe } from './probe.js';
@@ -49,6 +49,19 @@ export interface OpenOptions {
   level?: 'census' | 'full';
   /** Told how a long transcript scan is going (the CLI prints it on a terminal). */
   onProgress?: (p: Progress) => void;
+  /**
+   * DuckDB's memory_limit once the evidence is loaded (every query after, sql() included), as
+   * DuckDB writes sizes: '2GB', '512MiB'. Default: a quarter of the machine's memory.
+   */
+  memoryLimit?: string;
+}
+
+/** Bounds on sql(): see Limits in db.ts. */
+export interface SqlOptions {
+  /** Seconds after which the query is interrupted (default 60; 0: none). */
+  timeout?: number;
+  /** The most rows sql() gathers into its table (default 1,000,000); more is an error. */
+  maxRows?: number;
 }
 
 /** The probes and transcript folders that `paths` and `options` name. */
@@ -265,7 +278,7 @@ export class Evidence {
     if (options.db) return Evidence.fromFile(paths, options, probesDefault);
     const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
     try {
-      await loaded.db.seal();
+      await loaded.db.seal(options.memoryLimit);
     } catch (err) {
       loaded.db.close();
       throw err;
@@ -278,7 +291,7 @@ export class Evidence {
     const file = resolve(options.db!);
     const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
     if (!existsSync(file)) throw new InputError(`${displayPath(file)}: no such database`, 'build it first: omg-evidence load [PROBE...] [--transcripts DIR] --db FILE');
-    const db = await Database.open({ file, readOnly: true });
+    const db = await Database.open({ file, readOnly: true, memoryLimit: options.memoryLimit });
     try {
       const meta = await readMeta(db, file);
       // Probes named on the command line must be the recorded ones; none named means the recorded.
@@ -323,9 +336,18 @@ export class Evidence {
    * Run the user's SQL. `source` says where it came from (the argument, a file, stdin). It runs in
    * a sandbox (Database.sandbox), so nothing it does outlasts it: no later method sees a change.
    */
-  async sqlResult(text: string, source = 'query'): Promise<Result> {
+  async sqlResult(text: string, source = 'query', limits: Limits & { maxRows?: number } = {}): Promise<Result> {
     if (this.level === 'census') this.refuse('SQL');
-    return this.#db.sandbox((box) => box.statements(text, source));
+    return this.#db.sandbox((box) => box.statements(text, source, limits));
+  }
+
+  /**
+   * Run the user's SQL as sqlResult does, handing the last statement's rows to `sink` a chunk at a
+   * time (Database.streamStatements): what the CLI prints, never held whole.
+   */
+  async sqlStream(text: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
+    if (this.level === 'census') this.refuse('SQL');
+    return this.#db.sandbox((box) => box.streamStatements(text, source, sink, limits));
   }
 
   /**
@@ -433,9 +455,18 @@ export class Evidence {
     return { totals: await table(totals!), by_arm: await table(byArm!), by_model: await table(byModel!) };
   }
 
-  /** Any SQL over the loaded views, as an arquero table. */
-  async sql(text: string): Promise<ColumnTable> {
-    const res = await this.sqlResult(text);
+  /**
+   * Any SQL over the loaded views, as an arquero table. The table holds every row, so sql()
+   * gathers them: at most `maxRows` (default 1,000,000), within DuckDB's memory limit
+   * (OpenOptions.memoryLimit), and interrupted after `timeout` seconds (default 60; 0: none).
+   */
+  async sql(text: string, options: SqlOptions = {}): Promise<ColumnTable> {
+    const res = await this.sqlResult(text, 'query', {
+      timeout: options.timeout ?? 60,
+      timeoutName: 'timeout',
+      memoryName: 'memoryLimit',
+      maxRows: options.maxRows ?? 1_000_000,
+    });
     return table(res.rows, res.columns);
   }
 

@@ -67,21 +67,27 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], color =
 
 /** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
 export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): string {
-  const esc = (s: string) => s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>');
-  const head = `| ${columns.map((c) => esc(c.title ?? c.key)).join(' | ')} |`;
+  const head = markdownLine(columns.map((c) => c.title ?? c.key));
   const rule = `|${columns.map((c) => (c.right ? '---:' : ':---')).join('|')}|`;
-  const body = rows.map((r) => `| ${columns.map((c) => esc(text(r[c.key] ?? null))).join(' | ')} |`);
+  const body = rows.map((r) => markdownLine(columns.map((c) => text(r[c.key] ?? null))));
   return [head, rule, ...body].join('\n') + '\n';
+}
+
+/** One row of a GFM pipe table, without its line break. */
+function markdownLine(values: string[]): string {
+  const esc = (s: string) => (/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
+  return `| ${values.map(esc).join(' | ')} |`;
 }
 
 /** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */
 export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
-  const field = (v: Cell) => {
-    const s = text(v);
-    return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  const lines = [columns.map((c) => field(c.key)), ...rows.map((r) => columns.map((c) => field(r[c.key] ?? null)))];
+  const lines = [columns.map((c) => csvField(c.key)), ...rows.map((r) => columns.map((c) => csvField(r[c.key] ?? null)))];
   return lines.map((l) => l.join(',')).join('\r\n') + '\r\n';
+}
+
+function csvField(v: Cell): string {
+  const s = text(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
 export function toJson(value: unknown): string {
@@ -115,4 +121,69 @@ export function render<T>(format: TabularFormat, columns: Column[], items: reado
     case 'ndjson':
       return toNdjson(layout.json ? items.map(layout.json) : items);
   }
+}
+
+/** The most rows a terminal table holds to size its columns; a longer result prints as markdown (streamWriter). */
+export const TABLE_ROWS = 10_000;
+
+/**
+ * A writer for a result that arrives a chunk of rows at a time (the user's SQL), printed as it
+ * arrives so that it is never held whole. In `text` mode a row is each column's text (null for
+ * NULL), in `json` mode each column's JSON text. csv, markdown and ndjson print each row as it
+ * comes; json prints one object per line inside the array; a table must see every row to size
+ * its columns, so it holds up to TABLE_ROWS and, past that, prints them and the rest as markdown
+ * (after calling `onOverflow`).
+ */
+export function streamWriter(
+  format: TabularFormat,
+  out: (text: string) => void,
+  options: { color?: boolean; onOverflow?: () => void } = {},
+): { mode: 'text' | 'json'; begin(columns: Column[]): void; rows(rows: (string | null)[][]): void; end(): void } {
+  let columns: Column[] = [];
+  let count = 0;
+  let held: (string | null)[][] | undefined = format === 'table' ? [] : undefined;
+  const cells = (row: (string | null)[]) => Object.fromEntries(columns.map((c, i) => [c.key, row[i] ?? null]));
+  const markdownRows = (rows: (string | null)[][]) => {
+    if (rows.length) out(rows.map((r) => `${markdownLine(r.map((v) => v ?? ''))}\n`).join(''));
+  };
+  const object = (row: (string | null)[]) => `{${columns.map((c, i) => `${JSON.stringify(c.key)}:${row[i]}`).join(',')}}`;
+  return {
+    mode: format === 'json' || format === 'ndjson' ? 'json' : 'text',
+    begin(cols) {
+      columns = cols;
+      if (format === 'csv') out(toCsv(columns, []));
+      if (format === 'markdown') out(toMarkdown(columns, []));
+    },
+    rows(rows) {
+      switch (format) {
+        case 'csv':
+          if (rows.length) out(rows.map((r) => `${r.map(csvField).join(',')}\r\n`).join(''));
+          break;
+        case 'markdown':
+          markdownRows(rows);
+          break;
+        case 'ndjson':
+          out(rows.map((r) => `${object(r)}\n`).join(''));
+          break;
+        case 'json':
+          out(rows.map((r, i) => `${count + i === 0 ? '[\n' : ',\n'}  ${object(r)}`).join(''));
+          break;
+        case 'table':
+          if (held) {
+            held.push(...rows);
+            if (held.length > TABLE_ROWS) {
+              options.onOverflow?.();
+              out(toMarkdown(columns, []));
+              markdownRows(held);
+              held = undefined;
+            }
+          } else markdownRows(rows);
+      }
+      count += rows.length;
+    },
+    end() {
+      if (format === 'json') out(count === 0 ? '[]\n' : '\n]\n');
+      if (held) out(toTable(columns, held.map(cells), options.color));
+    },
+  };
 }

@@ -2,7 +2,7 @@
  * Options several commands share, so they read and behave the same everywhere: --format, --from
  * and --transcripts.
  */
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { listTranscriptFiles, type Evidence, type OpenOptions, type Source } from './evidence.js';
 import { defaultFormat } from './format.js';
@@ -73,4 +73,25 @@ export async function warnUnmatched(ev: Evidence, transcripts: string | undefine
  */
 export function warnNoTranscripts(found: number, transcripts: string, onWarning: (w: string) => void): void {
   if (found === 0 && listTranscriptFiles(transcripts).length === 0) onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
+}
+
+/** A size as DuckDB takes it for memory_limit: a number and a unit (KB, MB, GB, TB, KiB, MiB, GiB, TiB). */
+const SIZE = /^\d+(\.\d+)?\s*(B|[KMGT]i?B)$/i;
+
+export function memoryLimitOption(): Option {
+  return new Option('--memory-limit <size>', "DuckDB's memory limit for the query, e.g. 2GB or 512MiB (default: a quarter of this machine's memory)")
+    .argParser((v: string) => {
+      if (!SIZE.test(v.trim())) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
+      return v.trim();
+    });
+}
+
+export function timeoutOption(): Option {
+  return new Option('--timeout <seconds>', 'interrupt the query after this many seconds; 0: never')
+    .default(60)
+    .argParser((v: string) => {
+      const n = Number(v);
+      if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
+      return n;
+    });
 }

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/db.js';
 import { Evidence } from '../src/evidence.js';
 import { VIEWS } from '../src/views.js';
-import { bin, bundled, cli, probeFixture, repo } from './helpers.js';
+import { spawn } from 'node:child_process';
+import { totalmem } from 'node:os';
+import { binPath, bin, bundled, cli, probeFixture, repo } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -93,6 +95,141 @@ describe('sql', () => {
         expect(existsSync(join(repo, '.tmp'))).toBe(false);
       });
     }
+  });
+});
+
+/**
+ * One golden per type (test/golden/sql-types/TYPE.md): the type's values in every format. In csv,
+ * markdown and table each value is DuckDB's CAST(x AS VARCHAR), which the test checks too.
+ */
+const TYPES: [string, string][] = [
+  ['INTERVAL', `[interval '1 year 2 months 3 days 4 hours 5 minutes 6.5 seconds', -interval '1 day 2 hours', interval '0 seconds', interval '-0.000001 seconds', NULL]`],
+  ['TIME', `[time '12:34:56.789', time '00:00:00', time '24:00:00', NULL]`],
+  ['DATE', `[date '2024-02-29', date '0001-01-01', date 'infinity', NULL]`],
+  ['TIMESTAMP', `[timestamp '2024-02-29 12:34:56.123456', timestamp '1970-01-01', timestamp '-infinity', NULL]`],
+  ['TIMESTAMPTZ', `[timestamptz '2024-02-29 12:34:56.5+02', timestamptz '2000-01-01 00:00:00+00', NULL]`],
+  ['BLOB', `['\\x00\\xFFab'::blob, 'a|b,c'::blob, ''::blob, NULL]`],
+  ['HUGEINT', `[170141183460469231731687303715884105727::hugeint, -170141183460469231731687303715884105727::hugeint, 9007199254740993::hugeint, NULL]`],
+  ['DECIMAL', `[123.4500::decimal(10,4), -0.0001::decimal(10,4), 12345678901234567890.123456789::decimal(38,9), 0.1::decimal(38,9), NULL]`],
+  ['UUID', `['6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid, '00000000-0000-0000-0000-000000000000'::uuid, NULL]`],
+  ['ENUM', `['happy'::mood, 'sad'::mood, NULL]`],
+  ['LIST', `[[1, 2, NULL], [], NULL]`],
+  ['STRUCT', `[{'a': 1, 'b': 'it''s, "x"'}, {'a': NULL, 'b': 'x y'}, NULL]`],
+  ['MAP', `[map {'k': 1, 'j': 2}, map {}, NULL]`],
+];
+const ENUM = `create type mood as enum ('sad', 'happy'); `;
+
+describe('every DuckDB type prints in every format', () => {
+  for (const [type, values] of TYPES) {
+    it(type, async () => {
+      const sql = `${ENUM}select unnest(${values}) as v`;
+      let golden = '';
+      for (const format of ['csv', 'markdown', 'table', 'json', 'ndjson']) {
+        const run = await cli(['sql', sql, '--format', format], { tty: format === 'table' });
+        expect(run.stderr, format).toBe('');
+        expect(run.code, format).toBe(0);
+        golden += `## ${format}\n\n\`\`\`\n${run.stdout}\`\`\`\n\n`;
+        if (format === 'json') expect(JSON.parse(run.stdout)).toHaveLength(JSON.parse(run.stdout).length);
+      }
+      await expect(`# ${type}: select unnest(${values}) as v\n\n${golden}`).toMatchFileSnapshot(`golden/sql-types/${type}.md`);
+      const cast = await cli(['sql', `${ENUM}select cast(unnest(${values}) as varchar) as v`, '--format', 'csv']);
+      expect((await cli(['sql', sql, '--format', 'csv'])).stdout).toBe(cast.stdout);
+    });
+  }
+});
+
+/** Run the built bin with a small JS heap, counting stdout's lines as they come, never holding them. */
+function countLines(args: string[], heapMb: number): Promise<{ code: number | null; lines: number; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, binPath, ...args], { cwd: repo, env: { ...process.env, NO_COLOR: '1' } });
+    let lines = 0;
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => {
+      for (const byte of b) if (byte === 10) lines++;
+    });
+    child.stderr.on('data', (b: Buffer) => void (stderr += b.toString()));
+    child.on('close', (code) => done({ code, lines, stderr }));
+  });
+}
+
+describe('sql is bounded', () => {
+  it('streams a result larger than the JS heap to stdout, in every format', async () => {
+    const rows = 1_000_000;
+    // A 32 MB heap cannot hold 1,000,000 rows gathered whole; streamed, each format prints them all.
+    const header = { csv: 1, markdown: 2, json: 2, ndjson: 0 };
+    for (const [format, extra] of Object.entries(header)) {
+      const run = await countLines(['sql', `select i, 'row ' || i as s from range(${rows}) t(i)`, '--format', format, '--timeout', '0'], 32);
+      expect({ format, ...run }).toEqual({ format, code: 0, lines: rows + extra, stderr: '' });
+    }
+  }, 120_000);
+
+  it('a table holds at most 10,000 rows to size its columns; a longer result prints as markdown, with a warning', async () => {
+    const run = await cli(['sql', 'select i from range(10001) t(i)'], { tty: true });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('omg-evidence: warning: more than 10000 rows: printed as markdown, which streams (a table holds its rows to size its columns)\n');
+    expect(run.stdout.split('\n').slice(0, 3)).toEqual(['| i |', '|---:|', '| 0 |']);
+    expect(run.stdout.split('\n')).toHaveLength(10001 + 3);
+    expect((await cli(['sql', 'select i from range(10000) t(i)'], { tty: true })).stdout).toMatch(/^┌/);
+  });
+
+  it('--timeout interrupts the query: a one-line message, exit 1, nothing on stdout', async () => {
+    const run = await cli(['sql', 'select count(*) from range(10000000000000)', '--timeout', '1']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n',
+    });
+  });
+
+  it('--timeout interrupts a query whose rows are being printed: exit 1, never a result that looks complete', async () => {
+    const run = await cli(['sql', 'select * from range(1000000000)', '--timeout', '1', '--format', 'csv']);
+    expect(run.code).toBe(1);
+    expect(run.stdout.startsWith('range\r\n0\r\n1\r\n')).toBe(true);
+    expect(run.stderr).toBe('omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n');
+  });
+
+  it('--timeout takes seconds, 0 for none', async () => {
+    expect((await cli(['sql', 'select 1', '--timeout', 'soon'])).stderr).toBe(
+      "omg-evidence: option '--timeout <seconds>' argument 'soon' is invalid. give a number of seconds, 0 for none.\n(run with --help for usage)\n",
+    );
+    expect((await cli(['sql', 'select 1 as n', '--timeout', '0', '--format', 'csv'])).stdout).toBe('n\r\n1\r\n');
+  });
+
+  it("--memory-limit sets DuckDB's memory_limit, by default a quarter of the machine's memory", async () => {
+    const setting = `select current_setting('memory_limit') as m`;
+    expect((await cli(['sql', setting, '--memory-limit', '300MiB', '--format', 'csv'])).stdout).toBe('m\r\n300.0 MiB\r\n');
+    const db = join(temp(), 'p.duckdb');
+    await cli(['load', '--db', db]);
+    expect((await cli(['sql', setting, '--memory-limit', '300MiB', '--db', db, '--format', 'csv'])).stdout).toBe('m\r\n300.0 MiB\r\n');
+    const shown = (await cli(['sql', setting, '--format', 'csv'])).stdout.split('\r\n')[1]!;
+    const [n, unit] = shown.split(' ');
+    const limit = Number(n) * 1024 ** ['KiB', 'MiB', 'GiB', 'TiB'].indexOf(unit!) * 1024;
+    expect(Math.abs(limit - totalmem() / 4) / totalmem()).toBeLessThan(0.01);
+  });
+
+  it('a query that needs more than --memory-limit fails with a hint, exit 1', async () => {
+    const run = await cli(['sql', 'select list(i) from range(20000000) t(i)', '--memory-limit', '50MB']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^omg-evidence: <argument>: Out of Memory Error: failed to allocate [^\n]* \(the query needs more than --memory-limit allows: raise it, or ask for less \(a LIMIT, fewer columns\)\)\n$/);
+    expect((await cli(['sql', 'select 1', '--memory-limit', 'lots'])).code).toBe(2);
+    expect(await cli(['sql', 'select 1', '--memory-limit', '1MB'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: memory limit 1MB: Out of Memory Error: Failed to change memory limit to 1000000: could not free up enough memory for the new limit (give a size such as 2GB or 512MiB, larger than the loaded evidence)\n',
+    });
+  });
+
+  it('a statement before the last that returns rows is refused, never dropped', async () => {
+    expect(await cli(['sql', 'select 2 as b; select 1 as a'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'omg-evidence: <argument>: statement 1 of 2 returns rows, which would not be printed: only the last statement\'s are (run it on its own, or make it the last)\n',
+    });
+    expect((await cli(['sql', 'create temp table t as select 2 as x; insert into t values (3) returning x; select 1'])).stderr).toMatch(/statement 2 of 3 returns rows/);
+    const ok = await cli(['sql', "create temp table t as select 1e20::double as d; insert into t values (2); select d from t order by d /* ; */ ; -- done", '--format', 'csv']);
+    expect(ok).toEqual({ code: 0, stdout: 'd\r\n2.0\r\n1e+20\r\n', stderr: '' });
   });
 });
 
@@ -237,6 +374,9 @@ describe('the library', () => {
         { status: 'pilot', n: 1 },
         { status: 'void', n: 2 },
       ]);
+      await expect(ev.sql('select * from range(11)', { maxRows: 10 })).rejects.toThrow(/^query: returns more than 10 rows$/);
+      await expect(ev.sql('select count(*) from range(10000000000000)', { timeout: 1 })).rejects.toThrow(/^query: query interrupted after 1 s \(timeout\)$/);
+      await expect(ev.sql('select 2 as b; select 1 as a')).rejects.toThrow(/^query: statement 1 of 2 returns rows/);
     } finally {
       await ev.close();
     }

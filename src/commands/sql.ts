@@ -2,23 +2,32 @@
  * `omg-evidence sql [QUERY] [PROBE...]`: ad-hoc SQL over the loaded views. The query comes from
  * the argument, from a file (-f), or from stdin. It runs only after loading, in a database with
  * file access disabled and its configuration locked, so it cannot read or write any file; and in a
- * transaction that is rolled back (Evidence.sqlResult), so it cannot change the evidence either.
+ * transaction that is rolled back (Evidence.sqlStream), so it cannot change the evidence either.
+ * Its result is printed a chunk at a time as DuckDB makes it, within --memory-limit and --timeout.
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { InputError, UsageError } from '../errors.js';
 import { Evidence, withEvidence, type Source } from '../evidence.js';
-import { cellOf, render, TABULAR_FORMATS } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
+import { cellOf, render, streamWriter, TABLE_ROWS, TABULAR_FORMATS } from '../format.js';
+import { processIO, useColor, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOption } from '../options.js';
 import { displayPath } from '../paths.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
+/** Numeric DuckDB types, right-aligned. */
+const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/;
+
+/** Wait until stdout has drained (a slow pipe), so that printed rows are not held in memory. */
+async function drained(io: IO): Promise<void> {
+  if (io === processIO && process.stdout.writableNeedDrain) await new Promise((ok) => process.stdout.once('drain', ok));
+}
+
 export function formatResult(columns: string[], types: string[], rows: Row[], format: Format, color = false): string {
-  const cols = columns.map((c, i) => ({ key: c, right: /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL)/.test(types[i]!) }));
+  const cols = columns.map((c, i) => ({ key: c, right: NUMERIC.test(types[i]!) }));
   return render(format, cols, rows, { cells: (r) => Object.fromEntries(columns.map((c) => [c, cellOf(r[c])])), color });
 }
 
@@ -41,7 +50,9 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
     .addOption(fromOption())
     .addOption(transcriptsOption())
     .addOption(dbOption())
-    .action(async (query: string | undefined, rest: string[], opts: { file?: string; format?: Format; from?: Source; transcripts?: string; db?: string }) => {
+    .addOption(memoryLimitOption())
+    .addOption(timeoutOption())
+    .action(async (query: string | undefined, rest: string[], opts: { file?: string; format?: Format; from?: Source; transcripts?: string; db?: string; memoryLimit?: string; timeout: number }) => {
       const format = chosenFormat(opts.format, io);
       let sql: string;
       let source: string;
@@ -68,9 +79,21 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
         onProgress: progressReporter(io),
         db: opts.db,
         transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
+        memoryLimit: opts.memoryLimit,
       }), async (ev) => {
-        const res = await ev.sqlResult(sql, source);
-        io.stdout(formatResult(res.columns, res.types, res.rows, format, useColor(io)));
+        const writer = streamWriter(format, io.stdout, {
+          color: useColor(io),
+          onOverflow: () => warn(io, `more than ${TABLE_ROWS} rows: printed as markdown, which streams (a table holds its rows to size its columns)`),
+        });
+        await ev.sqlStream(sql, source, {
+          mode: writer.mode,
+          columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
+          rows: async (rows) => {
+            writer.rows(rows as (string | null)[][]);
+            await drained(io);
+          },
+        }, { timeout: opts.timeout, timeoutName: '--timeout', memoryName: '--memory-limit' });
+        writer.end();
       });
     });
 }
