@@ -48,5 +48,15 @@ export class VerdictError extends OmgError {
   override readonly exitCode = EXIT.verdict;
 }
 
-/** DuckDB rejected a query; the message keeps DuckDB's own text, prefixed by where the query came from. */
-export class QueryError extends OmgError {}
+/**
+ * DuckDB rejected a query; the message keeps DuckDB's own words on one line, prefixed by where the
+ * query came from. DuckDB's quote of the statement (`LINE 1: …` and a caret) is left out: it quotes
+ * the statement as omg-evidence wrapped it, and an error is one line.
+ */
+export class QueryError extends OmgError {
+  constructor(message: string, hint?: string, options?: ErrorOptions) {
+    // What DuckDB says before its quote of the statement (a Binder Error's candidates, say) stays, on one line.
+    const said = message.split(/\n\s*\nLINE \d+:/)[0]!.split('\n').map((l) => l.trim()).filter(Boolean);
+    super(said.join('; '), hint, options);
+  }
+}
