@@ -127,20 +127,26 @@ function resolveLink(p: string, realRoot: string, folder: string): string {
   return real;
 }
 
+/** What `p` is, following a symbolic link that must resolve inside `realRoot`; undefined when nothing is there. */
+function inputStat(p: string, realRoot: string, folder: string): Stats | undefined {
+  let st: Stats;
+  try {
+    st = lstatSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw ioError(p, err);
+  }
+  return st.isSymbolicLink() ? statSync(resolveLink(p, realRoot, folder)) : st;
+}
+
 /**
  * Check that `p`, an input inside `folder`, is a regular file this process can read, before anyone
  * opens it: a symbolic link must resolve inside the folder; a FIFO, a directory, a device or an
  * unreadable file is an InputError naming `p`. Returns false when nothing is there.
  */
 export function inputFile(p: string, realRoot: string, folder: string): boolean {
-  let st: Stats;
-  try {
-    st = lstatSync(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw ioError(p, err);
-  }
-  if (st.isSymbolicLink()) st = statSync(resolveLink(p, realRoot, folder));
+  const st = inputStat(p, realRoot, folder);
+  if (!st) return false;
   if (!st.isFile()) throw new InputError(`${displayPath(p)}: ${kindOf(st)}, where a file is expected; nothing was read from it`, NOT_REGULAR_HINT);
   mustRead(p);
   return true;
@@ -160,14 +166,8 @@ function mustRead(p: string): void {
  * file where the folder should be is an InputError (ENOTDIR).
  */
 export function inputFolder(p: string, realRoot: string, folder: string): boolean {
-  let st: Stats;
-  try {
-    st = lstatSync(p);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw ioError(p, err);
-  }
-  if (st.isSymbolicLink()) st = statSync(resolveLink(p, realRoot, folder));
+  const st = inputStat(p, realRoot, folder);
+  if (!st) return false;
   if (!st.isDirectory()) throw new InputError(`${displayPath(p)}: ${st.isFile() ? 'a file' : kindOf(st)}, where a folder is expected (ENOTDIR)`, NOT_REGULAR_HINT);
   return true;
 }
