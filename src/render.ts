@@ -31,8 +31,10 @@ import { listQueries, readQuery } from './queries.js';
 import { listTranscriptFiles } from './transcripts.js';
 import { verdicts } from './verdict.js';
 
-const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->\r?$/;
-const END = /^<!-- omg-evidence:end\s*-->\r?$/;
+const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
+const END = /^<!-- omg-evidence:end\s*-->[ \t]*\r?$/;
+/** A line that means to be a marker (indented less than code is): one not BEGIN or END is an error, never text. */
+const MARKER_LIKE = /^ {0,3}<!--\s*omg-evidence:/;
 
 /** What a region can name besides a query: the command tables, and the two documentation tables. */
 const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
@@ -132,6 +134,9 @@ export function parseDocument(path: string): Parsed {
       if (!open) fail(path, line, 'an end marker with no region begun', 'remove it, or add the <!-- omg-evidence:begin … --> it closes');
       regions.push({ ...open, end: line, body: lines.slice(open.begin, i) });
       open = null;
+    } else if (!open && MARKER_LIKE.test(text)) {
+      // Outside a region, a misspelt or indented marker would leave its region silently unrendered.
+      fail(path, line, 'a line that looks like a marker but is not one', 'write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line');
     }
   });
   if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');

@@ -422,6 +422,26 @@ describe('render: writing', () => {
     expect(readFileSync(doc).equals(bad)).toBe(true);
   });
 
+  it('a marker with spaces after it is still a marker; a line that only looks like one is an error naming doc:line', async () => {
+    const { doc } = scratch('good.md');
+    const text = readFileSync(doc, 'utf8');
+    writeFileSync(doc, text.replace('<!-- omg-evidence:end -->\n\nBetween.', '<!-- omg-evidence:end -->  \n\nBetween.'));
+    expect(await cli(['render', doc])).toEqual({ code: 0, stdout: '', stderr: `omg-evidence: render: ${doc}: 2 of 2 region(s) rewritten\n` });
+    for (const typo of ['<!-- omg-evidence:begn budget probe=../probes/minimal -->', '<!--omg-evidence:end-->x', '  <!-- omg-evidence:begin  budget -->   .']) {
+      writeFileSync(doc, `# A document\n\n${typo}\n`);
+      const before = readFileSync(doc);
+      expect(await cli(['render', '--check', doc]), typo).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${doc}:3: a line that looks like a marker but is not one (write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line)\n`,
+      });
+      expect(readFileSync(doc).equals(before)).toBe(true);
+    }
+    // Indented four spaces, it is code: text.
+    writeFileSync(doc, '# A document\n\n    <!-- omg-evidence:begn budget -->\n');
+    expect((await cli(['render', '--check', doc])).code).toBe(0);
+  });
+
   it('renders a document named twice, or through a symlink too, once', async () => {
     const { dir, doc } = scratch('good.md');
     const link = join(dir, 'docs', 'link.md');
