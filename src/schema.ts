@@ -92,7 +92,7 @@ async function describe(db: Database, table: string, file: string, rec: number, 
     )
   ).rows[0]!;
   if (!f) return `not a JSON object (got ${got.kind})`;
-  return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind} ${got.value}`;
+  return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind === 'null' ? 'null' : `${got.kind} ${got.value}`}`;
 }
 
 /** The list of json_type() results for a schema's keys, in field order. */

@@ -27,6 +27,7 @@ const bad: [fixture: string, message: string][] = [
   ['not-an-object', `results.jsonl:2: results.jsonl row: not a JSON object (got an array) ${HINT_ROW}`],
   ['missing-key', `results.jsonl:2: results.jsonl row: missing required key "exit_code" ${HINT_ROW}`],
   ['wrong-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got a string "2" ${HINT_ROW}`],
+  ['null-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got null ${HINT_ROW}`],
   ['bad-session-id', `results.jsonl:2: results.jsonl row: "session_id" must be lowercase hex and dashes (it names the file tool_use/<session_id>.jsonl) ${HINT_ROW}`],
   ['envelope-array-no-result', `results.jsonl:2: results.jsonl row: "envelope" is an array with no "type":"result" element ${HINT_ROW}`],
   ['duplicate-session', `results.jsonl:3: duplicate session_id "${S1}" (first at line 1) (each session_id must be unique within a probe)`],
