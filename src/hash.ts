@@ -2,7 +2,7 @@
  * SHA-256, for fingerprints and render's content hashes. node:crypto loads on first use: it takes
  * ~8 ms to load, which a command that hashes nothing (most runs) need not pay at start-up.
  */
-import { readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Crypto from 'node:crypto';
 
@@ -26,6 +26,16 @@ function feed(h: Crypto.Hash, fd: number, pos: number, len: number): void {
     if (n === 0) return;
     h.update(buf.subarray(0, n));
     done += n;
+  }
+}
+
+/** Feed every byte of the file at `path` into `h`, through the one buffer. */
+export function feedFile(h: Crypto.Hash, path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    feed(h, fd, 0, Number.MAX_SAFE_INTEGER);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -20,7 +20,7 @@ import { schemaRows, formatSchema } from './commands/schema.js';
 import { formatSkills } from './commands/skills.js';
 import { formatVerdicts } from './commands/verdict.js';
 import { InputError, OmgError } from './errors.js';
-import { sha256 } from './hash.js';
+import { feedFile, sha256 } from './hash.js';
 import { FenceScanner } from './fences.js';
 import { bodyState, provenanceLine, shortHash as hash } from './provenance.js';
 import { Evidence, type Source } from './evidence.js';
@@ -210,7 +210,9 @@ async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string>
   const h = sha256();
   for (const f of [...files].sort()) {
     const probe = ev.probes.find((p) => f.startsWith(p.dir + '/'))!;
-    h.update(`${probe.id}/${relative(probe.dir, f)}\0`).update(readFileSync(f)).update('\0');
+    h.update(`${probe.id}/${relative(probe.dir, f)}\0`);
+    feedFile(h, f);
+    h.update('\0');
   }
   return h.digest('hex').slice(0, 12);
 }
@@ -238,7 +240,7 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
   switch (spec.name) {
     case 'census':
       return spec.format === 'text'
-        ? fence(formatCensus(await ev!.censusRows(spec.from), 'text'))
+        ? fence(formatCensus(await ev!.censusRows(spec.from, { forgeable: false }), 'text'))
         : wrap(formatCensus(await ev!.censusRows(spec.from), tabular));
     case 'skills':
       return wrap(formatSkills(await ev!.skillRows(spec.from), tabular));
