@@ -88,18 +88,14 @@ function parseOptions(doc: string, line: number, text: string): Record<string, s
  * too: such a document is refused, naming the line of its first such byte.
  */
 function utf8Text(bytes: Buffer, path: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    let start = 0;
-    for (let line = 1; ; line++) {
-      const end = bytes.indexOf(0x0a, start);
-      const part = bytes.subarray(start, end < 0 ? bytes.length : end);
-      if (!isUtf8(part) || end < 0) {
-        throw new InputError(`${displayPath(path)}:${line}: not UTF-8 text`, 'render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8)');
-      }
-      start = end + 1;
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  let start = 0;
+  for (let line = 1; ; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    if (!isUtf8(bytes.subarray(start, end < 0 ? bytes.length : end)) || end < 0) {
+      throw new InputError(`${displayPath(path)}:${line}: not UTF-8 text`, 'render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8)');
     }
+    start = end + 1;
   }
 }
 
