@@ -5,7 +5,7 @@
  * file (a NUL byte in its first 8 KiB) is searched as bytes, and again with its NUL bytes left out
  * (UTF-16 text), with a warning that what it holds compressed or encoded goes unseen.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { InputError } from './errors.js';
 import { findLeaks, type LeakKind } from './leaks.js';
 import { displayPath, walkFiles } from './paths.js';
@@ -32,17 +32,6 @@ export interface Audit {
 
 const SNIFF = 8192;
 
-function isBinary(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(SNIFF);
-    const n = readSync(fd, buf, 0, SNIFF, 0);
-    return buf.subarray(0, n).includes(0);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * The texts to search in a file: its UTF-8 text, or for a binary file its bytes one character
  * each, and those bytes without their NULs (the ASCII of UTF-16 text); line breaks stay where they
@@ -50,8 +39,8 @@ function isBinary(path: string): boolean {
  */
 function readTexts(path: string): { binary: boolean; texts: string[] } {
   try {
-    if (!isBinary(path)) return { binary: false, texts: [readFileSync(path, 'utf8')] };
     const bytes = readFileSync(path);
+    if (!bytes.subarray(0, SNIFF).includes(0)) return { binary: false, texts: [bytes.toString('utf8')] };
     return { binary: true, texts: [bytes.toString('latin1').replaceAll('\0', ' '), Buffer.from(bytes.filter((b) => b !== 0)).toString('latin1')] };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
