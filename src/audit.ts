@@ -55,8 +55,7 @@ export function auditProbes(dirs: string[], home?: string): Audit {
   const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
   for (const dir of dirs) {
     const { probe } = discoverProbe(dir);
-    for (const f of walkFiles(probe.dir)) {
-      if (f.rel === '.git' || f.rel.startsWith('.git/') || f.rel.includes('/.git/')) continue;
+    for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'] })) {
       const { binary, texts } = readTexts(f.path);
       if (binary) audit.warnings.push(`${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`);
       audit.files++;

@@ -50,6 +50,8 @@ export function listFiles(dir: string, keep: (name: string) => boolean = () => t
 export interface WalkOptions {
   /** A folder whose name `keep` accepts is an error rather than a folder to walk (a `x.jsonl/`). */
   keptNamesAreFiles?: boolean;
+  /** Entries of these names are passed over, folders unwalked (audit: `.git`, whose objects and sockets are git's). */
+  skip?: readonly string[];
 }
 
 /**
@@ -70,6 +72,7 @@ export function walkFiles(dir: string, keep: (name: string) => boolean = () => t
     // Entry types come with the listing; only a symbolic link needs a stat to say what it points at.
     const entries = listDir(prefix === '' ? '.' : prefix).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
+      if (options.skip?.includes(e.name)) continue;
       const p = prefix + e.name;
       const r = rel === '' ? e.name : `${rel}/${e.name}`;
       const kept = keep(e.name);

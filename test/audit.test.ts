@@ -4,7 +4,8 @@
  * its golden text output beside it (<name>.txt); `clean` holds near misses only. Every secret in
  * the fixtures is fake.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,6 +92,21 @@ describe('audit', () => {
       const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
       expect(run.code).toBe(3);
       expect(run.stdout).toBe('p/blob.bin:2: github-token: ghp_FAKE********\np/utf16.txt:2: github-token: ghp_FAKE********\n');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("passes over .git, a folder that is git's (a socket in it is no error)", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      cpSync(join(dir, 'clean'), join(root, 'p'), { recursive: true });
+      mkdirSync(join(root, 'p', '.git'));
+      writeFileSync(join(root, 'p', '.git', 'config'), '[core]\n\tworktree = /home/alice/p\n');
+      execFileSync('python3', ['-c', `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(join(root, 'p', '.git', 'fsmonitor.ipc'))})`]);
+      const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
