@@ -73,7 +73,7 @@ export interface RowSink {
 }
 
 /** DuckDB's memory_limit when none is given: a quarter of the machine's memory. */
-export function defaultMemoryLimit(): string {
+function defaultMemoryLimit(): string {
   return `${Math.floor(totalmem() / 4 / 2 ** 20)}MiB`;
 }
 
@@ -101,7 +101,7 @@ const isoOffset = (text: string) => text.replace(/([+-]\d\d)$/, '$1:00');
  * microseconds apart, each with its own sign; so does this, one sign per part (as PostgreSQL's
  * iso_8601 style does): -1 day +2 hours is P-1DT2H.
  */
-export function isoDuration(months: number, days: number, micros: bigint): string {
+function isoDuration(months: number, days: number, micros: bigint): string {
   const part = (n: number | bigint, unit: string) => (n === 0 || n === 0n ? '' : `${n}${unit}`);
   const sign = micros < 0n ? '-' : '';
   const abs = micros < 0n ? -micros : micros;
@@ -121,7 +121,7 @@ export function isoDuration(months: number, days: number, micros: bigint): strin
  * arrays as arrays, structs as objects, a MAP as an object keyed by its keys' text, a UNION as its
  * value; anything else (UUID, ENUM, BIT, JSON, …) as the string of its text.
  */
-export function jsonText(v: DuckDBValue, type: DuckDBType): string {
+function jsonText(v: DuckDBValue, type: DuckDBType): string {
   if (v === null) return 'null';
   switch (type.typeId) {
     case DuckDBTypeId.BOOLEAN:
@@ -182,7 +182,7 @@ const SESSION_SETTINGS = `SET GLOBAL TimeZone = 'UTC'`;
 let leavingToExit = false;
 
 /** What json_serialize_sql returns: each statement's syntax tree, or DuckDB's error. */
-export type ParsedSql =
+type ParsedSql =
   | { error: false; statements: { node: unknown }[] }
   | { error: true; error_type: string; error_message: string };
 

@@ -142,7 +142,7 @@ export function physicalLine(file: string, rec: number): number {
 }
 
 /** The physical line number of the first line of `file` longer than `limit` bytes, if any. */
-export function firstLongLine(file: string, limit: number): number | undefined {
+function firstLongLine(file: string, limit: number): number | undefined {
   let found: number | undefined;
   walkLines(file, (span) => {
     if (span.end - span.start > limit) found = span.line;

@@ -100,8 +100,8 @@ function matcher(options: HomePathOptions): RegExp {
   return re;
 }
 
-/** Every home path in `text`, in order. */
-export function homePaths(text: string, options: HomePathOptions = {}): HomePath[] {
+/** Every home path in `text`, in order; with `first`, only the first (the rest are not looked for). */
+export function homePaths(text: string, options: HomePathOptions = {}, first = false): HomePath[] {
   const re = matcher(options);
   const out: HomePath[] = [];
   re.lastIndex = 0;
@@ -111,6 +111,7 @@ export function homePaths(text: string, options: HomePathOptions = {}): HomePath
     if (form === 'root') path = path.replace(/[^A-Za-z0-9_.-]$/u, '');
     const index = m.index + m[0].length - m.groups![form]!.length;
     out.push({ text: path, index, form });
+    if (first) break;
     // The character after a match may be the boundary of the next one.
     re.lastIndex = index + Math.max(path.length, 1);
   }
@@ -119,7 +120,7 @@ export function homePaths(text: string, options: HomePathOptions = {}): HomePath
 
 /** The first home path in `text`, or undefined. */
 export function firstHomePath(text: string, options: HomePathOptions = {}): HomePath | undefined {
-  return homePaths(text, options)[0];
+  return homePaths(text, options, true)[0];
 }
 
 /** Keep `keep` characters of `s` and hide the rest (at most eight stars, so the length shows little). */

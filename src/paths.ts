@@ -185,7 +185,7 @@ export function listDir(p: string): Dirent[] {
 }
 
 /** An I/O failure on input `p` as an InputError: its path and the system's code (EACCES, ENOTDIR, …). */
-export function ioError(p: string, err: unknown): InputError {
+function ioError(p: string, err: unknown): InputError {
   const e = err as NodeJS.ErrnoException;
   const what = e.code === 'EACCES' || e.code === 'EPERM' ? 'cannot be read' : e.code === 'ENOTDIR' ? 'a path through a file, where a folder is expected' : 'cannot be read';
   return new InputError(`${displayPath(p)}: ${what} (${e.code ?? e.message})`, 'check that the file exists and that you may read it');

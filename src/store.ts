@@ -33,7 +33,7 @@ export interface Inputs {
 }
 
 /** One input file as it was when the database was built. */
-export interface Stamp {
+interface Stamp {
   /** Absolute. */
   path: string;
   size: number;
