@@ -246,16 +246,14 @@ export class Database {
       throw new QueryError(`${options.file ?? ':memory:'}: ${(err as Error).message}`, 'is it a DuckDB database that no other process holds open?', { cause: err });
     }
     const con = await instance.connect();
+    await con.run(SESSION_SETTINGS);
     if (options.readOnly) {
-      await con.run(SESSION_SETTINGS);
       const db = new Database(instance, con, options.file);
-      await db.limitMemory(options.memoryLimit);
-      await con.run(`SET lock_configuration = true`);
+      await db.seal(options.memoryLimit);
       return db;
     }
     // With `progress`, DuckDB tracks how far a statement has got (for exec's onProgress), at some
     // cost to every statement, but never prints it itself.
-    await con.run(SESSION_SETTINGS);
     if (options.progress) await con.run(`SET enable_progress_bar = true; SET enable_progress_bar_print = false; SET progress_bar_time = 0`);
     return new Database(instance, con, options.file);
   }
@@ -457,16 +455,8 @@ export class Database {
    */
   private async refuseTransactions(sql: string, source: string): Promise<void> {
     if (!this.guarded) return;
-    let extracted: DuckDBExtractedStatements;
-    try {
-      extracted = await this.con.extractStatements(sql);
-    } catch {
-      return;
-    }
-    for (let i = 0; i < extracted.count; i++) {
-      const type = await extracted.prepare(i).then((p) => p.statementType, () => undefined);
-      if (type === StatementType.TRANSACTION) throw transactionError(source, i);
-    }
+    const i = (await this.statementTypes(sql)).indexOf(StatementType[StatementType.TRANSACTION]);
+    if (i >= 0) throw transactionError(source, i);
   }
 
   /**
