@@ -497,7 +497,9 @@ function withForgeable(rows: Omit<CensusRow, 'forgeable'>[], findings: Forgeable
   const bySpawn = new Map<string, ForgeableRow[]>();
   for (const f of findings) {
     const key = `${f.probe}\0${f.session_id}`;
-    bySpawn.set(key, [...(bySpawn.get(key) ?? []), f]);
+    const mine = bySpawn.get(key);
+    if (mine) mine.push(f);
+    else bySpawn.set(key, [f]);
   }
   return rows.map((r) => {
     const mine = bySpawn.get(`${r.probe}\0${r.session_id}`) ?? [];

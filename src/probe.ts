@@ -91,33 +91,22 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   }
   const regDir = join(dir, 'registration');
   const registered = inputFolder(regDir, real, dir);
+  // The registration is the `*.jsonl` files directly in registration/. Records anywhere else there
+  // (a `.json` or `.JSONL` file, a `.jsonl` in a folder) would be registered in the author's eyes
+  // and never read: each is an error, as nothing registered may be dropped.
   if (registered) {
-    for (const name of listDir(regDir).map((e) => e.name).filter((n) => n.endsWith('.jsonl')).sort()) {
-      inputFile(join(regDir, name), real, dir);
-      files.push({ abs: join(regDir, name), probe: id, kind: 'registration', rel: `registration/${name}`, session: null });
+    for (const f of walkFiles(regDir)) {
+      if (!f.rel.includes('/') && f.rel.endsWith('.jsonl')) {
+        files.push({ abs: join(regDir, f.rel), probe: id, kind: 'registration', rel: `registration/${f.rel}`, session: null });
+      } else if (/\.jsonl?$/i.test(f.rel)) {
+        throw new InputError(
+          `${displayPath(f.path)}: registration records that are never read`,
+          'the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/',
+        );
+      }
     }
-    refuseStrayRecords(regDir);
   }
   return { probe: { id, dir, registered }, files };
-}
-
-/**
- * The registration is the `*.jsonl` files directly in registration/. Records anywhere else there (a
- * `.json` or `.JSONL` file, a `.jsonl` in a folder) would be registered in the author's eyes and
- * never read: each is an error, as nothing registered may be dropped.
- */
-function refuseStrayRecords(regDir: string): void {
-  const looksLikeRecords = /\.jsonl?$/i;
-  for (const f of walkFiles(regDir)) {
-    const top = !f.rel.includes('/');
-    if (top && f.rel.endsWith('.jsonl')) continue;
-    if (looksLikeRecords.test(f.rel)) {
-      throw new InputError(
-        `${displayPath(f.path)}: registration records that are never read`,
-        'the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/',
-      );
-    }
-  }
 }
 
 /** Load probe directories into `db`. Several load at once; their ids must differ. */
