@@ -277,6 +277,28 @@ export class Database {
     }
   }
 
+  /**
+   * Run `work` on `n` connections to this database at once (this one and n - 1 more, closed when
+   * all have ended): a statement that runs on one thread, such as a scan WITH ORDINALITY, then
+   * uses n. The others see tables and views, not temporary ones. The first failure is thrown.
+   */
+  async onConnections<T>(n: number, work: (db: Database, i: number) => Promise<T>): Promise<T[]> {
+    const others = await Promise.all(Array.from({ length: Math.max(0, n - 1) }, async () => new Database(this.instance, await this.instance.connect(), this.file, true)));
+    try {
+      const settled = await Promise.allSettled([this, ...others].map((db, i) => work(db, i)));
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+    } finally {
+      for (const o of others) o.close();
+    }
+  }
+
+  /** DuckDB's thread count (the machine's cores, unless set). */
+  async threads(): Promise<number> {
+    return Number((await this.query(`select current_setting('threads') as n`)).rows[0]?.n ?? 1);
+  }
+
   /** Run SQL and read every row, value by value. `source` names where the SQL came from, for error messages. */
   async query(sql: string, params?: Params, source = 'query'): Promise<Result> {
     await this.refuseTransactions(sql, source);
@@ -614,6 +636,11 @@ export function sqlString(s: string): string {
 /** A SQL identifier, quoted. */
 export function sqlIdentifier(s: string): string {
   return `"${s.replaceAll('"', '""')}"`;
+}
+
+/** Strings as a bound list parameter, as they are (paths for a file reader take pathList). */
+export function textList(values: string[]): DuckDBValue {
+  return listValue(values);
 }
 
 /**

@@ -23,8 +23,6 @@ export { listTranscriptFiles } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
 
-/** The queries that evidence opened with { level: 'census' } can run. */
-const CENSUS_QUERIES = ['census', 'sessions', 'forgeable'];
 
 export interface OpenOptions {
   /** Called with each warning as loading finds it (the CLI prints them on stderr). */
@@ -42,11 +40,12 @@ export interface OpenOptions {
   /** Read this database file (built by `load`) instead of loading the evidence. */
   db?: string;
   /**
-   * 'census' loads only what the census queries (census.sql, sessions.sql) read, in one
-   * aggregating pass over the transcripts, and refuses every other query; 'full' (the default)
-   * loads every table. Ignored with `db`.
+   * The only queries (names in queries/) this evidence will run: the load then builds only the
+   * tables their `reads:` headers name (today that leaves out transcript_tool_results, and the probe
+   * tables when no probe is named), and every other query, and sql(), is refused. Default: every
+   * table is built. Ignored with `db`.
    */
-  level?: 'census' | 'full';
+  queries?: string[];
   /** Told how a long transcript scan is going (the CLI prints it on a terminal). */
   onProgress?: (p: Progress) => void;
   /**
@@ -106,7 +105,8 @@ interface Loaded {
   probes: Probe[];
   warnings: string[];
   hasTranscripts: boolean;
-  level: 'census' | 'full';
+  /** OpenOptions.queries. */
+  only?: readonly string[];
 }
 
 /** Load resolved inputs into a fresh in-memory database, unsealed. */
@@ -123,12 +123,19 @@ async function loadInputs(inputs: Inputs, options: OpenOptions): Promise<Loaded>
   }
   const db = await opening;
   try {
-    // The census of transcripts alone reads no probe table, so none is made.
-    const loaded = options.level === 'census' && inputs.probes.length === 0 ? { probes: [], warnings: [] } : await loadProbes(db, inputs.probes);
+    const only = options.queries;
+    const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
+    // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
+    const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
+    const loaded = probeTables ? await loadProbes(db, inputs.probes) : { probes: [], warnings: [] };
     for (const w of loaded.warnings) options.onWarning?.(w);
-    // Without a probe there is no marker to check, so a census need not read the calls' inputs.
-    await loadTranscripts(db, files, { level: options.level, inputs: inputs.probes.length > 0, onProgress: options.onProgress });
-    return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, level: options.level ?? 'full' };
+    await loadTranscripts(db, files, {
+      lines: !reads || reads.has('transcript_lines'),
+      results: !reads || reads.has('transcript_tool_results'),
+      onProgress: options.onProgress,
+      committed: inputs.probes,
+    });
+    return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, only };
   } catch (err) {
     db.close();
     throw err;
@@ -182,8 +189,8 @@ export class Evidence {
     warnings: string[],
     /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
     readonly hasTranscripts: boolean,
-    /** 'census' when only the census queries can run (OpenOptions.level). */
-    readonly level: 'census' | 'full' = 'full',
+    /** The only queries this evidence runs (OpenOptions.queries); undefined: any. */
+    readonly only?: readonly string[],
   ) {
     this.#db = db;
     // Nothing a library user sets afterwards may point the verdict at other check files.
@@ -222,7 +229,8 @@ export class Evidence {
     try {
       const loaded = await loadResultsFile(db, results);
       for (const w of loaded.warnings) options.onWarning?.(w);
-      await loadTranscripts(db, files);
+      // extract's queries read neither transcript_lines nor any probe table but spawns.
+      await loadTranscripts(db, files, { lines: false });
       await db.seal();
       return new Evidence(db, loaded.probes, loaded.warnings, true);
     } catch (err) {
@@ -283,7 +291,7 @@ export class Evidence {
       loaded.db.close();
       throw err;
     }
-    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, loaded.level);
+    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, loaded.only);
   }
 
   /** Read a database file, refusing it when it was built from other inputs or they changed. */
@@ -320,7 +328,7 @@ export class Evidence {
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
   async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
-    if (this.level === 'census' && !CENSUS_QUERIES.includes(name)) this.refuse(`queries/${name}.sql`);
+    if (this.only && !this.only.includes(name)) this.refuse(`queries/${name}.sql`);
     const q = readQuery(name);
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
@@ -337,7 +345,7 @@ export class Evidence {
    * a sandbox (Database.sandbox), so nothing it does outlasts it: no later method sees a change.
    */
   async sqlResult(text: string, source = 'query', limits: Limits & { maxRows?: number } = {}): Promise<Result> {
-    if (this.level === 'census') this.refuse('SQL');
+    if (this.only) this.refuse('SQL');
     return this.#db.sandbox((box) => box.statements(text, source, limits));
   }
 
@@ -346,7 +354,7 @@ export class Evidence {
    * time (Database.streamStatements): what the CLI prints, never held whole.
    */
   async sqlStream(text: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
-    if (this.level === 'census') this.refuse('SQL');
+    if (this.only) this.refuse('SQL');
     return this.#db.sandbox((box) => box.streamStatements(text, source, sink, limits));
   }
 
@@ -471,7 +479,7 @@ export class Evidence {
   }
 
   private refuse(what: string): never {
-    throw new UsageError(`${what}: this evidence was opened with { level: 'census' }, which loads only what the census reads; open it without level`);
+    throw new UsageError(`${what}: this evidence was opened for ${this.only!.join(', ')} alone ({ queries }), and loads only what they read; open it without queries`);
   }
 
   private need(from: Source): void {

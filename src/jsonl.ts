@@ -77,14 +77,15 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
     `select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`,
   );
   const first = bad.rows[0];
-  if (first) {
-    const file = String(first.file);
-    const rec = Number(first.rec);
-    throw new InputError(
-      `${displayPath(file)}:${physicalLine(file, rec)}: ${await describeBadLine(db, file, rec)}`,
-      'every line must be one JSON object; fix or remove that line',
-    );
-  }
+  if (first) throw await describeLine(db, String(first.file), Number(first.rec));
+}
+
+/** The error for record `rec` of `file`, a line that is not JSON: its physical line, and why. */
+export async function describeLine(db: Database, file: string, rec: number): Promise<InputError> {
+  return new InputError(
+    `${displayPath(file)}:${physicalLine(file, rec)}: ${await describeBadLine(db, file, rec)}`,
+    'every line must be one JSON object; fix or remove that line',
+  );
 }
 
 /** Where a line is in its file: its physical (1-based) number and its bytes [start, end). */
@@ -214,7 +215,7 @@ function isValidUtf8(file: string, span: Span): boolean {
   }
 }
 
-function startsWithBom(file: string): boolean {
+export function startsWithBom(file: string): boolean {
   const fd = openSync(file, 'r');
   try {
     const head = Buffer.alloc(3);

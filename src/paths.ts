@@ -30,6 +30,9 @@ export const bundledProbeDir: string = join(packageRoot, BUNDLED_PROBE);
 /** Folder of the public queries; a query's file name is its public name. */
 export const queriesDir: string = join(packageRoot, 'queries');
 
+/** The internal SQL the package ships (loaders, macros). */
+export const sqlDir: string = join(packageRoot, 'sql');
+
 /** The package version, for provenance lines and --version. */
 export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version;
 

@@ -8,14 +8,13 @@ import type { Progress } from './transcripts.js';
 const MB = 1024 * 1024;
 
 /**
- * One progress line: `reading transcripts: 41% · ~605 of 1,476 files · 231 of 564 MB · 97 MB/s`,
- * or `reading transcripts again, line by line: …` for the second scan.
+ * One progress line: `reading transcripts: 41% · ~605 of 1,476 files · 231 of 564 MB · 97 MB/s`.
  */
 export function progressLine(p: Progress, seconds: number): string {
   const done = p.bytes * p.fraction;
   const rate = seconds > 0 ? done / MB / seconds : 0;
   return (
-    `reading transcripts${p.again ? ' again, line by line' : ''}: ${Math.floor(p.fraction * 100)}% · ~${Math.round(p.files * p.fraction).toLocaleString('en-US')} of ` +
+    `reading transcripts: ${Math.floor(p.fraction * 100)}% · ~${Math.round(p.files * p.fraction).toLocaleString('en-US')} of ` +
     `${p.files.toLocaleString('en-US')} files · ${Math.round(done / MB)} of ${Math.round(p.bytes / MB)} MB · ${Math.round(rate)} MB/s`
   );
 }
@@ -23,11 +22,10 @@ export function progressLine(p: Progress, seconds: number): string {
 /** A progress callback for `io`, or undefined when stderr is not a terminal. `now` gives seconds. */
 export function progressReporter(io: IO, now: () => number = () => performance.now() / 1000): ((p: Progress) => void) | undefined {
   if (!io.stderrIsTTY) return undefined;
-  let start = now();
+  const start = now();
   let shown = false;
   return (p) => {
     if (p.fraction >= 1) {
-      start = now(); // a second scan's rate counts from here
       if (shown) io.stderr('\r\x1b[K');
       return;
     }

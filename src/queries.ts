@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from './errors.js';
-import { queriesDir } from './paths.js';
+import { queriesDir, sqlDir } from './paths.js';
 
 export interface Query {
   name: string;
@@ -17,6 +17,8 @@ export interface Query {
   summary: string;
   /** Named parameters the header declares (`params: a, b` or `none`). */
   params: string[];
+  /** The tables and views the header says it reads (`reads: a, b`, continued on indented lines). */
+  reads: string[];
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -42,5 +44,22 @@ export function readQuery(name: string): Query {
   const paramLine = header.find((l) => /^params:/.test(l)) ?? 'params: none';
   const declared = paramLine.replace(/^params:\s*/, '').trim();
   const params = declared === 'none' || declared === '' ? [] : declared.split(/\s*,\s*/).map((p) => p.split(/\s/)[0]!);
-  return { name, source: `queries/${name}.sql`, sql, summary, params };
+  // `reads:` may go on over indented lines.
+  const at = header.findIndex((l) => /^reads:/.test(l));
+  const readLines = at < 0 ? [] : [header[at]!.replace(/^reads:/, '')];
+  for (let i = at + 1; at >= 0 && i < header.length && /^\s/.test(header[i]!); i++) readLines.push(header[i]!);
+  const reads = readLines.join(',').split(',').map((t) => t.trim()).filter(Boolean);
+  return { name, source: `queries/${name}.sql`, sql, summary, params, reads };
+}
+
+const internal = new Map<string, string>();
+
+/** The text of sql/<path>.sql, the internal SQL (read once per process). */
+export function readSql(path: string): string {
+  let text = internal.get(path);
+  if (text === undefined) {
+    text = readFileSync(join(sqlDir, `${path}.sql`), 'utf8');
+    internal.set(path, text);
+  }
+  return text;
 }

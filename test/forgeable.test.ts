@@ -11,9 +11,9 @@ import { bundled, cli, probeFixture } from './helpers.js';
 
 const FIXTURES = ['forge-write', 'forge-edit', 'forge-notebook', 'forge-bash-path', 'forge-bash-token', 'forge-near-miss', 'forge-no-transcript'];
 
-/** The findings of probes, loaded with their own transcripts at `level`. */
-function findings(probes: string[], level: 'census' | 'full' = 'full'): Promise<ForgeableRow[]> {
-  return withEvidence(Evidence.open(probes, { ownTranscripts: true, level }), (ev) => ev.forgeableRows());
+/** The findings of probes, loaded with their own transcripts (for `queries` alone, when given). */
+function findings(probes: string[], queries?: string[]): Promise<ForgeableRow[]> {
+  return withEvidence(Evidence.open(probes, { ownTranscripts: true, queries }), (ev) => ev.forgeableRows());
 }
 
 /** What identifies a finding: spawn, item, verdict and the call that could have made it. */
@@ -66,10 +66,10 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect(rows.map(brief)).toEqual([['F-WRITE', '000000f1', 'artifact', 'BREACH', 'unknown', null, null, null, null]]);
   });
 
-  it('the census level finds what the full level finds', async () => {
+  it('opened for the census alone (no tool_result read), it finds what a full load finds', async () => {
     const probes = [...FIXTURES.map(probeFixture), bundled];
     const verdicts = (rows: ForgeableRow[]) => rows.map((r) => [r.probe, r.session_id, r.kind, r.ordinal, r.verdict, r.calls]);
-    expect(verdicts(await findings(probes, 'census'))).toEqual(verdicts(await findings(probes, 'full')));
+    expect(verdicts(await findings(probes, ['census', 'forgeable']))).toEqual(verdicts(await findings(probes)));
   });
 
   it('the census shows them in a forgeable column (unknown without a transcript), and its text block is unchanged', async () => {

@@ -40,6 +40,9 @@ const bad: [fixture: string, message: string][] = [
   ['json-nan', `results.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
   ['json-infinity', `registration/prereg.jsonl:1: -Infinity is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
   ['json-duplicate-key', `results.jsonl:2: key "costUSD" is repeated within one object (readers disagree on which copy wins: keep one)`],
+  // A probe's transcripts are committed records too: every value of every line is held to RFC 8259.
+  ['transcript-nan', `transcripts/000000f1-0000-4000-8000-0000000000f1.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
+  ['transcript-duplicate-key', `transcripts/000000f1-0000-4000-8000-0000000000f1.jsonl:3: key "type" is repeated within one object (readers disagree on which copy wins: keep one)`],
   ['negative-cost', `results.jsonl:2: results.jsonl row: "envelope.total_cost_usd" must not be negative ${HINT_ROW}`],
   ['negative-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   ['fractional-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],

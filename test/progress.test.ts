@@ -24,15 +24,6 @@ describe('progress', () => {
     );
   });
 
-  it('when the census level hands over to the full scan, says the second scan is one, with its own rate', () => {
-    const { report, clock, out } = reporter();
-    clock.now = 12;
-    report({ files: 10, bytes: 10 * 1024 * 1024, fraction: 1 });
-    clock.now = 13;
-    report({ files: 10, bytes: 10 * 1024 * 1024, fraction: 0.2, again: true });
-    expect(out.text).toBe('\r\x1b[Kreading transcripts again, line by line: 20% · ~2 of 10 files · 2 of 10 MB · 2 MB/s');
-  });
-
   it('prints nothing when stderr is not a terminal', () => {
     expect(progressReporter(io(false).io)).toBeUndefined();
   });

@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
-import type { Progress } from '../src/transcripts.js';
 import { bundled, cli, probeFixture, repo, shared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
@@ -151,7 +150,7 @@ describe('transcript edge cases', () => {
     ['wrong-type-version', 's.jsonl:3: transcript line: "version" must be a string, got {}'],
   ];
   for (const [fixture, message] of mistyped) {
-    it(`a timestamp or version that is not a string is an error naming file:line, at both levels: ${fixture}`, async () => {
+    it(`a timestamp or version that is not a string is an error naming file:line: ${fixture}`, async () => {
       const want = {
         code: 1,
         stdout: '',
@@ -162,7 +161,7 @@ describe('transcript edge cases', () => {
     });
   }
 
-  it('reads a file whose name holds glob characters as itself, at both levels', async () => {
+  it('reads a file whose name holds glob characters as itself', async () => {
     // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
     const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');
     const want = [
@@ -198,129 +197,48 @@ describe('transcript edge cases', () => {
   });
 });
 
-describe('the census level: one aggregating pass, the same answers as the full load', () => {
+describe('one exact pass: goldens of every transcript fixture and sample', () => {
   const fixture = (name: string) => join('test', 'fixtures', 'transcripts', name);
-  const folders = [
-    ...Object.keys(expected).sort().map((f) => join(samples, f)),
-    fixture('edge-cases'),
-    join(bundled, 'transcripts'),
-    ...['census-untyped', 'census-mixed-sessions', 'census-differing-copies', 'census-differing-skills', 'census-skill-tie', 'census-bom', 'census-no-id', 'census-many-blocks', 'census-no-name', 'census-two-sessions', 'census-one-no-id'].map(fixture),
+  // Each census-* fixture is an input the census once had to read twice to decide (see its README);
+  // one pass now decides it, and its golden says how.
+  const fixtures = readdirSync(join(repo, 'test', 'fixtures', 'transcripts'))
+    .filter((d) => d.startsWith('census-') || d === 'edge-cases' || d === 'glob-characters')
+    .sort();
+  const folders: [string, string][] = [
+    ...fixtures.map((d): [string, string] => [d, fixture(d)]),
+    ['bundled-probe', join('evidence', '0017-staged-agent-restores-layer-1', 'transcripts')],
+    ...Object.keys(expected).sort().map((f): [string, string] => [`samples/${f}`, join(samples, f)]),
   ];
 
-  /** sessions.sql at both levels, and whether the census level handed over to the full scan (which makes transcript_lines). */
-  async function bothLevels(dir: string) {
-    const full = await Evidence.openTranscripts(dir);
-    const census = await Evidence.openTranscripts(dir, { level: 'census' });
-    try {
-      const lines = await census.db.query(`select count(*) as n from duckdb_tables() where table_name = 'transcript_lines'`);
-      return { full: await full.sessionRows(), census: await census.sessionRows(), fellBack: lines.rows[0]!.n === 1 };
-    } finally {
-      full.close();
-      census.close();
-    }
-  }
-
-  for (const dir of folders) {
-    it(`sessions.sql agrees at both levels: ${dir.replace(shared, '../shared').replace(repo + '/', '')}`, async () => {
-      const { full, census } = await bothLevels(dir);
-      expect(census).toEqual(full);
+  for (const [name, dir] of folders) {
+    it.skipIf(dir.startsWith(samples) && !existsSync(samples))(`census, sessions and skills of ${name}`, async () => {
+      let golden = '';
+      for (const args of [['census', '--format', 'text'], ['census', '--format', 'json'], ['skills', '--format', 'json']]) {
+        const run = await cli([...args, '--transcripts', dir]);
+        expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+        golden += `## omg-evidence ${args.join(' ')} --transcripts DIR\n\n\`\`\`\n${run.stdout}\`\`\`\n\n`;
+      }
+      await expect(`# ${name}\n\n${golden}`).toMatchFileSnapshot(join('golden', 'transcripts', `${name}.md`));
     });
   }
 
-  it('real transcripts and the edge cases load at the census level, without the full scan', async () => {
-    for (const dir of [...Object.keys(expected).map((f) => join(samples, f)), fixture('edge-cases'), join(bundled, 'transcripts')]) {
-      expect({ dir, fellBack: (await bothLevels(dir)).fellBack }).toEqual({ dir, fellBack: false });
-    }
-  });
-
-  // Each of these needs record numbers (or a line DuckDB could not type), so the census level hands
-  // over to the full scan; the answers below are the full scan's.
-  const undecided: [string, string, Record<string, unknown>[]][] = [
-    ['census-untyped', 'a line with no type', [{ tools: [{ name: 'Bash', count: 1 }], lines: 3 }]],
-    [
-      'census-mixed-sessions',
-      'a line without sessionId in a file of two sessions: it is the first session\'s',
-      [
-        { session_id: 'aaaaaaaa-0000-4000-8000-000000000002', tools: [{ name: 'Read', count: 1 }], lines: 3 },
-        { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', tools: [{ name: 'Bash', count: 1 }], lines: 2 },
-      ],
-    ],
-    // The first copies sort last, so that a census taking the least value would differ.
-    ['census-differing-copies', 'copies of one id with two names: the first copy counts', [{ tools: [{ name: 'Write', count: 1 }] }]],
-    ['census-differing-skills', 'copies of one Skill call naming two skills: the first copy counts', [{ tools: [{ name: 'Skill', count: 1 }], skills: ['z-first-copy'] }]],
-    ['census-skill-tie', 'two Skill calls at one timestamp: file order', [{ skills: ['first-in-file', 'second-in-file'] }]],
-    ['census-bom', 'a lone file with a byte order mark', [{ tools: [{ name: 'Bash', count: 1 }], lines: 2 }]],
-    ['census-no-id', 'tool_use blocks without an id: each counts', [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Read', count: 1 }] }]],
-    [
-      'census-many-blocks',
-      'an assistant line of several content blocks (never seen in real transcripts): its calls in block order',
-      [{ tools: [{ name: 'Bash', count: 1 }, { name: 'Skill', count: 2 }], skills: ['first-in-line', 'second-in-line'] }],
-    ],
-  ];
-  it('progress says when the full scan reads the files a second time', async () => {
-    const reports: Progress[] = [];
-    const ev = await Evidence.openTranscripts(fixture('census-untyped'), { level: 'census', onProgress: (p) => reports.push(p) });
-    ev.close();
-    expect(reports.filter((p) => p.fraction === 1).map((p) => p.again)).toEqual([false, true]);
-    const direct: Progress[] = [];
-    (await Evidence.openTranscripts(fixture('census-no-name'), { level: 'census', onProgress: (p) => direct.push(p) })).close();
-    expect(direct.map((p) => p.again)).toEqual([false]);
-  });
-
-  it('a file of two sessions whose every line names its session: each its own, without the full scan', async () => {
-    const { census, fellBack } = await bothLevels(fixture('census-two-sessions'));
-    expect(fellBack).toBe(false);
-    expect(census).toMatchObject([
-      { session_id: 'aaaaaaaa-0000-4000-8000-000000000002', tools: [{ name: 'Read', count: 1 }], lines: 2 },
-      { session_id: 'aaaaaaaa-0000-4000-8000-000000000001', tools: [{ name: 'Bash', count: 1 }], lines: 2 },
-    ]);
-  });
-
-  it('a lone call without an id counts as a call of its own, without the full scan', async () => {
-    const { census, fellBack } = await bothLevels(fixture('census-one-no-id'));
-    expect(fellBack).toBe(false);
-    expect(census).toMatchObject([{ tools: [{ name: 'Bash', count: 1 }, { name: 'Read', count: 1 }] }]);
-  });
-
-  it('prints a call without a name under None, as Python would', async () => {
+  it('a call without a name prints under None, as Python would', async () => {
     const run = await cli(['census', '--transcripts', fixture('census-no-name'), '--format', 'text']);
     expect(run).toEqual({ code: 0, stdout: "aaaaaaaa  {'Read': 1, 'Skill': 1, None: 1} wsd:boot\n", stderr: '' });
   });
 
-  it('a call without a name counts, under a null name, without the full scan', async () => {
-    const { census, fellBack } = await bothLevels(fixture('census-no-name'));
-    expect(fellBack).toBe(false);
-    expect(census).toMatchObject([{ tools: [{ name: 'Read', count: 1 }, { name: 'Skill', count: 1 }, { name: null, count: 1 }], skills: ['wsd:boot'] }]);
-  });
-
-  for (const [name, what, want] of undecided) {
-    it(`hands over to the full scan: ${what}`, async () => {
-      const { census, fellBack } = await bothLevels(fixture(name));
-      expect(fellBack).toBe(true);
-      expect(census).toMatchObject(want);
-    });
-  }
-
-  it('evidence opened at the census level refuses any other query, with a usage error', async () => {
-    const ev = await Evidence.openTranscripts(fixture('edge-cases'), { level: 'census' });
+  it('evidence opened for some queries alone refuses any other query, and SQL, with a usage error', async () => {
+    const ev = await Evidence.openTranscripts(fixture('edge-cases'), { queries: ['sessions'] });
     try {
       await expect(ev.skillRows('transcripts')).rejects.toThrow(
-        "queries/skills.sql: this evidence was opened with { level: 'census' }, which loads only what the census reads; open it without level",
+        'queries/skills.sql: this evidence was opened for sessions alone ({ queries }), and loads only what they read; open it without queries',
       );
-      await expect(ev.sql('select 1')).rejects.toThrow("SQL: this evidence was opened with { level: 'census' }");
+      await expect(ev.sql('select 1')).rejects.toThrow('SQL: this evidence was opened for sessions alone ({ queries })');
+      // What sessions reads is built; transcript_lines and transcript_tool_results, which it does not read, are not.
+      const tables = await ev.db.query(`select list(table_name order by table_name) as t from duckdb_tables() where table_name like 'transcript%'`);
+      expect(tables.rows[0]!.t).toEqual(['transcript_files', 'transcript_sessions', 'transcript_tool_uses']);
     } finally {
       ev.close();
-    }
-  });
-
-  it('census --from transcripts on the bundled probe is the same at both levels', async () => {
-    const full = await Evidence.open([], { transcripts: true });
-    const census = await Evidence.open([], { transcripts: true, level: 'census' });
-    try {
-      expect(await census.censusRows('transcripts')).toEqual(await full.censusRows('transcripts'));
-    } finally {
-      full.close();
-      census.close();
     }
   });
 });

@@ -85,7 +85,7 @@ export function makeAgreeCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db, onProgress: progressReporter(io) }), async (ev) => {
+      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db, queries: ['agree'], onProgress: progressReporter(io) }), async (ev) => {
         const rows = await ev.agreeRows();
         io.stdout(formatAgree(rows, format, useColor(io)));
         const s = summarize(rows, ev.probes.map((p) => p.id));

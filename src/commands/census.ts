@@ -138,7 +138,7 @@ export function makeCensusCommand(io: IO): Command {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (transcriptsOnly(probes, opts)) {
-        await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, level: 'census', onProgress: progressReporter(io) }), async (ev) => {
+        await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, queries: ['sessions'], onProgress: progressReporter(io) }), async (ev) => {
           const sessions = await ev.sessionRows();
           warnNoTranscripts(sessions.length, opts.transcripts!, onWarning);
           io.stdout(formatSessions(sessions, format, useColor(io)));
@@ -150,7 +150,7 @@ export function makeCensusCommand(io: IO): Command {
       // column needs the tool calls' inputs, which the records do not keep.
       // The text block (the ADR's) shows no forgeable column, so it reads no transcript it does not count.
       const forgeable = format !== 'text';
-      const open = { onWarning, transcripts: source.open, ownTranscripts: forgeable, db: opts.db, level: 'census' as const, onProgress: progressReporter(io) };
+      const open = { onWarning, transcripts: source.open, ownTranscripts: forgeable, db: opts.db, queries: ['census', 'forgeable'], onProgress: progressReporter(io) };
       await withEvidence(Evidence.open(probes, open), async (ev) => {
         if (source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         io.stdout(formatCensus(await ev.censusRows(source.from, { forgeable }), format, useColor(io)));

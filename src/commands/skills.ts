@@ -60,8 +60,8 @@ export function makeSkillsCommand(io: IO): Command {
       const standalone = transcriptsOnly(probes, opts);
       const source = resolveSource(opts.from, opts.transcripts);
       const opening = standalone
-        ? Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, onProgress: progressReporter(io) })
-        : Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, onProgress: progressReporter(io) });
+        ? Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, queries: ['skills'], onProgress: progressReporter(io) })
+        : Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, queries: ['skills'], onProgress: progressReporter(io) });
       await withEvidence(opening, async (ev) => {
         if (!standalone && source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         const rows = await ev.skillRows(source.from);

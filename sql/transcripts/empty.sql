@@ -1,0 +1,11 @@
+-- The transcript tables with no transcripts: the same shapes as tables.sql and results.sql make.
+create or replace table transcript_lines (rec BIGINT, file VARCHAR, type VARCHAR, subtype VARCHAR, session_id VARCHAR,
+    uuid VARCHAR, timestamp VARCHAR, version VARCHAR, is_sidechain BOOLEAN, agent_id VARCHAR, model VARCHAR);
+create or replace table transcript_sessions (session_id VARCHAR, first_timestamp VARCHAR, versions VARCHAR[],
+    models VARCHAR[], lines BIGINT, files VARCHAR[]);
+create or replace table transcript_tool_uses (session_id VARCHAR, ordinal BIGINT, tool_use_id VARCHAR, name VARCHAR,
+    input_keys VARCHAR[], skill VARCHAR, agent_id VARCHAR, is_sidechain BOOLEAN, timestamp VARCHAR, version VARCHAR,
+    model VARCHAR, file VARCHAR, rec BIGINT, block BIGINT, path VARCHAR, command VARCHAR);
+create or replace table transcript_tool_results (session_id VARCHAR, tool_use_id VARCHAR, is_error BOOLEAN,
+    result VARCHAR, file VARCHAR, rec BIGINT);
+create or replace table transcript_files (dir VARCHAR, file VARCHAR, lines BIGINT, abs VARCHAR);

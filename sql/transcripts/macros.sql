@@ -1,0 +1,164 @@
+-- Macros of the transcript loader: each expression it repeats, defined once.
+-- Temporary, so they live on the loading connection only and never reach a database file.
+
+-- The skill a tool_use block names, from its name and input: Skill {skill} or {command} (2.0.20 to
+-- about 2.0.4x), SlashCommand {command: "/name args"}.
+create or replace temp macro omg_skill_of_call(name, skill, command) as
+    case
+        when name = 'Skill' then coalesce(skill, command)
+        when name = 'SlashCommand' then nullif(split_part(ltrim(command, '/'), ' ', 1), '')
+    end;
+
+-- The file a writing tool names: what a forged marker is written with (queries/forgeable.sql).
+create or replace temp macro omg_path_of_call(name, file_path, notebook_path) as
+    case when name in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit') then coalesce(file_path, notebook_path) end;
+
+-- A Bash call's command line.
+create or replace temp macro omg_command_of_call(name, command) as
+    case when name = 'Bash' then command end;
+
+-- TRUE when a line's timestamp or version (read as JSON) is there and not a string: DuckDB would
+-- otherwise write a number or an object as text.
+create or replace temp macro omg_mistyped(v) as
+    coalesce(json_type(v), 'NULL') not in ('VARCHAR', 'NULL');
+
+-- The text of a tool_result block's content: the string, or its text items joined by newlines.
+create or replace temp macro omg_result_text(content) as
+    case json_type(content)
+        when 'VARCHAR' then content ->> '$'
+        when 'ARRAY' then array_to_string(
+            list_transform(list_filter(from_json(content, '["JSON"]'), x -> (x ->> 'type') = 'text'), x -> (x ->> 'text')),
+            chr(10))
+    end;
+
+-- A content block `b` at position `i` as a call (when is_call), with what names a skill, and the path
+-- or command of a writing or Bash call; its input's key names are given (the pass that reads them
+-- types `input` as a MAP; scan.sql). Lists of these are kept for assistant lines only, in content
+-- order: the typed parse decides, so "tool_use" inside a string counts nothing, and progress
+-- lines never count.
+create or replace temp macro omg_call(b, i, input_keys) as {
+    'block': i,
+    'is_call': b.type = 'tool_use',
+    'id': b.id,
+    'name': b.name,
+    'input_keys': input_keys,
+    'skill': omg_skill_of_call(b.name, b.input['skill'], b.input['command']),
+    'path': omg_path_of_call(b.name, b.input['file_path'], b.input['notebook_path']),
+    'command': omg_command_of_call(b.name, b.input['command'])
+};
+
+-- TRUE when none of the fields the loader reads is on the line: a line that is not JSON, or not an
+-- object, or an object without them (`{}` is a record). The loader looks at such lines again to tell.
+create or replace temp macro omg_keyless(j) as
+    j.type is null and j.subtype is null and j.sessionId is null and j.uuid is null and j.timestamp is null
+    and j.version is null and j.isSidechain is null and j.agentId is null and j.message is null;
+
+-- A user line's tool_result block `b` at position `i`: the call it answers and whether it says it
+-- failed (is_error, or a toolUseResult string "Error: …"). Its text is kept when its content is at
+-- most 4 KiB of JSON (every Skill result seen is a line or two); a larger one is marked `big`, and
+-- read again only if it answers a Skill call (results-big.sql).
+create or replace temp macro omg_result(j, b, i) as {
+    'block': i,
+    'is_result': b.type = 'tool_result' and b.tool_use_id is not null,
+    'tool_use_id': b.tool_use_id,
+    'is_error': coalesce(b.is_error, false)
+        or coalesce(json_type(j.toolUseResult) = 'VARCHAR' and starts_with(j.toolUseResult ->> '$', 'Error:'), false),
+    'big': strlen(b.content::VARCHAR) > 4096,
+    'result': case when strlen(b.content::VARCHAR) <= 4096 then omg_result_text(b.content) end
+};
+
+-- A line's columns, from its typed parse `j`. `keyless` lines are looked at again (omg_keyless).
+create or replace temp macro omg_line(j) as {
+    'type': j.type,
+    'subtype': j.subtype,
+    'session_id': j.sessionId,
+    'uuid': j.uuid,
+    'timestamp': j.timestamp ->> '$',
+    'version': j.version ->> '$',
+    'mistyped': omg_mistyped(j.timestamp) or omg_mistyped(j.version),
+    'is_sidechain': coalesce(j.isSidechain, false),
+    'agent_id': j.agentId,
+    'model': j.message.model,
+    'keyless': omg_keyless(j)
+};
+
+-- The passes over the lines (scan-*.sql). read_json types the fields below and leaves the rest of
+-- a line unread; a line that is not JSON gives a row of NULLs, like a line with none of the fields
+-- (omg_keyless), and such lines are looked at again (keyless.sql). Lean: what census and forgeable
+-- read, without a tool_result, a call's input keys, or a line's uuid, subtype, isSidechain and
+-- agentId (NULL). Full: everything, a call's input as a MAP (for its key names), and each
+-- tool_result block's call id, error flag and content, and toolUseResult.
+create or replace temp macro omg_scan_lean(files) as table
+select abs, o, unnest(omg_line(j)),
+       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
+            then omg_call(j.message.content[1], 1, null::VARCHAR[])
+       end as call1,
+       case when j.type = 'assistant' and len(j.message.content) > 1
+            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, null::VARCHAR[])), c -> c.is_call)
+       end as calls,
+       null as result1,
+       null as results
+from (
+    select filename as abs, ordinality as o,
+           {'type': type, 'subtype': null::VARCHAR, 'sessionId': sessionId, 'uuid': null::VARCHAR, 'timestamp': timestamp,
+            'version': version, 'isSidechain': null::BOOLEAN, 'agentId': null::VARCHAR, 'message': message} as j
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
+                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
+         with ordinality
+);
+
+create or replace temp macro omg_scan_full(files) as table
+select abs, o, unnest(omg_line(j)),
+       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
+            then omg_call(j.message.content[1], 1, list_sort(map_keys(j.message.content[1].input)))
+       end as call1,
+       case when j.type = 'assistant' and len(j.message.content) > 1
+            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
+       end as calls,
+       case when j.type = 'user' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_result'
+                 and j.message.content[1].tool_use_id is not null
+            then omg_result(j, j.message.content[1], 1)
+       end as result1,
+       case when j.type = 'user' and len(j.message.content) > 1
+            then list_filter(list_transform(j.message.content, (b, i) -> omg_result(j, b, i)), r -> r.is_result)
+       end as results
+from (
+    select filename as abs, ordinality as o,
+           {'type': type, 'subtype': subtype, 'sessionId': sessionId, 'uuid': uuid, 'timestamp': timestamp,
+            'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'toolUseResult': toolUseResult,
+            'message': message} as j
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
+                              version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'JSON',
+                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content JSON)[])'})
+         with ordinality
+);
+
+-- What a pass keeps of the lines of one file and session, aggregated as it reads: counts, the
+-- first line (by ordinality, which gives record numbers), the lines to look at again (keyless,
+-- mistyped), and the lines that hold calls or results, each with what its rows need: a
+-- line of one content block (every real transcript's) as a struct, a line of several as a list,
+-- which costs more to collect.
+-- Versions and models are the keys of a histogram: list(distinct …) would build a hash table of
+-- its own per aggregate. (A comment inside the body breaks the macro: DuckDB then reports
+-- "Cannot mix aggregates with non-aggregated columns".)
+create or replace temp macro omg_group(o, keyless, mistyped, line_type, ts, ver, line_model, sidechain, agent, call1, calls, result1, results) as {
+    'lines': count(*),
+    'first_o': min(o),
+    'keyless_o': list(o) filter (where keyless),
+    'mistyped_o': min(o) filter (where mistyped),
+    'first_timestamp': min(ts),
+    'versions': map_keys(histogram(ver) filter (where ver is not null)),
+    'models': map_keys(histogram(line_model) filter (where line_type = 'assistant' and line_model is not null)),
+    'calls1': list({'o': o, 'timestamp': ts, 'version': ver, 'model': line_model, 'is_sidechain': sidechain,
+                    'agent_id': agent, 'call': call1}) filter (where call1 is not null),
+    'calls': list({'o': o, 'timestamp': ts, 'version': ver, 'model': line_model, 'is_sidechain': sidechain,
+                   'agent_id': agent, 'calls': calls}) filter (where len(calls) > 0),
+    'results1': list({'o': o, 'timestamp': ts, 'result': result1}) filter (where result1 is not null),
+    'results': list({'o': o, 'timestamp': ts, 'results': results}) filter (where len(results) > 0)
+};

@@ -1,0 +1,7 @@
+-- The one pass (scan.sql), for what reads tool_results but no transcript_lines (skills, agree,
+-- extract): the full typed fields (omg_scan_full), aggregated as they are read.
+-- params: files  the transcript files, absolute paths
+select abs, session_id,
+       omg_group(o, keyless, mistyped, type, timestamp, version, model, is_sidechain, agent_id, call1, calls, result1, results) as g
+from omg_scan_full($files)
+group by abs, session_id

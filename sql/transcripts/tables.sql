@@ -1,0 +1,51 @@
+-- The transcript tables, from scan_groups and scan_files, once every line is known to be a record.
+
+create or replace table transcript_sessions as
+select coalesce(g.session_id, f.session_id) as session_id,
+       min(g.g.first_timestamp) as first_timestamp,
+       coalesce(list_sort(list_distinct(flatten(list(g.g.versions) filter (where g.g.versions is not null)))), []) as versions,
+       coalesce(list_sort(list_distinct(flatten(list(g.g.models) filter (where g.g.models is not null)))), []) as models,
+       sum(g.g.lines // f.copies)::BIGINT as lines,
+       list_sort(list_distinct(list(f.file))) as files
+from scan_groups as g
+join scan_files as f using (abs)
+group by all;
+
+-- Copies of a call share its id: the first in transcript order counts; a block without an id is a
+-- call of its own.
+create or replace table transcript_tool_uses as
+with lines as (
+    select coalesce(g.session_id, f.session_id) as session_id, f.file, f.first, f.n, g.g.calls1, g.g.calls
+    from scan_groups as g
+    join scan_files as f using (abs)
+),
+
+calls as (
+    select session_id, file, l.o - first + 1 as rec, l.timestamp, l.version, l.model, l.is_sidechain, l.agent_id,
+           unnest(l.call)
+    from (select session_id, file, first, n, unnest(calls1) as l from lines)
+    where l.o - first + 1 <= n
+    union all by name
+    select session_id, file, l.o - first + 1 as rec, l.timestamp, l.version, l.model, l.is_sidechain, l.agent_id,
+           unnest(l.calls, recursive := true)
+    from (select session_id, file, first, n, unnest(calls) as l from lines)
+    where l.o - first + 1 <= n
+),
+
+ranked as (
+    select *,
+           case when id is null then 1
+                else row_number() over (partition by session_id, id order by timestamp nulls last, file, rec, block) end as k
+    from calls
+)
+
+select session_id,
+       row_number() over (partition by session_id order by timestamp nulls last, file, rec, block, id) as ordinal,
+       id as tool_use_id, name, input_keys, skill, case when is_sidechain then agent_id end as agent_id, is_sidechain,
+       timestamp, version, model, file, rec, block, path, command
+from ranked
+where k = 1;
+
+create or replace table transcript_files as
+select dir, file, n as lines, abs
+from scan_files;
