@@ -19,10 +19,11 @@ const long = process.env.FUZZ_LONG === '1';
 const path = process.env.FUZZ_PATH;
 const timeoutMs = Number(process.env.FUZZ_TIMEOUT_MS ?? 20_000);
 // ../shared's samples join the pool only when asked (npm run fuzz does when it is there): the suite's cases depend on the seed alone.
-const folders = sampleFolders(process.env.FUZZ_SHARED === '1');
+const withShared = process.env.FUZZ_SHARED === '1';
+const folders = sampleFolders(withShared);
 
 console.log(
-  `fuzz.test.ts: fast-check seed ${seed}, ${numRuns} cases over ${folders.length} sample folders (FUZZ_SEED=${seed} FUZZ_RUNS=${numRuns} npx vitest run test/fuzz.test.ts replays them)`,
+  `fuzz.test.ts: fast-check seed ${seed}, ${numRuns} cases over ${folders.length} sample folders (FUZZ_SEED=${seed} FUZZ_RUNS=${numRuns}${withShared ? ' FUZZ_SHARED=1' : ''} npx vitest run test/fuzz.test.ts replays them)`,
 );
 
 describe('fuzz: the mutations', () => {
