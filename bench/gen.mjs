@@ -32,7 +32,7 @@
  * Variants (the default corpus is unchanged by either flag's absence):
  *   --no-timestamps  the same corpus, but no line has a top-level `timestamp` (nested ones, such as
  *                    a snapshot's or a progress line's mirrored message's, stay)
- *   --skill-heavy    Skill is about 13% of tool calls (sub-agents' too), about 9 sessions in 10 open
+ *   --skill-heavy    Skill is about 16% of tool calls (sub-agents' too), about 9 sessions in 10 open
  *                    with one, a few SlashCommand calls; Skill answers are "Launching skill: <name>",
  *                    some `<tool_use_error>Unknown skill: <name></tool_use_error>` (is_error true),
  *                    and a few calls have no answer at all
@@ -178,7 +178,7 @@ const TOOLS = [['Read', 25], ['Bash', 20], ['Edit', 12], ['Grep', 10], ['Glob', 
 const AGENT_TOOLS = [['Read', 40], ['Grep', 25], ['Glob', 20], ['Bash', 15]];
 const SKILLS = ['wsd:boot', 'wsd:onboard', 'pdf', 'xlsx', 'plugin:review-pr', 'omg-probe-standalone-html'];
 // --skill-heavy: Skill at weight 14 of about 104 in a main thread and 10 of 110 in a sub-agent,
-// which with the sessions that open with a Skill call makes it about 13% of all calls.
+// which with the sessions that open with a Skill call makes it about 16% of all calls.
 const HEAVY_TOOLS = [...TOOLS.filter(([name]) => name !== 'Skill'), ['Skill', 14], ['SlashCommand', 1.5]];
 const HEAVY_AGENT_TOOLS = [...AGENT_TOOLS, ['Skill', 10]];
 const UNKNOWN_SKILLS = ['omg-repo-house-html', 'wsd:reboot', 'nonexistent', 'plugin:lint-all'];
