@@ -3,7 +3,7 @@
  * bench/gen.mjs — deterministic synthetic corpus of Claude Code 2.1.x session transcripts, for the
  * census benchmark (bench/run.mjs). Usage:
  *
- *   node bench/gen.mjs --out DIR [--scale S] [--seed TEXT]
+ *   node bench/gen.mjs --out DIR [--scale S] [--seed TEXT] [--no-timestamps] [--skill-heavy]
  *
  * Writes DIR/-private-tmp-proj-NN/<sid>.jsonl (40 project folders), DIR/.../<sid>/subagents/
  * agent-<7hex>.jsonl for about 20% of sessions, DIR/expected.tsv (the ground truth:
@@ -22,8 +22,23 @@
  * Counting rule of expected.tsv: per sessionId, the tool_use blocks of top-level `assistant`
  * lines (main and sub-agent files), de-duplicated by id.
  *
+ * DIR/expected-skills.ndjson is the ground truth of `skills --transcripts DIR`: one JSON object per
+ * Skill or SlashCommand call {session_id, tool_use_id, skill, is_error, result}, de-duplicated by id
+ * within a session, in the order `skills` gives (session, then the first copy's timestamp, file,
+ * record). is_error and result come from the first tool_result answering the call (null when none
+ * does); is_error is the block's is_error, a toolUseResult string starting "Error:", or
+ * <tool_use_error> in the text.
+ *
+ * Variants (the default corpus is unchanged by either flag's absence):
+ *   --no-timestamps  the same corpus, but no line has a top-level `timestamp` (nested ones, such as
+ *                    a snapshot's or a progress line's mirrored message's, stay)
+ *   --skill-heavy    Skill is about 16% of tool calls (sub-agents' too), about 9 sessions in 10 open
+ *                    with one, a few SlashCommand calls; Skill answers are "Launching skill: <name>",
+ *                    some `<tool_use_error>Unknown skill: <name></tool_use_error>` (is_error true),
+ *                    and a few calls have no answer at all
+ *
  * Deterministic: seeded PRNG (sfc32), no Math.random, no clock. Session i depends only on
- * (seed, i), so the scale-2 corpus holds the scale-1 sessions plus as many new ones.
+ * (seed, i, variant), so the scale-2 corpus holds the scale-1 sessions plus as many new ones.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,16 +50,19 @@ const PROJECTS = 40;
 const BASE_TIME = Date.UTC(2026, 0, 5, 8, 0, 0); // a fixed date, not the clock
 
 // ---------------------------------------------------------------- arguments
+const USAGE = 'usage: node bench/gen.mjs --out DIR [--scale S] [--seed TEXT] [--no-timestamps] [--skill-heavy]';
 function parseArgs(argv) {
-  const a = { out: null, scale: 1, seed: 'omg-evidence-bench-1' };
+  const a = { out: null, scale: 1, seed: 'omg-evidence-bench-1', noTimestamps: false, skillHeavy: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     if (k === '--out') a.out = argv[++i];
     else if (k === '--scale') a.scale = Number(argv[++i]);
     else if (k === '--seed') a.seed = argv[++i];
-    else throw new Error(`unknown argument ${k}; usage: node bench/gen.mjs --out DIR [--scale S] [--seed TEXT]`);
+    else if (k === '--no-timestamps') a.noTimestamps = true;
+    else if (k === '--skill-heavy') a.skillHeavy = true;
+    else throw new Error(`unknown argument ${k}; ${USAGE}`);
   }
-  if (!a.out) throw new Error('usage: node bench/gen.mjs --out DIR [--scale S] [--seed TEXT]');
+  if (!a.out) throw new Error(USAGE);
   if (!(a.scale > 0)) throw new Error('--scale must be a positive number');
   return a;
 }
@@ -159,16 +177,27 @@ const TOOLS = [['Read', 25], ['Bash', 20], ['Edit', 12], ['Grep', 10], ['Glob', 
   ['AskUserQuestion', 0.5], ['ExitPlanMode', 0.3]];
 const AGENT_TOOLS = [['Read', 40], ['Grep', 25], ['Glob', 20], ['Bash', 15]];
 const SKILLS = ['wsd:boot', 'wsd:onboard', 'pdf', 'xlsx', 'plugin:review-pr', 'omg-probe-standalone-html'];
+// --skill-heavy: Skill at weight 14 of about 104 in a main thread and 10 of 110 in a sub-agent,
+// which with the sessions that open with a Skill call makes it about 16% of all calls.
+const HEAVY_TOOLS = [...TOOLS.filter(([name]) => name !== 'Skill'), ['Skill', 14], ['SlashCommand', 1.5]];
+const HEAVY_AGENT_TOOLS = [...AGENT_TOOLS, ['Skill', 10]];
+const UNKNOWN_SKILLS = ['omg-repo-house-html', 'wsd:reboot', 'nonexistent', 'plugin:lint-all'];
+const SKILL_TOOLS = new Set(['Skill', 'SlashCommand']);
 const minor = (v) => Number(v.split('.')[2]);
 
 class Generator {
-  constructor(seed) {
+  constructor(seed, { noTimestamps = false, skillHeavy = false } = {}) {
     this.seed = seed;
+    Object.assign(this, { noTimestamps, skillHeavy });
+    this.tools = skillHeavy ? HEAVY_TOOLS : TOOLS;
+    this.agentTools = skillHeavy ? HEAVY_AGENT_TOOLS : AGENT_TOOLS;
+    this.skillCalls = new Map(); // tool_use id -> ground-truth row of expected-skills.ndjson
     this.pool = buildPool(new Rng(`${seed}:pool`), 3_000_000);
     this.b64 = new Rng(`${seed}:b64`).chars(B62 + '+/', 8192);
     this.counts = new Map(); // sessionId -> Map(name -> n)
     this.seen = new Map(); // sessionId -> Set(tool_use id)
-    this.stats = { bytes: 0, files: 0, sessions: 0, lines: 0, tool_uses: 0, subagent_files: 0, progress_lines: 0, big_results: 0 };
+    this.stats = { bytes: 0, files: 0, sessions: 0, lines: 0, tool_uses: 0, subagent_files: 0, progress_lines: 0, big_results: 0,
+      skill_calls: 0, skill_errors: 0, skill_unanswered: 0, sessions_with_skill: 0 };
   }
 
   text(rng, len) {
@@ -188,12 +217,21 @@ class Generator {
   count(sessionId, id, name) {
     let seen = this.seen.get(sessionId);
     if (!seen) this.seen.set(sessionId, (seen = new Set()));
-    if (seen.has(id)) return;
+    if (seen.has(id)) return false;
     seen.add(id);
     let m = this.counts.get(sessionId);
     if (!m) this.counts.set(sessionId, (m = new Map()));
     m.set(name, (m.get(name) ?? 0) + 1);
     this.stats.tool_uses++;
+    return true;
+  }
+
+  /** A Skill or SlashCommand call's row of expected-skills.ndjson, with what orders it in `skills`. */
+  skillCall(sessionId, block, thread, timestamp) {
+    const skill = block.name === 'Skill' ? block.input.skill : block.input.command.replace(/^\/+/, '').split(' ')[0];
+    this.skillCalls.set(block.id, { session_id: sessionId, tool_use_id: block.id, skill, is_error: null, result: null,
+      order: { timestamp: this.noTimestamps ? null : timestamp, file: thread.rel, rec: thread.lines.length, block: 1 } });
+    this.stats.skill_calls++;
   }
 
   /** Session i: its main file, its sub-agent files; returns [{rel, text}]. */
@@ -207,7 +245,7 @@ class Generator {
       slug: `${rng.pick(WORDS)}-${rng.pick(WORDS)}-${rng.pick(WORDS)}`,
       model: minor(version) >= 38 ? 'claude-opus-4-6' : rng.pick(['claude-opus-4-5-20251101', 'claude-sonnet-4-5-20250929']),
     };
-    const main = new Thread(this, rng, base, { clock: BASE_TIME + i * 37 * 60_000 + rng.int(0, 600_000) });
+    const main = new Thread(this, rng, base, { clock: BASE_TIME + i * 37 * 60_000 + rng.int(0, 600_000), rel: `${proj}/${sid}.jsonl` });
     const files = [];
     const nAgents = rng.chance(0.2) ? rng.int(1, 3) : 0;
     const warmups = [];
@@ -229,6 +267,8 @@ class Generator {
       if (minor(version) >= 38) for (const rec of a.mirror) main.progress({ message: rec, normalizedMessages: [], type: 'agent_progress', prompt, agentId: a.agentId }, taskId, `agent_${rec.message?.id ?? rec.uuid}`);
       return a;
     } });
+    // --skill-heavy: most sessions open with a skill, as a session started with /skill-name does.
+    if (this.skillHeavy && rng.chance(0.9)) main.turn({ tools: [['Skill', 1]] });
     while (main.bytes < target || linked > 0 || orphanTask) {
       if (linked > 0 && (main.bytes >= target || rng.chance(0.15))) { agentTurn({}); linked--; continue; }
       if (orphanTask && main.bytes >= target) { agentTurn({ orphan: true }); break; }
@@ -244,14 +284,14 @@ class Generator {
   agent(rng, base, parent, proj, sid, { prompt = null, warmup = false, write = true }) {
     const agentId = rng.hex(7);
     const t = new Thread(this, rng, { ...base, model: rng.pick(['claude-sonnet-4-5-20250929', 'claude-haiku-4-5-20251001']) },
-      { clock: parent.clock, agentId, count: write, mirror: true });
+      { clock: parent.clock, agentId, count: write, mirror: true, rel: `${proj}/${sid}/subagents/agent-${agentId}.jsonl` });
     t.user(warmup ? 'Warmup' : prompt, { parentUuid: null });
     if (warmup) {
       t.assistant([{ type: 'text', text: this.text(rng, rng.int(40, 400)) }]);
-      if (rng.chance(0.5)) t.step(AGENT_TOOLS, 1);
+      if (rng.chance(0.5)) t.step(this.agentTools, 1);
     } else {
       const target = rng.lognormal(40_000, 1.0, 3_000, 3_000_000);
-      while (t.bytes < target) t.step(AGENT_TOOLS, rng.int(1, 3));
+      while (t.bytes < target) t.step(this.agentTools, rng.int(1, 3));
       t.assistant([{ type: 'text', text: this.text(rng, rng.int(200, 3000)) }]);
     }
     parent.clock = t.clock;
@@ -262,8 +302,8 @@ class Generator {
 
 /** One transcript file being written: a main session or a sub-agent. */
 class Thread {
-  constructor(gen, rng, base, { clock, agentId = null, count = true, mirror = false }) {
-    Object.assign(this, { gen, rng, base, clock, agentId, counting: count });
+  constructor(gen, rng, base, { clock, agentId = null, count = true, mirror = false, rel }) {
+    Object.assign(this, { gen, rng, base, clock, agentId, counting: count, rel });
     this.lines = [];
     this.bytes = 0;
     this.parent = null;
@@ -273,9 +313,16 @@ class Thread {
   }
   ts() { this.clock += this.rng.int(40, 20_000); return new Date(this.clock).toISOString(); }
   raw(obj) {
-    const s = JSON.stringify(obj);
+    let line = obj, dropped = 0;
+    if (this.gen.noTimestamps && 'timestamp' in obj) {
+      const { timestamp, ...rest } = obj; // the same record without its timestamp key; the clock still ran
+      line = rest;
+      dropped = `"timestamp":${JSON.stringify(timestamp)},`.length;
+    }
+    const s = JSON.stringify(line);
     this.lines.push(s);
-    this.bytes += Buffer.byteLength(s) + 1;
+    // Sizes decide when a session ends: they count the timestamp, so both variants make the same lines.
+    this.bytes += Buffer.byteLength(s) + 1 + dropped;
     if (obj.type === 'progress') this.gen.stats.progress_lines++;
   }
   text() { return this.lines.length ? this.lines.join('\n') + '\n' : ''; }
@@ -309,7 +356,9 @@ class Thread {
       const rec = this.record({ ...this.head(), message: { model: this.base.model, id, type: 'message', role: 'assistant', content: [block],
         stop_reason: null, stop_sequence: null, usage: { ...usage } }, requestId, type: 'assistant', uuid: rng.uuid(), timestamp: this.ts() });
       if (block.type === 'tool_use') {
-        if (this.counting) this.gen.count(this.base.sessionId, block.id, block.name);
+        if (this.counting && this.gen.count(this.base.sessionId, block.id, block.name) && SKILL_TOOLS.has(block.name)) {
+          this.gen.skillCall(this.base.sessionId, block, this, rec.timestamp);
+        }
         this.toolUses.push(rec);
         this.toolUseCount++;
         this.mirrored?.push({ type: 'assistant', timestamp: rec.timestamp, message: rec.message, requestId, uuid: rec.uuid });
@@ -330,7 +379,17 @@ class Thread {
     const rng = this.rng, g = this.gen;
     let content, tur, isError = false;
     if (answer) ({ content, tur } = answer);
-    else if (rng.chance(0.06)) {
+    else if (g.skillHeavy && SKILL_TOOLS.has(use.name)) {
+      const name = use.name === 'Skill' ? use.input.skill : use.input.command.replace(/^\/+/, '').split(' ')[0];
+      if (UNKNOWN_SKILLS.includes(name)) {
+        isError = true;
+        content = `<tool_use_error>Unknown skill: ${name}</tool_use_error>`;
+        tur = `Error: Unknown skill: ${name}`;
+      } else {
+        content = use.name === 'Skill' ? `Launching skill: ${name}` : `Launching command: /${name}`;
+        tur = { success: true, commandName: name };
+      }
+    } else if (rng.chance(0.06)) {
       isError = true;
       const msg = rng.pick(['File does not exist.', 'Exit code 1\n' + g.text(rng, rng.int(20, 600)), 'String to replace not found in file.']);
       content = msg.startsWith('Exit') ? msg : `<tool_use_error>${msg}</tool_use_error>`;
@@ -358,6 +417,12 @@ class Thread {
     if (isError) block.is_error = true;
     else if (rng.chance(0.1)) block.is_error = false;
     const rec = this.user([block], { parentUuid: from.uuid, extra: { toolUseResult: tur, sourceToolAssistantUUID: from.uuid } });
+    const call = this.counting ? g.skillCalls.get(use.id) : undefined;
+    if (call && call.result === null) { // the first answer; a call answered twice keeps it
+      call.result = typeof content === 'string' ? content : content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+      call.is_error = block.is_error === true || (typeof tur === 'string' && tur.startsWith('Error:')) || call.result.includes('<tool_use_error>');
+      if (call.is_error) g.stats.skill_errors++;
+    }
     this.mirrored?.push({ type: 'user', message: rec.message, uuid: rec.uuid, timestamp: rec.timestamp, toolUseResult: tur });
     return rec;
   }
@@ -374,7 +439,9 @@ class Thread {
       case 'TodoWrite': return { todos: Array.from({ length: rng.int(1, 6) }, () => ({ content: g.text(rng, rng.int(10, 80)), status: rng.pick(['pending', 'in_progress', 'completed']), activeForm: g.text(rng, rng.int(10, 80)) })) };
       case 'WebFetch': return { url: `https://example.com/${rng.pick(WORDS)}`, prompt: g.text(rng, rng.int(20, 200)) };
       case 'WebSearch': return { query: g.text(rng, rng.int(10, 80)) };
-      case 'Skill': return { skill: rng.pick(SKILLS) };
+      case 'Skill': return g.skillHeavy && rng.chance(0.08) ? { skill: rng.pick(UNKNOWN_SKILLS) }
+        : g.skillHeavy && rng.chance(0.3) ? { skill: rng.pick(SKILLS), args: g.text(rng, rng.int(5, 80)) } : { skill: rng.pick(SKILLS) };
+      case 'SlashCommand': return { command: `/${rng.pick(SKILLS)}${rng.chance(0.5) ? ' ' + rng.pick(WORDS) : ''}` };
       case 'mcp__github__get_issue': return { owner: 'acme', repo: rng.pick(WORDS), issue_number: rng.int(1, 9999) };
       default: return { question: g.text(rng, rng.int(10, 200)) };
     }
@@ -397,16 +464,18 @@ class Thread {
         const content = [{ type: 'text', text }, { type: 'text', text: `agentId: ${a.agentId} (for resuming to continue this agent's work if needed)` }];
         this.result(use, recs[k], { content, tur: { status: 'completed', prompt: use.input.prompt, agentId: a.agentId, content: [{ type: 'text', text }],
           totalDurationMs: rng.int(5_000, 600_000), totalTokens: rng.int(1_000, 90_000), totalToolUseCount: a.toolUses, usage: { input_tokens: rng.int(1, 99), output_tokens: rng.int(100, 9000) } } });
+      } else if (g.skillHeavy && SKILL_TOOLS.has(use.name) && rng.chance(0.02)) {
+        if (this.counting && g.skillCalls.has(use.id)) g.stats.skill_unanswered++; // interrupted: no tool_result
       } else {
         this.result(use, recs[k]);
-        if (use.name === 'Skill') this.user([{ type: 'text', text: g.text(rng, rng.int(500, 6000)) }], { extra: { isMeta: true, sourceToolUseID: use.id } });
+        if (SKILL_TOOLS.has(use.name)) this.user([{ type: 'text', text: g.text(rng, rng.int(500, 6000)) }], { extra: { isMeta: true, sourceToolUseID: use.id } });
       }
     });
     return uses.length;
   }
 
   /** A user turn: snapshot, prompt, assistant steps until a final text, turn_duration. */
-  turn({ task = null }) {
+  turn({ task = null, tools = this.gen.tools }) {
     const rng = this.rng, g = this.gen;
     const promptUuid = rng.uuid();
     this.raw({ type: 'file-history-snapshot', messageId: promptUuid, snapshot: { messageId: promptUuid, trackedFileBackups: {}, timestamp: new Date(this.clock).toISOString() }, isSnapshotUpdate: false });
@@ -416,7 +485,7 @@ class Thread {
     const steps = rng.int(1, 12);
     const taskAt = task ? rng.int(0, steps - 1) : -1;
     for (let s = 0; s < steps; s++) {
-      this.step(TOOLS, rng.weighted([[1, 6], [2, 2], [3, 1], [0, s === taskAt ? 1 : 0]]),
+      this.step(s === 0 ? tools : this.gen.tools, rng.weighted([[1, 6], [2, 2], [3, 1], [0, s === taskAt ? 1 : 0]]),
         s === taskAt ? { prompt: g.text(rng, rng.int(200, 1500)), run: task } : null);
     }
     this.assistant([{ type: 'text', text: g.body(rng, rng.lognormal(300, 1.0, 10, 6000)) }]);
@@ -437,7 +506,7 @@ class Thread {
 function main() {
   const args = parseArgs(process.argv.slice(2));
   if (existsSync(args.out) && readdirSync(args.out).length) throw new Error(`${args.out} exists and is not empty; remove it first`);
-  const gen = new Generator(args.seed);
+  const gen = new Generator(args.seed, args);
   const nSessions = Math.round(SESSIONS_PER_SCALE * args.scale);
   const made = new Set();
   for (let i = 0; i < nSessions; i++) {
@@ -456,13 +525,23 @@ function main() {
   rows.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   writeFileSync(join(args.out, 'expected.tsv'), rows.join('\n') + (rows.length ? '\n' : ''));
   gen.stats.groups = rows.length;
+  // expected-skills.ndjson in the order of `skills`: session, then the first copy's timestamp
+  // (nulls last), file, record, block, id.
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const calls = [...gen.skillCalls.values()].sort((a, b) => cmp(a.session_id, b.session_id)
+    || (a.order.timestamp === null) - (b.order.timestamp === null) || cmp(a.order.timestamp ?? '', b.order.timestamp ?? '')
+    || cmp(a.order.file, b.order.file) || a.order.rec - b.order.rec || a.order.block - b.order.block || cmp(a.tool_use_id, b.tool_use_id));
+  writeFileSync(join(args.out, 'expected-skills.ndjson'), calls.map(({ order, ...row }) => JSON.stringify(row) + '\n').join(''));
+  gen.stats.sessions_with_skill = new Set(calls.map((c) => c.session_id)).size;
   const self = readFileSync(fileURLToPath(import.meta.url));
-  const params = { generator: 'bench/gen.mjs', generator_sha256: createHash('sha256').update(self).digest('hex'), seed: args.seed, scale: args.scale, sessions: nSessions };
+  const params = { generator: 'bench/gen.mjs', generator_sha256: createHash('sha256').update(self).digest('hex'), seed: args.seed, scale: args.scale, sessions: nSessions,
+    no_timestamps: args.noTimestamps, skill_heavy: args.skillHeavy };
   writeFileSync(join(args.out, 'params.json'), JSON.stringify({ params, stats: gen.stats }, null, 2) + '\n');
   const s = gen.stats;
   process.stderr.write(`gen: ${args.out}: ${s.bytes.toLocaleString('en-US')} bytes, ${s.files} files (${s.subagent_files} sub-agent), ` +
     `${s.sessions} sessions, ${s.lines.toLocaleString('en-US')} lines, ${s.tool_uses.toLocaleString('en-US')} tool_uses in ${s.groups} (session, tool) groups, ` +
-    `${s.progress_lines.toLocaleString('en-US')} progress lines, ${s.big_results} results >= 10 KB\n`);
+    `${s.progress_lines.toLocaleString('en-US')} progress lines, ${s.big_results} results >= 10 KB, ` +
+    `${s.skill_calls.toLocaleString('en-US')} skill calls (${s.skill_errors} errors, ${s.skill_unanswered} unanswered) in ${s.sessions_with_skill} sessions\n`);
 }
 
 main();

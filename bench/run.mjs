@@ -1,23 +1,25 @@
 #!/usr/bin/env node
 /**
- * bench/run.mjs — the census benchmark (`npm run bench`; see bench/README.md).
+ * bench/run.mjs — the transcript benchmark (`npm run bench`; see bench/README.md).
  *
- *   node bench/run.mjs [--rounds N] [--s2-rounds N] [--cold-runs N]
+ *   node bench/run.mjs [--rounds N] [--s2-rounds N] [--cold-runs N] [--corpora LIST] [--commands LIST]
  *
- * 1. Generates bench/out/corpus-s1 and corpus-s2 with bench/gen.mjs, unless each is already there
- *    with a params.json that matches (same generator bytes, same scale). bench/out/ is gitignored.
+ * 1. Generates each corpus it needs with bench/gen.mjs under bench/out/ (gitignored), unless it is
+ *    already there with a params.json that matches (same generator bytes, scale and variant):
+ *    default (corpus-s1), no-timestamps, skill-heavy (scale 1) and s2 (the default at scale 2).
  * 2. Builds dist/ (`npm run build`) if the bin package.json names is missing.
- * 3. Round by round (order rotated each round), under `/usr/bin/time -v`: omg-evidence census on
- *    s1, bench/duckdb-scan.mjs (the engine floor), bench/census.py (plain Python),
- *    bench/read-floor.mjs (DuckDB reading the lines, no census), and in the first --s2-rounds
- *    rounds omg-evidence census on s2. Every census is checked against the corpus's expected.tsv
- *    (the read floor against its line count); a difference prints MISMATCH with sample rows and
- *    makes the exit status 1.
+ * 3. Round by round, under `/usr/bin/time -v`, every selected command on every selected corpus, in
+ *    an order rotated each round; s2 only in the first --s2-rounds rounds. The CLI commands:
+ *    census, skills and sql (a count per tool over transcript_tool_uses) with --transcripts DIR,
+ *    and load --transcripts DIR --db FILE (a fresh file each run). The references: bench/duckdb-
+ *    scan.mjs (DuckDB's typed scan, which every ratio divides by), bench/read-floor.mjs (reading
+ *    only) and, when asked for, bench/census.py. Every output is checked against the corpus's
+ *    ground truth (expected.tsv, expected-skills.ndjson, the line count); a database that load
+ *    wrote is checked once per corpus with `census --db FILE`. A difference prints MISMATCH with
+ *    sample rows and makes the exit status 1.
  * 4. Cold start: `node <package.json bin> census` on the bundled probe, median of --cold-runs.
- * 5. The cached path (`load DIR --db FILE`, then `census --db FILE`) when the CLI has a `load`
- *    command; otherwise prints "cached: not available yet".
- * 6. Prints markdown tables (medians, peak RSS, ratios, PASS/FAIL per target) and writes
- *    bench/out/results.json.
+ * 5. Prints markdown tables (medians, ratios to the scan, peak RSS, PASS/FAIL per target) and
+ *    writes bench/out/results.json.
  *
  * Exit status: 0 when every output matched, 1 on a MISMATCH or a failed command, 2 on bad setup.
  * Missed performance targets print FAIL but do not change the exit status: this measures.
@@ -33,28 +35,51 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'bench', 'out');
 const TMP = join(OUT, 'tmp');
 const TIME = '/usr/bin/time';
-const TARGETS = { censusOverScan: 0.75, censusOverPython: 0.75, rssMB: 400, linearity: 2.2, coldS: 0.6 };
+// Issue #16 §4: medians in one run, each command's ratio to the typed scan of the same corpus.
+const TARGETS = { census: 0.75, skills: 1.0, sql: 1.0, load: 1.0, rssMB: 400, linearity: 2.2, coldS: 0.3 };
+
+const CORPORA = {
+  default: { dir: 'corpus-s1', scale: 1, flags: [], label: 'default' },
+  'no-timestamps': { dir: 'corpus-s1-no-timestamps', scale: 1, flags: ['--no-timestamps'], label: 'no timestamps' },
+  'skill-heavy': { dir: 'corpus-s1-skill-heavy', scale: 1, flags: ['--skill-heavy'], label: 'skill-heavy' },
+  s2: { dir: 'corpus-s2', scale: 2, flags: [], label: 'default ×2 (s2)' },
+};
+const CLI_COMMANDS = ['census', 'skills', 'sql', 'load'];
+const COMMANDS = [...CLI_COMMANDS, 'scan', 'floor', 'python'];
+const DEFAULT_COMMANDS = COMMANDS.filter((c) => c !== 'python');
+const SQL_QUERY = 'select name, count(*) as n from transcript_tool_uses group by name order by name';
 
 // ---------------------------------------------------------------- helpers
+const USAGE = 'usage: node bench/run.mjs [--rounds N] [--s2-rounds N] [--cold-runs N] [--corpora LIST] [--commands LIST]\n' +
+  `  corpora:  ${Object.keys(CORPORA).join(',')} (default: all)\n  commands: ${COMMANDS.join(',')} (default: all but python)`;
 function parseArgs(argv) {
-  const a = { rounds: 5, s2Rounds: 3, coldRuns: 10 };
-  const num = (i) => { const n = Number(argv[i]); if (!Number.isInteger(n) || n < 1) usage(`${argv[i - 1]} needs a positive integer`); return n; };
+  const a = { rounds: 5, s2Rounds: 3, coldRuns: 10, corpora: Object.keys(CORPORA), commands: DEFAULT_COMMANDS };
+  const num = (i, min) => { const n = Number(argv[i]); if (!Number.isInteger(n) || n < min) usage(`${argv[i - 1]} needs an integer >= ${min}`); return n; };
+  const list = (i, known) => {
+    const xs = String(argv[i] ?? '').split(',').filter(Boolean);
+    const bad = xs.filter((x) => !known.includes(x));
+    if (!xs.length || bad.length) usage(`${argv[i - 1]}: unknown ${bad.join(', ') || '(empty list)'}; choose from ${known.join(',')}`);
+    return known.filter((k) => xs.includes(k));
+  };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--rounds') a.rounds = num(++i);
-    else if (argv[i] === '--s2-rounds') a.s2Rounds = num(++i);
-    else if (argv[i] === '--cold-runs') a.coldRuns = num(++i);
+    if (argv[i] === '--rounds') a.rounds = num(++i, 1);
+    else if (argv[i] === '--s2-rounds') a.s2Rounds = num(++i, 0);
+    else if (argv[i] === '--cold-runs') a.coldRuns = num(++i, 0);
+    else if (argv[i] === '--corpora') a.corpora = list(++i, Object.keys(CORPORA));
+    else if (argv[i] === '--commands') a.commands = list(++i, COMMANDS);
     else usage(`unknown argument ${argv[i]}`);
   }
   return a;
 }
 function usage(msg) {
-  console.error(`run.mjs: ${msg}\nusage: node bench/run.mjs [--rounds N] [--s2-rounds N] [--cold-runs N]`);
+  console.error(`run.mjs: ${msg}\n${USAGE}`);
   process.exit(2);
 }
 const median = (xs) => { if (!xs.length) return null; const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 const fmt = (x, d = 2) => (x == null ? 'n/a' : x.toFixed(d));
 const tail = (s, n = 12) => s.trim().split('\n').slice(-n).join('\n');
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
 function walk(dir, out = []) {
   for (const name of readdirSync(dir).sort()) {
@@ -92,65 +117,96 @@ function measure(name, cmd, args) {
 }
 
 // ---------------------------------------------------------------- corpus and build
-function ensureCorpus(scale) {
-  const dir = join(OUT, `corpus-s${scale}`);
+function ensureCorpus(key) {
+  const spec = CORPORA[key];
+  const dir = join(OUT, spec.dir);
   const genSha = sha256(readFileSync(join(ROOT, 'bench', 'gen.mjs')));
   const paramsFile = join(dir, 'params.json');
+  const variant = { no_timestamps: spec.flags.includes('--no-timestamps'), skill_heavy: spec.flags.includes('--skill-heavy') };
   if (existsSync(paramsFile)) {
     const { params, stats } = JSON.parse(readFileSync(paramsFile, 'utf8'));
-    if (params.generator_sha256 === genSha && params.scale === scale && existsSync(join(dir, 'expected.tsv'))) {
+    if (params.generator_sha256 === genSha && params.scale === spec.scale && params.no_timestamps === variant.no_timestamps &&
+        params.skill_heavy === variant.skill_heavy && existsSync(join(dir, 'expected.tsv')) && existsSync(join(dir, 'expected-skills.ndjson'))) {
       console.error(`corpus ${relative(ROOT, dir)}: present, params match`);
-      return { dir, stats, generated_s: null };
+      return { key, dir, stats, generated_s: null };
     }
     console.error(`corpus ${relative(ROOT, dir)}: params differ, regenerating`);
   }
-  rmSync(dir, { recursive: true, force: true }); // only ever bench/out/corpus-s<scale>
+  rmSync(dir, { recursive: true, force: true }); // only ever a corpus folder of bench/out/
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['bench/gen.mjs', '--out', dir, '--scale', String(scale)], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['bench/gen.mjs', '--out', dir, '--scale', String(spec.scale), ...spec.flags], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) { console.error(`run.mjs: bench/gen.mjs failed (exit ${r.status})`); process.exit(2); }
   const generated_s = Number(process.hrtime.bigint() - t0) / 1e9;
-  return { dir, stats: JSON.parse(readFileSync(paramsFile, 'utf8')).stats, generated_s };
+  return { key, dir, stats: JSON.parse(readFileSync(paramsFile, 'utf8')).stats, generated_s };
 }
 
-function ensureDist() {
+function ensureDist(binPath) {
   if (existsSync(join(ROOT, binPath))) return;
   console.error(`${binPath} is missing: npm run build`);
   const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) { console.error('run.mjs: the build failed'); process.exit(2); }
 }
 
-// ---------------------------------------------------------------- output checks
-/** omg-evidence census --format json (an array, or one object per line) as the expected.tsv text. */
-function censusJsonToTsv(text) {
+// ---------------------------------------------------------------- ground truth and output checks
+/** JSON output of the CLI (an array, or one object per line) as an array of rows. */
+function jsonRows(text) {
   let rows;
   try { rows = JSON.parse(text); } catch { rows = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)); }
-  if (!Array.isArray(rows)) rows = [rows];
+  return Array.isArray(rows) ? rows : [rows];
+}
+
+/** omg-evidence census --format json as the expected.tsv lines. */
+function censusRows(text) {
   const lines = [];
-  for (const r of rows) {
+  for (const r of jsonRows(text)) {
     const tools = Array.isArray(r.tools) ? r.tools.map((t) => [t.name, t.count]) : Object.entries(r.tools ?? {});
     for (const [name, n] of tools) if (Number(n) > 0) lines.push(`${r.session_id}\t${name}\t${n}`);
   }
-  lines.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return lines.length ? lines.join('\n') + '\n' : '';
+  return lines.sort(cmp);
 }
+const tsvRows = (text) => text.split('\n').filter(Boolean);
 
-function tsvMap(text) {
+/** Per tool, the calls of every session: what the sql command's query returns, from expected.tsv. */
+function toolTotals(tsv) {
   const m = new Map();
-  for (const l of text.split('\n')) if (l) { const [s, t, n] = l.split('\t'); m.set(`${s}\t${t}`, n); }
-  return m;
+  for (const l of tsvRows(tsv)) { const [, t, n] = l.split('\t'); m.set(t, (m.get(t) ?? 0) + Number(n)); }
+  return [...m].sort((a, b) => cmp(a[0], b[0])).map(([t, n]) => `${t}\t${n}`);
 }
+const sqlRows = (text) => jsonRows(text).map((r) => `${r.name}\t${r.n}`);
 
-/** null when `got` equals `want`; else a short description with up to 8 differing rows. */
-function compare(got, want) {
-  if (got === want) return null;
-  const g = tsvMap(got), w = tsvMap(want);
-  const rows = [];
-  let n = 0;
-  for (const [k, v] of w) if (g.get(k) !== v) { n++; if (rows.length < 8) rows.push(`${k}\texpected ${v}, got ${g.get(k) ?? '(missing)'}`); }
-  for (const [k, v] of g) if (!w.has(k)) { n++; if (rows.length < 8) rows.push(`${k}\texpected (none), got ${v}`); }
-  if (n === 0) return { rows: 0, sample: ['same rows, different order or formatting'] };
-  return { rows: n, sample: rows };
+/**
+ * What `skills --format json` prints for a ground-truth row: no probe, and the definition from
+ * the launched name ("Launching skill: ns:name") or the call's own, when the call did not fail.
+ */
+function skillsWant(ndjson) {
+  return tsvRows(ndjson).map((l) => {
+    const c = JSON.parse(l);
+    const launched = (c.result == null ? null : /^Launching (?:skill|command): \/?(\S+)/.exec(c.result)?.[1]) || c.skill;
+    const definition = c.is_error === false && launched?.includes(':') ? launched.split(':')[0] : null;
+    return JSON.stringify({ probe: null, arm: null, session_id: c.session_id, tool_use_id: c.tool_use_id, skill: c.skill, is_error: c.is_error, result: c.result, definition });
+  });
 }
+const skillsRows = (text) => jsonRows(text).map((r) => JSON.stringify({ probe: r.probe ?? null, arm: r.arm ?? null, session_id: r.session_id,
+  tool_use_id: r.tool_use_id, skill: r.skill, is_error: r.is_error, result: r.result, definition: r.definition ?? null }));
+
+/**
+ * null when the rows are equal, in order; else how many differ and up to 8 examples. `key` names a
+ * row for the examples (a TSV row's first two fields; a skills row's tool_use_id).
+ */
+function compare(got, want, key) {
+  if (got.length === want.length && got.every((x, i) => x === want[i])) return null;
+  const g = new Map(got.map((x) => [key(x), x])), w = new Map(want.map((x) => [key(x), x]));
+  const sample = [];
+  let n = 0;
+  const short = (x) => (x == null ? '(missing)' : x.length > 240 ? `${x.slice(0, 240)}…` : x);
+  for (const [k, v] of w) if (g.get(k) !== v) { n++; if (sample.length < 8) sample.push(`expected ${short(v)}\n    got ${short(g.get(k))}`); }
+  for (const [k, v] of g) if (!w.has(k)) { n++; if (sample.length < 8) sample.push(`expected (none)\n    got ${short(v)}`); }
+  if (g.size !== got.length) { n++; sample.push(`${got.length - g.size} rows repeat another row's key`); }
+  if (n === 0) return { rows: 0, sample: ['same rows, in another order'] };
+  return { rows: n, sample };
+}
+const tsvKey = (x) => x.split('\t').slice(0, -1).join('\t');
+const skillKey = (x) => JSON.parse(x).tool_use_id;
 
 // ---------------------------------------------------------------- main
 const args = parseArgs(process.argv.slice(2));
@@ -162,173 +218,200 @@ if (!existsSync(TIME)) {
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const binPath = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[pkg.name] ?? Object.values(pkg.bin ?? {})[0];
 const startedAt = new Date().toISOString();
-const s1 = ensureCorpus(1), s2 = ensureCorpus(2);
-ensureDist();
+const corpora = Object.fromEntries(args.corpora.map((k) => [k, ensureCorpus(k)]));
+ensureDist(binPath);
 const distBefore = distSha();
-const expected = { s1: readFileSync(join(s1.dir, 'expected.tsv'), 'utf8'), s2: readFileSync(join(s2.dir, 'expected.tsv'), 'utf8') };
+for (const c of Object.values(corpora)) {
+  c.expected = readFileSync(join(c.dir, 'expected.tsv'), 'utf8');
+  c.expectedSkills = readFileSync(join(c.dir, 'expected-skills.ndjson'), 'utf8');
+}
 
 // Warm the page cache so that round 1 is not the only one reading from disk.
-for (const c of [s1, s2]) for (const f of walk(c.dir)) readFileSync(f);
+for (const c of Object.values(corpora)) for (const f of walk(c.dir)) readFileSync(f);
 
-const JOBS = {
-  census_s1: { label: 'omg-evidence census, s1', cmd: process.execPath, args: [binPath, 'census', '--transcripts', s1.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's1' },
-  scan_s1: { label: 'DuckDB typed scan (floor), s1', cmd: process.execPath, args: ['bench/duckdb-scan.mjs', s1.dir], tsv: (x) => x, corpus: 's1' },
-  python_s1: { label: 'python3 json.loads, s1', cmd: 'python3', args: ['bench/census.py', s1.dir], tsv: (x) => x, corpus: 's1' },
-  // Not a census: DuckDB reading the lines and nothing else (its output is the line count, checked).
-  floor_s1: { label: 'DuckDB read only (no census), s1', cmd: process.execPath, args: ['bench/read-floor.mjs', s1.dir], lines: true, corpus: 's1' },
-  census_s2: { label: 'omg-evidence census, s2', cmd: process.execPath, args: [binPath, 'census', '--transcripts', s2.dir, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's2' },
-};
+/** The command line of `command` on corpus `c`, and how its output is checked. */
+function job(command, c) {
+  const node = process.execPath, bin = [binPath];
+  const tsv = { rows: censusRows, want: () => tsvRows(c.expected), key: tsvKey, truth: 'expected.tsv' };
+  switch (command) {
+    case 'census': return { cmd: node, args: [...bin, 'census', '--transcripts', c.dir, '--format', 'json'], check: tsv };
+    case 'skills': return { cmd: node, args: [...bin, 'skills', '--transcripts', c.dir, '--format', 'json'],
+      check: { rows: skillsRows, want: () => skillsWant(c.expectedSkills), key: skillKey, truth: 'expected-skills.ndjson' } };
+    case 'sql': return { cmd: node, args: [...bin, 'sql', '--transcripts', c.dir, SQL_QUERY, '--format', 'json'],
+      check: { rows: sqlRows, want: () => toolTotals(c.expected), key: tsvKey, truth: 'the per-tool totals of expected.tsv' } };
+    case 'load': {
+      const db = join(TMP, `load-${c.key}.duckdb`);
+      return { cmd: node, args: [...bin, 'load', '--transcripts', c.dir, '--db', db], db,
+        before: () => { rmSync(db, { force: true }); rmSync(`${db}.wal`, { force: true }); } };
+    }
+    case 'scan': return { cmd: node, args: ['bench/duckdb-scan.mjs', c.dir], check: { ...tsv, rows: tsvRows } };
+    case 'python': return { cmd: 'python3', args: ['bench/census.py', c.dir], check: { ...tsv, rows: tsvRows } };
+    // Not a census: DuckDB reading the lines and nothing else (its output is the line count).
+    case 'floor': return { cmd: node, args: ['bench/read-floor.mjs', c.dir],
+      check: { rows: (x) => [x.trim()], want: () => [String(c.stats.lines)], key: () => 'lines', truth: 'the line count' } };
+  }
+  throw new Error(command);
+}
+const LABELS = { census: 'census --transcripts', skills: 'skills --transcripts', sql: 'sql --transcripts (count per tool)', load: 'load --transcripts --db',
+  scan: 'DuckDB typed scan (reference)', floor: 'DuckDB read only (no census)', python: 'python3 json.loads census' };
+
 const runs = [];
 const mismatches = [];
+const loadChecks = {};
 let failed = false;
 
-function runJob(key, round) {
-  const job = JOBS[key];
+function record(mismatch) {
+  failed = true;
+  if (mismatches.some((x) => x.job === mismatch.job)) return;
+  mismatches.push(mismatch);
+  console.error(`MISMATCH: ${mismatch.job} differs from ${mismatch.truth} in ${mismatch.rows ?? '?'} rows, e.g.\n  ${mismatch.sample.join('\n  ')}`);
+}
+
+/** The database that load wrote, checked once per corpus: census --db FILE against expected.tsv. */
+function checkLoad(c, db) {
+  const m = measure(`census-db-${c.key}`, process.execPath, [binPath, 'census', '--transcripts', c.dir, '--db', db, '--format', 'json']);
+  loadChecks[c.key] = { wall_s: m.wall, rss_mb: m.rss_mb, exit: m.exit, db_bytes: existsSync(db) ? statSync(db).size : null, output: 'ok' };
+  if (m.exit !== 0) {
+    failed = true;
+    loadChecks[c.key].output = 'error';
+    console.error(`ERROR: census --db after load, ${c.key}, exited ${m.exit}\n${tail(m.stderr)}`);
+    return 'error';
+  }
+  let diff;
+  try { diff = compare(censusRows(readFileSync(m.outFile, 'utf8')), tsvRows(c.expected), tsvKey); } catch (e) { diff = { rows: null, sample: [`output not parseable: ${e.message}`] }; }
+  if (diff) {
+    loadChecks[c.key].output = 'MISMATCH';
+    record({ job: `load ${c.key}`, label: `census --db after load, ${c.key}`, truth: 'expected.tsv', ...diff });
+    return 'MISMATCH';
+  }
+  console.error(`  checked ${c.key} load: census --db ${fmt(m.wall)} s, ok`);
+  return 'ok';
+}
+
+function runJob(command, c, round) {
+  const j = job(command, c);
+  const name = `${command}-${c.key}`;
+  j.before?.();
   const load1 = loadavg()[0]; // other work on the machine shows up here (and our own previous run)
-  const m = measure(key, job.cmd, job.args);
-  const run = { job: key, round, wall_s: m.wall, rss_mb: m.rss_mb, exit: m.exit, hr_wall_s: m.hr_wall, loadavg_1m_before: load1, output: 'ok' };
+  const m = measure(name, j.cmd, j.args);
+  const run = { command, corpus: c.key, round, wall_s: m.wall, rss_mb: m.rss_mb, exit: m.exit, hr_wall_s: m.hr_wall, loadavg_1m_before: load1, output: 'ok' };
   if (m.exit !== 0) {
     failed = true;
     run.output = 'error';
-    console.error(`ERROR: ${job.label} exited ${m.exit}\n${tail(m.stderr)}`);
-  } else {
+    console.error(`ERROR: ${command} on ${c.key} exited ${m.exit}\n${tail(m.stderr)}`);
+  } else if (j.check) {
     let diff;
-    if (job.lines) {
-      const got = readFileSync(m.outFile, 'utf8').trim(), want = String({ s1, s2 }[job.corpus].stats.lines);
-      diff = got === want ? null : { rows: null, sample: [`line count: expected ${want}, got ${got}`] };
-    } else {
-      try { diff = compare(job.tsv(readFileSync(m.outFile, 'utf8')), expected[job.corpus]); } catch (e) { diff = { rows: null, sample: [`output not parseable: ${e.message}`] }; }
-    }
-    if (diff) {
-      failed = true;
-      run.output = 'MISMATCH';
-      if (!mismatches.some((x) => x.job === key)) {
-        mismatches.push({ job: key, label: job.label, ...diff });
-        console.error(`MISMATCH: ${job.label} differs from expected.tsv in ${diff.rows ?? '?'} (session, tool) rows, e.g.\n  ${diff.sample.join('\n  ')}`);
-      }
-    }
+    try { diff = compare(j.check.rows(readFileSync(m.outFile, 'utf8')), j.check.want(), j.check.key); } catch (e) { diff = { rows: null, sample: [`output not parseable: ${e.message}`] }; }
+    if (diff) { run.output = 'MISMATCH'; record({ job: name, label: `${LABELS[command]}, ${c.key}`, truth: j.check.truth, ...diff }); }
+  } else if (command === 'load' && !loadChecks[c.key]) {
+    run.output = checkLoad(c, j.db);
   }
   runs.push(run);
-  console.error(`  round ${round} ${key.padEnd(10)} ${fmt(m.wall)} s  ${fmt(m.rss_mb, 0)} MB  ${run.output}  (load ${fmt(load1)})`);
-  return run;
+  console.error(`  round ${round} ${name.padEnd(22)} ${fmt(m.wall).padStart(6)} s  ${fmt(m.rss_mb, 0).padStart(5)} MB  ${run.output}  (load ${fmt(load1)})`);
 }
 
-console.error(`timing: ${args.rounds} rounds (s2 in the first ${Math.min(args.s2Rounds, args.rounds)}), order rotated each round`);
+const keys = Object.keys(corpora);
+console.error(`timing: ${args.rounds} rounds of ${args.commands.join(', ')} on ${keys.join(', ')}` +
+  (corpora.s2 ? ` (s2 in the first ${Math.min(args.s2Rounds, args.rounds)})` : '') + ', order rotated each round');
 for (let r = 0; r < args.rounds; r++) {
-  const jobs = ['census_s1', 'scan_s1', 'python_s1', 'floor_s1', ...(r < args.s2Rounds ? ['census_s2'] : [])];
-  const k = r % jobs.length;
-  for (const key of [...jobs.slice(k), ...jobs.slice(0, k)]) runJob(key, r + 1);
+  const jobs = [];
+  for (const k of keys) {
+    if (k === 's2' && r >= args.s2Rounds) continue;
+    for (const command of args.commands) if (!(k === 's2' && (command === 'floor' || command === 'python'))) jobs.push([command, corpora[k]]);
+  }
+  const at = jobs.length ? r % jobs.length : 0;
+  for (const [command, c] of [...jobs.slice(at), ...jobs.slice(0, at)]) runJob(command, c, r + 1);
 }
 
 // Cold start on the bundled probe: the package's bin, with node directly (not npx).
-console.error(`cold start: node ${binPath} census, 1 warm-up + ${args.coldRuns} runs`);
 const cold = [];
-measure('cold', process.execPath, [binPath, 'census']);
-for (let i = 0; i < args.coldRuns; i++) {
-  const m = measure('cold', process.execPath, [binPath, 'census']);
-  if (m.exit !== 0) { failed = true; console.error(`ERROR: cold census exited ${m.exit}\n${tail(m.stderr)}`); }
-  cold.push({ wall_s: m.wall, hr_wall_s: m.hr_wall, rss_mb: m.rss_mb, exit: m.exit });
-}
-
-// The cached path, once the CLI has it: `load DIR --db FILE`, then `census --db FILE`.
-let cached = { available: false };
-const help = spawnSync(process.execPath, [binPath, 'load', '--help'], { cwd: ROOT, encoding: 'utf8' });
-// commander answers `load --help` with the top-level help (exit 0) when there is no load command.
-if (help.status === 0 && /^Usage: \S+ load\b/m.test(help.stdout)) {
-  const db = join(OUT, 'cache-s1.duckdb');
-  rmSync(db, { force: true }); rmSync(`${db}.wal`, { force: true });
-  // Two shapes: `load --transcripts DIR --db FILE` + `census --transcripts DIR --db FILE` (the CLI's,
-  // when its load help lists --transcripts), else `load DIR --db FILE` + `census --db FILE`.
-  const viaOption = /--transcripts\b/.test(help.stdout);
-  const loadArgs = viaOption ? ['--transcripts', s1.dir, '--db', db] : [s1.dir, '--db', db];
-  const censusArgs = viaOption ? ['--transcripts', s1.dir, '--db', db] : ['--db', db];
-  const load = measure('load_s1', process.execPath, [binPath, 'load', ...loadArgs]);
-  cached = { available: true, load_command: ['load', ...loadArgs].join(' '), census_command: ['census', ...censusArgs].join(' '),
-    load: { wall_s: load.wall, rss_mb: load.rss_mb, exit: load.exit, db_bytes: existsSync(db) ? statSync(db).size : null }, runs: [] };
-  if (load.exit !== 0) {
-    failed = true;
-    console.error(`ERROR: load exited ${load.exit}\n${tail(load.stderr)}`);
-  } else {
-    JOBS.cached_s1 = { label: 'omg-evidence census --db (cached), s1', cmd: process.execPath, args: [binPath, 'census', ...censusArgs, '--format', 'json'], tsv: censusJsonToTsv, corpus: 's1' };
-    for (let r = 0; r < args.rounds; r++) cached.runs.push(runJob('cached_s1', r + 1));
+if (args.coldRuns > 0) {
+  console.error(`cold start: node ${binPath} census, 1 warm-up + ${args.coldRuns} runs`);
+  measure('cold', process.execPath, [binPath, 'census']);
+  for (let i = 0; i < args.coldRuns; i++) {
+    const m = measure('cold', process.execPath, [binPath, 'census']);
+    if (m.exit !== 0) { failed = true; console.error(`ERROR: cold census exited ${m.exit}\n${tail(m.stderr)}`); }
+    cold.push({ wall_s: m.wall, hr_wall_s: m.hr_wall, rss_mb: m.rss_mb, exit: m.exit });
   }
-} else {
-  console.error('cached: not available yet');
 }
 const distAfter = distSha();
 if (distAfter !== distBefore) console.error('WARNING: dist/ changed during the run (rebuilt by someone else?); the numbers may mix two builds');
 
 // ---------------------------------------------------------------- summary
-const ok = (key) => runs.filter((r) => r.job === key && r.exit === 0);
-const stat = (key) => {
-  const rs = ok(key);
-  return { runs: runs.filter((r) => r.job === key).length, median_s: median(rs.map((r) => r.wall_s)), min_s: rs.length ? Math.min(...rs.map((r) => r.wall_s)) : null,
-    max_s: rs.length ? Math.max(...rs.map((r) => r.wall_s)) : null, peak_rss_mb: rs.length ? Math.max(...rs.map((r) => r.rss_mb)) : null,
-    output: runs.filter((r) => r.job === key).every((r) => r.output === 'ok') ? 'ok' : 'MISMATCH/ERROR' };
-};
-const summary = Object.fromEntries(Object.keys(JOBS).filter((k) => runs.some((r) => r.job === k)).map((k) => [k, stat(k)]));
-const coldOk = cold.filter((c) => c.exit === 0);
-summary.cold = { runs: cold.length, median_s: median(coldOk.map((c) => c.wall_s)), median_hr_s: median(coldOk.map((c) => c.hr_wall_s)),
-  min_s: coldOk.length ? Math.min(...coldOk.map((c) => c.wall_s)) : null, max_s: coldOk.length ? Math.max(...coldOk.map((c) => c.wall_s)) : null,
-  peak_rss_mb: coldOk.length ? Math.max(...coldOk.map((c) => c.rss_mb)) : null, output: coldOk.length === cold.length ? 'ok' : 'ERROR' };
-
-const c1 = summary.census_s1?.median_s, sc = summary.scan_s1?.median_s, py = summary.python_s1?.median_s, c2 = summary.census_s2?.median_s;
-const ratio = (a, b) => (a != null && b ? a / b : null);
-const targets = [
-  { target: 'census / scan (s1 medians)', value: ratio(c1, sc), limit: TARGETS.censusOverScan, unit: '×' },
-  { target: 'census / python (s1 medians)', value: ratio(c1, py), limit: TARGETS.censusOverPython, unit: '×' },
-  { target: 'peak RSS, census s1', value: summary.census_s1?.peak_rss_mb ?? null, limit: TARGETS.rssMB, unit: 'MB' },
-  { target: 'linearity, census s2 / s1', value: ratio(c2, c1), limit: TARGETS.linearity, unit: '×' },
-  { target: `cold start, node ${binPath} census`, value: summary.cold.median_s, limit: TARGETS.coldS, unit: 's' },
-];
-if (summary.cached_s1) {
-  const cc = summary.cached_s1.median_s;
-  targets.push({ target: 'cached census / scan', value: ratio(cc, sc), limit: TARGETS.censusOverScan, unit: '×' },
-    { target: 'cached census / python', value: ratio(cc, py), limit: TARGETS.censusOverPython, unit: '×' },
-    { target: 'peak RSS, cached census s1', value: summary.cached_s1.peak_rss_mb, limit: TARGETS.rssMB, unit: 'MB' });
+function stat(command, corpus) {
+  const all = runs.filter((r) => r.command === command && r.corpus === corpus);
+  if (!all.length) return null;
+  const rs = all.filter((r) => r.exit === 0), walls = rs.map((r) => r.wall_s);
+  return { command, corpus, runs: all.length, median_s: median(walls), min_s: rs.length ? Math.min(...walls) : null, max_s: rs.length ? Math.max(...walls) : null,
+    peak_rss_mb: rs.length ? Math.max(...rs.map((r) => r.rss_mb)) : null, output: all.every((r) => r.output === 'ok') ? 'ok' : 'MISMATCH/ERROR' };
 }
-for (const t of targets) t.result = t.value == null ? 'n/a' : t.value <= t.limit ? 'PASS' : 'FAIL';
+const ratio = (a, b) => (a != null && b ? a / b : null);
+const summary = [];
+for (const k of keys) for (const command of COMMANDS) {
+  const s = stat(command, k);
+  if (!s) continue;
+  s.over_scan = command === 'scan' ? null : ratio(s.median_s, stat('scan', k)?.median_s);
+  summary.push(s);
+}
+const find = (command, corpus) => summary.find((s) => s.command === command && s.corpus === corpus);
+const coldOk = cold.filter((c) => c.exit === 0);
+const coldSummary = cold.length ? { runs: cold.length, median_s: median(coldOk.map((c) => c.wall_s)), median_hr_s: median(coldOk.map((c) => c.hr_wall_s)),
+  min_s: coldOk.length ? Math.min(...coldOk.map((c) => c.wall_s)) : null, max_s: coldOk.length ? Math.max(...coldOk.map((c) => c.wall_s)) : null,
+  peak_rss_mb: coldOk.length ? Math.max(...coldOk.map((c) => c.rss_mb)) : null, output: coldOk.length === cold.length ? 'ok' : 'ERROR' } : null;
+
+const targets = [];
+const judge = (value, limit) => (value == null ? 'n/a' : value <= limit ? 'PASS' : 'FAIL');
+for (const k of keys) for (const command of CLI_COMMANDS) {
+  const s = find(command, k);
+  if (!s) continue;
+  targets.push({ target: `${command} ÷ scan, ${k}`, value: s.over_scan, limit: TARGETS[command], unit: '×' });
+  targets.push({ target: `peak RSS, ${command}, ${k}`, value: s.peak_rss_mb, limit: TARGETS.rssMB, unit: 'MB' });
+}
+if (corpora.s2 && corpora.default) for (const command of [...CLI_COMMANDS, 'scan']) {
+  const a = find(command, 'default'), b = find(command, 's2');
+  if (a && b) targets.push({ target: `${command}, s2 ÷ default`, value: ratio(b.median_s, a.median_s), limit: TARGETS.linearity, unit: '×' });
+}
+if (coldSummary) targets.push({ target: `cold start, node ${binPath} census`, value: coldSummary.median_s, limit: TARGETS.coldS, unit: 's' });
+for (const t of targets) t.result = judge(t.value, t.limit);
 
 const mb = (b) => (b / 1e6).toFixed(1);
-const relativeCmd = (c) => c.replaceAll(ROOT + '/', '');
+const unit = (x, u) => (x == null ? 'n/a' : u === 'MB' ? `${fmt(x, 0)} MB` : u === 's' ? `${fmt(x)} s` : `${fmt(x)}×`);
 const out = [];
-out.push('## Corpus', '', '| corpus | bytes | MB | files | sessions | lines | tool_uses | (session, tool) rows |', '|---|---|---|---|---|---|---|---|');
-for (const [name, c] of [['s1', s1], ['s2', s2]]) {
-  out.push(`| ${name} | ${c.stats.bytes.toLocaleString('en-US')} | ${mb(c.stats.bytes)} | ${c.stats.files} | ${c.stats.sessions} | ${c.stats.lines.toLocaleString('en-US')} | ${c.stats.tool_uses.toLocaleString('en-US')} | ${c.stats.groups} |`);
+out.push('## Corpora', '', '| corpus | bytes | MB | files | sessions | lines | tool_uses | (session, tool) rows | skill calls (errors, unanswered) | sessions with a skill call |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const [k, c] of Object.entries(corpora)) {
+  const s = c.stats;
+  out.push(`| ${k} | ${s.bytes.toLocaleString('en-US')} | ${mb(s.bytes)} | ${s.files} | ${s.sessions} | ${s.lines.toLocaleString('en-US')} | ${s.tool_uses.toLocaleString('en-US')} | ` +
+    `${s.groups} | ${s.skill_calls.toLocaleString('en-US')} (${s.skill_errors}, ${s.skill_unanswered}) | ${s.sessions_with_skill} |`);
 }
-out.push('', `s2/s1 bytes: ${(s2.stats.bytes / s1.stats.bytes).toFixed(3)}×`, '');
-out.push('## Timings', '', '| what | runs | median wall (s) | min–max (s) | peak RSS (MB) | output vs expected.tsv |', '|---|---|---|---|---|---|');
-const labels = { ...Object.fromEntries(Object.entries(JOBS).map(([k, j]) => [k, j.label])), cold: `cold start: node ${binPath} census (bundled probe)` };
-for (const [k, s] of Object.entries(summary)) {
-  out.push(`| ${labels[k]} | ${s.runs} | ${fmt(s.median_s)} | ${fmt(s.min_s)}–${fmt(s.max_s)} | ${fmt(s.peak_rss_mb, 0)} | ${s.output} |`);
+if (corpora.s2 && corpora.default) out.push('', `s2 ÷ default bytes: ${(corpora.s2.stats.bytes / corpora.default.stats.bytes).toFixed(3)}×`);
+out.push('', '## Timings', '', '| command | corpus | runs | median wall (s) | min–max (s) | ÷ scan | peak RSS (MB) | output |', '|---|---|---:|---:|---:|---:|---:|---|');
+for (const s of summary) {
+  out.push(`| ${LABELS[s.command]} | ${s.corpus} | ${s.runs} | ${fmt(s.median_s)} | ${fmt(s.min_s)}–${fmt(s.max_s)} | ${s.over_scan == null ? '' : fmt(s.over_scan) + '×'} | ${fmt(s.peak_rss_mb, 0)} | ${s.output} |`);
 }
-if (cached.available) {
-  out.push('', `cached: \`${relativeCmd(cached.load_command)}\` took ${fmt(cached.load.wall_s)} s, peak RSS ${fmt(cached.load.rss_mb, 0)} MB, ` +
-    `exit ${cached.load.exit}, database ${cached.load.db_bytes == null ? 'n/a' : mb(cached.load.db_bytes) + ' MB'}; timed: \`${relativeCmd(cached.census_command)}\``);
+if (coldSummary) out.push(`| cold start: node ${binPath} census (bundled probe) | | ${coldSummary.runs} | ${fmt(coldSummary.median_s)} | ${fmt(coldSummary.min_s)}–${fmt(coldSummary.max_s)} | | ${fmt(coldSummary.peak_rss_mb, 0)} | ${coldSummary.output} |`);
+for (const [k, l] of Object.entries(loadChecks)) {
+  out.push('', `load, ${k}: database ${l.db_bytes == null ? 'n/a' : mb(l.db_bytes) + ' MB'}; \`census --db\` on it (one run, checked against expected.tsv): ${fmt(l.wall_s)} s, ${fmt(l.rss_mb, 0)} MB, ${l.output}`);
 }
-else out.push('', 'cached: not available yet');
-const fl = summary.floor_s1?.median_s;
-if (fl != null && c1 != null && sc != null) {
-  out.push('', `reading only (bench/read-floor.mjs, no census): ${fmt(fl)} s, ${fmt(ratio(fl, sc), 2)}× the scan. ` +
-    `Above it, the census spends ${fmt(c1 - fl)} s and the scan ${fmt(sc - fl)} s.`);
-}
-out.push('', '## Targets', '', '| target | value | limit | result |', '|---|---|---|---|');
-for (const t of targets) out.push(`| ${t.target} | ${t.value == null ? 'n/a' : fmt(t.value, t.unit === 'MB' ? 0 : 2) + (t.unit === 'MB' ? ' MB' : t.unit === 's' ? ' s' : '×')} | ≤ ${t.limit}${t.unit === 'MB' ? ' MB' : t.unit === 's' ? ' s' : '×'} | ${t.result} |`);
+const loads = runs.map((r) => r.loadavg_1m_before);
+if (loads.length) out.push('', `1-minute load average before each run: median ${fmt(median(loads))}, max ${fmt(Math.max(...loads))} (${cpus().length} CPUs)`);
+out.push('', '## Targets (#16 §4)', '', '| target | value | limit | result |', '|---|---:|---:|---|');
+for (const t of targets) out.push(`| ${t.target} | ${unit(t.value, t.unit)} | ≤ ${unit(t.limit, t.unit)} | ${t.result} |`);
 if (mismatches.length) {
   out.push('', '## MISMATCH', '');
-  for (const m of mismatches) out.push(`**${m.label}**: ${m.rows ?? '?'} rows differ from expected.tsv, e.g.`, '```', ...m.sample, '```');
+  for (const m of mismatches) out.push(`**${m.label}**: ${m.rows ?? '?'} rows differ from ${m.truth}, e.g.`, '```', ...m.sample, '```');
 }
 if (distAfter !== distBefore) out.push('', '**WARNING**: dist/ changed during the run; the numbers may mix two builds.');
 console.log(out.join('\n'));
 
-const pyVersion = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stdout.trim();
+const pyVersion = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? null;
 const duckdbVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@duckdb', 'node-api', 'package.json'), 'utf8')).version;
 writeFileSync(join(OUT, 'results.json'), JSON.stringify({
   started_at: startedAt, finished_at: new Date().toISOString(),
   machine: { node: process.version, python: pyVersion, duckdb_node_api: duckdbVersion, cpus: cpus().length, cpu: cpus()[0]?.model, kernel: release() },
-  dist_sha: { before: distBefore, after: distAfter }, options: args, bin: binPath,
-  corpus: { s1: { dir: relative(ROOT, s1.dir), ...s1.stats, generated_s: s1.generated_s }, s2: { dir: relative(ROOT, s2.dir), ...s2.stats, generated_s: s2.generated_s } },
-  summary, targets, mismatches, cached, cold, runs,
+  dist_sha: { before: distBefore, after: distAfter }, options: args, bin: binPath, sql_query: SQL_QUERY,
+  corpora: Object.fromEntries(Object.entries(corpora).map(([k, c]) => [k, { dir: relative(ROOT, c.dir), ...c.stats, generated_s: c.generated_s }])),
+  summary, cold: coldSummary, cold_runs: cold, load_checks: loadChecks, targets, mismatches, runs,
 }, null, 2) + '\n');
 console.error(`wrote ${relative(ROOT, join(OUT, 'results.json'))}`);
 process.exit(failed ? 1 : 0);
