@@ -9,8 +9,8 @@ import { defaultFormat } from './format.js';
 import type { IO } from './io.js';
 import { displayPath } from './paths.js';
 
-export function formatOption<T extends string>(formats: readonly T[], extra = '', short = true): Option {
-  return new Option(`${short ? '-f, ' : ''}--format <format>`, `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
+export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
+  return new Option('-f, --format <format>', `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
 }
 
 export function fromOption(): Option {

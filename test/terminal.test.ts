@@ -3,7 +3,12 @@
  * that fit the terminal's width, money in dollars, one column order in every format, and no probe
  * columns where there is no probe.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeProgram } from '../src/cli.js';
+import { processIO } from '../src/io.js';
 import { cli } from './helpers.js';
 
 describe('help', () => {
@@ -32,5 +37,26 @@ describe('help', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe("omg-evidence: unknown command 'cenus'\n(Did you mean census?)\n(run with --help for usage)\n");
+  });
+});
+
+describe('-f is --format', () => {
+  it('in every command that has --format', () => {
+    const program = makeProgram(processIO);
+    const withFormat = program.commands.filter((c) => c.options.some((o) => o.long === '--format'));
+    expect(withFormat.map((c) => c.name())).toEqual(['census', 'skills', 'agree', 'arms', 'verdict', 'cost', 'sql', 'schema', 'audit']);
+    for (const c of withFormat) expect([c.name(), c.options.find((o) => o.long === '--format')!.short]).toEqual([c.name(), '-f']);
+  });
+
+  it('sql -f csv prints csv; its file is -F or --file', async () => {
+    expect(await cli(['sql', '-f', 'csv', 'select 1 as x'])).toEqual({ code: 0, stdout: 'x\r\n1\r\n', stderr: '' });
+    const dir = mkdtempSync(join(tmpdir(), 'omg-term-'));
+    try {
+      writeFileSync(join(dir, 'q.sql'), 'select 2 as y');
+      expect(await cli(['sql', '-F', join(dir, 'q.sql'), '-f', 'csv'])).toEqual({ code: 0, stdout: 'y\r\n2\r\n', stderr: '' });
+      expect(await cli(['sql', '--file', join(dir, 'q.sql'), '--format', 'csv'])).toEqual({ code: 0, stdout: 'y\r\n2\r\n', stderr: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `omg-evidence sql [QUERY] [PROBE...]`: ad-hoc SQL over the loaded views. The query comes from
- * the argument, from a file (-f), or from stdin. It runs only after loading, in a database with
+ * the argument, from a file (-F), or from stdin. It runs only after loading, in a database with
  * file access disabled and its configuration locked, so it cannot read or write any file; and in a
  * transaction that is rolled back (Evidence.sqlStream), so it cannot change the evidence either.
  * Its result is printed a chunk at a time as DuckDB makes it, within --memory-limit and --timeout.
@@ -42,11 +42,11 @@ function readStdin(): string {
 
 export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command {
   return new Command('sql')
-    .description('run SQL over the loaded views (see omg-evidence schema); the query is an argument, a file (-f) or stdin')
-    .argument('[query]', 'the SQL (or "-" for stdin); with -f, every argument is a probe')
+    .description('run SQL over the loaded views (see omg-evidence schema); the query is an argument, a file (-F) or stdin')
+    .argument('[query]', 'the SQL (or "-" for stdin); with -F, every argument is a probe')
     .argument('[probe...]', 'probe directories')
-    .option('-f, --file <file>', 'read the query from FILE')
-    .addOption(formatOption(TABULAR_FORMATS, '', false))
+    .option('-F, --file <file>', 'read the query from FILE')
+    .addOption(formatOption(TABULAR_FORMATS))
     .addOption(fromOption())
     .addOption(transcriptsOption())
     .addOption(dbOption())
