@@ -49,12 +49,23 @@ function text(v: Cell): string {
   return v === null ? '' : String(v);
 }
 
+const BORDER = /[─│┌┐└┘├┤┬┴┼]+/g;
+
+/** Colour as a terminal shows it: the header bold, the borders grey. */
+function paint(lines: string[]): string[] {
+  return lines.map((line, i) => {
+    const body = i === 1 ? line.replace(/(?<=│)([^│]+)(?=│)/g, '\x1b[1m$1\x1b[22m') : line;
+    return body.replace(BORDER, (b) => `\x1b[90m${b}\x1b[39m`);
+  });
+}
+
 export function toTable(columns: Column[], rows: Record<string, Cell>[], color = false): string {
   Table ??= require('cli-table3') as typeof TableType;
   const table = new Table({
     head: columns.map((c) => c.title ?? c.key),
     colAligns: columns.map((c) => (c.right ? 'right' : 'left')),
-    style: color ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] },
+    // Colour is painted below, from `color` alone: cli-table3's own depends on the process's stdout.
+    style: { head: [], border: [] },
     // No rule between body rows: one line per row reads better and stays greppable.
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
@@ -62,7 +73,8 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], color =
   const lines = table.toString().split('\n');
   // Without row rules cli-table3 also drops the rule under the header: draw it from the top border.
   const rule = lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤');
-  return [lines[0], lines[1], rule, ...lines.slice(2)].join('\n') + '\n';
+  const all = [lines[0]!, lines[1]!, rule, ...lines.slice(2)];
+  return (color ? paint(all) : all).join('\n') + '\n';
 }
 
 /** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */

@@ -24,7 +24,13 @@ export function warn(io: IO, message: string): void {
   io.stderr(`omg-evidence: warning: ${message}\n`);
 }
 
-/** Colour only on a terminal, and never when NO_COLOR is set. */
+/**
+ * Colour on a terminal unless NO_COLOR is set (to anything but ''); FORCE_COLOR turns it on
+ * anywhere, and off when it is 0 or false. As Node reads them, FORCE_COLOR wins over NO_COLOR.
+ */
 export function useColor(io: IO): boolean {
-  return io.stdoutIsTTY && !io.env.NO_COLOR;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (io.env.NO_COLOR) return false;
+  return io.stdoutIsTTY;
 }

@@ -11,6 +11,8 @@ import { makeProgram } from '../src/cli.js';
 import { processIO } from '../src/io.js';
 import { cli } from './helpers.js';
 
+const ESC = '\x1b';
+
 describe('help', () => {
   it('help prints the help on stdout, exit 0', async () => {
     const run = await cli(['help']);
@@ -57,6 +59,34 @@ describe('-f is --format', () => {
       expect(await cli(['sql', '--file', join(dir, 'q.sql'), '--format', 'csv'])).toEqual({ code: 0, stdout: 'y\r\n2\r\n', stderr: '' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('colour', () => {
+  const args = ['schema', '--format', 'table'];
+  it('on a terminal, without NO_COLOR: bold header, grey borders', async () => {
+    const run = await cli(args, { tty: true, env: { NO_COLOR: undefined } });
+    expect(run.stdout.split('\n')[1]).toMatch(/^\x1b\[90m│\x1b\[39m\x1b\[1m view +\x1b\[22m\x1b\[90m│/);
+  });
+
+  it('NO_COLOR turns it off on a terminal', async () => {
+    const run = await cli(args, { tty: true, env: { NO_COLOR: '1' } });
+    expect(run.stdout).not.toContain(ESC);
+    expect(run.stdout.split('\n')[0]).toMatch(/^┌─/);
+  });
+
+  it('FORCE_COLOR turns it on in a pipe, and wins over NO_COLOR', async () => {
+    for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '', NO_COLOR: '1' }, { FORCE_COLOR: '3' }]) {
+      const run = await cli(args, { env });
+      expect(run.stdout.split('\n')[0]).toMatch(/^\x1b\[90m┌─/);
+    }
+  });
+
+  it('FORCE_COLOR=0 or false turns it off on a terminal', async () => {
+    for (const FORCE_COLOR of ['0', 'false']) {
+      const run = await cli(args, { tty: true, env: { NO_COLOR: undefined, FORCE_COLOR } });
+      expect(run.stdout).not.toContain(ESC);
     }
   });
 });
