@@ -49,6 +49,48 @@ function text(v: Cell): string {
   return v === null ? '' : String(v);
 }
 
+/** How a terminal table is drawn: in colour or not, and within what width. */
+export interface TableStyle {
+  color?: boolean;
+  /** The terminal's width in characters; absent, a table is as wide as its cells. */
+  width?: number;
+  /** Told the titles of the columns a table left out to fit `width`. */
+  onDrop?: (titles: string[]) => void;
+}
+
+/** The narrowest a column is shortened to before columns are left out instead. */
+const NARROWEST = 8;
+
+/** How wide a cell's text shows: its longest line, in characters. */
+function textWidth(s: string): number {
+  return Math.max(...s.split('\n').map((l) => [...l].length));
+}
+
+/**
+ * The content width of each column within `width` (a border and two spaces of padding each, and
+ * one more border): narrow columns keep their width, wide ones share what is left, each shortened
+ * to no less than NARROWEST; when even that does not fit, columns are left out from the right (the
+ * first is always kept). Returns the widths of the columns kept, in order, and how many are kept.
+ */
+export function fitWidths(natural: number[], width: number): { widths: number[]; kept: number } {
+  const room = (n: number) => width - 3 * n - 1;
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= room(natural.length)) return { widths: natural, kept: natural.length };
+  let kept = natural.length;
+  const least = (n: number) => natural.slice(0, n).reduce((a, w) => a + Math.min(w, NARROWEST), 0);
+  while (kept > 1 && least(kept) > room(kept)) kept--;
+  const widths = natural.slice(0, kept);
+  // Water-fill: the narrowest first take what they need; the rest share equally what remains.
+  let left = Math.max(room(kept), 0);
+  const order = widths.map((w, i) => i).sort((a, b) => widths[a]! - widths[b]! || a - b);
+  order.forEach((i, k) => {
+    const share = Math.floor(left / (order.length - k));
+    if (widths[i]! > share) widths[i] = Math.max(share, 1);
+    left -= widths[i]!;
+  });
+  return { widths, kept };
+}
+
 const BORDER = /[─│┌┐└┘├┤┬┴┼]+/g;
 
 /** Colour as a terminal shows it: the header bold, the borders grey. */
@@ -59,22 +101,34 @@ function paint(lines: string[]): string[] {
   });
 }
 
-export function toTable(columns: Column[], rows: Record<string, Cell>[], color = false): string {
+export function toTable(columns: Column[], rows: Record<string, Cell>[], style: TableStyle = {}): string {
   Table ??= require('cli-table3') as typeof TableType;
+  const titles = columns.map((c) => c.title ?? c.key);
+  const body = rows.map((r) => columns.map((c) => text(r[c.key] ?? null)));
+  let kept = columns.length;
+  let colWidths: number[] | undefined;
+  if (style.width !== undefined) {
+    const natural = titles.map((t, i) => Math.max(textWidth(t), ...body.map((cells) => textWidth(cells[i]!))));
+    const fit = fitWidths(natural, style.width);
+    kept = fit.kept;
+    if (fit.widths.some((w, i) => w < natural[i]!)) colWidths = fit.widths.map((w) => w + 2);
+    if (kept < columns.length) style.onDrop?.(titles.slice(kept));
+  }
   const table = new Table({
-    head: columns.map((c) => c.title ?? c.key),
-    colAligns: columns.map((c) => (c.right ? 'right' : 'left')),
-    // Colour is painted below, from `color` alone: cli-table3's own depends on the process's stdout.
+    head: titles.slice(0, kept),
+    colAligns: columns.slice(0, kept).map((c) => (c.right ? 'right' : 'left')),
+    ...(colWidths ? { colWidths } : {}),
+    // Colour is painted below, from `style` alone: cli-table3's own depends on the process's stdout.
     style: { head: [], border: [] },
     // No rule between body rows: one line per row reads better and stays greppable.
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const r of rows) table.push(columns.map((c) => text(r[c.key] ?? null)));
+  for (const cells of body) table.push(cells.slice(0, kept));
   const lines = table.toString().split('\n');
   // Without row rules cli-table3 also drops the rule under the header: draw it from the top border.
   const rule = lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤');
   const all = [lines[0]!, lines[1]!, rule, ...lines.slice(2)];
-  return (color ? paint(all) : all).join('\n') + '\n';
+  return (style.color ? paint(all) : all).join('\n') + '\n';
 }
 
 /** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
@@ -116,14 +170,14 @@ export interface Layout<T> {
   cells: (item: T) => Record<string, Cell>;
   /** What json and ndjson print of an item (default: the item itself). */
   json?: (item: T) => unknown;
-  color?: boolean;
+  style?: TableStyle;
 }
 
 /** Lay out items in one of the tabular formats. Only the form the format prints is made. */
 export function render<T>(format: TabularFormat, columns: Column[], items: readonly T[], layout: Layout<T>): string {
   switch (format) {
     case 'table':
-      return toTable(columns, items.map(layout.cells), layout.color);
+      return toTable(columns, items.map(layout.cells), layout.style);
     case 'markdown':
       return toMarkdown(columns, items.map(layout.cells));
     case 'csv':
@@ -149,7 +203,7 @@ export const TABLE_ROWS = 10_000;
 export function streamWriter(
   format: TabularFormat,
   out: (text: string) => void,
-  options: { color?: boolean; onOverflow?: () => void } = {},
+  options: { style?: TableStyle; onOverflow?: () => void } = {},
 ): { mode: 'text' | 'json'; begin(columns: Column[]): void; rows(rows: (string | null)[][]): void; end(): void } {
   let columns: Column[] = [];
   let count = 0;
@@ -195,7 +249,7 @@ export function streamWriter(
     },
     end() {
       if (format === 'json') out(count === 0 ? '[]\n' : '\n]\n');
-      if (held) out(toTable(columns, held.map(cells), options.color));
+      if (held) out(toTable(columns, held.map(cells), options.style));
     },
   };
 }

@@ -8,6 +8,8 @@ export interface IO {
   /** Whether stdout is a terminal: picks the default format and colour. */
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The terminal's width when stdout is one. */
+  stdoutColumns?: number;
   env: NodeJS.ProcessEnv;
 }
 
@@ -16,6 +18,10 @@ export const processIO: IO = {
   stderr: (t) => void process.stderr.write(t),
   stdoutIsTTY: Boolean(process.stdout.isTTY),
   stderrIsTTY: Boolean(process.stderr.isTTY),
+  // Read when a table is drawn: the terminal may have been resized since the start.
+  get stdoutColumns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
+  },
   env: process.env,
 };
 

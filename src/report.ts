@@ -2,21 +2,21 @@
  * Multi-part reports (verdict, cost): a heading, lines of prose and tables, laid out for a terminal
  * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
  */
-import { render, type Cell, type Column } from './format.js';
+import { render, type Cell, type Column, type TableStyle } from './format.js';
 
 export type Part =
   | { kind: 'heading'; text: string }
   | { kind: 'line'; label?: string; text: string }
   | { kind: 'table'; columns: Column[]; rows: Record<string, Cell>[] };
 
-export function layout(parts: Part[], format: 'table' | 'markdown', color = false): string {
+export function layout(parts: Part[], format: 'table' | 'markdown', style: TableStyle = {}): string {
   const out: string[] = [];
   for (const p of parts) {
     if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${p.text}\n` : `${p.text}\n`);
     else if (p.kind === 'line') {
       const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
       out.push(`${label}${p.text}\n`);
-    } else if (p.rows.length) out.push(render(format, p.columns, p.rows, { cells: (r) => r, color }));
+    } else if (p.rows.length) out.push(render(format, p.columns, p.rows, { cells: (r) => r, style }));
   }
   return out.join('\n');
 }

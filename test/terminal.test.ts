@@ -6,12 +6,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeProgram } from '../src/cli.js';
+import { fitWidths, toTable, type Cell, type Column } from '../src/format.js';
 import { processIO } from '../src/io.js';
 import { cli } from './helpers.js';
 
+/** fast-check's seed: FC_SEED=<n> replays a run; printed so that a failure reproduces. */
+const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+console.log(`terminal.test.ts: fast-check seed ${seed} (FC_SEED=${seed} npx vitest run test/terminal.test.ts replays it)`);
+
 const ESC = '\x1b';
+const widest = (s: string) => Math.max(...s.trimEnd().split('\n').map((l) => [...l].length));
 
 describe('help', () => {
   it('help prints the help on stdout, exit 0', async () => {
@@ -88,5 +95,73 @@ describe('colour', () => {
       const run = await cli(args, { tty: true, env: { NO_COLOR: undefined, FORCE_COLOR } });
       expect(run.stdout).not.toContain(ESC);
     }
+  });
+});
+
+describe('tables fit the terminal', () => {
+  it('fitWidths: narrow columns keep their width, wide ones share the rest', () => {
+    // 80 - 4 borders - 6 padding = 70 for [3, 10, 100]: 3 and 10 kept, 57 left for the last.
+    expect(fitWidths([3, 10, 100], 80)).toEqual({ widths: [3, 10, 57], kept: 3 });
+    expect(fitWidths([50, 3, 60], 80)).toEqual({ widths: [33, 3, 34], kept: 3 });
+    expect(fitWidths([3, 10, 20], 80)).toEqual({ widths: [3, 10, 20], kept: 3 });
+  });
+
+  it('fitWidths: columns are left out from the right when even shortened they would not fit', () => {
+    // Each at least 8 wide (or its own width when narrower): 5 columns need 5×8 + 16 = 56 > 40.
+    expect(fitWidths([30, 30, 30, 30, 30], 40)).toEqual({ widths: [10, 10, 10], kept: 3 });
+    expect(fitWidths([2, 30, 30, 30, 30], 40)).toEqual({ widths: [2, 8, 8, 9], kept: 4 });
+  });
+
+  it('a table is never wider than the width it is given, and keeps its first columns (property)', () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '…', '→', '|'), maxLength: 60 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 12, max: 200 }), fc.array(fc.array(cell, { minLength: 12, maxLength: 12 }), { maxLength: 6 }), (n, width, cells) => {
+        const columns: Column[] = Array.from({ length: n }, (_, i) => ({ key: `c${i}`, right: i % 2 === 1 }));
+        const rows = cells.map((r) => Object.fromEntries(columns.map((c, i) => [c.key, r[i] as Cell])));
+        let dropped: string[] = [];
+        const out = toTable(columns, rows, { width, onDrop: (t) => (dropped = t) });
+        const kept = out.split('\n')[1]!.split('│').slice(1, -1).map((h) => h.trim());
+        expect(widest(out)).toBeLessThanOrEqual(width);
+        expect([...kept.map((h) => h.replace(/…$/, '')), ...dropped].every((h, i) => `c${i}`.startsWith(h))).toBe(true);
+        expect(kept.length + dropped.length).toBe(n);
+      }),
+      { seed, numRuns: 300 },
+    );
+  });
+
+  it('arms in 80 columns: shortened with …, columns left out named on stderr', async () => {
+    const run = await cli(['arms', '--format', 'table'], { env: { COLUMNS: '80' } });
+    expect(run.code).toBe(0);
+    expect(widest(run.stdout)).toBeLessThanOrEqual(80);
+    expect(run.stdout).toContain('…');
+    expect(run.stderr).toBe(
+      'omg-evidence: left out to fit 80 columns: artifacts, markers, denials, errors, notes; --wide shows every column, as does --format markdown\n',
+    );
+  });
+
+  it('--wide, or a pipe with no COLUMNS, prints the table as wide as its cells', async () => {
+    const piped = await cli(['arms', '--format', 'table']);
+    expect(widest(piped.stdout)).toBeGreaterThan(300);
+    expect(piped.stderr).toBe('');
+    expect(await cli(['arms', '--format', 'table', '--wide'], { env: { COLUMNS: '80' } })).toEqual(piped);
+  });
+
+  it('other formats are never fitted', async () => {
+    const md = await cli(['arms', '--format', 'markdown']);
+    expect(await cli(['arms', '--format', 'markdown'], { env: { COLUMNS: '80' } })).toEqual(md);
+  });
+
+  it('sql select * from spawns fits 80 columns', async () => {
+    const run = await cli(['sql', 'select * from spawns', '--format', 'table'], { env: { COLUMNS: '80' } });
+    expect(run.code).toBe(0);
+    expect(widest(run.stdout)).toBeLessThanOrEqual(80);
+    expect(run.stderr).toMatch(/^omg-evidence: left out to fit 80 columns: [^\n]*; --wide shows every column, as does --format markdown\n$/);
+  });
+
+  it('census in 80 columns keeps every row, one line each', async () => {
+    const wide = await cli(['census', '--format', 'table']);
+    const run = await cli(['census', '--format', 'table'], { env: { COLUMNS: '80' } });
+    expect(widest(run.stdout)).toBeLessThanOrEqual(80);
+    expect(run.stdout.split('\n')).toHaveLength(wide.stdout.split('\n').length);
   });
 });

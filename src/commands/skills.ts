@@ -5,10 +5,10 @@
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { Evidence, withEvidence, type Source } from '../evidence.js';
-import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
+import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched, tableStyle, wideOption } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
@@ -26,7 +26,7 @@ export function skillJson(r: Row) {
   };
 }
 
-export function formatSkills(rows: Row[], format: Format, color = false): string {
+export function formatSkills(rows: Row[], format: Format, style: TableStyle = {}): string {
   const wide = format === 'csv';
   const probes = new Set(rows.map((r) => r.probe));
   const columns: Column[] = [
@@ -42,7 +42,7 @@ export function formatSkills(rows: Row[], format: Format, color = false): string
   return render(format, columns, rows, {
     cells: (r) => ({ ...(skillJson(r) as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }),
     json: skillJson,
-    color,
+    style,
   });
 }
 
@@ -51,10 +51,11 @@ export function makeSkillsCommand(io: IO): Command {
     .description('every Skill call paired with its result, from skill_results.jsonl or from the transcripts')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(TABULAR_FORMATS))
+    .addOption(wideOption())
     .addOption(fromOption())
     .addOption(transcriptsOption())
     .addOption(dbOption())
-    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string; db?: string }) => {
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean; from?: Source; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       const standalone = transcriptsOnly(probes, opts);
@@ -66,7 +67,7 @@ export function makeSkillsCommand(io: IO): Command {
         if (!standalone && source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         const rows = await ev.skillRows(source.from);
         if (standalone) warnNoTranscripts(rows.length, opts.transcripts!, onWarning);
-        io.stdout(formatSkills(rows, format, useColor(io)));
+        io.stdout(formatSkills(rows, format, tableStyle(io, opts.wide)));
       });
     });
 }
