@@ -19,6 +19,20 @@ export interface Column {
   title?: string;
   /** Right-align (numbers). */
   right?: boolean;
+  /** Dollars: `$0.1460` in table and markdown, the number itself in csv and json. */
+  money?: boolean;
+}
+
+/** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
+export function dollars(v: number | null): string {
+  return v === null ? '' : `$${v.toFixed(4)}`;
+}
+
+/** A display row as table and markdown show it: money in dollars. */
+function shown(columns: Column[], row: Record<string, Cell>): Record<string, Cell> {
+  const money = columns.filter((c) => c.money && typeof row[c.key] === 'number');
+  if (!money.length) return row;
+  return { ...row, ...Object.fromEntries(money.map((c) => [c.key, dollars(row[c.key] as number)])) };
 }
 
 export const TABULAR_FORMATS = ['table', 'markdown', 'csv', 'json', 'ndjson'] as const;
@@ -177,9 +191,9 @@ export interface Layout<T> {
 export function render<T>(format: TabularFormat, columns: Column[], items: readonly T[], layout: Layout<T>): string {
   switch (format) {
     case 'table':
-      return toTable(columns, items.map(layout.cells), layout.style);
+      return toTable(columns, items.map((i) => shown(columns, layout.cells(i))), layout.style);
     case 'markdown':
-      return toMarkdown(columns, items.map(layout.cells));
+      return toMarkdown(columns, items.map((i) => shown(columns, layout.cells(i))));
     case 'csv':
       return toCsv(columns, items.map(layout.cells));
     case 'json':

@@ -2,7 +2,7 @@
  * Multi-part reports (verdict, cost): a heading, lines of prose and tables, laid out for a terminal
  * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
  */
-import { render, type Cell, type Column, type TableStyle } from './format.js';
+import { dollars, render, type Cell, type Column, type TableStyle } from './format.js';
 
 export type Part =
   | { kind: 'heading'; text: string }
@@ -26,7 +26,12 @@ export function percent(ratio: number | null): string {
   return ratio === null ? '?' : `${Number((ratio * 100).toFixed(2))}%`;
 }
 
-/** Dollars for display, as SQL rounded them: 2.4616 → "$2.4616". */
+/** Dollars spent, for display: 2.4616 → "$2.4616", 0.145952 → "$0.1460"; unknown is "?". */
 export function usd(value: number | null): string {
-  return value === null ? '?' : `$${value}`;
+  return value === null ? '?' : dollars(value);
+}
+
+/** A registered bound as it was registered (the ADR writes "$12"), not as an amount measured to the 1/10,000. */
+export function bound(value: number): string {
+  return `$${value}`;
 }

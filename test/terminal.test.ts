@@ -165,3 +165,32 @@ describe('tables fit the terminal', () => {
     expect(run.stdout.split('\n')).toHaveLength(wide.stdout.split('\n').length);
   });
 });
+
+describe('money', () => {
+  it('prints as dollars to 4 places in markdown and table, a spawn with no envelope blank, not $0', async () => {
+    const md = await cli(['cost', '--format', 'markdown']);
+    expect(md.code).toBe(0);
+    const lines = md.stdout.split('\n');
+    expect(lines).toContain('| T-REF | 2 | $0.1460 |');
+    expect(lines).toContain('| K-REPO-D | 3 | $0.2826 |');
+    expect(lines).toContain('| K-NEG | 1 |  |');
+    expect(lines).toContain('| claude-opus-5[1m] | 27 | $2.3896 | 594 | 19769 | 1301996 | 198620 |');
+    // The ADR's own words for the total and the bound stay as it writes them.
+    expect(lines).toContain('**Spent:** $2.4616 over 28 spawns (27 with an envelope): 20.51% of the $12 bound, 70% of the 40 spawns');
+    const table = (await cli(['cost', '--format', 'table'])).stdout.split('\n');
+    expect(table).toContain('│ T-REF       │      2 │  $0.1460 │');
+    expect(table).toContain('│ K-NEG       │      1 │          │');
+  });
+
+  it('is the exact number in json, and null where there is no envelope', async () => {
+    const c = JSON.parse((await cli(['cost', '--format', 'json'])).stdout);
+    const arm = (name: string) => c.by_arm.find((a: { arm: string }) => a.arm === name);
+    expect(arm('T-REF')).toEqual({ arm: 'T-REF', spawns: 2, cost_usd: 0.145952 });
+    expect(arm('K-NEG')).toEqual({ arm: 'K-NEG', spawns: 1, cost_usd: null });
+  });
+
+  it("the verdict's budget line: what was spent to 4 places, the bound as registered", async () => {
+    const run = await cli(['verdict', '--format', 'markdown']);
+    expect(run.stdout.split('\n')).toContain('**Budget:** $2.4616 of $12 (20.51%), 28 of 40 spawns (70%): within');
+  });
+});

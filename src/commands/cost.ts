@@ -8,7 +8,7 @@ import { Evidence, withEvidence } from '../evidence.js';
 import { toJson, type TableStyle } from '../format.js';
 import { warn, type IO } from '../io.js';
 import { chosenFormat, dbOption, formatOption, tableStyle, wideOption } from '../options.js';
-import { layout, percent, usd, type Part } from '../report.js';
+import { bound, layout, percent, usd, type Part } from '../report.js';
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -53,17 +53,17 @@ export function costParts(c: CostReport): Part[] {
       label: 'Spent',
       text:
         `${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope)` +
-        (b.usd === null ? '; no budget is registered' : `: ${percent(b.share_usd)} of the ${usd(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
+        (b.usd === null ? '; no budget is registered' : `: ${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
     },
     {
       kind: 'table',
-      columns: [{ key: 'arm' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true }],
+      columns: [{ key: 'arm' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true, money: true }],
       rows: c.by_arm as Record<string, string | number>[],
     },
     {
       kind: 'table',
       columns: [
-        { key: 'model' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true }, { key: 'input_tokens', right: true },
+        { key: 'model' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true, money: true }, { key: 'input_tokens', right: true },
         { key: 'output_tokens', right: true }, { key: 'cache_read_input_tokens', title: 'cache_read', right: true },
         { key: 'cache_creation_input_tokens', title: 'cache_creation', right: true },
       ],

@@ -11,7 +11,7 @@ import { Evidence, withEvidence } from '../evidence.js';
 import { toJson, type TableStyle } from '../format.js';
 import { warn, type IO } from '../io.js';
 import { chosenFormat, dbOption, formatOption, tableStyle, wideOption } from '../options.js';
-import { layout, percent, usd, type Part } from '../report.js';
+import { bound, layout, percent, usd, type Part } from '../report.js';
 import { verdicts, type Verdict } from '../verdict.js';
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
@@ -69,7 +69,7 @@ export function verdictParts(v: Verdict): Part[] {
       text:
         b.bound_usd === null
           ? `${usd(b.spent_usd)}, ${b.spawns} spawns; no budget is registered`
-          : `${usd(b.spent_usd)} of ${usd(b.bound_usd)} (${percent(b.share_usd)}), ${b.spawns} of ${b.bound_spawns} spawns (${percent(b.share_spawns)}): ${b.within ? 'within' : 'OVER'}`,
+          : `${usd(b.spent_usd)} of ${bound(b.bound_usd)} (${percent(b.share_usd)}), ${b.spawns} of ${b.bound_spawns} spawns (${percent(b.share_spawns)}): ${b.within ? 'within' : 'OVER'}`,
     },
     { kind: 'line', label: 'Uniformity', text: `${uniformityText(v.uniformity)}${outliers ? '' : '; no outlier'}` },
     { kind: 'line', label: 'Pre-registration', text: `${v.preregistered}: ${v.preregistration.reason}` },
