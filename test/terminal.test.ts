@@ -194,3 +194,32 @@ describe('money', () => {
     expect(run.stdout.split('\n')).toContain('**Budget:** $2.4616 of $12 (20.51%), 28 of 40 spawns (70%): within');
   });
 });
+
+describe('one column order in every format', () => {
+  const csvHeader = (out: string) => out.split('\r\n')[0]!.split(',');
+  const jsonKeys = (out: string) => Object.keys((JSON.parse(out) as Record<string, unknown>[])[0]!);
+  const commands: [string, string[]][] = [
+    ['census', ['census']],
+    ['census of sessions', ['census', '--transcripts', 'test/fixtures/transcripts/census-two-sessions']],
+    ['skills', ['skills']],
+    ['arms', ['arms']],
+    ['agree', ['agree']],
+    ['audit', ['audit', 'test/fixtures/audit/home-paths']],
+    ['schema', ['schema']],
+  ];
+  for (const [name, args] of commands) {
+    it(`${name}: json's keys are csv's columns, in csv's order, and table and markdown keep that order`, async () => {
+      const csv = await cli([...args, '--format', 'csv']);
+      const json = await cli([...args, '--format', 'json']);
+      expect(jsonKeys(json.stdout)).toEqual(csvHeader(csv.stdout));
+      // The display forms show a subset (one probe needs no probe column) under titles of their own.
+      const titled: Record<string, string> = { session: 'session_id', exit: name === 'arms' ? 'exit_codes' : 'exit_code', 'skills fired': 'skills', 'unknown skills': 'unknown_skills', where: 'file' };
+      const md = (await cli([...args, '--format', 'markdown'])).stdout;
+      if (name === 'schema') return; // markdown: one table per view
+      const shown = md.split('\n')[0]!.split('|').slice(1, -1).map((h) => h.trim()).map((h) => titled[h] ?? h);
+      const order = csvHeader(csv.stdout);
+      expect(shown.map((h) => order.indexOf(h))).toEqual([...shown.map((h) => order.indexOf(h))].sort((a, b) => a - b));
+      expect(shown.every((h) => order.includes(h))).toBe(true);
+    });
+  }
+});

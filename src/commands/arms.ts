@@ -44,9 +44,10 @@ export function armCells(a: Arm): Record<string, Cell> {
     probe: a.probe,
     arm: a.arm,
     phase: a.phase,
+    registered_n: a.registered_n,
     n: a.n,
     status: a.status,
-    exit: exits,
+    exit_codes: exits,
     tools: a.n ? pythonDict(a.tools) : '',
     skills: skills.join('; '),
     unknown_skills: a.unknown_skills.map((u) => `${u.skill} → Unknown skill, ${u.spawns} of ${a.n}`).join('; '),
@@ -67,7 +68,10 @@ export function formatArms(rows: Row[], format: Format, style: TableStyle = {}):
   const probes = new Set(arms.map((a) => a.probe));
   const columns: Column[] = [
     ...(probes.size > 1 || format === 'csv' ? [{ key: 'probe' }] : []),
-    { key: 'arm' }, { key: 'phase' }, { key: 'n', right: true }, { key: 'status' }, { key: 'exit' }, { key: 'tools' },
+    { key: 'arm' }, { key: 'phase' },
+    // The ADR's result table has no registered n: csv has it, as json does.
+    ...(format === 'csv' ? [{ key: 'registered_n', right: true }] : []),
+    { key: 'n', right: true }, { key: 'status' }, { key: 'exit_codes', title: 'exit' }, { key: 'tools' },
     { key: 'skills', title: 'skills fired' }, { key: 'unknown_skills', title: 'unknown skills' }, { key: 'artifacts' },
     { key: 'markers' }, { key: 'denials', right: true }, { key: 'errors' }, { key: 'notes' },
   ];

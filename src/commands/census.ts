@@ -19,7 +19,10 @@ type Format = (typeof FORMATS)[number];
 const toolsObject = (tools: ToolCount[] | null) =>
   tools === null ? null : Object.fromEntries(tools.map((t) => [t.name, t.count]));
 
-/** The JSON form of a census row: `tools` as an object with sorted keys (null when gone). */
+/**
+ * The JSON form of a census row: `tools` as an object with sorted keys (null when gone). Its keys
+ * are csv's columns, in csv's order.
+ */
 export function censusJson(r: CensusRow) {
   return {
     probe: r.probe,
@@ -27,8 +30,8 @@ export function censusJson(r: CensusRow) {
     arm: r.arm,
     phase: r.phase,
     session_id: r.session_id,
-    exit_code: r.exit_code,
     status: r.status,
+    exit_code: r.exit_code,
     tools: toolsObject(r.tools),
     artifacts: r.artifacts,
     markers: r.markers,
