@@ -223,3 +223,25 @@ describe('one column order in every format', () => {
     });
   }
 });
+
+describe('transcripts alone: no probe, no arm', () => {
+  const dir = 'test/fixtures/transcripts/census-differing-skills';
+  it('skills --transcripts DIR has no probe or arm column, in any format', async () => {
+    const md = await cli(['skills', '--transcripts', dir, '--format', 'markdown']);
+    expect(md.stdout.split('\n')[0]).toBe('| session | tool_use_id | skill | is_error | result | definition |');
+    const csv = await cli(['skills', '--transcripts', dir, '--format', 'csv']);
+    expect(csv.stdout.split('\r\n')[0]).toBe('session_id,tool_use_id,skill,is_error,result,definition');
+    const json = JSON.parse((await cli(['skills', '--transcripts', dir, '--format', 'json'])).stdout);
+    expect(Object.keys(json[0])).toEqual(['session_id', 'tool_use_id', 'skill', 'is_error', 'result', 'definition']);
+  });
+
+  it('census --transcripts DIR has none either', async () => {
+    const csv = await cli(['census', '--transcripts', dir, '--format', 'csv']);
+    expect(csv.stdout.split('\r\n')[0]).toBe('session_id,first_timestamp,versions,models,tools,skills,lines,files');
+  });
+
+  it('with a probe, skills keeps its probe and arm', async () => {
+    const csv = await cli(['skills', '--format', 'csv']);
+    expect(csv.stdout.split('\r\n')[0]).toBe('probe,arm,session_id,tool_use_id,skill,is_error,result,definition');
+  });
+});

@@ -12,11 +12,10 @@ import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transc
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
-/** The JSON form of a skills row. */
-export function skillJson(r: Row) {
+/** The JSON form of a skills row; sessions with no probe (`--transcripts DIR` alone) have no probe or arm. */
+export function skillJson(r: Row, transcriptsOnly = false) {
   return {
-    probe: r.probe,
-    arm: r.arm,
+    ...(transcriptsOnly ? {} : { probe: r.probe, arm: r.arm }),
     session_id: r.session_id,
     tool_use_id: r.tool_use_id,
     skill: r.skill,
@@ -26,12 +25,12 @@ export function skillJson(r: Row) {
   };
 }
 
-export function formatSkills(rows: Row[], format: Format, style: TableStyle = {}): string {
+export function formatSkills(rows: Row[], format: Format, style: TableStyle = {}, transcriptsOnly = false): string {
   const wide = format === 'csv';
   const probes = new Set(rows.map((r) => r.probe));
   const columns: Column[] = [
-    ...(probes.size > 1 || wide ? [{ key: 'probe' }] : []),
-    { key: 'arm' },
+    ...((probes.size > 1 || wide) && !transcriptsOnly ? [{ key: 'probe' }] : []),
+    ...(transcriptsOnly ? [] : [{ key: 'arm' }]),
     wide ? { key: 'session_id' } : { key: 'session' },
     { key: 'tool_use_id' },
     { key: 'skill' },
@@ -41,7 +40,7 @@ export function formatSkills(rows: Row[], format: Format, style: TableStyle = {}
   ];
   return render(format, columns, rows, {
     cells: (r) => ({ ...(skillJson(r) as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }),
-    json: skillJson,
+    json: (r) => skillJson(r, transcriptsOnly),
     style,
   });
 }
@@ -67,7 +66,7 @@ export function makeSkillsCommand(io: IO): Command {
         if (!standalone && source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         const rows = await ev.skillRows(source.from);
         if (standalone) warnNoTranscripts(rows.length, opts.transcripts!, onWarning);
-        io.stdout(formatSkills(rows, format, tableStyle(io, opts.wide)));
+        io.stdout(formatSkills(rows, format, tableStyle(io, opts.wide), standalone));
       });
     });
 }
