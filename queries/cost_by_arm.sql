@@ -6,14 +6,14 @@
 --   probe     VARCHAR
 --   arm       VARCHAR
 --   spawns    BIGINT
---   cost_usd  DOUBLE   to the micro-dollar
+--   cost_usd  DOUBLE   to the micro-dollar; NULL when none of its spawns has an envelope
 -- order:   probe, registration order (unregistered arms last, by first seq)
 
 select
     s.probe,
     s.arm,
     count(*) as spawns,
-    round(coalesce(sum(s.cost_usd), 0), 6) as cost_usd
+    round(sum(s.cost_usd), 6) as cost_usd
 from spawns as s
 left join registered_arms as r using (probe, arm)
 group by s.probe, s.arm, r.ordinal

@@ -6,7 +6,7 @@
 --   probe                        VARCHAR
 --   model                        VARCHAR  the modelUsage key, e.g. claude-opus-5[1m]
 --   spawns                       BIGINT   envelopes that used it
---   cost_usd                     DOUBLE   to the micro-dollar
+--   cost_usd                     DOUBLE   to the micro-dollar; NULL when no envelope gives its costUSD
 --   input_tokens                 BIGINT
 --   output_tokens                BIGINT
 --   cache_read_input_tokens      BIGINT
@@ -17,7 +17,7 @@ select
     probe,
     model,
     count(*) as spawns,
-    round(coalesce(sum(cost_usd), 0), 6) as cost_usd,
+    round(sum(cost_usd), 6) as cost_usd,
     sum(input_tokens)::BIGINT as input_tokens,
     sum(output_tokens)::BIGINT as output_tokens,
     sum(cache_read_input_tokens)::BIGINT as cache_read_input_tokens,

@@ -52,6 +52,12 @@ export function commandReference(program: Command): string {
 /** Run the CLI with `argv` (without node and the script). Resolves to the exit code. */
 export async function main(argv: string[], io: IO = processIO): Promise<number> {
   const program = makeProgram(io);
+  // A bare `omg-evidence`, `help` and `help CMD` are --help and CMD --help: the same text, on
+  // stdout, exit 0 (commander's own `help` command exits as for an error). An unknown CMD is a usage error.
+  if (argv.length === 0 || (argv[0] === 'help' && argv.length <= 2)) {
+    if (argv[1] !== undefined && !program.commands.some((c) => c.name() === argv[1])) argv = [argv[1]];
+    else argv = [...argv.slice(1), '--help'];
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

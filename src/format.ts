@@ -19,6 +19,20 @@ export interface Column {
   title?: string;
   /** Right-align (numbers). */
   right?: boolean;
+  /** Dollars: `$0.1460` in table and markdown, the number itself in csv and json. */
+  money?: boolean;
+}
+
+/** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
+export function dollars(v: number | null): string {
+  return v === null ? '' : `$${v.toFixed(4)}`;
+}
+
+/** A display row as table and markdown show it: money in dollars. */
+function shown(columns: Column[], row: Record<string, Cell>): Record<string, Cell> {
+  const money = columns.filter((c) => c.money && typeof row[c.key] === 'number');
+  if (!money.length) return row;
+  return { ...row, ...Object.fromEntries(money.map((c) => [c.key, dollars(row[c.key] as number)])) };
 }
 
 export const TABULAR_FORMATS = ['table', 'markdown', 'csv', 'json', 'ndjson'] as const;
@@ -49,20 +63,86 @@ function text(v: Cell): string {
   return v === null ? '' : String(v);
 }
 
-export function toTable(columns: Column[], rows: Record<string, Cell>[], color = false): string {
+/** How a terminal table is drawn: in colour or not, and within what width. */
+export interface TableStyle {
+  color?: boolean;
+  /** The terminal's width in characters; absent, a table is as wide as its cells. */
+  width?: number;
+  /** Told the titles of the columns a table left out to fit `width`. */
+  onDrop?: (titles: string[]) => void;
+}
+
+/** The narrowest a column is shortened to before columns are left out instead. */
+const NARROWEST = 8;
+
+/** How wide a cell's text shows: its longest line, in characters. */
+function textWidth(s: string): number {
+  return Math.max(...s.split('\n').map((l) => [...l].length));
+}
+
+/**
+ * The content width of each column within `width` (a border and two spaces of padding each, and
+ * one more border): narrow columns keep their width, wide ones share what is left, each shortened
+ * to no less than NARROWEST; when even that does not fit, columns are left out from the right (the
+ * first is always kept). Returns the widths of the columns kept, in order, and how many are kept.
+ */
+export function fitWidths(natural: number[], width: number): { widths: number[]; kept: number } {
+  const room = (n: number) => width - 3 * n - 1;
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= room(natural.length)) return { widths: natural, kept: natural.length };
+  let kept = natural.length;
+  const least = (n: number) => natural.slice(0, n).reduce((a, w) => a + Math.min(w, NARROWEST), 0);
+  while (kept > 1 && least(kept) > room(kept)) kept--;
+  const widths = natural.slice(0, kept);
+  // Water-fill: the narrowest first take what they need; the rest share equally what remains.
+  let left = Math.max(room(kept), 0);
+  const order = widths.map((w, i) => i).sort((a, b) => widths[a]! - widths[b]! || a - b);
+  order.forEach((i, k) => {
+    const share = Math.floor(left / (order.length - k));
+    if (widths[i]! > share) widths[i] = Math.max(share, 1);
+    left -= widths[i]!;
+  });
+  return { widths, kept };
+}
+
+const BORDER = /[─│┌┐└┘├┤┬┴┼]+/g;
+
+/** Colour as a terminal shows it: the header bold, the borders grey. */
+function paint(lines: string[]): string[] {
+  return lines.map((line, i) => {
+    const body = i === 1 ? line.replace(/(?<=│)([^│]+)(?=│)/g, '\x1b[1m$1\x1b[22m') : line;
+    return body.replace(BORDER, (b) => `\x1b[90m${b}\x1b[39m`);
+  });
+}
+
+export function toTable(columns: Column[], rows: Record<string, Cell>[], style: TableStyle = {}): string {
   Table ??= require('cli-table3') as typeof TableType;
+  const titles = columns.map((c) => c.title ?? c.key);
+  const body = rows.map((r) => columns.map((c) => text(r[c.key] ?? null)));
+  let kept = columns.length;
+  let colWidths: number[] | undefined;
+  if (style.width !== undefined) {
+    const natural = titles.map((t, i) => Math.max(textWidth(t), ...body.map((cells) => textWidth(cells[i]!))));
+    const fit = fitWidths(natural, style.width);
+    kept = fit.kept;
+    if (fit.widths.some((w, i) => w < natural[i]!)) colWidths = fit.widths.map((w) => w + 2);
+    if (kept < columns.length) style.onDrop?.(titles.slice(kept));
+  }
   const table = new Table({
-    head: columns.map((c) => c.title ?? c.key),
-    colAligns: columns.map((c) => (c.right ? 'right' : 'left')),
-    style: color ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] },
+    head: titles.slice(0, kept),
+    colAligns: columns.slice(0, kept).map((c) => (c.right ? 'right' : 'left')),
+    ...(colWidths ? { colWidths } : {}),
+    // Colour is painted below, from `style` alone: cli-table3's own depends on the process's stdout.
+    style: { head: [], border: [] },
     // No rule between body rows: one line per row reads better and stays greppable.
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
-  for (const r of rows) table.push(columns.map((c) => text(r[c.key] ?? null)));
+  for (const cells of body) table.push(cells.slice(0, kept));
   const lines = table.toString().split('\n');
   // Without row rules cli-table3 also drops the rule under the header: draw it from the top border.
   const rule = lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤');
-  return [lines[0], lines[1], rule, ...lines.slice(2)].join('\n') + '\n';
+  const all = [lines[0]!, lines[1]!, rule, ...lines.slice(2)];
+  return (style.color ? paint(all) : all).join('\n') + '\n';
 }
 
 /** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
@@ -104,16 +184,16 @@ export interface Layout<T> {
   cells: (item: T) => Record<string, Cell>;
   /** What json and ndjson print of an item (default: the item itself). */
   json?: (item: T) => unknown;
-  color?: boolean;
+  style?: TableStyle;
 }
 
 /** Lay out items in one of the tabular formats. Only the form the format prints is made. */
 export function render<T>(format: TabularFormat, columns: Column[], items: readonly T[], layout: Layout<T>): string {
   switch (format) {
     case 'table':
-      return toTable(columns, items.map(layout.cells), layout.color);
+      return toTable(columns, items.map((i) => shown(columns, layout.cells(i))), layout.style);
     case 'markdown':
-      return toMarkdown(columns, items.map(layout.cells));
+      return toMarkdown(columns, items.map((i) => shown(columns, layout.cells(i))));
     case 'csv':
       return toCsv(columns, items.map(layout.cells));
     case 'json':
@@ -137,7 +217,7 @@ export const TABLE_ROWS = 10_000;
 export function streamWriter(
   format: TabularFormat,
   out: (text: string) => void,
-  options: { color?: boolean; onOverflow?: () => void } = {},
+  options: { style?: TableStyle; onOverflow?: () => void } = {},
 ): { mode: 'text' | 'json'; begin(columns: Column[]): void; rows(rows: (string | null)[][]): void; end(): void } {
   let columns: Column[] = [];
   let count = 0;
@@ -183,7 +263,7 @@ export function streamWriter(
     },
     end() {
       if (format === 'json') out(count === 0 ? '[]\n' : '\n]\n');
-      if (held) out(toTable(columns, held.map(cells), options.color));
+      if (held) out(toTable(columns, held.map(cells), options.style));
     },
   };
 }

@@ -8,6 +8,8 @@ export interface IO {
   /** Whether stdout is a terminal: picks the default format and colour. */
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The terminal's width when stdout is one. */
+  stdoutColumns?: number;
   env: NodeJS.ProcessEnv;
 }
 
@@ -16,6 +18,10 @@ export const processIO: IO = {
   stderr: (t) => void process.stderr.write(t),
   stdoutIsTTY: Boolean(process.stdout.isTTY),
   stderrIsTTY: Boolean(process.stderr.isTTY),
+  // Read when a table is drawn: the terminal may have been resized since the start.
+  get stdoutColumns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
+  },
   env: process.env,
 };
 
@@ -24,7 +30,13 @@ export function warn(io: IO, message: string): void {
   io.stderr(`omg-evidence: warning: ${message}\n`);
 }
 
-/** Colour only on a terminal, and never when NO_COLOR is set. */
+/**
+ * Colour on a terminal unless NO_COLOR is set (to anything but ''); FORCE_COLOR turns it on
+ * anywhere, and off when it is 0 or false. As Node reads them, FORCE_COLOR wins over NO_COLOR.
+ */
 export function useColor(io: IO): boolean {
-  return io.stdoutIsTTY && !io.env.NO_COLOR;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (io.env.NO_COLOR) return false;
+  return io.stdoutIsTTY;
 }

@@ -5,12 +5,31 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { listTranscriptFiles, type Evidence, type OpenOptions, type Source } from './evidence.js';
-import { defaultFormat } from './format.js';
-import type { IO } from './io.js';
+import { defaultFormat, type TableStyle } from './format.js';
+import { useColor, type IO } from './io.js';
 import { displayPath } from './paths.js';
 
-export function formatOption<T extends string>(formats: readonly T[], extra = '', short = true): Option {
-  return new Option(`${short ? '-f, ' : ''}--format <format>`, `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
+export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
+  return new Option('-f, --format <format>', `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
+}
+
+export function wideOption(): Option {
+  return new Option('--wide', "print tables as wide as their cells, not fitted to the terminal's width");
+}
+
+/**
+ * A terminal table fits the terminal (the width of stdout when it is one, else $COLUMNS) unless
+ * --wide; with neither, as in a pipe, it is as wide as its cells. What it leaves out is said on stderr.
+ */
+export function tableStyle(io: IO, wide = false): TableStyle {
+  const columns = Number(io.env.COLUMNS);
+  const width = io.stdoutColumns || (Number.isInteger(columns) && columns > 0 ? columns : undefined);
+  return {
+    color: useColor(io),
+    width: wide ? undefined : width,
+    onDrop: (titles) =>
+      io.stderr(`omg-evidence: left out to fit ${width} columns: ${titles.join(', ')}; --wide shows every column, as does --format markdown\n`),
+  };
 }
 
 export function fromOption(): Option {

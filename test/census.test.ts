@@ -61,7 +61,7 @@ describe('census of the bundled probe', () => {
     expect(rows.map((r: { seq: number }) => r.seq)).toEqual([...Array(28).keys()].map((i) => i + 1));
     for (const r of rows) {
       expect(Object.keys(r)).toEqual([
-        'probe', 'seq', 'arm', 'phase', 'session_id', 'exit_code', 'status', 'tools', 'artifacts', 'markers', 'skills', 'note', 'forgeable',
+        'probe', 'seq', 'arm', 'phase', 'session_id', 'status', 'exit_code', 'tools', 'artifacts', 'markers', 'skills', 'note', 'forgeable',
       ]);
       expect(Object.keys(r.tools)).toEqual(Object.keys(r.tools).sort());
     }

@@ -40,11 +40,11 @@ describe('usage', () => {
     expect(run.stderr).toMatch(/^omg-evidence: unknown command 'cenus'/);
   });
 
-  it('no command prints the help on stderr, exit 2', async () => {
+  it('no command prints the help on stdout, exit 0', async () => {
     const run = await cli([]);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^Usage: omg-evidence/);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^Usage: omg-evidence/);
   });
 });
 

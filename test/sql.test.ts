@@ -44,7 +44,7 @@ describe('sql', () => {
   it('reads the query from a file (-f), every argument then a probe', async () => {
     const dir = temp();
     writeFileSync(join(dir, 'q.sql'), 'select probe, count(*) as n from spawns group by probe order by probe');
-    const run = await cli(['sql', '-f', join(dir, 'q.sql'), probeFixture('minimal'), probeFixture('second'), '--format', 'csv']);
+    const run = await cli(['sql', '-F', join(dir, 'q.sql'), probeFixture('minimal'), probeFixture('second'), '--format', 'csv']);
     expect(run).toEqual({ code: 0, stdout: 'probe,n\r\nminimal,2\r\nsecond,1\r\n', stderr: '' });
   });
 
@@ -69,7 +69,7 @@ describe('sql', () => {
     expect(cast.stderr).toBe("omg-evidence: <argument>: Conversion Error: Could not convert string 'K-RES' to INT32 when casting from source column arm\n");
     const dir = temp();
     writeFileSync(join(dir, 'bad.sql'), 'selec 1');
-    expect((await cli(['sql', '-f', join(dir, 'bad.sql')])).stderr).toMatch(new RegExp(`^omg-evidence: ${join(dir, 'bad.sql')}: Parser Error: syntax error at or near "selec"`));
+    expect((await cli(['sql', '-F', join(dir, 'bad.sql')])).stderr).toMatch(new RegExp(`^omg-evidence: ${join(dir, 'bad.sql')}: Parser Error: syntax error at or near "selec"`));
   });
 
   it('an empty query is a usage error', () => {

@@ -8,10 +8,10 @@ import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { DiffersError } from '../errors.js';
 import { Evidence, withEvidence } from '../evidence.js';
-import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
+import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, transcriptsOption, tableStyle, wideOption } from '../options.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
 type Format = (typeof FORMATS)[number];
@@ -24,7 +24,7 @@ function textLine(r: Row): string {
   return `${head}differs: ${r.aspect} ${r.item}: records ${r.records}, transcripts ${r.transcripts}`;
 }
 
-export function formatAgree(rows: Row[], format: Format, color = false): string {
+export function formatAgree(rows: Row[], format: Format, style: TableStyle = {}): string {
   if (format === 'text') return rows.map((r) => textLine(r) + '\n').join('');
   const probes = new Set(rows.map((r) => r.probe));
   const wide = format === 'csv';
@@ -41,7 +41,7 @@ export function formatAgree(rows: Row[], format: Format, color = false): string 
   ];
   return render(format, columns, rows, {
     cells: (r) => ({ ...(r as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }),
-    color,
+    style,
   });
 }
 
@@ -81,13 +81,14 @@ export function makeAgreeCommand(io: IO): Command {
     .description('check that the census from the committed records and the census from the transcripts agree (exit 3 if not)')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(FORMATS))
+    .addOption(wideOption())
     .addOption(transcriptsOption())
     .addOption(dbOption())
-    .action(async (probes: string[], opts: { format?: Format; transcripts?: string; db?: string }) => {
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db, queries: ['agree'], onProgress: progressReporter(io) }), async (ev) => {
         const rows = await ev.agreeRows();
-        io.stdout(formatAgree(rows, format, useColor(io)));
+        io.stdout(formatAgree(rows, format, tableStyle(io, opts.wide)));
         const s = summarize(rows, ev.probes.map((p) => p.id));
         const line = summaryLine(s);
         if (s.uncompared.length) {

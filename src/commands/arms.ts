@@ -6,9 +6,9 @@ import { Command } from 'commander';
 import { pythonDict, type ToolCount } from '../census-text.js';
 import type { Row } from '../db.js';
 import { Evidence, withEvidence } from '../evidence.js';
-import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, dbOption, formatOption } from '../options.js';
+import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
+import { chosenFormat, dbOption, formatOption, tableStyle, wideOption } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
@@ -44,9 +44,10 @@ export function armCells(a: Arm): Record<string, Cell> {
     probe: a.probe,
     arm: a.arm,
     phase: a.phase,
+    registered_n: a.registered_n,
     n: a.n,
     status: a.status,
-    exit: exits,
+    exit_codes: exits,
     tools: a.n ? pythonDict(a.tools) : '',
     skills: skills.join('; '),
     unknown_skills: a.unknown_skills.map((u) => `${u.skill} → Unknown skill, ${u.spawns} of ${a.n}`).join('; '),
@@ -62,16 +63,19 @@ export function armJson(a: Arm) {
   return { ...a, tools: Object.fromEntries(a.tools.map((t) => [t.name, t.count])) };
 }
 
-export function formatArms(rows: Row[], format: Format, color = false): string {
+export function formatArms(rows: Row[], format: Format, style: TableStyle = {}): string {
   const arms = rows as unknown as Arm[];
   const probes = new Set(arms.map((a) => a.probe));
   const columns: Column[] = [
     ...(probes.size > 1 || format === 'csv' ? [{ key: 'probe' }] : []),
-    { key: 'arm' }, { key: 'phase' }, { key: 'n', right: true }, { key: 'status' }, { key: 'exit' }, { key: 'tools' },
+    { key: 'arm' }, { key: 'phase' },
+    // The ADR's result table has no registered n: csv has it, as json does.
+    ...(format === 'csv' ? [{ key: 'registered_n', right: true }] : []),
+    { key: 'n', right: true }, { key: 'status' }, { key: 'exit_codes', title: 'exit' }, { key: 'tools' },
     { key: 'skills', title: 'skills fired' }, { key: 'unknown_skills', title: 'unknown skills' }, { key: 'artifacts' },
     { key: 'markers' }, { key: 'denials', right: true }, { key: 'errors' }, { key: 'notes' },
   ];
-  return render(format, columns, arms, { cells: armCells, json: armJson, color });
+  return render(format, columns, arms, { cells: armCells, json: armJson, style });
 }
 
 export function makeArmsCommand(io: IO): Command {
@@ -79,11 +83,12 @@ export function makeArmsCommand(io: IO): Command {
     .description('the per-arm result table, in registration order')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(TABULAR_FORMATS))
+    .addOption(wideOption())
     .addOption(dbOption())
-    .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db }), async (ev) => {
-        io.stdout(formatArms(await ev.armRows(), format, useColor(io)));
+        io.stdout(formatArms(await ev.armRows(), format, tableStyle(io, opts.wide)));
       });
     });
 }

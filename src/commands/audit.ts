@@ -9,9 +9,9 @@ import { auditProbes, type Finding } from '../audit.js';
 import { forgeryWarnings } from '../census-text.js';
 import { DiffersError, OmgError } from '../errors.js';
 import { Evidence, withEvidence } from '../evidence.js';
-import { render, TABULAR_FORMATS, type Column } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, formatOption } from '../options.js';
+import { render, TABULAR_FORMATS, type Column, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
+import { chosenFormat, formatOption, tableStyle, wideOption } from '../options.js';
 import { bundledProbeDir } from '../paths.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
@@ -19,7 +19,7 @@ type Format = (typeof FORMATS)[number];
 
 const where = (f: Finding) => `${f.probe}/${f.file}:${f.line}`;
 
-export function formatAudit(findings: Finding[], format: Format, color = false): string {
+export function formatAudit(findings: Finding[], format: Format, style: TableStyle = {}): string {
   if (format === 'text') return findings.map((f) => `${where(f)}: ${f.kind}: ${f.match}\n`).join('');
   const columns: Column[] =
     format === 'csv'
@@ -27,7 +27,7 @@ export function formatAudit(findings: Finding[], format: Format, color = false):
       : [{ key: 'where' }, { key: 'kind' }, { key: 'match' }];
   return render(format, columns, findings, {
     cells: (f) => ({ probe: f.probe, file: f.file, line: f.line, where: where(f), kind: f.kind, match: f.match }),
-    color,
+    style,
   });
 }
 
@@ -36,11 +36,12 @@ export function makeAuditCommand(io: IO): Command {
     .description('search every file of a probe for home-directory paths and secrets (exit 3 if any)')
     .argument('[probe...]', 'probe directories (default: the bundled probe)')
     .addOption(formatOption(FORMATS))
-    .action(async (probes: string[], opts: { format?: Format }) => {
+    .addOption(wideOption())
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean }) => {
       const format = chosenFormat(opts.format, io);
       const dirs = probes.length ? probes : [bundledProbeDir];
       const audit = auditProbes(dirs, io.env.HOME);
-      io.stdout(formatAudit(audit.findings, format, useColor(io)));
+      io.stdout(formatAudit(audit.findings, format, tableStyle(io, opts.wide)));
       // Things worth saying that change no exit code, before the summary.
       const warnings = [...audit.warnings, ...(await forgeable(dirs))];
       for (const w of warnings) warn(io, w);

@@ -7,10 +7,10 @@
 import { Command } from 'commander';
 import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from '../census-text.js';
 import { Evidence, withEvidence, type Source } from '../evidence.js';
-import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
+import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched, tableStyle, wideOption } from '../options.js';
 import type { Row } from '../db.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
@@ -19,7 +19,10 @@ type Format = (typeof FORMATS)[number];
 const toolsObject = (tools: ToolCount[] | null) =>
   tools === null ? null : Object.fromEntries(tools.map((t) => [t.name, t.count]));
 
-/** The JSON form of a census row: `tools` as an object with sorted keys (null when gone). */
+/**
+ * The JSON form of a census row: `tools` as an object with sorted keys (null when gone). Its keys
+ * are csv's columns, in csv's order.
+ */
 export function censusJson(r: CensusRow) {
   return {
     probe: r.probe,
@@ -27,8 +30,8 @@ export function censusJson(r: CensusRow) {
     arm: r.arm,
     phase: r.phase,
     session_id: r.session_id,
-    exit_code: r.exit_code,
     status: r.status,
+    exit_code: r.exit_code,
     tools: toolsObject(r.tools),
     artifacts: r.artifacts,
     markers: r.markers,
@@ -42,7 +45,7 @@ export function censusJson(r: CensusRow) {
 const forgeableText = (f: string[] | null) => (f === null ? 'unknown' : f.join(' '));
 
 /** Render census rows in `format`. Several probes get a probe column (text: a heading per probe). */
-export function formatCensus(rows: CensusRow[], format: Format, color = false): string {
+export function formatCensus(rows: CensusRow[], format: Format, style: TableStyle = {}): string {
   const probes = [...new Set(rows.map((r) => r.probe))];
   if (format === 'text') {
     if (probes.length <= 1) return censusBlock(rows);
@@ -80,7 +83,7 @@ export function formatCensus(rows: CensusRow[], format: Format, color = false): 
     note: r.note,
     forgeable: wide && r.forgeable === null ? null : forgeableText(r.forgeable),
   });
-  return render(format as TabularFormat, columns, rows, { cells, json: censusJson, color });
+  return render(format as TabularFormat, columns, rows, { cells, json: censusJson, style });
 }
 
 interface SessionRow {
@@ -95,7 +98,7 @@ interface SessionRow {
 }
 
 /** Render the census of sessions (no probe). */
-export function formatSessions(rows: Row[], format: Format, color = false): string {
+export function formatSessions(rows: Row[], format: Format, style: TableStyle = {}): string {
   const sessions = rows as unknown as SessionRow[];
   if (format === 'text') {
     return sessions
@@ -123,7 +126,7 @@ export function formatSessions(rows: Row[], format: Format, color = false): stri
     lines: s.lines,
     files: wide ? s.files.join(' ') : s.files.length,
   });
-  return render(format as TabularFormat, columns, sessions, { cells, json: (s) => ({ ...s, tools: toolsObject(s.tools) }), color });
+  return render(format as TabularFormat, columns, sessions, { cells, json: (s) => ({ ...s, tools: toolsObject(s.tools) }), style });
 }
 
 export function makeCensusCommand(io: IO): Command {
@@ -131,17 +134,18 @@ export function makeCensusCommand(io: IO): Command {
     .description('per-spawn tool_use census of one or more probes (default: the bundled probe), or of every session in --transcripts DIR')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(FORMATS, '; text is the ADR block'))
+    .addOption(wideOption())
     .addOption(fromOption())
     .addOption(transcriptsOption())
     .addOption(dbOption())
-    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string; db?: string }) => {
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean; from?: Source; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (transcriptsOnly(probes, opts)) {
         await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, queries: ['sessions'], onProgress: progressReporter(io) }), async (ev) => {
           const sessions = await ev.sessionRows();
           warnNoTranscripts(sessions.length, opts.transcripts!, onWarning);
-          io.stdout(formatSessions(sessions, format, useColor(io)));
+          io.stdout(formatSessions(sessions, format, tableStyle(io, opts.wide)));
         });
         return;
       }
@@ -153,7 +157,7 @@ export function makeCensusCommand(io: IO): Command {
       const open = { onWarning, transcripts: source.open, ownTranscripts: forgeable, db: opts.db, queries: ['census', 'forgeable'], onProgress: progressReporter(io) };
       await withEvidence(Evidence.open(probes, open), async (ev) => {
         if (source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
-        io.stdout(formatCensus(await ev.censusRows(source.from, { forgeable }), format, useColor(io)));
+        io.stdout(formatCensus(await ev.censusRows(source.from, { forgeable }), format, tableStyle(io, opts.wide)));
       });
     });
 }

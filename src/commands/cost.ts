@@ -5,10 +5,10 @@
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { Evidence, withEvidence } from '../evidence.js';
-import { toJson } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, dbOption, formatOption } from '../options.js';
-import { layout, percent, usd, type Part } from '../report.js';
+import { toJson, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
+import { chosenFormat, dbOption, formatOption, tableStyle, wideOption } from '../options.js';
+import { bound, layout, percent, usd, type Part } from '../report.js';
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -53,17 +53,17 @@ export function costParts(c: CostReport): Part[] {
       label: 'Spent',
       text:
         `${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope)` +
-        (b.usd === null ? '; no budget is registered' : `: ${percent(b.share_usd)} of the ${usd(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
+        (b.usd === null ? '; no budget is registered' : `: ${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
     },
     {
       kind: 'table',
-      columns: [{ key: 'arm' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true }],
+      columns: [{ key: 'arm' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true, money: true }],
       rows: c.by_arm as Record<string, string | number>[],
     },
     {
       kind: 'table',
       columns: [
-        { key: 'model' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true }, { key: 'input_tokens', right: true },
+        { key: 'model' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true, money: true }, { key: 'input_tokens', right: true },
         { key: 'output_tokens', right: true }, { key: 'cache_read_input_tokens', title: 'cache_read', right: true },
         { key: 'cache_creation_input_tokens', title: 'cache_creation', right: true },
       ],
@@ -72,9 +72,9 @@ export function costParts(c: CostReport): Part[] {
   ];
 }
 
-export function formatCost(cs: CostReport[], format: Format, color = false): string {
+export function formatCost(cs: CostReport[], format: Format, style: TableStyle = {}): string {
   if (format === 'json') return toJson(cs.length === 1 ? cs[0] : cs);
-  return cs.map((c) => layout(costParts(c), format, color)).join('\n');
+  return cs.map((c) => layout(costParts(c), format, style)).join('\n');
 }
 
 export function makeCostCommand(io: IO): Command {
@@ -82,11 +82,12 @@ export function makeCostCommand(io: IO): Command {
     .description('what the probe spent, by arm and by model, against its registered budget')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(FORMATS))
+    .addOption(wideOption())
     .addOption(dbOption())
-    .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db }), async (ev) => {
-        io.stdout(formatCost(await costReports(ev), format, useColor(io)));
+        io.stdout(formatCost(await costReports(ev), format, tableStyle(io, opts.wide)));
       });
     });
 }

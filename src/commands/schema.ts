@@ -5,9 +5,9 @@
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { Evidence, withEvidence } from '../evidence.js';
-import { render, TABULAR_FORMATS } from '../format.js';
-import { useColor, type IO } from '../io.js';
-import { chosenFormat, formatOption } from '../options.js';
+import { render, TABULAR_FORMATS, type TableStyle } from '../format.js';
+import type { IO } from '../io.js';
+import { chosenFormat, formatOption, tableStyle, wideOption } from '../options.js';
 import { VIEWS } from '../views.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
@@ -26,7 +26,7 @@ export async function schemaRows(ev: Evidence): Promise<Row[]> {
   );
 }
 
-export function formatSchema(rows: Row[], format: Format, color = false): string {
+export function formatSchema(rows: Row[], format: Format, style: TableStyle = {}): string {
   if (format === 'markdown') {
     // One table per view, under a line saying what a row is.
     return VIEWS.map((v) => {
@@ -35,17 +35,18 @@ export function formatSchema(rows: Row[], format: Format, color = false): string
       return head + render('markdown', [{ key: 'column' }, { key: 'type' }, { key: 'meaning' }], mine, { cells: (r) => ({ ...r, column: `\`${r.column}\`` }) });
     }).join('\n');
   }
-  return render(format, [{ key: 'view' }, { key: 'column' }, { key: 'type' }, { key: 'meaning' }], rows as Record<string, string>[], { cells: (r) => r, color });
+  return render(format, [{ key: 'view' }, { key: 'column' }, { key: 'type' }, { key: 'meaning' }], rows as Record<string, string>[], { cells: (r) => r, style });
 }
 
 export function makeSchemaCommand(io: IO): Command {
   return new Command('schema')
     .description('the views SQL can use (spawns, tool_uses, skill_calls, …): columns, types and meanings')
     .addOption(formatOption(TABULAR_FORMATS))
-    .action(async (opts: { format?: Format }) => {
+    .addOption(wideOption())
+    .action(async (opts: { format?: Format; wide?: boolean }) => {
       const format = chosenFormat(opts.format, io);
       await withEvidence(Evidence.open([]), async (ev) => {
-        io.stdout(formatSchema(await schemaRows(ev), format, useColor(io)));
+        io.stdout(formatSchema(await schemaRows(ev), format, tableStyle(io, opts.wide)));
       });
     });
 }

@@ -5,18 +5,17 @@
 import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { Evidence, withEvidence, type Source } from '../evidence.js';
-import { render, TABULAR_FORMATS, type Cell, type Column } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
+import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched, tableStyle, wideOption } from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
-/** The JSON form of a skills row. */
-export function skillJson(r: Row) {
+/** The JSON form of a skills row; sessions with no probe (`--transcripts DIR` alone) have no probe or arm. */
+export function skillJson(r: Row, transcriptsOnly = false) {
   return {
-    probe: r.probe,
-    arm: r.arm,
+    ...(transcriptsOnly ? {} : { probe: r.probe, arm: r.arm }),
     session_id: r.session_id,
     tool_use_id: r.tool_use_id,
     skill: r.skill,
@@ -26,12 +25,12 @@ export function skillJson(r: Row) {
   };
 }
 
-export function formatSkills(rows: Row[], format: Format, color = false): string {
+export function formatSkills(rows: Row[], format: Format, style: TableStyle = {}, transcriptsOnly = false): string {
   const wide = format === 'csv';
   const probes = new Set(rows.map((r) => r.probe));
   const columns: Column[] = [
-    ...(probes.size > 1 || wide ? [{ key: 'probe' }] : []),
-    { key: 'arm' },
+    ...((probes.size > 1 || wide) && !transcriptsOnly ? [{ key: 'probe' }] : []),
+    ...(transcriptsOnly ? [] : [{ key: 'arm' }]),
     wide ? { key: 'session_id' } : { key: 'session' },
     { key: 'tool_use_id' },
     { key: 'skill' },
@@ -41,8 +40,8 @@ export function formatSkills(rows: Row[], format: Format, color = false): string
   ];
   return render(format, columns, rows, {
     cells: (r) => ({ ...(skillJson(r) as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }),
-    json: skillJson,
-    color,
+    json: (r) => skillJson(r, transcriptsOnly),
+    style,
   });
 }
 
@@ -51,10 +50,11 @@ export function makeSkillsCommand(io: IO): Command {
     .description('every Skill call paired with its result, from skill_results.jsonl or from the transcripts')
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(TABULAR_FORMATS))
+    .addOption(wideOption())
     .addOption(fromOption())
     .addOption(transcriptsOption())
     .addOption(dbOption())
-    .action(async (probes: string[], opts: { format?: Format; from?: Source; transcripts?: string; db?: string }) => {
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean; from?: Source; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       const standalone = transcriptsOnly(probes, opts);
@@ -66,7 +66,7 @@ export function makeSkillsCommand(io: IO): Command {
         if (!standalone && source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         const rows = await ev.skillRows(source.from);
         if (standalone) warnNoTranscripts(rows.length, opts.transcripts!, onWarning);
-        io.stdout(formatSkills(rows, format, useColor(io)));
+        io.stdout(formatSkills(rows, format, tableStyle(io, opts.wide), standalone));
       });
     });
 }

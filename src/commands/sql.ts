@@ -1,6 +1,6 @@
 /**
  * `omg-evidence sql [QUERY] [PROBE...]`: ad-hoc SQL over the loaded views. The query comes from
- * the argument, from a file (-f), or from stdin. It runs only after loading, in a database with
+ * the argument, from a file (-F), or from stdin. It runs only after loading, in a database with
  * file access disabled and its configuration locked, so it cannot read or write any file; and in a
  * transaction that is rolled back (Evidence.sqlStream), so it cannot change the evidence either.
  * Its result is printed a chunk at a time as DuckDB makes it, within --memory-limit and --timeout.
@@ -10,10 +10,10 @@ import { Command } from 'commander';
 import type { Row } from '../db.js';
 import { InputError, UsageError } from '../errors.js';
 import { Evidence, withEvidence, type Source } from '../evidence.js';
-import { cellOf, render, streamWriter, TABLE_ROWS, TABULAR_FORMATS } from '../format.js';
-import { processIO, useColor, warn, type IO } from '../io.js';
+import { cellOf, render, streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TableStyle } from '../format.js';
+import { processIO, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOption } from '../options.js';
+import { chosenFormat, dbOption, formatOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOption, tableStyle, wideOption } from '../options.js';
 import { displayPath } from '../paths.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
@@ -26,9 +26,9 @@ async function drained(io: IO): Promise<void> {
   if (io === processIO && process.stdout.writableNeedDrain) await new Promise((ok) => process.stdout.once('drain', ok));
 }
 
-export function formatResult(columns: string[], types: string[], rows: Row[], format: Format, color = false): string {
+export function formatResult(columns: string[], types: string[], rows: Row[], format: Format, style: TableStyle = {}): string {
   const cols = columns.map((c, i) => ({ key: c, right: NUMERIC.test(types[i]!) }));
-  return render(format, cols, rows, { cells: (r) => Object.fromEntries(columns.map((c) => [c, cellOf(r[c])])), color });
+  return render(format, cols, rows, { cells: (r) => Object.fromEntries(columns.map((c) => [c, cellOf(r[c])])), style });
 }
 
 /** Read all of stdin (the query, when no argument or file gives one). */
@@ -42,17 +42,18 @@ function readStdin(): string {
 
 export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command {
   return new Command('sql')
-    .description('run SQL over the loaded views (see omg-evidence schema); the query is an argument, a file (-f) or stdin')
-    .argument('[query]', 'the SQL (or "-" for stdin); with -f, every argument is a probe')
+    .description('run SQL over the loaded views (see omg-evidence schema); the query is an argument, a file (-F) or stdin')
+    .argument('[query]', 'the SQL (or "-" for stdin); with -F, every argument is a probe')
     .argument('[probe...]', 'probe directories')
-    .option('-f, --file <file>', 'read the query from FILE')
-    .addOption(formatOption(TABULAR_FORMATS, '', false))
+    .option('-F, --file <file>', 'read the query from FILE')
+    .addOption(formatOption(TABULAR_FORMATS))
+    .addOption(wideOption())
     .addOption(fromOption())
     .addOption(transcriptsOption())
     .addOption(dbOption())
     .addOption(memoryLimitOption())
     .addOption(timeoutOption())
-    .action(async (query: string | undefined, rest: string[], opts: { file?: string; format?: Format; from?: Source; transcripts?: string; db?: string; memoryLimit?: string; timeout: number }) => {
+    .action(async (query: string | undefined, rest: string[], opts: { file?: string; format?: Format; wide?: boolean; from?: Source; transcripts?: string; db?: string; memoryLimit?: string; timeout: number }) => {
       const format = chosenFormat(opts.format, io);
       let sql: string;
       let source: string;
@@ -82,7 +83,7 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
         memoryLimit: opts.memoryLimit,
       }), async (ev) => {
         const writer = streamWriter(format, io.stdout, {
-          color: useColor(io),
+          style: tableStyle(io, opts.wide),
           onOverflow: () => warn(io, `more than ${TABLE_ROWS} rows: printed as markdown, which streams (a table holds its rows to size its columns)`),
         });
         await ev.sqlStream(sql, source, {

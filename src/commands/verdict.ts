@@ -8,10 +8,10 @@ import { forgeryWarnings } from '../census-text.js';
 import type { Row } from '../db.js';
 import { VerdictError } from '../errors.js';
 import { Evidence, withEvidence } from '../evidence.js';
-import { toJson } from '../format.js';
-import { useColor, warn, type IO } from '../io.js';
-import { chosenFormat, dbOption, formatOption } from '../options.js';
-import { layout, percent, usd, type Part } from '../report.js';
+import { toJson, type TableStyle } from '../format.js';
+import { warn, type IO } from '../io.js';
+import { chosenFormat, dbOption, formatOption, tableStyle, wideOption } from '../options.js';
+import { bound, layout, percent, usd, type Part } from '../report.js';
 import { verdicts, type Verdict } from '../verdict.js';
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
@@ -69,7 +69,7 @@ export function verdictParts(v: Verdict): Part[] {
       text:
         b.bound_usd === null
           ? `${usd(b.spent_usd)}, ${b.spawns} spawns; no budget is registered`
-          : `${usd(b.spent_usd)} of ${usd(b.bound_usd)} (${percent(b.share_usd)}), ${b.spawns} of ${b.bound_spawns} spawns (${percent(b.share_spawns)}): ${b.within ? 'within' : 'OVER'}`,
+          : `${usd(b.spent_usd)} of ${bound(b.bound_usd)} (${percent(b.share_usd)}), ${b.spawns} of ${b.bound_spawns} spawns (${percent(b.share_spawns)}): ${b.within ? 'within' : 'OVER'}`,
     },
     { kind: 'line', label: 'Uniformity', text: `${uniformityText(v.uniformity)}${outliers ? '' : '; no outlier'}` },
     { kind: 'line', label: 'Pre-registration', text: `${v.preregistered}: ${v.preregistration.reason}` },
@@ -97,9 +97,9 @@ export function verdictJson(v: Verdict) {
   };
 }
 
-export function formatVerdicts(vs: Verdict[], format: Format, color = false): string {
+export function formatVerdicts(vs: Verdict[], format: Format, style: TableStyle = {}): string {
   if (format === 'json') return toJson(vs.length === 1 ? verdictJson(vs[0]!) : vs.map(verdictJson));
-  return vs.map((v) => layout(verdictParts(v), format, color)).join('\n');
+  return vs.map((v) => layout(verdictParts(v), format, style)).join('\n');
 }
 
 export function makeVerdictCommand(io: IO): Command {
@@ -107,13 +107,14 @@ export function makeVerdictCommand(io: IO): Command {
     .description("the probe's verdict against the conjuncts registered before its first spawn (exit 4 when it does not hold)")
     .argument('[probe...]', 'probe directories')
     .addOption(formatOption(FORMATS))
+    .addOption(wideOption())
     .addOption(dbOption())
-    .action(async (probes: string[], opts: { format?: Format; db?: string }) => {
+    .action(async (probes: string[], opts: { format?: Format; wide?: boolean; db?: string }) => {
       const format = chosenFormat(opts.format, io);
       // Each probe's own transcripts/ is read when present, to tell which markers the spawns could have forged.
       await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db, ownTranscripts: true }), async (ev) => {
         const vs = await verdicts(ev);
-        io.stdout(formatVerdicts(vs, format, useColor(io)));
+        io.stdout(formatVerdicts(vs, format, tableStyle(io, opts.wide)));
         // The K-FM lesson: warnings only, whatever they say the exit code stays the verdict's.
         for (const line of forgeryWarnings(await ev.forgeableRows())) warn(io, line);
         const failing = vs.filter((v) => !v.holds);
