@@ -73,7 +73,7 @@ function report(err: unknown, io: IO): number {
     return EXIT.usage;
   }
   if (err instanceof OmgError) {
-    io.stderr(`omg-evidence: ${err.message}${err.hint ? ` (${err.hint})` : ''}\n`);
+    io.stderr(`omg-evidence: ${shorten(err.message)}${err.hint ? ` (${err.hint})` : ''}\n`);
     return err.exitCode;
   }
   const e = err as Error;
@@ -81,4 +81,12 @@ function report(err: unknown, io: IO): number {
   if (io.env.OMG_EVIDENCE_DEBUG) io.stderr(`${e?.stack ?? ''}\n`);
   else io.stderr('omg-evidence: this is a bug; set OMG_EVIDENCE_DEBUG=1 to see the stack trace\n');
   return EXIT.error;
+}
+
+/**
+ * A message with each word of more than 160 characters cut to its first 80 and last 60 around an
+ * ellipsis: a value or a path from a hostile input is echoed, never a line of a megabyte.
+ */
+export function shorten(message: string): string {
+  return message.replace(/\S{161,}/g, (w) => `${w.slice(0, 80)}…${w.slice(-60)}`);
 }

@@ -25,6 +25,7 @@ import {
   SKILL_RESULTS,
   TOOL_USE,
 } from './records.js';
+import { readSql } from './queries.js';
 import { recordError, validateAll } from './schema.js';
 
 export interface Probe {
@@ -204,26 +205,19 @@ async function checkRecords(db: Database): Promise<void> {
 
 /**
  * What DuckDB's reader lets through but RFC 8259 does not: NaN, Infinity and -Infinity, and a key
- * repeated within one object (readers disagree on which copy wins). Every node of every record, in
- * one pass; the first offending record by file and line is the error.
+ * repeated within one object (readers disagree on which copy wins). Every node of every record
+ * (sql/json-values.sql); the first offending record by file and line is the error.
  */
 async function checkJsonValues(db: Database): Promise<void> {
-  const res = await db.query(
-    `with nodes as (select r.file, r.rec, t.parent, t.key, t.type, t.value from records r, json_tree(r.json) t)
-     select file, rec, 'number' as what, value::VARCHAR as detail from nodes
-     where type = 'DOUBLE' and value::VARCHAR in ('NaN', 'Infinity', '-Infinity')
-     union all
-     select file, rec, 'key', key from nodes where parent is not null group by file, rec, parent, key having count(*) > 1
-     order by file, rec, what limit 1`,
-    undefined,
-    'checking JSON values',
-  );
-  const b = res.rows[0];
-  if (!b) return;
-  if (b.what === 'number') {
-    throw recordError(String(b.file), Number(b.rec), `${b.detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
-  }
-  throw recordError(String(b.file), Number(b.rec), `key ${JSON.stringify(String(b.detail))} is repeated within one object`, 'readers disagree on which copy wins: keep one');
+  await db.exec(`create or replace temp view json_records as select file, rec, json from records`);
+  const b = (await db.query(readSql('json-values'), undefined, 'checking JSON values')).rows[0];
+  if (b) throw jsonValueError(String(b.file), Number(b.rec), String(b.what), String(b.detail));
+}
+
+/** The error for a value sql/json-values.sql found. */
+export function jsonValueError(file: string, rec: number, what: string, detail: string): InputError {
+  if (what === 'number') return recordError(file, rec, `${detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
+  return recordError(file, rec, `key ${JSON.stringify(detail)} is repeated within one object`, 'readers disagree on which copy wins: keep one');
 }
 
 /** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */

@@ -24,6 +24,7 @@ import { InputError } from './errors.js';
 import { describeLine, lineTooLong, startsWithBom } from './jsonl.js';
 import { displayPath, listFiles, walkFiles } from './paths.js';
 import { readSql } from './queries.js';
+import { jsonValueError } from './probe.js';
 import { recordError } from './schema.js';
 
 const isTranscript = (name: string) => name.endsWith('.jsonl');
@@ -190,12 +191,11 @@ async function rejectBadLines(db: Database): Promise<void> {
 async function rejectNonJsonValues(db: Database, files: TranscriptFile[]): Promise<void> {
   if (files.length === 0) return;
   const list = files.length === 1 ? [files[0]!.abs, files[0]!.abs] : files.map((f) => f.abs);
-  const b = (await db.query(readSql('transcripts/strict'), { files: pathList(list) }, 'checking the transcripts')).rows[0];
-  if (!b) return;
-  if (b.what === 'number') {
-    throw recordError(String(b.abs), Number(b.rec), `${b.detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
-  }
-  throw recordError(String(b.abs), Number(b.rec), `key ${JSON.stringify(String(b.detail))} is repeated within one object`, 'readers disagree on which copy wins: keep one');
+  await db.exec(readSql('transcripts/strict'), { files: pathList(list), copies: files.length === 1 ? 2 : 1 }, 'checking the transcripts');
+  await db.exec('create or replace temp view json_records as select file, rec, json from committed_lines');
+  const b = (await db.query(readSql('json-values'), undefined, 'checking the transcripts')).rows[0];
+  await db.exec('drop view json_records; drop table committed_lines');
+  if (b) throw jsonValueError(String(b.file), Number(b.rec), String(b.what), String(b.detail));
 }
 
 const KINDS: Record<string, string> = { VARCHAR: 'a string', ARRAY: 'an array', BOOLEAN: 'a boolean', NULL: 'null', DOUBLE: 'a number', UBIGINT: 'an integer', BIGINT: 'an integer' };

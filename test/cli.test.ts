@@ -1,6 +1,6 @@
 /** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,5 +95,34 @@ describe('the installed bin', () => {
     const run = spawnSync('npx', ['--no', 'omg-evidence', 'census', '--format', 'csv'], { cwd: repo, encoding: 'utf8' });
     expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stdout.split(/\r?\n/)[0]).toBe('probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note,forgeable');
+  });
+});
+
+describe('what the fuzz found', () => {
+  it('a huge value in a bad record is shortened in the error, never echoed whole', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-huge-'));
+    try {
+      const probe = join(dir, 'p');
+      cpSync(join(repo, 'test', 'fixtures', 'probes', 'minimal'), probe, { recursive: true });
+      const session = 'a'.repeat(1_000_000);
+      writeFileSync(join(probe, 'notes.jsonl'), `${JSON.stringify({ session_id: session, note: 'x' })}\n`);
+      const run = bin(['census', probe]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.length).toBeLessThan(1000);
+      expect(run.stderr).toContain(`session "${'a'.repeat(79)}…${'a'.repeat(59)}" is not in results.jsonl`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('skills of transcripts with no Skill call works from any working folder', () => {
+    // The previous loader globbed an empty path when no file held a Skill call.
+    const dir = mkdtempSync(join(tmpdir(), 'omg-cwd-'));
+    try {
+      const run = bin(['skills', '--transcripts', join(repo, 'test', 'fixtures', 'transcripts', 'census-bom'), '--format', 'json'], { cwd: dir });
+      expect(run).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
