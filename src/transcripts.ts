@@ -29,6 +29,9 @@ import { recordError } from './schema.js';
 
 const isTranscript = (name: string) => name.endsWith('.jsonl');
 
+/** The least a scan of its own is given (loadTranscripts). */
+const SHARE = 16 * 1024 * 1024;
+
 /** Every `*.jsonl` file under `dir`, recursively, sorted; or `dir` alone when it is one such file. */
 export function listTranscriptFiles(dir: string): string[] {
   const one = singleTranscript(resolve(dir));
@@ -59,6 +62,11 @@ export interface LoadOptions {
    */
   lines?: boolean;
   onProgress?: (p: Progress) => void;
+  /**
+   * How many scans run at once, each over its share of the files (default: one per DuckDB thread,
+   * each given at least 16 MiB). Tests set it to hold the answers equal whatever the split.
+   */
+  scans?: number;
   /**
    * Folders of committed records (the probes'): a transcript inside one is held to RFC 8259 in
    * full, every value of every line (strict.sql), as the probe's other records are.
@@ -111,8 +119,8 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     if (!lines) await db.exec('drop table transcript_lines');
     return;
   }
-  const totalBytes = options.onProgress ? files.reduce((n, f) => n + statSync(f.abs).size, 0) : 0;
-  const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes: totalBytes, fraction }));
+  const bytes = files.reduce((n, f) => n + statSync(f.abs).size, 0);
+  const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
   const twice = files.length === 1 && startsWithBom(files[0]!.abs);
   await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
   await db.exec(
@@ -124,7 +132,8 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   // files, into one table. The tables are plain (not temporary), for the other connections.
   const pass = readSql(lines ? 'transcripts/scan-lines' : results ? 'transcripts/scan-results' : 'transcripts/scan');
   const into = lines ? 'transcript_scan' : 'scan_groups';
-  const parts = twice ? [[files[0]!.abs, files[0]!.abs]] : shares(files, await db.threads());
+  // A share under 16 MiB scans faster than another connection starts.
+  const parts = twice ? [[files[0]!.abs, files[0]!.abs]] : shares(files, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / SHARE)));
   try {
     // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
     // need not keep.

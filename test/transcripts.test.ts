@@ -13,7 +13,9 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../src/db.js';
 import { Evidence } from '../src/evidence.js';
+import { findTranscripts, loadTranscripts } from '../src/transcripts.js';
 import { bundled, cli, probeFixture, repo, shared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
@@ -221,6 +223,30 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
       await expect(`# ${name}\n\n${golden}`).toMatchFileSnapshot(join('golden', 'transcripts', `${name}.md`));
     });
   }
+
+  // The loader runs one scan per thread, each over a share of the files: every table must be the
+  // same whatever the split, record numbers included.
+  it('every table is the same whether the files are read in one scan or several', async () => {
+    const dirs = [fixture('edge-cases'), fixture('census-mixed-sessions'), fixture('census-skill-tie'), join(bundled, 'transcripts')];
+    if (existsSync(samples)) dirs.push(samples);
+    const tables = ['transcript_files', 'transcript_lines', 'transcript_sessions', 'transcript_tool_uses', 'transcript_tool_results'];
+    for (const dir of dirs) {
+      const dump = async (scans: number) => {
+        const db = await Database.open();
+        try {
+          await loadTranscripts(db, findTranscripts([dir]), { scans });
+          const out: Record<string, unknown> = {};
+          for (const t of tables) out[t] = (await db.query(`select * from ${t} order by all`)).rows;
+          return out;
+        } finally {
+          db.close();
+        }
+      };
+      const one = await dump(1);
+      expect((one.transcript_lines as unknown[]).length).toBeGreaterThan(0);
+      expect({ dir, tables: await dump(3) }).toEqual({ dir, tables: one });
+    }
+  });
 
   it('a call without a name prints under None, as Python would', async () => {
     const run = await cli(['census', '--transcripts', fixture('census-no-name'), '--format', 'text']);
