@@ -1,16 +1,17 @@
 -- What DuckDB's JSON reader lets through but RFC 8259 does not, in the records of view
--- json_records (file, rec, json): the first NaN, Infinity or -Infinity, or key repeated within one
--- object, by file, record and kind; none when every value is JSON.
+-- json_records (file, rec, json): the first NaN, Infinity or -Infinity, key repeated within one
+-- object, or value nested more than 256 levels deep (RFC 8259 §9 lets a reader limit nesting;
+-- each level is read again below it), by file, record and kind; none when every value is JSON.
 -- The tree is walked a level at a time, each object and array turned into a list and unnested,
 -- which takes time in proportion to its nodes (json_tree and json_each, joined to a table, take
 -- time quadratic in a record's nodes: a record of 32,768 numbers took seconds).
-with recursive nodes(file, rec, value, dup) as (
-    select file, rec, json, null::VARCHAR
+with recursive nodes(file, rec, value, dup, depth) as (
+    select file, rec, json, null::VARCHAR, 0
     from json_records
     union all
-    select file, rec, unnest(children), dup
+    select file, rec, unnest(children), dup, depth + 1
     from (
-        select n.file, n.rec,
+        select n.file, n.rec, n.depth,
                case json_type(n.value)
                    when 'OBJECT' then map_values(from_json(n.value, '"MAP(VARCHAR, JSON)"'))
                    when 'ARRAY' then from_json(n.value, '["JSON"]')
@@ -20,7 +21,7 @@ with recursive nodes(file, rec, value, dup) as (
                     then list_filter(json_keys(n.value), (k, i) -> list_position(json_keys(n.value), k) < i)[1]
                end as dup
         from nodes as n
-        where json_type(n.value) in ('OBJECT', 'ARRAY')
+        where json_type(n.value) in ('OBJECT', 'ARRAY') and n.depth < 256
     )
 ),
 
@@ -32,6 +33,10 @@ problems as (
     select file, rec, 'key' as what, dup as detail
     from nodes
     where dup is not null
+    union all
+    select file, rec, 'depth' as what, null as detail
+    from nodes
+    where depth = 256 and json_type(value) in ('OBJECT', 'ARRAY')
 )
 
 select file, rec, what, detail

@@ -73,7 +73,7 @@ function report(err: unknown, io: IO): number {
     return EXIT.usage;
   }
   if (err instanceof OmgError) {
-    io.stderr(`omg-evidence: ${shorten(err.message)}${err.hint ? ` (${err.hint})` : ''}\n`);
+    io.stderr(`omg-evidence: ${shorten(err.message)}${err.hint ? ` (${shorten(err.hint)})` : ''}\n`);
     return err.exitCode;
   }
   const e = err as Error;
@@ -85,8 +85,13 @@ function report(err: unknown, io: IO): number {
 
 /**
  * A message with each word of more than 160 characters cut to its first 80 and last 60 around an
- * ellipsis: a value or a path from a hostile input is echoed, never a line of a megabyte.
+ * ellipsis, and the whole to its first 600 and last 300 when still over 1,000: a value or a path
+ * from a hostile input is echoed, never a line of a megabyte. Cuts fall between code points.
  */
 export function shorten(message: string): string {
-  return message.replace(/\S{161,}/g, (w) => `${w.slice(0, 80)}…${w.slice(-60)}`);
+  const cut = (text: string, head: number, tail: number) => {
+    const cps = Array.from(text);
+    return cps.length > head + tail + 20 ? `${cps.slice(0, head).join('')}…${cps.slice(-tail).join('')}` : text;
+  };
+  return cut(message.replace(/\S{161,}/gu, (w) => cut(w, 80, 60)), 600, 300);
 }

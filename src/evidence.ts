@@ -203,6 +203,8 @@ export class Evidence {
    * own, in a transaction that is rolled back (Database.sandbox).
    */
   get db(): Reader {
+    // Opened for some queries alone, the tables hold only what those read: no SQL may see them.
+    if (this.only) this.refuse('SQL');
     const db = this.#db;
     this.#reader ??= {
       query: (sql, params, source) => db.sandbox((box) => box.query(sql, params, source)),

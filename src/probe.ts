@@ -217,6 +217,7 @@ async function checkJsonValues(db: Database): Promise<void> {
 /** The error for a value sql/json-values.sql found. */
 export function jsonValueError(file: string, rec: number, what: string, detail: string): InputError {
   if (what === 'number') return recordError(file, rec, `${detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
+  if (what === 'depth') return recordError(file, rec, 'a value is nested more than 256 levels deep', 'RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it');
   return recordError(file, rec, `key ${JSON.stringify(detail)} is repeated within one object`, 'readers disagree on which copy wins: keep one');
 }
 

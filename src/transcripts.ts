@@ -121,19 +121,27 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   }
   const bytes = files.reduce((n, f) => n + statSync(f.abs).size, 0);
   const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
-  const twice = files.length === 1 && startsWithBom(files[0]!.abs);
   await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
-  await db.exec(
-    readSql('transcripts/files'),
-    { abs: textList(files.map((f) => f.abs)), dir: textList(files.map((f) => f.dir)), rel: textList(files.map((f) => f.rel)), copies: twice ? 2 : 1 },
-    'reading the transcripts',
-  );
   // WITH ORDINALITY runs a scan on one thread: one scan per thread, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
+  // A share under 16 MiB scans faster than another connection starts.
+  const shared = shares(files, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / SHARE)));
+  // DuckDB rejects a UTF-8 BOM when a scan reads one file, and skips it when it reads two or more
+  // (duckdb/duckdb#16568): a share of one such file reads it twice and keeps the first copy.
+  const twice = new Set(shared.filter((p) => p.length === 1 && startsWithBom(p[0]!)).map((p) => p[0]!));
+  const parts = shared.map((p) => (twice.has(p[0]!) && p.length === 1 ? [p[0]!, p[0]!] : p));
+  await db.exec(
+    readSql('transcripts/files'),
+    {
+      abs: textList(files.map((f) => f.abs)),
+      dir: textList(files.map((f) => f.dir)),
+      rel: textList(files.map((f) => f.rel)),
+      copies: textList(files.map((f) => (twice.has(f.abs) ? '2' : '1'))),
+    },
+    'reading the transcripts',
+  );
   const pass = readSql(lines ? 'transcripts/scan-lines' : results ? 'transcripts/scan-results' : 'transcripts/scan');
   const into = lines ? 'transcript_scan' : 'scan_groups';
-  // A share under 16 MiB scans faster than another connection starts.
-  const parts = twice ? [[files[0]!.abs, files[0]!.abs]] : shares(files, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / SHARE)));
   try {
     // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
     // need not keep.
@@ -179,16 +187,25 @@ function shares(files: TranscriptFile[], n: number): string[][] {
 
 /**
  * The first line that is not a record is an error naming file:line: a line that is not JSON, or
- * is JSON but not an object, or whose timestamp or version is not a string.
+ * is JSON but not an object, or whose timestamp or version is not a string. Lines with none of
+ * the fields read are looked at again, in one read of the files that hold one.
  */
 async function rejectBadLines(db: Database): Promise<void> {
-  const mistyped = (await db.query(readSql('transcripts/checks'), undefined, 'checking the transcripts')).rows[0];
-  const bad = await firstNonObject(db, mistyped ? String(mistyped.file) : undefined, mistyped ? Number(mistyped.rec) : undefined);
-  if (bad?.kind === null) throw await describeLine(db, bad.abs, bad.rec);
-  if (bad) throw recordError(bad.abs, bad.rec, `transcript line: not a JSON object (got ${bad.kind})`, 'every transcript line is one JSON object');
-  if (!mistyped) return;
-  const abs = String(mistyped.abs);
-  const rec = Number(mistyped.rec);
+  await db.exec(readSql('transcripts/keyless-lines'), undefined, 'checking the transcripts');
+  const files = (await db.query('select distinct abs from keyless_lines order by abs', undefined, 'checking the transcripts')).rows.map((r) => String(r.abs));
+  const list = files.length === 1 ? [files[0]!, files[0]!] : files;
+  if (files.length) await db.exec(readSql('transcripts/keyless'), { files: pathList(list) }, 'checking the transcripts');
+  else await db.exec('create or replace temp table keyless_kinds (abs VARCHAR, file VARCHAR, rec BIGINT, kind VARCHAR)');
+  const bad = (await db.query(readSql('transcripts/checks'), undefined, 'checking the transcripts')).rows[0];
+  await db.exec('drop table keyless_lines; drop table keyless_kinds');
+  if (!bad) return;
+  const abs = String(bad.abs);
+  const rec = Number(bad.rec);
+  if (bad.problem === 'not an object') {
+    if (bad.kind === null) throw await describeLine(db, abs, rec);
+    const kind = KINDS[String(bad.kind)] ?? String(bad.kind).toLowerCase();
+    throw recordError(abs, rec, `transcript line: not a JSON object (got ${kind})`, 'every transcript line is one JSON object');
+  }
   const got = (await db.query(readSql('transcripts/mistyped'), { files: pathList([abs, abs]), rec }, 'checking the transcripts')).rows[0];
   throw recordError(abs, rec, `transcript line: "${got?.k}" must be a string, got ${got?.v}`, "a transcript line's timestamp and version are strings");
 }
@@ -208,25 +225,6 @@ async function rejectNonJsonValues(db: Database, files: TranscriptFile[]): Promi
 }
 
 const KINDS: Record<string, string> = { VARCHAR: 'a string', ARRAY: 'an array', BOOLEAN: 'a boolean', NULL: 'null', DOUBLE: 'a number', UBIGINT: 'an integer', BIGINT: 'an integer' };
-
-/**
- * Of the lines with none of the fields the pass reads (not JSON, not an object, or an object
- * without them), the first that is not a JSON object (`kind` null when it is not JSON at all),
- * before file `before` line `beforeRec` when given. Only the files holding such a line are read
- * again, and only those lines looked at.
- */
-async function firstNonObject(db: Database, before?: string, beforeRec?: number): Promise<{ abs: string; rec: number; kind: string | null } | undefined> {
-  const keyless = (await db.query(readSql('transcripts/keyless-lines'), undefined, 'checking the transcripts')).rows;
-  for (const f of keyless) {
-    if (before !== undefined && String(f.file) > before) break;
-    const recs = (f.recs as unknown as number[]).map(Number).filter((r) => before === undefined || String(f.file) < before || r < beforeRec!);
-    if (recs.length === 0) continue;
-    const abs = String(f.abs);
-    const hit = (await db.query(readSql('transcripts/keyless'), { files: pathList([abs, abs]), recs: textList(recs.map(String)) }, 'checking the transcripts')).rows[0];
-    if (hit) return { abs, rec: Number(hit.rec), kind: hit.kind === null ? null : (KINDS[String(hit.kind)] ?? String(hit.kind).toLowerCase()) };
-  }
-  return undefined;
-}
 
 /** transcript_tool_results, from the pass; a result too large to keep there is read from its file. */
 async function buildResults(db: Database): Promise<void> {

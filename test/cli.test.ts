@@ -1,9 +1,10 @@
 /** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shorten } from '../src/cli.js';
 import { bin, cli, repo } from './helpers.js';
 
 describe('usage', () => {
@@ -121,6 +122,33 @@ describe('what the fuzz found', () => {
     try {
       const run = bin(['skills', '--transcripts', join(repo, 'test', 'fixtures', 'transcripts', 'census-bom'), '--format', 'json'], { cwd: dir });
       expect(run).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('shortens long words, then a long message, between code points', () => {
+    expect(shorten(`x "${'a'.repeat(200)}" y`)).toBe(`x "${'a'.repeat(79)}…${'a'.repeat(59)}" y`);
+    const spaced = 'a '.repeat(5000);
+    const cut = shorten(spaced);
+    expect(Array.from(cut).length).toBe(901);
+    expect(cut.startsWith('a '.repeat(300))).toBe(true);
+    const emoji = '😀'.repeat(300);
+    expect(shorten(emoji)).toBe(`${'😀'.repeat(80)}…${'😀'.repeat(60)}`);
+    expect(shorten('short message')).toBe('short message');
+  });
+
+  it('a committed record nested more than 256 levels deep is an error at file:line, not a long wait', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-deep-'));
+    try {
+      const probe = join(dir, 'p');
+      cpSync(join(repo, 'test', 'fixtures', 'probes', 'minimal'), probe, { recursive: true });
+      const rows = readFileSync(join(probe, 'results.jsonl'), 'utf8').split('\n');
+      rows[0] = rows[0]!.replace(/}$/, `,"deep":${'['.repeat(100000)}${']'.repeat(100000)}}`);
+      writeFileSync(join(probe, 'results.jsonl'), rows.join('\n'));
+      const run = bin(['census', probe]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`omg-evidence: ${probe}/results.jsonl:1: a value is nested more than 256 levels deep (RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it)\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

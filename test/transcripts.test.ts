@@ -227,7 +227,8 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
   // The loader runs one scan per thread, each over a share of the files: every table must be the
   // same whatever the split, record numbers included.
   it('every table is the same whether the files are read in one scan or several', async () => {
-    const dirs = [fixture('edge-cases'), fixture('census-mixed-sessions'), fixture('census-skill-tie'), join(bundled, 'transcripts')];
+    // census-bom-pair, read in two or three scans, puts its BOM file in a scan of its own.
+    const dirs = [fixture('edge-cases'), fixture('census-mixed-sessions'), fixture('census-skill-tie'), fixture('census-bom-pair'), join(bundled, 'transcripts')];
     if (existsSync(samples)) dirs.push(samples);
     const tables = ['transcript_files', 'transcript_lines', 'transcript_sessions', 'transcript_tool_uses', 'transcript_tool_results'];
     for (const dir of dirs) {
@@ -248,6 +249,24 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
     }
   });
 
+  it('a result answers a Skill call only in the call\'s own session', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-foreign-'));
+    try {
+      const line = (o: object) => `${JSON.stringify(o)}\n`;
+      writeFileSync(
+        join(dir, 's.jsonl'),
+        line({ type: 'assistant', sessionId: 'S', timestamp: '2026-01-01T00:00:00Z', message: { content: [{ type: 'tool_use', id: 'c4', name: 'Skill', input: { skill: 'x' } }] } }) +
+          line({ type: 'user', sessionId: 'S', timestamp: '2026-01-01T00:00:01Z', message: { content: [{ type: 'tool_result', tool_use_id: 'c4', content: 'Launching skill: x' }] } }),
+      );
+      // Another session's result with the same call id answers nothing.
+      writeFileSync(join(dir, 'q.jsonl'), line({ type: 'user', sessionId: 'Q', timestamp: '2025-01-01T00:00:00Z', message: { content: [{ type: 'tool_result', tool_use_id: 'c4', content: 'other' }] } }));
+      const run = await cli(['sql', '--transcripts', dir, '--format', 'json', 'select session_id, tool_use_id, result, file from transcript_tool_results order by all']);
+      expect(JSON.parse(run.stdout)).toEqual([{ session_id: 'S', tool_use_id: 'c4', result: 'Launching skill: x', file: 's.jsonl' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a call without a name prints under None, as Python would', async () => {
     const run = await cli(['census', '--transcripts', fixture('census-no-name'), '--format', 'text']);
     expect(run).toEqual({ code: 0, stdout: "aaaaaaaa  {'Read': 1, 'Skill': 1, None: 1} wsd:boot\n", stderr: '' });
@@ -260,9 +279,9 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
         'queries/skills.sql: this evidence was opened for sessions alone ({ queries }), and loads only what they read; open it without queries',
       );
       await expect(ev.sql('select 1')).rejects.toThrow('SQL: this evidence was opened for sessions alone ({ queries })');
-      // What sessions reads is built; transcript_lines and transcript_tool_results, which it does not read, are not.
-      const tables = await ev.db.query(`select list(table_name order by table_name) as t from duckdb_tables() where table_name like 'transcript%'`);
-      expect(tables.rows[0]!.t).toEqual(['transcript_files', 'transcript_sessions', 'transcript_tool_uses']);
+      // Its tables hold only what sessions reads (no transcript_lines, no tool_result, no input
+      // keys): ev.db must not show them either.
+      expect(() => ev.db).toThrow('SQL: this evidence was opened for sessions alone ({ queries })');
     } finally {
       ev.close();
     }

@@ -1,6 +1,6 @@
 -- The transcript files of a load, one row each: absolute path, transcripts folder, path relative to
--- it, and how many times the scan reads it (2 for a lone file that starts with a BOM: DuckDB rejects
--- one alone and skips it in a list, duckdb/duckdb#16568).
--- params: abs, dir, rel  parallel lists; copies  1 or 2
+-- it, and how many times its scan reads it (2 for a file that starts with a BOM and is a scan's only
+-- file: DuckDB rejects one alone and skips it in a list, duckdb/duckdb#16568).
+-- params: abs, dir, rel, copies  parallel lists
 create or replace temp table transcript_input_files as
-select unnest($abs::VARCHAR[]) as abs, unnest($dir::VARCHAR[]) as dir, unnest($rel::VARCHAR[]) as file, $copies::INTEGER as copies;
+select unnest($abs::VARCHAR[]) as abs, unnest($dir::VARCHAR[]) as dir, unnest($rel::VARCHAR[]) as file, unnest($copies::INTEGER[]) as copies;

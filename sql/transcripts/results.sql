@@ -1,6 +1,6 @@
--- transcript_tool_results: the first tool_result answering each Skill or SlashCommand call, from the
--- tool_result blocks the pass kept (omg_results). A result too large to keep there is `big`, with
--- no text yet: results-big.sql reads it.
+-- transcript_tool_results: the first tool_result answering each Skill or SlashCommand call in its own
+-- session, from the tool_result blocks the pass kept (omg_result). A result too large to keep there
+-- is `big`, with no text yet: results-big.sql reads it.
 create or replace table transcript_tool_results as
 with lines as (
     select coalesce(g.session_id, f.session_id) as session_id, f.abs, f.file, f.first, f.n, g.g.results1, g.g.results
@@ -21,7 +21,7 @@ blocks as (
 ranked as (
     select *, row_number() over (partition by session_id, tool_use_id order by timestamp nulls last, file, rec, block) as k
     from blocks
-    where tool_use_id in (select tool_use_id from transcript_tool_uses where skill is not null)
+    where (session_id, tool_use_id) in (select (session_id, tool_use_id) from transcript_tool_uses where skill is not null)
 )
 
 select session_id, tool_use_id, is_error or coalesce(result like '%<tool_use_error>%', false) as is_error, result,
