@@ -8,6 +8,7 @@
  * Callers never see a NULL row: a malformed line is an InputError naming `file:line`.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { displayPath } from './paths.js';
@@ -86,6 +87,15 @@ export async function describeLine(db: Database, file: string, rec: number): Pro
     `${displayPath(file)}:${physicalLine(file, rec)}: ${await describeBadLine(db, file, rec)}`,
     'every line must be one JSON object; fix or remove that line',
   );
+}
+
+/**
+ * Files for one scan of DuckDB's readers, a lone file twice: DuckDB rejects a UTF-8 BOM when it
+ * reads one file and skips it when it reads two or more (duckdb/duckdb#16568). The first copy's
+ * ordinalities are its record numbers.
+ */
+export function oneScan(paths: string[]): DuckDBValue {
+  return pathList(paths.length === 1 ? [paths[0]!, paths[0]!] : paths);
 }
 
 /** Where a line is in its file: its physical (1-based) number and its bytes [start, end). */
@@ -185,7 +195,7 @@ async function strictReason(db: Database, file: string): Promise<string | undefi
   try {
     await db.query(
       `select count(json) from read_ndjson_objects($files, maximum_object_size = ${MAX_OBJECT})`,
-      { files: pathList([file, file]) },
+      { files: oneScan([file]) },
     );
   } catch (err) {
     // DuckDB's own advice ("Try auto-detecting the JSON format") is about its reader, not the file.

@@ -186,7 +186,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
 
 /** Every record against its kind's schema, then the keys that must be unique within a probe. */
 async function checkRecords(db: Database): Promise<void> {
-  await checkJsonValues(db);
+  await rejectJsonValues(db, 'records');
   await validateAll(db, 'records', [
     { schema: RESULTS, where: `kind = 'results'` },
     { schema: TOOL_USE, where: `kind = 'tool_use'` },
@@ -204,21 +204,21 @@ async function checkRecords(db: Database): Promise<void> {
 }
 
 /**
- * What DuckDB's reader lets through but RFC 8259 does not: NaN, Infinity and -Infinity, and a key
- * repeated within one object (readers disagree on which copy wins). Every node of every record
- * (sql/json-values.sql); the first offending record by file and line is the error.
+ * What DuckDB's reader lets through but RFC 8259 does not: NaN, Infinity and -Infinity, a key
+ * repeated within one object (readers disagree on which copy wins), and nesting past 256 levels.
+ * Every node of every record of `table` (file, rec, json; sql/json-values.sql); the first
+ * offending record by file and line is the error. A probe's records and its committed transcripts
+ * both go through here.
  */
-async function checkJsonValues(db: Database): Promise<void> {
-  await db.exec(`create or replace temp view json_records as select file, rec, json from records`);
+export async function rejectJsonValues(db: Database, table: string): Promise<void> {
+  await db.exec(`create or replace temp view json_records as select file, rec, json from ${table}`);
   const b = (await db.query(readSql('json-values'), undefined, 'checking JSON values')).rows[0];
-  if (b) throw jsonValueError(String(b.file), Number(b.rec), String(b.what), String(b.detail));
-}
-
-/** The error for a value sql/json-values.sql found. */
-export function jsonValueError(file: string, rec: number, what: string, detail: string): InputError {
-  if (what === 'number') return recordError(file, rec, `${detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
-  if (what === 'depth') return recordError(file, rec, 'a value is nested more than 256 levels deep', 'RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it');
-  return recordError(file, rec, `key ${JSON.stringify(detail)} is repeated within one object`, 'readers disagree on which copy wins: keep one');
+  await db.exec('drop view json_records');
+  if (!b) return;
+  const [file, rec, detail] = [String(b.file), Number(b.rec), String(b.detail)];
+  if (b.what === 'number') throw recordError(file, rec, `${detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
+  if (b.what === 'depth') throw recordError(file, rec, 'a value is nested more than 256 levels deep', 'RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it');
+  throw recordError(file, rec, `key ${JSON.stringify(detail)} is repeated within one object`, 'readers disagree on which copy wins: keep one');
 }
 
 /** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */

@@ -45,11 +45,20 @@ export interface RecordSchema {
   hint: string;
 }
 
-/** A SQL expression naming the JSON kind of json_type() result `t`, for messages. */
+/** What each json_type() result is called in messages. */
+const KIND_WORDS: Record<string, string> = {
+  VARCHAR: 'a string', UBIGINT: 'an integer', BIGINT: 'an integer', DOUBLE: 'a number', BOOLEAN: 'a boolean',
+  OBJECT: 'an object', ARRAY: 'an array', NULL: 'null',
+};
+
+/** json_type() result `t` in words, for messages: `an array`. */
+export function kindWord(t: string): string {
+  return KIND_WORDS[t] ?? t.toLowerCase();
+}
+
+/** A SQL expression naming the JSON kind of json_type() result `t`, for messages (kindWord in SQL). */
 function kindName(t: string): string {
-  return `case ${t} when 'VARCHAR' then 'a string' when 'UBIGINT' then 'an integer' when 'BIGINT' then 'an integer'
-    when 'DOUBLE' then 'a number' when 'BOOLEAN' then 'a boolean' when 'OBJECT' then 'an object'
-    when 'ARRAY' then 'an array' when 'NULL' then 'null' else lower(${t}) end`;
+  return `case ${t} ${Object.entries(KIND_WORDS).map(([k, w]) => `when '${k}' then '${w}'`).join(' ')} else lower(${t}) end`;
 }
 
 function article(kinds: JsonKind[]): string {

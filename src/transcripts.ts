@@ -21,11 +21,11 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { Database, pathList, textList } from './db.js';
 import { InputError } from './errors.js';
-import { describeLine, lineTooLong, startsWithBom } from './jsonl.js';
+import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import { displayPath, listFiles, walkFiles } from './paths.js';
 import { readSql } from './queries.js';
-import { jsonValueError } from './probe.js';
-import { recordError } from './schema.js';
+import { rejectJsonValues } from './probe.js';
+import { kindWord, recordError } from './schema.js';
 
 const isTranscript = (name: string) => name.endsWith('.jsonl');
 
@@ -119,13 +119,14 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     if (!lines) await db.exec('drop table transcript_lines');
     return;
   }
-  const bytes = files.reduce((n, f) => n + statSync(f.abs).size, 0);
+  const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
+  const bytes = sized.reduce((n, f) => n + f.size, 0);
   const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
   await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
   // WITH ORDINALITY runs a scan on one thread: one scan per thread, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
   // A share under 16 MiB scans faster than another connection starts.
-  const shared = shares(files, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / SHARE)));
+  const shared = shares(sized, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / SHARE)));
   // DuckDB rejects a UTF-8 BOM when a scan reads one file, and skips it when it reads two or more
   // (duckdb/duckdb#16568): a share of one such file reads it twice and keeps the first copy.
   const twice = new Set(shared.filter((p) => p.length === 1 && startsWithBom(p[0]!)).map((p) => p[0]!));
@@ -174,10 +175,10 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
  * The files split into `n` shares of about equal size (largest first, each to the smallest share),
  * for one scan each; empty shares are left out.
  */
-function shares(files: TranscriptFile[], n: number): string[][] {
-  const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size })).sort((a, b) => b.size - a.size || (a.abs < b.abs ? -1 : 1));
+function shares(files: { abs: string; size: number }[], n: number): string[][] {
+  const bySize = [...files].sort((a, b) => b.size - a.size || (a.abs < b.abs ? -1 : 1));
   const parts = Array.from({ length: Math.max(1, Math.min(n, files.length)) }, () => ({ size: 0, files: [] as string[] }));
-  for (const f of sized) {
+  for (const f of bySize) {
     const least = parts.reduce((m, p) => (p.size < m.size ? p : m));
     least.files.push(f.abs);
     least.size += f.size;
@@ -193,8 +194,7 @@ function shares(files: TranscriptFile[], n: number): string[][] {
 async function rejectBadLines(db: Database): Promise<void> {
   await db.exec(readSql('transcripts/keyless-lines'), undefined, 'checking the transcripts');
   const files = (await db.query('select distinct abs from keyless_lines order by abs', undefined, 'checking the transcripts')).rows.map((r) => String(r.abs));
-  const list = files.length === 1 ? [files[0]!, files[0]!] : files;
-  if (files.length) await db.exec(readSql('transcripts/keyless'), { files: pathList(list) }, 'checking the transcripts');
+  if (files.length) await db.exec(readSql('transcripts/keyless'), { files: oneScan(files) }, 'checking the transcripts');
   else await db.exec('create or replace temp table keyless_kinds (abs VARCHAR, file VARCHAR, rec BIGINT, kind VARCHAR)');
   const bad = (await db.query(readSql('transcripts/checks'), undefined, 'checking the transcripts')).rows[0];
   await db.exec('drop table keyless_lines; drop table keyless_kinds');
@@ -203,35 +203,32 @@ async function rejectBadLines(db: Database): Promise<void> {
   const rec = Number(bad.rec);
   if (bad.problem === 'not an object') {
     if (bad.kind === null) throw await describeLine(db, abs, rec);
-    const kind = KINDS[String(bad.kind)] ?? String(bad.kind).toLowerCase();
-    throw recordError(abs, rec, `transcript line: not a JSON object (got ${kind})`, 'every transcript line is one JSON object');
+    throw recordError(abs, rec, `transcript line: not a JSON object (got ${kindWord(String(bad.kind))})`, 'every transcript line is one JSON object');
   }
-  const got = (await db.query(readSql('transcripts/mistyped'), { files: pathList([abs, abs]), rec }, 'checking the transcripts')).rows[0];
+  const got = (await db.query(readSql('transcripts/mistyped'), { files: oneScan([abs]), rec }, 'checking the transcripts')).rows[0];
   throw recordError(abs, rec, `transcript line: "${got?.k}" must be a string, got ${got?.v}`, "a transcript line's timestamp and version are strings");
 }
 
 /**
- * A committed transcript's NaN, Infinity or repeated key is an error naming file:line. A session
+ * A committed transcript is held to RFC 8259 in every value, as the probe's records are. A session
  * folder's transcripts are read for the fields the tables hold, each of which must have its type.
  */
 async function rejectNonJsonValues(db: Database, files: TranscriptFile[]): Promise<void> {
   if (files.length === 0) return;
-  const list = files.length === 1 ? [files[0]!.abs, files[0]!.abs] : files.map((f) => f.abs);
-  await db.exec(readSql('transcripts/strict'), { files: pathList(list), copies: files.length === 1 ? 2 : 1 }, 'checking the transcripts');
-  await db.exec('create or replace temp view json_records as select file, rec, json from committed_lines');
-  const b = (await db.query(readSql('json-values'), undefined, 'checking the transcripts')).rows[0];
-  await db.exec('drop view json_records; drop table committed_lines');
-  if (b) throw jsonValueError(String(b.file), Number(b.rec), String(b.what), String(b.detail));
+  await db.exec(readSql('transcripts/strict'), { files: oneScan(files.map((f) => f.abs)), copies: files.length === 1 ? 2 : 1 }, 'checking the transcripts');
+  try {
+    await rejectJsonValues(db, 'committed_lines');
+  } finally {
+    await db.exec('drop table committed_lines');
+  }
 }
-
-const KINDS: Record<string, string> = { VARCHAR: 'a string', ARRAY: 'an array', BOOLEAN: 'a boolean', NULL: 'null', DOUBLE: 'a number', UBIGINT: 'an integer', BIGINT: 'an integer' };
 
 /** transcript_tool_results, from the pass; a result too large to keep there is read from its file. */
 async function buildResults(db: Database): Promise<void> {
   await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
   const big = (await db.query(`select distinct abs from transcript_tool_results where big order by abs`)).rows;
   for (const { abs } of big) {
-    await db.exec(readSql('transcripts/results-big'), { files: pathList([String(abs), String(abs)]), abs: String(abs) }, 'building the transcript results');
+    await db.exec(readSql('transcripts/results-big'), { files: oneScan([String(abs)]), abs: String(abs) }, 'building the transcript results');
   }
   await db.exec(
     'alter table transcript_tool_results drop column abs; alter table transcript_tool_results drop column block; alter table transcript_tool_results drop column big',
