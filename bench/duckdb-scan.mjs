@@ -38,7 +38,10 @@ const reader = await con.runAndReadAll(`
   where b.type = 'tool_use'
   group by all
   order by session_id, tool`);
-const out = reader.getRows().map(([s, t, n]) => `${s}\t${t}\t${n}\n`).join('');
+const out = reader
+  .getRows()
+  .map(([s, t, n]) => `${s}\t${t}\t${n}\n`)
+  .join('');
 process.stdout.write(out);
 con.closeSync();
 instance.closeSync();

@@ -60,7 +60,7 @@ function hashFull(file, alg) {
   const h = createHash(alg);
   const fd = openSync(file, 'r');
   try {
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) h.update(buf.subarray(0, n));
+    for (let n = readSync(fd, buf, 0, buf.length, null); n > 0; n = readSync(fd, buf, 0, buf.length, null)) h.update(buf.subarray(0, n));
   } finally {
     closeSync(fd);
   }
@@ -102,7 +102,7 @@ async function hashEdgesAsync(list, block, width = 8) {
     const { size } = await stat(file);
     const fh = await open(file, 'r');
     try {
-      const len = size <= 2 * block ? size : 2 * block;
+      const len = Math.min(size, 2 * block);
       const b = Buffer.allocUnsafe(len);
       const read = async (at, pos, n) => {
         for (let off = 0; off < n; ) {
@@ -118,23 +118,45 @@ async function hashEdgesAsync(list, block, width = 8) {
       await fh.close();
     }
   };
-  const lane = async () => { while (next < list.length) await one(list[next++]); };
+  const lane = async () => {
+    while (next < list.length) await one(list[next++]);
+  };
   await Promise.all(Array.from({ length: width }, lane));
 }
 
 const KiB = 1024;
-const edgeBytes = (block) => files.reduce((s, f) => { const n = statSync(f).size; return s + (n <= 2 * block ? n : 2 * block); }, 0);
+const edgeBytes = (block) =>
+  files.reduce((s, f) => {
+    const n = statSync(f).size;
+    return s + Math.min(n, 2 * block);
+  }, 0);
 const total = files.reduce((s, f) => s + statSync(f).size, 0);
 const methods = [
-  { name: 'stat every file', bytes: 0, run: () => { for (const f of files) statSync(f); } },
+  {
+    name: 'stat every file',
+    bytes: 0,
+    run: () => {
+      for (const f of files) statSync(f);
+    },
+  },
   ...['sha256', 'sha1', 'md5', 'blake2b512', 'sha512-256'].map((alg) => ({
-    name: `full ${alg}`, bytes: total, run: () => { for (const f of files) hashFull(f, alg); },
+    name: `full ${alg}`,
+    bytes: total,
+    run: () => {
+      for (const f of files) hashFull(f, alg);
+    },
   })),
   ...[4, 16, 64].map((k) => ({
-    name: `edges ${k} KiB (stat + sha256 of first and last ${k} KiB)`, bytes: edgeBytes(k * KiB), run: () => { for (const f of files) hashEdges(f, k * KiB); },
+    name: `edges ${k} KiB (stat + sha256 of first and last ${k} KiB)`,
+    bytes: edgeBytes(k * KiB),
+    run: () => {
+      for (const f of files) hashEdges(f, k * KiB);
+    },
   })),
   ...[16, 64].map((k) => ({
-    name: `edges ${k} KiB on the thread pool (fs/promises + crypto.subtle, 8 files at a time)`, bytes: edgeBytes(k * KiB), run: () => hashEdgesAsync(files, k * KiB),
+    name: `edges ${k} KiB on the thread pool (fs/promises + crypto.subtle, 8 files at a time)`,
+    bytes: edgeBytes(k * KiB),
+    run: () => hashEdgesAsync(files, k * KiB),
   })),
 ];
 
@@ -180,7 +202,14 @@ const run = (args) => {
     rmSync(db, { force: true });
     process.exit(1);
   }
-  const cpu = existsSync(TIME) ? readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').reduce((a, x) => a + Number(x) * 1e3, 0) : NaN;
+  const cpu = existsSync(TIME)
+    ? readFileSync(timeFile, 'utf8')
+        .trim()
+        .split('\n')
+        .pop()
+        .split(' ')
+        .reduce((a, x) => a + Number(x) * 1e3, 0)
+    : NaN;
   return { ms, cpu };
 };
 run(cliJobs[1].args);
@@ -202,7 +231,11 @@ try {
   rmSync(timeFile, { force: true });
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const out = [
   `${files.length} files, ${total.toLocaleString('en-US')} bytes; ${rounds} rounds, warm page cache, in-process (no start-up)`,
   '',
@@ -213,12 +246,25 @@ for (const m of methods) {
   const ts = times.get(m.name);
   const med = median(ts);
   const rate = m.bytes ? (m.bytes / 1e6 / (med / 1e3)).toFixed(0) : '';
-  out.push(`| ${m.name} | ${m.bytes.toLocaleString('en-US')} | ${med.toFixed(0)} | ${Math.min(...ts).toFixed(0)}–${Math.max(...ts).toFixed(0)} | ${rate} | ${median(cpuTimes.get(m.name)).toFixed(0)} |`);
+  out.push(
+    `| ${m.name} | ${m.bytes.toLocaleString('en-US')} | ${med.toFixed(0)} | ${Math.min(...ts).toFixed(0)}–${Math.max(...ts).toFixed(0)} | ${rate} | ${median(cpuTimes.get(m.name)).toFixed(0)} |`,
+  );
 }
-out.push('', `The CLI (${bin.startsWith(ROOT + '/') ? bin.slice(ROOT.length + 1) : bin}), ${rounds} rounds, each a child process:`, '', '| command | median wall (ms) | min–max (ms) | median CPU (ms) |', '|---|---:|---:|---:|');
+out.push(
+  '',
+  `The CLI (${bin.startsWith(`${ROOT}/`) ? bin.slice(ROOT.length + 1) : bin}), ${rounds} rounds, each a child process:`,
+  '',
+  '| command | median wall (ms) | min–max (ms) | median CPU (ms) |',
+  '|---|---:|---:|---:|',
+);
 for (const j of cliJobs) {
   const ts = cliTimes.get(j.name);
-  out.push(`| ${j.name} | ${median(ts).toFixed(0)} | ${Math.min(...ts).toFixed(0)}–${Math.max(...ts).toFixed(0)} | ${median(cliCpu.get(j.name)).toFixed(0)} |`);
+  out.push(
+    `| ${j.name} | ${median(ts).toFixed(0)} | ${Math.min(...ts).toFixed(0)}–${Math.max(...ts).toFixed(0)} | ${median(cliCpu.get(j.name)).toFixed(0)} |`,
+  );
 }
-out.push('', `${cpus().length} CPUs; 1-minute load average before the CLI rounds: median ${median(loads).toFixed(2)}, max ${Math.max(...loads).toFixed(2)}`);
+out.push(
+  '',
+  `${cpus().length} CPUs; 1-minute load average before the CLI rounds: median ${median(loads).toFixed(2)}, max ${Math.max(...loads).toFixed(2)}`,
+);
 process.stdout.write(`${out.join('\n')}\n`);

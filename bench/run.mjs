@@ -50,13 +50,20 @@ const DEFAULT_COMMANDS = COMMANDS.filter((c) => c !== 'python');
 const SQL_QUERY = 'select name, count(*) as n from transcript_tool_uses group by name order by name';
 
 // ---------------------------------------------------------------- helpers
-const USAGE = 'usage: node bench/run.mjs [--rounds N] [--s2-rounds N] [--cold-runs N] [--corpora LIST] [--commands LIST]\n' +
+const USAGE =
+  'usage: node bench/run.mjs [--rounds N] [--s2-rounds N] [--cold-runs N] [--corpora LIST] [--commands LIST]\n' +
   `  corpora:  ${Object.keys(CORPORA).join(',')} (default: all)\n  commands: ${COMMANDS.join(',')} (default: all but python)`;
 function parseArgs(argv) {
   const a = { rounds: 5, s2Rounds: 3, coldRuns: 10, corpora: Object.keys(CORPORA), commands: DEFAULT_COMMANDS };
-  const num = (i, min) => { const n = Number(argv[i]); if (!Number.isInteger(n) || n < min) usage(`${argv[i - 1]} needs an integer >= ${min}`); return n; };
+  const num = (i, min) => {
+    const n = Number(argv[i]);
+    if (!Number.isInteger(n) || n < min) usage(`${argv[i - 1]} needs an integer >= ${min}`);
+    return n;
+  };
   const list = (i, known) => {
-    const xs = String(argv[i] ?? '').split(',').filter(Boolean);
+    const xs = String(argv[i] ?? '')
+      .split(',')
+      .filter(Boolean);
     const bad = xs.filter((x) => !known.includes(x));
     if (!xs.length || bad.length) usage(`${argv[i - 1]}: unknown ${bad.join(', ') || '(empty list)'}; choose from ${known.join(',')}`);
     return known.filter((k) => xs.includes(k));
@@ -75,7 +82,12 @@ function usage(msg) {
   console.error(`run.mjs: ${msg}\n${USAGE}`);
   process.exit(2);
 }
-const median = (xs) => { if (!xs.length) return null; const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (xs) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const sha256 = (buf) => createHash('sha256').update(buf).digest('hex');
 const fmt = (x, d = 2) => (x == null ? 'n/a' : x.toFixed(d));
 const tail = (s, n = 12) => s.trim().split('\n').slice(-n).join('\n');
@@ -102,12 +114,16 @@ function distSha() {
 /** Run `cmd args` under /usr/bin/time -v; stdout to a file. Returns wall (s), peak RSS (MB), exit. */
 function measure(name, cmd, args) {
   mkdirSync(TMP, { recursive: true });
-  const outFile = join(TMP, `${name}.out`), errFile = join(TMP, `${name}.err`), timeFile = join(TMP, `${name}.time`);
-  const out = openSync(outFile, 'w'), err = openSync(errFile, 'w');
+  const outFile = join(TMP, `${name}.out`),
+    errFile = join(TMP, `${name}.err`),
+    timeFile = join(TMP, `${name}.time`);
+  const out = openSync(outFile, 'w'),
+    err = openSync(errFile, 'w');
   const t0 = process.hrtime.bigint();
   spawnSync(TIME, ['-v', '-o', timeFile, cmd, ...args], { cwd: ROOT, stdio: ['ignore', out, err] });
   const hrWall = Number(process.hrtime.bigint() - t0) / 1e9;
-  closeSync(out); closeSync(err);
+  closeSync(out);
+  closeSync(err);
   const t = readFileSync(timeFile, 'utf8');
   const elapsed = /Elapsed \(wall clock\) time[^:]*: ([\d:.]+)/.exec(t)?.[1];
   const wall = elapsed ? elapsed.split(':').reduce((acc, part) => acc * 60 + Number(part), 0) : hrWall;
@@ -125,8 +141,14 @@ function ensureCorpus(key) {
   const variant = { no_timestamps: spec.flags.includes('--no-timestamps'), skill_heavy: spec.flags.includes('--skill-heavy') };
   if (existsSync(paramsFile)) {
     const { params, stats } = JSON.parse(readFileSync(paramsFile, 'utf8'));
-    if (params.generator_sha256 === genSha && params.scale === spec.scale && params.no_timestamps === variant.no_timestamps &&
-        params.skill_heavy === variant.skill_heavy && existsSync(join(dir, 'expected.tsv')) && existsSync(join(dir, 'expected-skills.ndjson'))) {
+    if (
+      params.generator_sha256 === genSha &&
+      params.scale === spec.scale &&
+      params.no_timestamps === variant.no_timestamps &&
+      params.skill_heavy === variant.skill_heavy &&
+      existsSync(join(dir, 'expected.tsv')) &&
+      existsSync(join(dir, 'expected-skills.ndjson'))
+    ) {
       console.error(`corpus ${relative(ROOT, dir)}: present, params match`);
       return { key, dir, stats, generated_s: null };
     }
@@ -134,8 +156,14 @@ function ensureCorpus(key) {
   }
   rmSync(dir, { recursive: true, force: true }); // only ever a corpus folder of bench/out/
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['bench/gen.mjs', '--out', dir, '--scale', String(spec.scale), ...spec.flags], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) { console.error(`run.mjs: bench/gen.mjs failed (exit ${r.status})`); process.exit(2); }
+  const r = spawnSync(process.execPath, ['bench/gen.mjs', '--out', dir, '--scale', String(spec.scale), ...spec.flags], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) {
+    console.error(`run.mjs: bench/gen.mjs failed (exit ${r.status})`);
+    process.exit(2);
+  }
   const generated_s = Number(process.hrtime.bigint() - t0) / 1e9;
   return { key, dir, stats: JSON.parse(readFileSync(paramsFile, 'utf8')).stats, generated_s };
 }
@@ -144,14 +172,24 @@ function ensureDist(binPath) {
   if (existsSync(join(ROOT, binPath))) return;
   console.error(`${binPath} is missing: npm run build`);
   const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) { console.error('run.mjs: the build failed'); process.exit(2); }
+  if (r.status !== 0) {
+    console.error('run.mjs: the build failed');
+    process.exit(2);
+  }
 }
 
 // ---------------------------------------------------------------- ground truth and output checks
 /** JSON output of the CLI (an array, or one object per line) as an array of rows. */
 function jsonRows(text) {
   let rows;
-  try { rows = JSON.parse(text); } catch { rows = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)); }
+  try {
+    rows = JSON.parse(text);
+  } catch {
+    rows = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l));
+  }
   return Array.isArray(rows) ? rows : [rows];
 }
 
@@ -169,7 +207,10 @@ const tsvRows = (text) => text.split('\n').filter(Boolean);
 /** Per tool, the calls of every session: what the sql command's query returns, from expected.tsv. */
 function toolTotals(tsv) {
   const m = new Map();
-  for (const l of tsvRows(tsv)) { const [, t, n] = l.split('\t'); m.set(t, (m.get(t) ?? 0) + Number(n)); }
+  for (const l of tsvRows(tsv)) {
+    const [, t, n] = l.split('\t');
+    m.set(t, (m.get(t) ?? 0) + Number(n));
+  }
   return [...m].sort((a, b) => cmp(a[0], b[0])).map(([t, n]) => `${t}\t${n}`);
 }
 const sqlRows = (text) => jsonRows(text).map((r) => `${r.name}\t${r.n}`);
@@ -183,11 +224,31 @@ function skillsWant(ndjson) {
     const c = JSON.parse(l);
     const launched = (c.result == null ? null : /^Launching (?:skill|command): \/?(\S+)/.exec(c.result)?.[1]) || c.skill;
     const definition = c.is_error === false && launched?.includes(':') ? launched.split(':')[0] : null;
-    return JSON.stringify({ probe: null, arm: null, session_id: c.session_id, tool_use_id: c.tool_use_id, skill: c.skill, is_error: c.is_error, result: c.result, definition });
+    return JSON.stringify({
+      probe: null,
+      arm: null,
+      session_id: c.session_id,
+      tool_use_id: c.tool_use_id,
+      skill: c.skill,
+      is_error: c.is_error,
+      result: c.result,
+      definition,
+    });
   });
 }
-const skillsRows = (text) => jsonRows(text).map((r) => JSON.stringify({ probe: r.probe ?? null, arm: r.arm ?? null, session_id: r.session_id,
-  tool_use_id: r.tool_use_id, skill: r.skill, is_error: r.is_error, result: r.result, definition: r.definition ?? null }));
+const skillsRows = (text) =>
+  jsonRows(text).map((r) =>
+    JSON.stringify({
+      probe: r.probe ?? null,
+      arm: r.arm ?? null,
+      session_id: r.session_id,
+      tool_use_id: r.tool_use_id,
+      skill: r.skill,
+      is_error: r.is_error,
+      result: r.result,
+      definition: r.definition ?? null,
+    }),
+  );
 
 /**
  * null when the rows are equal, in order; else how many differ and up to 8 examples. `key` names a
@@ -195,13 +256,25 @@ const skillsRows = (text) => jsonRows(text).map((r) => JSON.stringify({ probe: r
  */
 function compare(got, want, key) {
   if (got.length === want.length && got.every((x, i) => x === want[i])) return null;
-  const g = new Map(got.map((x) => [key(x), x])), w = new Map(want.map((x) => [key(x), x]));
+  const g = new Map(got.map((x) => [key(x), x])),
+    w = new Map(want.map((x) => [key(x), x]));
   const sample = [];
   let n = 0;
   const short = (x) => (x == null ? '(missing)' : x.length > 240 ? `${x.slice(0, 240)}…` : x);
-  for (const [k, v] of w) if (g.get(k) !== v) { n++; if (sample.length < 8) sample.push(`expected ${short(v)}\n    got ${short(g.get(k))}`); }
-  for (const [k, v] of g) if (!w.has(k)) { n++; if (sample.length < 8) sample.push(`expected (none)\n    got ${short(v)}`); }
-  if (g.size !== got.length) { n++; sample.push(`${got.length - g.size} rows repeat another row's key`); }
+  for (const [k, v] of w)
+    if (g.get(k) !== v) {
+      n++;
+      if (sample.length < 8) sample.push(`expected ${short(v)}\n    got ${short(g.get(k))}`);
+    }
+  for (const [k, v] of g)
+    if (!w.has(k)) {
+      n++;
+      if (sample.length < 8) sample.push(`expected (none)\n    got ${short(v)}`);
+    }
+  if (g.size !== got.length) {
+    n++;
+    sample.push(`${got.length - g.size} rows repeat another row's key`);
+  }
   if (n === 0) return { rows: 0, sample: ['same rows, in another order'] };
   return { rows: n, sample };
 }
@@ -211,12 +284,14 @@ const skillKey = (x) => JSON.parse(x).tool_use_id;
 // ---------------------------------------------------------------- main
 const args = parseArgs(process.argv.slice(2));
 if (!existsSync(TIME)) {
-  console.error(`run.mjs: ${TIME} is missing; it gives the wall time and peak RSS of each run.\n` +
-    'Install GNU time, e.g. `apt-get install time` (Debian/Ubuntu) or `dnf install time`, and run again.');
+  console.error(
+    `run.mjs: ${TIME} is missing; it gives the wall time and peak RSS of each run.\n` +
+      'Install GNU time, e.g. `apt-get install time` (Debian/Ubuntu) or `dnf install time`, and run again.',
+  );
   process.exit(2);
 }
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const binPath = typeof pkg.bin === 'string' ? pkg.bin : pkg.bin?.[pkg.name] ?? Object.values(pkg.bin ?? {})[0];
+const binPath = typeof pkg.bin === 'string' ? pkg.bin : (pkg.bin?.[pkg.name] ?? Object.values(pkg.bin ?? {})[0]);
 const startedAt = new Date().toISOString();
 const corpora = Object.fromEntries(args.corpora.map((k) => [k, ensureCorpus(k)]));
 ensureDist(binPath);
@@ -231,29 +306,59 @@ for (const c of Object.values(corpora)) for (const f of walk(c.dir)) readFileSyn
 
 /** The command line of `command` on corpus `c`, and how its output is checked. */
 function job(command, c) {
-  const node = process.execPath, bin = [binPath];
+  const node = process.execPath,
+    bin = [binPath];
   const tsv = { rows: censusRows, want: () => tsvRows(c.expected), key: tsvKey, truth: 'expected.tsv' };
   switch (command) {
-    case 'census': return { cmd: node, args: [...bin, 'census', '--transcripts', c.dir, '--format', 'json'], check: tsv };
-    case 'skills': return { cmd: node, args: [...bin, 'skills', '--transcripts', c.dir, '--format', 'json'],
-      check: { rows: skillsRows, want: () => skillsWant(c.expectedSkills), key: skillKey, truth: 'expected-skills.ndjson' } };
-    case 'sql': return { cmd: node, args: [...bin, 'sql', '--transcripts', c.dir, SQL_QUERY, '--format', 'json'],
-      check: { rows: sqlRows, want: () => toolTotals(c.expected), key: tsvKey, truth: 'the per-tool totals of expected.tsv' } };
+    case 'census':
+      return { cmd: node, args: [...bin, 'census', '--transcripts', c.dir, '--format', 'json'], check: tsv };
+    case 'skills':
+      return {
+        cmd: node,
+        args: [...bin, 'skills', '--transcripts', c.dir, '--format', 'json'],
+        check: { rows: skillsRows, want: () => skillsWant(c.expectedSkills), key: skillKey, truth: 'expected-skills.ndjson' },
+      };
+    case 'sql':
+      return {
+        cmd: node,
+        args: [...bin, 'sql', '--transcripts', c.dir, SQL_QUERY, '--format', 'json'],
+        check: { rows: sqlRows, want: () => toolTotals(c.expected), key: tsvKey, truth: 'the per-tool totals of expected.tsv' },
+      };
     case 'load': {
       const db = join(TMP, `load-${c.key}.duckdb`);
-      return { cmd: node, args: [...bin, 'load', '--transcripts', c.dir, '--db', db], db,
-        before: () => { rmSync(db, { force: true }); rmSync(`${db}.wal`, { force: true }); } };
+      return {
+        cmd: node,
+        args: [...bin, 'load', '--transcripts', c.dir, '--db', db],
+        db,
+        before: () => {
+          rmSync(db, { force: true });
+          rmSync(`${db}.wal`, { force: true });
+        },
+      };
     }
-    case 'scan': return { cmd: node, args: ['bench/duckdb-scan.mjs', c.dir], check: { ...tsv, rows: tsvRows } };
-    case 'python': return { cmd: 'python3', args: ['bench/census.py', c.dir], check: { ...tsv, rows: tsvRows } };
+    case 'scan':
+      return { cmd: node, args: ['bench/duckdb-scan.mjs', c.dir], check: { ...tsv, rows: tsvRows } };
+    case 'python':
+      return { cmd: 'python3', args: ['bench/census.py', c.dir], check: { ...tsv, rows: tsvRows } };
     // Not a census: DuckDB reading the lines and nothing else (its output is the line count).
-    case 'floor': return { cmd: node, args: ['bench/read-floor.mjs', c.dir],
-      check: { rows: (x) => [x.trim()], want: () => [String(c.stats.lines)], key: () => 'lines', truth: 'the line count' } };
+    case 'floor':
+      return {
+        cmd: node,
+        args: ['bench/read-floor.mjs', c.dir],
+        check: { rows: (x) => [x.trim()], want: () => [String(c.stats.lines)], key: () => 'lines', truth: 'the line count' },
+      };
   }
   throw new Error(command);
 }
-const LABELS = { census: 'census --transcripts', skills: 'skills --transcripts', sql: 'sql --transcripts (count per tool)', load: 'load --transcripts --db',
-  scan: 'DuckDB typed scan (reference)', floor: 'DuckDB read only (no census)', python: 'python3 json.loads census' };
+const LABELS = {
+  census: 'census --transcripts',
+  skills: 'skills --transcripts',
+  sql: 'sql --transcripts (count per tool)',
+  load: 'load --transcripts --db',
+  scan: 'DuckDB typed scan (reference)',
+  floor: 'DuckDB read only (no census)',
+  python: 'python3 json.loads census',
+};
 
 const runs = [];
 const mismatches = [];
@@ -264,7 +369,9 @@ function record(mismatch) {
   failed = true;
   if (mismatches.some((x) => x.job === mismatch.job)) return;
   mismatches.push(mismatch);
-  console.error(`MISMATCH: ${mismatch.job} differs from ${mismatch.truth} in ${mismatch.rows ?? '?'} rows, e.g.\n  ${mismatch.sample.join('\n  ')}`);
+  console.error(
+    `MISMATCH: ${mismatch.job} differs from ${mismatch.truth} in ${mismatch.rows ?? '?'} rows, e.g.\n  ${mismatch.sample.join('\n  ')}`,
+  );
 }
 
 /** The database that load wrote, checked once per corpus: census --db FILE against expected.tsv. */
@@ -278,7 +385,11 @@ function checkLoad(c, db) {
     return 'error';
   }
   let diff;
-  try { diff = compare(censusRows(readFileSync(m.outFile, 'utf8')), tsvRows(c.expected), tsvKey); } catch (e) { diff = { rows: null, sample: [`output not parseable: ${e.message}`] }; }
+  try {
+    diff = compare(censusRows(readFileSync(m.outFile, 'utf8')), tsvRows(c.expected), tsvKey);
+  } catch (e) {
+    diff = { rows: null, sample: [`output not parseable: ${e.message}`] };
+  }
   if (diff) {
     loadChecks[c.key].output = 'MISMATCH';
     record({ job: `load ${c.key}`, label: `census --db after load, ${c.key}`, truth: 'expected.tsv', ...diff });
@@ -294,30 +405,53 @@ function runJob(command, c, round) {
   j.before?.();
   const load1 = loadavg()[0]; // other work on the machine shows up here (and our own previous run)
   const m = measure(name, j.cmd, j.args);
-  const run = { command, corpus: c.key, round, wall_s: m.wall, rss_mb: m.rss_mb, exit: m.exit, hr_wall_s: m.hr_wall, loadavg_1m_before: load1, output: 'ok' };
+  const run = {
+    command,
+    corpus: c.key,
+    round,
+    wall_s: m.wall,
+    rss_mb: m.rss_mb,
+    exit: m.exit,
+    hr_wall_s: m.hr_wall,
+    loadavg_1m_before: load1,
+    output: 'ok',
+  };
   if (m.exit !== 0) {
     failed = true;
     run.output = 'error';
     console.error(`ERROR: ${command} on ${c.key} exited ${m.exit}\n${tail(m.stderr)}`);
   } else if (j.check) {
     let diff;
-    try { diff = compare(j.check.rows(readFileSync(m.outFile, 'utf8')), j.check.want(), j.check.key); } catch (e) { diff = { rows: null, sample: [`output not parseable: ${e.message}`] }; }
-    if (diff) { run.output = 'MISMATCH'; record({ job: name, label: `${LABELS[command]}, ${c.key}`, truth: j.check.truth, ...diff }); }
+    try {
+      diff = compare(j.check.rows(readFileSync(m.outFile, 'utf8')), j.check.want(), j.check.key);
+    } catch (e) {
+      diff = { rows: null, sample: [`output not parseable: ${e.message}`] };
+    }
+    if (diff) {
+      run.output = 'MISMATCH';
+      record({ job: name, label: `${LABELS[command]}, ${c.key}`, truth: j.check.truth, ...diff });
+    }
   } else if (command === 'load' && !loadChecks[c.key]) {
     run.output = checkLoad(c, j.db);
   }
   runs.push(run);
-  console.error(`  round ${round} ${name.padEnd(22)} ${fmt(m.wall).padStart(6)} s  ${fmt(m.rss_mb, 0).padStart(5)} MB  ${run.output}  (load ${fmt(load1)})`);
+  console.error(
+    `  round ${round} ${name.padEnd(22)} ${fmt(m.wall).padStart(6)} s  ${fmt(m.rss_mb, 0).padStart(5)} MB  ${run.output}  (load ${fmt(load1)})`,
+  );
 }
 
 const keys = Object.keys(corpora);
-console.error(`timing: ${args.rounds} rounds of ${args.commands.join(', ')} on ${keys.join(', ')}` +
-  (corpora.s2 ? ` (s2 in the first ${Math.min(args.s2Rounds, args.rounds)})` : '') + ', order rotated each round');
+console.error(
+  `timing: ${args.rounds} rounds of ${args.commands.join(', ')} on ${keys.join(', ')}` +
+    (corpora.s2 ? ` (s2 in the first ${Math.min(args.s2Rounds, args.rounds)})` : '') +
+    ', order rotated each round',
+);
 for (let r = 0; r < args.rounds; r++) {
   const jobs = [];
   for (const k of keys) {
     if (k === 's2' && r >= args.s2Rounds) continue;
-    for (const command of args.commands) if (!(k === 's2' && (command === 'floor' || command === 'python'))) jobs.push([command, corpora[k]]);
+    for (const command of args.commands)
+      if (!(k === 's2' && (command === 'floor' || command === 'python'))) jobs.push([command, corpora[k]]);
   }
   const at = jobs.length ? r % jobs.length : 0;
   for (const [command, c] of [...jobs.slice(at), ...jobs.slice(0, at)]) runJob(command, c, r + 1);
@@ -330,71 +464,123 @@ if (args.coldRuns > 0) {
   measure('cold', process.execPath, [binPath, 'census']);
   for (let i = 0; i < args.coldRuns; i++) {
     const m = measure('cold', process.execPath, [binPath, 'census']);
-    if (m.exit !== 0) { failed = true; console.error(`ERROR: cold census exited ${m.exit}\n${tail(m.stderr)}`); }
+    if (m.exit !== 0) {
+      failed = true;
+      console.error(`ERROR: cold census exited ${m.exit}\n${tail(m.stderr)}`);
+    }
     cold.push({ wall_s: m.wall, hr_wall_s: m.hr_wall, rss_mb: m.rss_mb, exit: m.exit });
   }
 }
 const distAfter = distSha();
-if (distAfter !== distBefore) console.error('WARNING: dist/ changed during the run (rebuilt by someone else?); the numbers may mix two builds');
+if (distAfter !== distBefore)
+  console.error('WARNING: dist/ changed during the run (rebuilt by someone else?); the numbers may mix two builds');
 
 // ---------------------------------------------------------------- summary
 function stat(command, corpus) {
   const all = runs.filter((r) => r.command === command && r.corpus === corpus);
   if (!all.length) return null;
-  const rs = all.filter((r) => r.exit === 0), walls = rs.map((r) => r.wall_s);
-  return { command, corpus, runs: all.length, median_s: median(walls), min_s: rs.length ? Math.min(...walls) : null, max_s: rs.length ? Math.max(...walls) : null,
-    peak_rss_mb: rs.length ? Math.max(...rs.map((r) => r.rss_mb)) : null, output: all.every((r) => r.output === 'ok') ? 'ok' : 'MISMATCH/ERROR' };
+  const rs = all.filter((r) => r.exit === 0),
+    walls = rs.map((r) => r.wall_s);
+  return {
+    command,
+    corpus,
+    runs: all.length,
+    median_s: median(walls),
+    min_s: rs.length ? Math.min(...walls) : null,
+    max_s: rs.length ? Math.max(...walls) : null,
+    peak_rss_mb: rs.length ? Math.max(...rs.map((r) => r.rss_mb)) : null,
+    output: all.every((r) => r.output === 'ok') ? 'ok' : 'MISMATCH/ERROR',
+  };
 }
 const ratio = (a, b) => (a != null && b ? a / b : null);
 const summary = [];
-for (const k of keys) for (const command of COMMANDS) {
-  const s = stat(command, k);
-  if (!s) continue;
-  s.over_scan = command === 'scan' ? null : ratio(s.median_s, stat('scan', k)?.median_s);
-  summary.push(s);
-}
+for (const k of keys)
+  for (const command of COMMANDS) {
+    const s = stat(command, k);
+    if (!s) continue;
+    s.over_scan = command === 'scan' ? null : ratio(s.median_s, stat('scan', k)?.median_s);
+    summary.push(s);
+  }
 const find = (command, corpus) => summary.find((s) => s.command === command && s.corpus === corpus);
 const coldOk = cold.filter((c) => c.exit === 0);
-const coldSummary = cold.length ? { runs: cold.length, median_s: median(coldOk.map((c) => c.wall_s)), median_hr_s: median(coldOk.map((c) => c.hr_wall_s)),
-  min_s: coldOk.length ? Math.min(...coldOk.map((c) => c.wall_s)) : null, max_s: coldOk.length ? Math.max(...coldOk.map((c) => c.wall_s)) : null,
-  peak_rss_mb: coldOk.length ? Math.max(...coldOk.map((c) => c.rss_mb)) : null, output: coldOk.length === cold.length ? 'ok' : 'ERROR' } : null;
+const coldSummary = cold.length
+  ? {
+      runs: cold.length,
+      median_s: median(coldOk.map((c) => c.wall_s)),
+      median_hr_s: median(coldOk.map((c) => c.hr_wall_s)),
+      min_s: coldOk.length ? Math.min(...coldOk.map((c) => c.wall_s)) : null,
+      max_s: coldOk.length ? Math.max(...coldOk.map((c) => c.wall_s)) : null,
+      peak_rss_mb: coldOk.length ? Math.max(...coldOk.map((c) => c.rss_mb)) : null,
+      output: coldOk.length === cold.length ? 'ok' : 'ERROR',
+    }
+  : null;
 
 const targets = [];
 const judge = (value, limit) => (value == null ? 'n/a' : value <= limit ? 'PASS' : 'FAIL');
-for (const k of keys) for (const command of CLI_COMMANDS) {
-  const s = find(command, k);
-  if (!s) continue;
-  targets.push({ target: `${command} ÷ scan, ${k}`, value: s.over_scan, limit: TARGETS[command], unit: '×' });
-  targets.push({ target: `peak RSS, ${command}, ${k}`, value: s.peak_rss_mb, limit: TARGETS.rssMB, unit: 'MB' });
-}
-if (corpora.s2 && corpora.default) for (const command of [...CLI_COMMANDS, 'scan']) {
-  const a = find(command, 'default'), b = find(command, 's2');
-  if (a && b) targets.push({ target: `${command}, s2 ÷ default`, value: ratio(b.median_s, a.median_s), limit: TARGETS.linearity, unit: '×' });
-}
-if (coldSummary) targets.push({ target: `cold start, node ${binPath} census`, value: coldSummary.median_s, limit: TARGETS.coldS, unit: 's' });
+for (const k of keys)
+  for (const command of CLI_COMMANDS) {
+    const s = find(command, k);
+    if (!s) continue;
+    targets.push({ target: `${command} ÷ scan, ${k}`, value: s.over_scan, limit: TARGETS[command], unit: '×' });
+    targets.push({ target: `peak RSS, ${command}, ${k}`, value: s.peak_rss_mb, limit: TARGETS.rssMB, unit: 'MB' });
+  }
+if (corpora.s2 && corpora.default)
+  for (const command of [...CLI_COMMANDS, 'scan']) {
+    const a = find(command, 'default'),
+      b = find(command, 's2');
+    if (a && b)
+      targets.push({ target: `${command}, s2 ÷ default`, value: ratio(b.median_s, a.median_s), limit: TARGETS.linearity, unit: '×' });
+  }
+if (coldSummary)
+  targets.push({ target: `cold start, node ${binPath} census`, value: coldSummary.median_s, limit: TARGETS.coldS, unit: 's' });
 for (const t of targets) t.result = judge(t.value, t.limit);
 
 const mb = (b) => (b / 1e6).toFixed(1);
 const unit = (x, u) => (x == null ? 'n/a' : u === 'MB' ? `${fmt(x, 0)} MB` : u === 's' ? `${fmt(x)} s` : `${fmt(x)}×`);
 const out = [];
-out.push('## Corpora', '', '| corpus | bytes | MB | files | sessions | lines | tool_uses | (session, tool) rows | skill calls (errors, unanswered) | sessions with a skill call |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+out.push(
+  '## Corpora',
+  '',
+  '| corpus | bytes | MB | files | sessions | lines | tool_uses | (session, tool) rows | skill calls (errors, unanswered) | sessions with a skill call |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+);
 for (const [k, c] of Object.entries(corpora)) {
   const s = c.stats;
-  out.push(`| ${k} | ${s.bytes.toLocaleString('en-US')} | ${mb(s.bytes)} | ${s.files} | ${s.sessions} | ${s.lines.toLocaleString('en-US')} | ${s.tool_uses.toLocaleString('en-US')} | ` +
-    `${s.groups} | ${s.skill_calls.toLocaleString('en-US')} (${s.skill_errors}, ${s.skill_unanswered}) | ${s.sessions_with_skill} |`);
+  out.push(
+    `| ${k} | ${s.bytes.toLocaleString('en-US')} | ${mb(s.bytes)} | ${s.files} | ${s.sessions} | ${s.lines.toLocaleString('en-US')} | ${s.tool_uses.toLocaleString('en-US')} | ` +
+      `${s.groups} | ${s.skill_calls.toLocaleString('en-US')} (${s.skill_errors}, ${s.skill_unanswered}) | ${s.sessions_with_skill} |`,
+  );
 }
-if (corpora.s2 && corpora.default) out.push('', `s2 ÷ default bytes: ${(corpora.s2.stats.bytes / corpora.default.stats.bytes).toFixed(3)}×`);
-out.push('', '## Timings', '', '| command | corpus | runs | median wall (s) | min–max (s) | ÷ scan | peak RSS (MB) | output |', '|---|---|---:|---:|---:|---:|---:|---|');
+if (corpora.s2 && corpora.default)
+  out.push('', `s2 ÷ default bytes: ${(corpora.s2.stats.bytes / corpora.default.stats.bytes).toFixed(3)}×`);
+out.push(
+  '',
+  '## Timings',
+  '',
+  '| command | corpus | runs | median wall (s) | min–max (s) | ÷ scan | peak RSS (MB) | output |',
+  '|---|---|---:|---:|---:|---:|---:|---|',
+);
 for (const s of summary) {
-  out.push(`| ${LABELS[s.command]} | ${s.corpus} | ${s.runs} | ${fmt(s.median_s)} | ${fmt(s.min_s)}–${fmt(s.max_s)} | ${s.over_scan == null ? '' : fmt(s.over_scan) + '×'} | ${fmt(s.peak_rss_mb, 0)} | ${s.output} |`);
+  out.push(
+    `| ${LABELS[s.command]} | ${s.corpus} | ${s.runs} | ${fmt(s.median_s)} | ${fmt(s.min_s)}–${fmt(s.max_s)} | ${s.over_scan == null ? '' : `${fmt(s.over_scan)}×`} | ${fmt(s.peak_rss_mb, 0)} | ${s.output} |`,
+  );
 }
-if (coldSummary) out.push(`| cold start: node ${binPath} census (bundled probe) | | ${coldSummary.runs} | ${fmt(coldSummary.median_s)} | ${fmt(coldSummary.min_s)}–${fmt(coldSummary.max_s)} | | ${fmt(coldSummary.peak_rss_mb, 0)} | ${coldSummary.output} |`);
+if (coldSummary)
+  out.push(
+    `| cold start: node ${binPath} census (bundled probe) | | ${coldSummary.runs} | ${fmt(coldSummary.median_s)} | ${fmt(coldSummary.min_s)}–${fmt(coldSummary.max_s)} | | ${fmt(coldSummary.peak_rss_mb, 0)} | ${coldSummary.output} |`,
+  );
 for (const [k, l] of Object.entries(loadChecks)) {
-  out.push('', `load, ${k}: database ${l.db_bytes == null ? 'n/a' : mb(l.db_bytes) + ' MB'}; \`census --db\` on it (one run, checked against expected.tsv): ${fmt(l.wall_s)} s, ${fmt(l.rss_mb, 0)} MB, ${l.output}`);
+  out.push(
+    '',
+    `load, ${k}: database ${l.db_bytes == null ? 'n/a' : `${mb(l.db_bytes)} MB`}; \`census --db\` on it (one run, checked against expected.tsv): ${fmt(l.wall_s)} s, ${fmt(l.rss_mb, 0)} MB, ${l.output}`,
+  );
 }
 const loads = runs.map((r) => r.loadavg_1m_before);
-if (loads.length) out.push('', `1-minute load average before each run: median ${fmt(median(loads))}, max ${fmt(Math.max(...loads))} (${cpus().length} CPUs)`);
+if (loads.length)
+  out.push(
+    '',
+    `1-minute load average before each run: median ${fmt(median(loads))}, max ${fmt(Math.max(...loads))} (${cpus().length} CPUs)`,
+  );
 out.push('', '## Targets (#16 §4)', '', '| target | value | limit | result |', '|---|---:|---:|---|');
 for (const t of targets) out.push(`| ${t.target} | ${unit(t.value, t.unit)} | ≤ ${unit(t.limit, t.unit)} | ${t.result} |`);
 if (mismatches.length) {
@@ -406,12 +592,38 @@ console.log(out.join('\n'));
 
 const pyVersion = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? null;
 const duckdbVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@duckdb', 'node-api', 'package.json'), 'utf8')).version;
-writeFileSync(join(OUT, 'results.json'), JSON.stringify({
-  started_at: startedAt, finished_at: new Date().toISOString(),
-  machine: { node: process.version, python: pyVersion, duckdb_node_api: duckdbVersion, cpus: cpus().length, cpu: cpus()[0]?.model, kernel: release() },
-  dist_sha: { before: distBefore, after: distAfter }, options: args, bin: binPath, sql_query: SQL_QUERY,
-  corpora: Object.fromEntries(Object.entries(corpora).map(([k, c]) => [k, { dir: relative(ROOT, c.dir), ...c.stats, generated_s: c.generated_s }])),
-  summary, cold: coldSummary, cold_runs: cold, load_checks: loadChecks, targets, mismatches, runs,
-}, null, 2) + '\n');
+writeFileSync(
+  join(OUT, 'results.json'),
+  `${JSON.stringify(
+    {
+      started_at: startedAt,
+      finished_at: new Date().toISOString(),
+      machine: {
+        node: process.version,
+        python: pyVersion,
+        duckdb_node_api: duckdbVersion,
+        cpus: cpus().length,
+        cpu: cpus()[0]?.model,
+        kernel: release(),
+      },
+      dist_sha: { before: distBefore, after: distAfter },
+      options: args,
+      bin: binPath,
+      sql_query: SQL_QUERY,
+      corpora: Object.fromEntries(
+        Object.entries(corpora).map(([k, c]) => [k, { dir: relative(ROOT, c.dir), ...c.stats, generated_s: c.generated_s }]),
+      ),
+      summary,
+      cold: coldSummary,
+      cold_runs: cold,
+      load_checks: loadChecks,
+      targets,
+      mismatches,
+      runs,
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.error(`wrote ${relative(ROOT, join(OUT, 'results.json'))}`);
 process.exit(failed ? 1 : 0);

@@ -41,10 +41,16 @@ function readTexts(path: string): { binary: boolean; texts: string[] } {
   try {
     const bytes = readFileSync(path);
     if (!bytes.subarray(0, SNIFF).includes(0)) return { binary: false, texts: [bytes.toString('utf8')] };
-    return { binary: true, texts: [bytes.toString('latin1').replaceAll('\0', ' '), Buffer.from(bytes.filter((b) => b !== 0)).toString('latin1')] };
+    return {
+      binary: true,
+      texts: [bytes.toString('latin1').replaceAll('\0', ' '), Buffer.from(bytes.filter((b) => b !== 0)).toString('latin1')],
+    };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    throw new InputError(`${displayPath(path)}: cannot read it (${code})`, 'an audit reads every file of the probe; make it readable or move it out');
+    throw new InputError(
+      `${displayPath(path)}: cannot read it (${code})`,
+      'an audit reads every file of the probe; make it readable or move it out',
+    );
   }
 }
 
@@ -57,7 +63,10 @@ export function auditProbes(dirs: string[], home?: string): Audit {
     const { probe } = discoverProbe(dir);
     for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'] })) {
       const { binary, texts } = readTexts(f.path);
-      if (binary) audit.warnings.push(`${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`);
+      if (binary)
+        audit.warnings.push(
+          `${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`,
+        );
       audit.files++;
       const seen = new Set<string>();
       for (const leak of texts.flatMap((t) => findLeaks(t, options))) {

@@ -56,7 +56,7 @@ export function toolsText(tools: ToolCount[] | null): string {
 
 /** Left-align in `width` columns, keeping at least one space after a value that fills them. */
 function cell(s: string, width: number): string {
-  return s.length < width ? s.padEnd(width) : s + ' ';
+  return s.length < width ? s.padEnd(width) : `${s} `;
 }
 
 /** One line of the block. */
@@ -64,21 +64,13 @@ export function censusLine(r: CensusRow): string {
   const artifacts = r.artifacts.length ? r.artifacts.join(' ') : '-';
   const markers = r.markers.length ? r.markers.join(' ') : '-';
   const rest = [...skillList(r.skills), ...(r.note ? [`(${r.note})`] : [])].join('  ');
-  const line =
-    cell(r.arm, 12) +
-    r.session_id.slice(0, 8) +
-    '  ' +
-    cell(toolsText(r.tools), 26) +
-    cell(artifacts, 8) +
-    markers.padEnd(17) +
-    ' ' +
-    rest;
+  const line = `${cell(r.arm, 12) + r.session_id.slice(0, 8)}  ${cell(toolsText(r.tools), 26)}${cell(artifacts, 8)}${markers.padEnd(17)} ${rest}`;
   return line.trimEnd();
 }
 
 /** The block: one line per spawn in the order given (seq order), newline-terminated. */
 export function censusBlock(rows: CensusRow[]): string {
-  return rows.map((r) => censusLine(r) + '\n').join('');
+  return rows.map((r) => `${censusLine(r)}\n`).join('');
 }
 
 /**
@@ -123,7 +115,8 @@ function oneLine(s: string): string {
  */
 export function forgeryWarning(r: ForgeableRow): string {
   const what = `${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target}${r.token ? `, token ${r.token}` : ''})`;
-  if (r.verdict === 'unknown') return `${what} may be forgeable: the spawn has no transcript, so whether its own tool calls made it cannot be established`;
+  if (r.verdict === 'unknown')
+    return `${what} may be forgeable: the spawn has no transcript, so whether its own tool calls made it cannot be established`;
   const more = r.calls && r.calls > 1 ? ` (and ${r.calls - 1} more call${r.calls > 2 ? 's' : ''})` : '';
   return `${what} is forgeable: ${r.tool} ${r.tool_use_id} ${r.tool === 'Bash' ? 'ran' : 'wrote'} ${oneLine(r.input ?? '')}${more}`;
 }

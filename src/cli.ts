@@ -32,7 +32,20 @@ export function makeProgram(io: IO): Command {
       outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
     })
     .exitOverride();
-  const makers = [makeCensusCommand, makeSkillsCommand, makeAgreeCommand, makeExtractCommand, makeArmsCommand, makeVerdictCommand, makeCostCommand, makeSqlCommand, makeSchemaCommand, makeLoadCommand, makeExportCommand, makeAuditCommand];
+  const makers = [
+    makeCensusCommand,
+    makeSkillsCommand,
+    makeAgreeCommand,
+    makeExtractCommand,
+    makeArmsCommand,
+    makeVerdictCommand,
+    makeCostCommand,
+    makeSqlCommand,
+    makeSchemaCommand,
+    makeLoadCommand,
+    makeExportCommand,
+    makeAuditCommand,
+  ];
   const all = [...makers.map((make) => make(io)), makeRenderCommand(io, () => commandReference(program))];
   for (const cmd of all) {
     cmd.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');
@@ -93,5 +106,9 @@ export function shorten(message: string): string {
     const cps = Array.from(text);
     return cps.length > head + tail + 20 ? `${cps.slice(0, head).join('')}…${cps.slice(-tail).join('')}` : text;
   };
-  return cut(message.replace(/\S{161,}/gu, (w) => cut(w, 80, 60)), 600, 300);
+  return cut(
+    message.replace(/\S{161,}/gu, (w) => cut(w, 80, 60)),
+    600,
+    300,
+  );
 }

@@ -13,7 +13,21 @@
 import { totalmem } from 'node:os';
 import { DuckDBDateValue, DuckDBInstance, DuckDBTypeId, JSDuckDBValueConverter, StatementType, listValue } from '@duckdb/node-api';
 import type {
-  DuckDBBlobValue, DuckDBConnection, DuckDBExtractedStatements, DuckDBIntervalValue, DuckDBListValue, DuckDBMapValue, DuckDBStructValue, DuckDBUnionValue, DuckDBInstance as Instance, DuckDBPreparedStatement, DuckDBResultReader, DuckDBType, DuckDBValue, DuckDBValueConverter, JS,
+  DuckDBBlobValue,
+  DuckDBConnection,
+  DuckDBExtractedStatements,
+  DuckDBIntervalValue,
+  DuckDBListValue,
+  DuckDBMapValue,
+  DuckDBStructValue,
+  DuckDBUnionValue,
+  DuckDBInstance as Instance,
+  DuckDBPreparedStatement,
+  DuckDBResultReader,
+  DuckDBType,
+  DuckDBValue,
+  DuckDBValueConverter,
+  JS,
 } from '@duckdb/node-api';
 import { INSTANCE_OPTIONS, takeEarly } from './engine.js';
 import { QueryError } from './errors.js';
@@ -31,9 +45,18 @@ const toPlain: DuckDBValueConverter<JS> = (value, type, converter) => {
 
 /** Scalar types whose values to_json writes as the very JSON value that toPlain gives. */
 const JSON_EXACT = new Set<number>([
-  DuckDBTypeId.VARCHAR, DuckDBTypeId.BOOLEAN, DuckDBTypeId.TINYINT, DuckDBTypeId.SMALLINT, DuckDBTypeId.INTEGER,
-  DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UTINYINT, DuckDBTypeId.USMALLINT, DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.UBIGINT, DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.VARCHAR,
+  DuckDBTypeId.BOOLEAN,
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.UHUGEINT,
 ]);
 
 /**
@@ -108,7 +131,16 @@ function isoDuration(months: number, days: number, micros: bigint): string {
   const h = abs / 3_600_000_000n;
   const m = (abs / 60_000_000n) % 60n;
   const us = abs % 60_000_000n;
-  const s = us === 0n ? '' : `${sign}${us / 1_000_000n}${us % 1_000_000n ? `.${String(us % 1_000_000n).padStart(6, '0').replace(/0+$/, '')}` : ''}S`;
+  const s =
+    us === 0n
+      ? ''
+      : `${sign}${us / 1_000_000n}${
+          us % 1_000_000n
+            ? `.${String(us % 1_000_000n)
+                .padStart(6, '0')
+                .replace(/0+$/, '')}`
+            : ''
+        }S`;
   const date = part(Math.trunc(months / 12), 'Y') + part(months % 12, 'M') + part(days, 'D');
   const time = (h ? `${sign}${h}H` : '') + (m ? `${sign}${m}M` : '') + s;
   return date === '' && time === '' ? 'PT0S' : `P${date}${time ? `T${time}` : ''}`;
@@ -126,17 +158,31 @@ function jsonText(v: DuckDBValue, type: DuckDBType): string {
   switch (type.typeId) {
     case DuckDBTypeId.BOOLEAN:
       return v ? 'true' : 'false';
-    case DuckDBTypeId.TINYINT: case DuckDBTypeId.SMALLINT: case DuckDBTypeId.INTEGER: case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.HUGEINT: case DuckDBTypeId.UTINYINT: case DuckDBTypeId.USMALLINT: case DuckDBTypeId.UINTEGER:
-    case DuckDBTypeId.UBIGINT: case DuckDBTypeId.UHUGEINT: case DuckDBTypeId.DECIMAL:
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.UHUGEINT:
+    case DuckDBTypeId.DECIMAL:
       return String(v);
-    case DuckDBTypeId.FLOAT: case DuckDBTypeId.DOUBLE:
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
       return Number.isFinite(v) ? JSON.stringify(v) : `"${String(v)}"`;
     case DuckDBTypeId.DATE: {
       const d = v as DuckDBDateValue;
-      return JSON.stringify(d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : d.toString());
+      return JSON.stringify(
+        d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : d.toString(),
+      );
     }
-    case DuckDBTypeId.TIMESTAMP: case DuckDBTypeId.TIMESTAMP_S: case DuckDBTypeId.TIMESTAMP_MS: case DuckDBTypeId.TIMESTAMP_NS:
+    case DuckDBTypeId.TIMESTAMP:
+    case DuckDBTypeId.TIMESTAMP_S:
+    case DuckDBTypeId.TIMESTAMP_MS:
+    case DuckDBTypeId.TIMESTAMP_NS:
     case DuckDBTypeId.TIMESTAMP_TZ:
       return JSON.stringify(isoOffset(String(v).replace(' ', 'T')));
     case DuckDBTypeId.TIME_TZ:
@@ -147,7 +193,8 @@ function jsonText(v: DuckDBValue, type: DuckDBType): string {
     }
     case DuckDBTypeId.BLOB:
       return JSON.stringify(Buffer.from((v as DuckDBBlobValue).bytes).toString('base64'));
-    case DuckDBTypeId.LIST: case DuckDBTypeId.ARRAY:
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
       return `[${(v as DuckDBListValue).items.map((x) => jsonText(x, type.valueType)).join(',')}]`;
     case DuckDBTypeId.STRUCT: {
       const t = type;
@@ -182,9 +229,7 @@ const SESSION_SETTINGS = `SET GLOBAL TimeZone = 'UTC'`;
 let leavingToExit = false;
 
 /** What json_serialize_sql returns: each statement's syntax tree, or DuckDB's error. */
-type ParsedSql =
-  | { error: false; statements: { node: unknown }[] }
-  | { error: true; error_type: string; error_message: string };
+type ParsedSql = { error: false; statements: { node: unknown }[] } | { error: true; error_type: string; error_message: string };
 
 /** The error for SQL, run in a sandbox, whose statement `i` would end the sandbox's transaction. */
 function transactionError(source: string, i: number): QueryError {
@@ -243,7 +288,11 @@ export class Database {
         instance = await DuckDBInstance.create(options.file ?? ':memory:', { ...INSTANCE_OPTIONS, ...sealed });
       }
     } catch (err) {
-      throw new QueryError(`${options.file ?? ':memory:'}: ${(err as Error).message}`, 'is it a DuckDB database that no other process holds open?', { cause: err });
+      throw new QueryError(
+        `${options.file ?? ':memory:'}: ${(err as Error).message}`,
+        'is it a DuckDB database that no other process holds open?',
+        { cause: err },
+      );
     }
     const con = await instance.connect();
     await con.run(SESSION_SETTINGS);
@@ -283,7 +332,9 @@ export class Database {
    * uses n. The others see tables and views, not temporary ones. The first failure is thrown.
    */
   async onConnections<T>(n: number, work: (db: Database, i: number) => Promise<T>): Promise<T[]> {
-    const others = await Promise.all(Array.from({ length: Math.max(0, n - 1) }, async () => new Database(this.instance, await this.instance.connect(), this.file, true)));
+    const others = await Promise.all(
+      Array.from({ length: Math.max(0, n - 1) }, async () => new Database(this.instance, await this.instance.connect(), this.file, true)),
+    );
     try {
       const settled = await Promise.allSettled([this, ...others].map((db, i) => work(db, i)));
       const failed = settled.find((r) => r.status === 'rejected');
@@ -335,19 +386,24 @@ export class Database {
     let columns: string[] = [];
     let types: string[] = [];
     const rows: Row[] = [];
-    await this.streamStatements(sql, source, {
-      mode: 'plain',
-      columns: (cols) => {
-        columns = cols.map((c) => c.name);
-        types = cols.map((c) => c.type);
+    await this.streamStatements(
+      sql,
+      source,
+      {
+        mode: 'plain',
+        columns: (cols) => {
+          columns = cols.map((c) => c.name);
+          types = cols.map((c) => c.type);
+        },
+        rows: (chunk) => {
+          if (limits.maxRows !== undefined && rows.length + chunk.length > limits.maxRows) {
+            throw new QueryError(`${source}: returns more than ${limits.maxRows} rows`, 'add a LIMIT, or raise maxRows');
+          }
+          for (const r of chunk) rows.push(Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+        },
       },
-      rows: (chunk) => {
-        if (limits.maxRows !== undefined && rows.length + chunk.length > limits.maxRows) {
-          throw new QueryError(`${source}: returns more than ${limits.maxRows} rows`, 'add a LIMIT, or raise maxRows');
-        }
-        for (const r of chunk) rows.push(Object.fromEntries(columns.map((c, i) => [c, r[i]])));
-      },
-    }, limits);
+      limits,
+    );
     return { columns, types, rows };
   }
 
@@ -374,16 +430,30 @@ export class Database {
     const n = extracted.count;
     let interrupted = false;
     const seconds = limits.timeout ?? 0;
-    const timer = seconds > 0 ? setTimeout(() => ((interrupted = true), this.con.interrupt()), seconds * 1000) : undefined;
+    const timer =
+      seconds > 0
+        ? setTimeout(() => {
+            interrupted = true;
+            this.con.interrupt();
+          }, seconds * 1000)
+        : undefined;
     const fail = (err: unknown): never => {
       if (err instanceof QueryError) throw err;
       const message = (err as Error).message;
       if (interrupted) {
-        throw new QueryError(`${source}: query interrupted after ${seconds} s (${limits.timeoutName ?? 'timeout'})`, `let it run longer with ${limits.timeoutName ?? 'timeout'} SECONDS, or 0 for no limit`, { cause: err });
+        throw new QueryError(
+          `${source}: query interrupted after ${seconds} s (${limits.timeoutName ?? 'timeout'})`,
+          `let it run longer with ${limits.timeoutName ?? 'timeout'} SECONDS, or 0 for no limit`,
+          { cause: err },
+        );
       }
       if (/^Out of Memory Error/.test(message)) {
         // DuckDB's first line; the rest suggests settings the sealed database cannot change.
-        throw new QueryError(`${source}: ${message.split('\n')[0]}`, `the query needs more than ${limits.memoryName ?? 'memory_limit'} allows: raise it, or ask for less (a LIMIT, fewer columns)`, { cause: err });
+        throw new QueryError(
+          `${source}: ${message.split('\n')[0]}`,
+          `the query needs more than ${limits.memoryName ?? 'memory_limit'} allows: raise it, or ask for less (a LIMIT, fewer columns)`,
+          { cause: err },
+        );
       }
       throw new QueryError(`${source}: ${message}`, undefined, { cause: err });
     };
@@ -410,7 +480,8 @@ export class Database {
         const columns = deduplicated(Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnName(c)));
         const types = Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnType(c));
         // DuckDB's own text form (CAST(x AS VARCHAR)): a SELECT is run wrapped in that cast.
-        const asText = sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await this.textPrepared(sql, n) : undefined;
+        const asText =
+          sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await this.textPrepared(sql, n) : undefined;
         const result = await (asText ?? prepared).stream().catch(fail);
         // The columns are handed over once the first chunk is made: a query that fails or is
         // interrupted before it has a row prints nothing.
@@ -447,7 +518,11 @@ export class Database {
    * has only blanks or comments after it.
    */
   private async textPrepared(sql: string, n: number): Promise<DuckDBPreparedStatement | undefined> {
-    const count = (text: string) => this.con.extractStatements(text).then((e) => e.count, () => -1);
+    const count = (text: string) =>
+      this.con.extractStatements(text).then(
+        (e) => e.count,
+        () => -1,
+      );
     let end = sql.length;
     let last: string | undefined;
     for (let at = sql.lastIndexOf(';'); ; at = at > 0 ? sql.lastIndexOf(';', at - 1) : -1) {
@@ -500,7 +575,12 @@ export class Database {
     }
     const types: string[] = [];
     for (let i = 0; i < extracted.count; i++) {
-      types.push(await extracted.prepare(i).then((p) => StatementType[p.statementType] ?? 'UNKNOWN', () => 'UNKNOWN'));
+      types.push(
+        await extracted.prepare(i).then(
+          (p) => StatementType[p.statementType] ?? 'UNKNOWN',
+          () => 'UNKNOWN',
+        ),
+      );
     }
     return types;
   }
@@ -601,7 +681,11 @@ export class Database {
       await this.con.run(`SET GLOBAL memory_limit = ${sqlString(limit)}`);
     } catch (err) {
       // DuckDB's first line; the rest suggests settings that do not apply here.
-      throw new QueryError(`memory limit ${limit}: ${(err as Error).message.split('\n')[0]}`, 'give a size such as 2GB or 512MiB, larger than the loaded evidence', { cause: err });
+      throw new QueryError(
+        `memory limit ${limit}: ${(err as Error).message.split('\n')[0]}`,
+        'give a size such as 2GB or 512MiB, larger than the loaded evidence',
+        { cause: err },
+      );
     }
   }
 
@@ -621,7 +705,10 @@ export class Database {
   }
 
   close(): void {
-    if (this.borrowed) return this.con.closeSync();
+    if (this.borrowed) {
+      this.con.closeSync();
+      return;
+    }
     if (leavingToExit && this.file === undefined) return;
     this.con.closeSync();
     this.instance.closeSync();

@@ -81,5 +81,5 @@ export function unifiedDiff(before: string[], after: string[], labels: [string, 
     }
     k = stop;
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

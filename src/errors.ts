@@ -56,7 +56,11 @@ export class VerdictError extends OmgError {
 export class QueryError extends OmgError {
   constructor(message: string, hint?: string, options?: ErrorOptions) {
     // What DuckDB says before its quote of the statement (a Binder Error's candidates, say) stays, on one line.
-    const said = message.split(/\n\s*\nLINE \d+:/)[0]!.split('\n').map((l) => l.trim()).filter(Boolean);
+    const said = message
+      .split(/\n\s*\nLINE \d+:/)[0]!
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     super(said.join('; '), hint, options);
   }
 }

@@ -23,7 +23,6 @@ export { listTranscriptFiles } from './transcripts.js';
 
 export type Source = 'records' | 'transcripts';
 
-
 export interface OpenOptions {
   /** Called with each warning as loading finds it (the CLI prints them on stderr). */
   onWarning?: (message: string) => void;
@@ -118,7 +117,10 @@ async function loadInputs(inputs: Inputs, options: OpenOptions): Promise<Loaded>
   try {
     files = findTranscripts(inputs.transcripts);
   } catch (err) {
-    await opening.then((db) => db.close(), () => undefined);
+    await opening.then(
+      (db) => db.close(),
+      () => undefined,
+    );
     throw err;
   }
   const db = await opening;
@@ -300,7 +302,11 @@ export class Evidence {
   private static async fromFile(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
     const file = resolve(options.db!);
     const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
-    if (!existsSync(file)) throw new InputError(`${displayPath(file)}: no such database`, 'build it first: omg-evidence load [PROBE...] [--transcripts DIR] --db FILE');
+    if (!existsSync(file))
+      throw new InputError(
+        `${displayPath(file)}: no such database`,
+        'build it first: omg-evidence load [PROBE...] [--transcripts DIR] --db FILE',
+      );
     const db = await Database.open({ file, readOnly: true, memoryLimit: options.memoryLimit });
     try {
       const meta = await readMeta(db, file);
@@ -481,7 +487,9 @@ export class Evidence {
   }
 
   private refuse(what: string): never {
-    throw new UsageError(`${what}: this evidence was opened for ${this.only!.join(', ')} alone ({ queries }), and loads only what they read; open it without queries`);
+    throw new UsageError(
+      `${what}: this evidence was opened for ${this.only!.join(', ')} alone ({ queries }), and loads only what they read; open it without queries`,
+    );
   }
 
   private need(from: Source): void {

@@ -67,7 +67,7 @@ export async function extract(ev: Evidence, options: ExtractOptions): Promise<Ex
       const record: Record<string, unknown> = { id: r.id, name: r.name, input_keys: r.input_keys };
       if (r.skill !== null) record.skill = r.skill;
       if (r.agent_id !== null) record.agent_id = r.agent_id;
-      lines.push(JSON.stringify(record) + '\n');
+      lines.push(`${JSON.stringify(record)}\n`);
     }
     planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.jsonl`), bytes: lines.join('') });
     // A spawn that opened no session has no transcript to take its stderr from: the .err the
@@ -75,7 +75,7 @@ export async function extract(ev: Evidence, options: ExtractOptions): Promise<Ex
     const err = join(ev.probes[0]!.dir, 'tool_use', `${spawn.session_id}.err`);
     if (spawn.session === false && existsSync(err)) {
       const text = readFileSync(err, 'utf8');
-      text.split('\n').forEach((line, i) => check(line, () => `${displayPath(err)}:${i + 1}`, 'stderr'));
+      for (const [i, line] of text.split('\n').entries()) check(line, () => `${displayPath(err)}:${i + 1}`, 'stderr');
       planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.err`), bytes: text });
     }
   }
@@ -85,7 +85,7 @@ export async function extract(ev: Evidence, options: ExtractOptions): Promise<Ex
     const where = at(r.source, r.rec);
     for (const [key, value] of Object.entries({ session_id, arm, tool_use_id, skill })) check(value, where, key);
     if (result !== null) check(result, at(r.result_source, r.result_rec), 'result');
-    skillLines.push(JSON.stringify({ session_id, arm, tool_use_id, skill, is_error, result }) + '\n');
+    skillLines.push(`${JSON.stringify({ session_id, arm, tool_use_id, skill, is_error, result })}\n`);
   }
   planned.push({ path: join(out, 'skill_results.jsonl'), bytes: skillLines.join('') });
 
@@ -127,6 +127,9 @@ function writeStep<T>(path: string, step: () => T): T {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (!code) throw e;
-    throw new InputError(`${displayPath(path)}: cannot write (${code})`, 'check that --out names a folder you may write to, and that nothing in it is in the way');
+    throw new InputError(
+      `${displayPath(path)}: cannot write (${code})`,
+      'check that --out names a folder you may write to, and that nothing in it is in the way',
+    );
   }
 }

@@ -96,7 +96,7 @@ export function fitWidths(natural: number[], width: number): { widths: number[];
   const widths = natural.slice(0, kept);
   // Water-fill: the narrowest first take what they need; the rest share equally what remains.
   let left = Math.max(room(kept), 0);
-  const order = widths.map((w, i) => i).sort((a, b) => widths[a]! - widths[b]! || a - b);
+  const order = widths.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]! || a - b);
   order.forEach((i, k) => {
     const share = Math.floor(left / (order.length - k));
     if (widths[i]! > share) widths[i] = Math.max(share, 1);
@@ -142,7 +142,7 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], style: 
   // Without row rules cli-table3 also drops the rule under the header: draw it from the top border.
   const rule = lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤');
   const all = [lines[0]!, lines[1]!, rule, ...lines.slice(2)];
-  return (style.color ? paint(all) : all).join('\n') + '\n';
+  return `${(style.color ? paint(all) : all).join('\n')}\n`;
 }
 
 /** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
@@ -150,7 +150,7 @@ export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): str
   const head = markdownLine(columns.map((c) => c.title ?? c.key));
   const rule = `|${columns.map((c) => (c.right ? '---:' : ':---')).join('|')}|`;
   const body = rows.map((r) => markdownLine(columns.map((c) => text(r[c.key] ?? null))));
-  return [head, rule, ...body].join('\n') + '\n';
+  return `${[head, rule, ...body].join('\n')}\n`;
 }
 
 /** One row of a GFM pipe table, without its line break. */
@@ -162,7 +162,7 @@ function markdownLine(values: string[]): string {
 /** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */
 export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
   const lines = [columns.map((c) => csvField(c.key)), ...rows.map((r) => columns.map((c) => csvField(r[c.key] ?? null)))];
-  return lines.map((l) => l.join(',')).join('\r\n') + '\r\n';
+  return `${lines.map((l) => l.join(',')).join('\r\n')}\r\n`;
 }
 
 function csvField(v: Cell): string {
@@ -171,11 +171,11 @@ function csvField(v: Cell): string {
 }
 
 export function toJson(value: unknown): string {
-  return JSON.stringify(value, null, 2) + '\n';
+  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 export function toNdjson(values: readonly unknown[]): string {
-  return values.map((v) => JSON.stringify(v) + '\n').join('');
+  return values.map((v) => `${JSON.stringify(v)}\n`).join('');
 }
 
 /** How render lays out items: as display rows (`cells`), or as what json/ndjson print (`json`). */
@@ -191,9 +191,16 @@ export interface Layout<T> {
 export function render<T>(format: TabularFormat, columns: Column[], items: readonly T[], layout: Layout<T>): string {
   switch (format) {
     case 'table':
-      return toTable(columns, items.map((i) => shown(columns, layout.cells(i))), layout.style);
+      return toTable(
+        columns,
+        items.map((i) => shown(columns, layout.cells(i))),
+        layout.style,
+      );
     case 'markdown':
-      return toMarkdown(columns, items.map((i) => shown(columns, layout.cells(i))));
+      return toMarkdown(
+        columns,
+        items.map((i) => shown(columns, layout.cells(i))),
+      );
     case 'csv':
       return toCsv(columns, items.map(layout.cells));
     case 'json':

@@ -70,7 +70,11 @@ interface Repo {
 function trustedDirectories(): string[] {
   return ['--system', '--global'].flatMap((scope) => {
     try {
-      const out = execFileSync('git', ['config', scope, '--get-all', 'safe.directory'], { cwd: tmpdir(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const out = execFileSync('git', ['config', scope, '--get-all', 'safe.directory'], {
+        cwd: tmpdir(),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       return out.split('\n').filter(Boolean);
     } catch {
       return [];
@@ -127,7 +131,12 @@ function dirty(repo: Repo, file: string): boolean {
     // check-attr prints a driver named "set", "unset" or "unspecified" as it prints those states,
     // and git runs a driver of that name: whatever it prints is emptied.
     driver
-      ? [['clean', ''], ['smudge', ''], ['process', ''], ['required', 'false']].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string])
+      ? [
+          ['clean', ''],
+          ['smudge', ''],
+          ['process', ''],
+          ['required', 'false'],
+        ].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string])
       : [];
   return (git(repo, ['status', '--porcelain', '--ignore-submodules=all', '--', file], off) ?? '').trim() !== '';
 }
@@ -139,7 +148,17 @@ interface Commit {
 
 /** Commits that touched `file`, newest first (`--diff-filter=A` for the ones that added it). */
 function commits(repo: Repo, file: string, added = false): Commit[] {
-  const out = git(repo, ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', ...(added ? ['--diff-filter=A'] : []), '--format=%H%x09%cI', '--', file]) ?? '';
+  const out =
+    git(repo, [
+      'log',
+      '--no-show-signature',
+      '--no-ext-diff',
+      '--no-textconv',
+      ...(added ? ['--diff-filter=A'] : []),
+      '--format=%H%x09%cI',
+      '--',
+      file,
+    ]) ?? '';
   return out
     .split('\n')
     .filter(Boolean)
@@ -167,7 +186,13 @@ export function preregistration(probeDir: string, evidenceFile: string, parts: P
     const file = relative(probeDir, part.path).split('\\').join('/');
     const history = commits(repo, file);
     const first = commits(repo, file, true).at(-1) ?? history.at(-1);
-    const row: Compared = { file, commit: first ? short(first.hash) : null, committed_at: first?.date ?? null, governs: part.governs, order: '' };
+    const row: Compared = {
+      file,
+      commit: first ? short(first.hash) : null,
+      committed_at: first?.date ?? null,
+      governs: part.governs,
+      order: '',
+    };
     const uncommitted = dirty(repo, file);
     if (!first) row.order = 'not committed';
     else if (part.governs === null) row.order = 'governs no spawn';
@@ -187,7 +212,9 @@ export function preregistration(probeDir: string, evidenceFile: string, parts: P
   if (late.length) {
     return {
       answer: 'no',
-      reason: late.map((c) => `${c.file} was ${c.order === 'after' ? 'committed' : 'changed'} after the first spawn it governs (${c.governs})`).join('; '),
+      reason: late
+        .map((c) => `${c.file} was ${c.order === 'after' ? 'committed' : 'changed'} after the first spawn it governs (${c.governs})`)
+        .join('; '),
       evidence_commit: short(evidence.hash),
       compared,
     };

@@ -9,7 +9,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { Database, pathList, sqlString } from './db.js';
+import { type Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { displayPath } from './paths.js';
 
@@ -39,7 +39,7 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
   if (files.length === 0) {
     await db.exec(
       `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
-       select null::VARCHAR as file, null::BIGINT as rec, ${columns ? 'true as ok, ' + columns : 'json'}
+       select null::VARCHAR as file, null::BIGINT as rec, ${columns ? `true as ok, ${columns}` : 'json'}
        from (select '{}'::JSON as json${projection?.parse ? `, from_json('{}'::JSON, ${sqlString(projection.parse)}) as t` : ''}) where false`,
     );
     return;
@@ -74,9 +74,7 @@ export async function readJsonl(db: Database, table: string, files: string[], pr
   } catch (err) {
     throw lineTooLong(err) ?? err;
   }
-  const bad = await db.query(
-    `select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`,
-  );
+  const bad = await db.query(`select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`);
   const first = bad.rows[0];
   if (first) throw await describeLine(db, String(first.file), Number(first.rec));
 }
@@ -193,13 +191,13 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
 
 async function strictReason(db: Database, file: string): Promise<string | undefined> {
   try {
-    await db.query(
-      `select count(json) from read_ndjson_objects($files, maximum_object_size = ${MAX_OBJECT})`,
-      { files: oneScan([file]) },
-    );
+    await db.query(`select count(json) from read_ndjson_objects($files, maximum_object_size = ${MAX_OBJECT})`, { files: oneScan([file]) });
   } catch (err) {
     // DuckDB's own advice ("Try auto-detecting the JSON format") is about its reader, not the file.
-    return /in line \d+: ([^\n]*)/.exec((err as Error).message)?.[1]?.replace(/[.\s]*Try auto-detecting the JSON format[.\s]*$/, '').replace(/[.\s]+$/, '');
+    return /in line \d+: ([^\n]*)/
+      .exec((err as Error).message)?.[1]
+      ?.replace(/[.\s]*Try auto-detecting the JSON format[.\s]*$/, '')
+      .replace(/[.\s]+$/, '');
   }
   return undefined;
 }

@@ -288,7 +288,8 @@ export function findLeaks(text: string, options: Pick<HomePathOptions, 'home'> =
     for (let m = AWS_SECRET_NEAR.exec(text); m; m = AWS_SECRET_NEAR.exec(text)) {
       const line = lineAt(starts, m.index);
       const end = m.index + m[0].length;
-      if (!ids.some((l) => Math.abs(l - line) <= AWS_NEAR_LINES) || !/[A-Z]/.test(m[0]) || !/[a-z]/.test(m[0]) || !/[0-9]/.test(m[0])) continue;
+      if (!ids.some((l) => Math.abs(l - line) <= AWS_NEAR_LINES) || !/[A-Z]/.test(m[0]) || !/[a-z]/.test(m[0]) || !/[0-9]/.test(m[0]))
+        continue;
       if (overlaps(m.index, end)) continue;
       found.push({ index: m.index, end, kind: 'aws-secret-key', masked: maskMatch(m) });
     }

@@ -28,13 +28,17 @@ export function tableStyle(io: IO, wide = false): TableStyle {
     color: useColor(io),
     width: wide ? undefined : width,
     onDrop: (titles) =>
-      io.stderr(`omg-evidence: left out to fit ${width} columns: ${titles.join(', ')}; --wide shows every column, as does --format markdown\n`),
+      io.stderr(
+        `omg-evidence: left out to fit ${width} columns: ${titles.join(', ')}; --wide shows every column, as does --format markdown\n`,
+      ),
   };
 }
 
 export function fromOption(): Option {
-  return new Option('--from <source>', 'derive from the committed records or from the session transcripts')
-    .choices(['records', 'transcripts'] as const);
+  return new Option('--from <source>', 'derive from the committed records or from the session transcripts').choices([
+    'records',
+    'transcripts',
+  ] as const);
 }
 
 export function transcriptsOption(): Option {
@@ -58,7 +62,10 @@ export function transcriptsOnly(probes: string[], opts: { from?: string; transcr
  * What --from and --transcripts mean together: --transcripts alone implies --from transcripts, and
  * goes with nothing else.
  */
-export function resolveSource(from: Source | undefined, transcripts: string | undefined): { from: Source; open: OpenOptions['transcripts'] } {
+export function resolveSource(
+  from: Source | undefined,
+  transcripts: string | undefined,
+): { from: Source; open: OpenOptions['transcripts'] } {
   if (from === 'records' && transcripts !== undefined) {
     throw new UsageError('--transcripts goes with --from transcripts, not --from records');
   }
@@ -71,7 +78,8 @@ export function dbOption(): Option {
 }
 
 /** Where the transcripts came from, for a message: the folder (or file) named, else the probes' own. */
-const transcriptsPlace = (transcripts: string | undefined) => (transcripts === undefined ? 'its transcripts/ folder' : displayPath(transcripts));
+const transcriptsPlace = (transcripts: string | undefined) =>
+  transcripts === undefined ? 'its transcripts/ folder' : displayPath(transcripts);
 
 /**
  * Warn of every probe none of whose spawns a loaded transcript holds the session of: its census
@@ -91,26 +99,27 @@ export async function warnUnmatched(ev: Evidence, transcripts: string | undefine
  * an empty table from a wrong folder must not pass for a folder of sessions that made no call.
  */
 export function warnNoTranscripts(found: number, transcripts: string, onWarning: (w: string) => void): void {
-  if (found === 0 && listTranscriptFiles(transcripts).length === 0) onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
+  if (found === 0 && listTranscriptFiles(transcripts).length === 0)
+    onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
 }
 
 /** A size as DuckDB takes it for memory_limit: a number and a unit (KB, MB, GB, TB, KiB, MiB, GiB, TiB). */
 const SIZE = /^\d+(\.\d+)?\s*(B|[KMGT]i?B)$/i;
 
 export function memoryLimitOption(): Option {
-  return new Option('--memory-limit <size>', "DuckDB's memory limit for the query, e.g. 2GB or 512MiB (default: a quarter of this machine's memory)")
-    .argParser((v: string) => {
-      if (!SIZE.test(v.trim())) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
-      return v.trim();
-    });
+  return new Option(
+    '--memory-limit <size>',
+    "DuckDB's memory limit for the query, e.g. 2GB or 512MiB (default: a quarter of this machine's memory)",
+  ).argParser((v: string) => {
+    if (!SIZE.test(v.trim())) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
+    return v.trim();
+  });
 }
 
 export function timeoutOption(): Option {
-  return new Option('--timeout <seconds>', 'interrupt the query after this many seconds; 0: never')
-    .default(60)
-    .argParser((v: string) => {
-      const n = Number(v);
-      if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
-      return n;
-    });
+  return new Option('--timeout <seconds>', 'interrupt the query after this many seconds; 0: never').default(60).argParser((v: string) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
+    return n;
+  });
 }

@@ -4,7 +4,19 @@
  * path is shown to a user (relative to the working directory when it is inside it, so output is
  * stable).
  */
-import { accessSync, constants, type Dirent, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  type Dirent,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
@@ -41,7 +53,7 @@ export function displayPath(p: string): string {
   const abs = resolve(p);
   const rel = relative(process.cwd(), abs);
   if (rel === '') return '.';
-  if (rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) return abs;
+  if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return abs;
   return rel;
 }
 
@@ -65,7 +77,11 @@ export interface WalkOptions {
  * Every kept entry is a readable regular file, or an InputError naming it (inputFile): a FIFO would
  * hang whoever opens it. A symbolic link is followed only within `dir`, and each folder is walked once.
  */
-export function walkFiles(dir: string, keep: (name: string) => boolean = () => true, options: WalkOptions = {}): { path: string; rel: string }[] {
+export function walkFiles(
+  dir: string,
+  keep: (name: string) => boolean = () => true,
+  options: WalkOptions = {},
+): { path: string; rel: string }[] {
   const out: { path: string; rel: string }[] = [];
   const root = normalize(dir);
   if (!existsSync(root)) return out;
@@ -121,7 +137,11 @@ function resolveLink(p: string, realRoot: string, folder: string): string {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, NOT_REGULAR_HINT);
-    if (code === 'ENOENT') throw new InputError(`${displayPath(p)}: a dangling symbolic link: it points at ${readlinkSync(p)}, which does not exist`, NOT_REGULAR_HINT);
+    if (code === 'ENOENT')
+      throw new InputError(
+        `${displayPath(p)}: a dangling symbolic link: it points at ${readlinkSync(p)}, which does not exist`,
+        NOT_REGULAR_HINT,
+      );
     throw ioError(p, err);
   }
   if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
@@ -153,7 +173,8 @@ function inputStat(p: string, realRoot: string, folder: string): Stats | undefin
 export function inputFile(p: string, realRoot: string, folder: string): boolean {
   const st = inputStat(p, realRoot, folder);
   if (!st) return false;
-  if (!st.isFile()) throw new InputError(`${displayPath(p)}: ${kindOf(st)}, where a file is expected; nothing was read from it`, NOT_REGULAR_HINT);
+  if (!st.isFile())
+    throw new InputError(`${displayPath(p)}: ${kindOf(st)}, where a file is expected; nothing was read from it`, NOT_REGULAR_HINT);
   mustRead(p);
   return true;
 }
@@ -174,7 +195,11 @@ function mustRead(p: string): void {
 export function inputFolder(p: string, realRoot: string, folder: string): boolean {
   const st = inputStat(p, realRoot, folder);
   if (!st) return false;
-  if (!st.isDirectory()) throw new InputError(`${displayPath(p)}: ${st.isFile() ? 'a file' : kindOf(st)}, where a folder is expected (ENOTDIR)`, NOT_REGULAR_HINT);
+  if (!st.isDirectory())
+    throw new InputError(
+      `${displayPath(p)}: ${st.isFile() ? 'a file' : kindOf(st)}, where a folder is expected (ENOTDIR)`,
+      NOT_REGULAR_HINT,
+    );
   return true;
 }
 
@@ -190,6 +215,11 @@ export function listDir(p: string): Dirent[] {
 /** An I/O failure on input `p` as an InputError: its path and the system's code (EACCES, ENOTDIR, …). */
 function ioError(p: string, err: unknown): InputError {
   const e = err as NodeJS.ErrnoException;
-  const what = e.code === 'EACCES' || e.code === 'EPERM' ? 'cannot be read' : e.code === 'ENOTDIR' ? 'a path through a file, where a folder is expected' : 'cannot be read';
+  const what =
+    e.code === 'EACCES' || e.code === 'EPERM'
+      ? 'cannot be read'
+      : e.code === 'ENOTDIR'
+        ? 'a path through a file, where a folder is expected'
+        : 'cannot be read';
   return new InputError(`${displayPath(p)}: ${what} (${e.code ?? e.message})`, 'check that the file exists and that you may read it');
 }

@@ -11,20 +11,12 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Database, pathList, sqlString } from './db.js';
+import { type Database, pathList, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from './leaks.js';
 import { displayPath, inputFile, inputFolder, listDir, walkFiles } from './paths.js';
-import {
-  ENVELOPE_MACRO,
-  NOTES,
-  REGISTRATION,
-  REGISTRATION_KINDS,
-  RESULTS,
-  SKILL_RESULTS,
-  TOOL_USE,
-} from './records.js';
+import { ENVELOPE_MACRO, NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './records.js';
 import { readSql } from './queries.js';
 import { recordError, validateAll } from './schema.js';
 
@@ -59,19 +51,27 @@ interface SourceFile {
 export function discoverProbe(path: string): { probe: Probe; files: SourceFile[] } {
   const dir = resolve(path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new InputError(`${displayPath(dir)}: no such probe directory`, 'give the path of a probe directory, one that holds results.jsonl');
+    throw new InputError(
+      `${displayPath(dir)}: no such probe directory`,
+      'give the path of a probe directory, one that holds results.jsonl',
+    );
   }
   // Every file is checked to be a regular file inside the probe before anything opens one.
   const real = realpathSync(dir);
   const results = join(dir, 'results.jsonl');
   if (!inputFile(results, real, dir)) {
-    throw new InputError(`${displayPath(dir)}: not a probe: it has no results.jsonl`, 'give the path of a probe directory, one that holds results.jsonl');
+    throw new InputError(
+      `${displayPath(dir)}: not a probe: it has no results.jsonl`,
+      'give the path of a probe directory, one that holds results.jsonl',
+    );
   }
   const id = basename(dir);
   const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
   const toolDir = join(dir, 'tool_use');
   if (inputFolder(toolDir, real, dir)) {
-    for (const name of listDir(toolDir).map((e) => e.name).sort()) {
+    for (const name of listDir(toolDir)
+      .map((e) => e.name)
+      .sort()) {
       const m = /^(.*)\.(jsonl|err)$/.exec(name);
       if (!m) continue;
       inputFile(join(toolDir, name), real, dir);
@@ -170,7 +170,10 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   // throws the second connection's error first).
   await db.inParallel(async (here) => {
     await buildRegistration(here);
-    await buildSpawns(here, files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs));
+    await buildSpawns(
+      here,
+      files.filter((f) => f.kind === 'tool_use_err').map((f) => f.abs),
+    );
   }, checkRecords);
   await checkSpawns(db, warnings, toolUseRequired);
   // Home-directory paths are looked for on a second connection while this one builds the details;
@@ -216,9 +219,21 @@ export async function rejectJsonValues(db: Database, table: string): Promise<voi
   await db.exec('drop view json_records');
   if (!b) return;
   const [file, rec, detail] = [String(b.file), Number(b.rec), String(b.detail)];
-  if (b.what === 'number') throw recordError(file, rec, `${detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
-  if (b.what === 'depth') throw recordError(file, rec, 'a value is nested more than 256 levels deep', 'RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it');
-  throw recordError(file, rec, `key ${JSON.stringify(detail)} is repeated within one object`, 'readers disagree on which copy wins: keep one');
+  if (b.what === 'number')
+    throw recordError(file, rec, `${detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
+  if (b.what === 'depth')
+    throw recordError(
+      file,
+      rec,
+      'a value is nested more than 256 levels deep',
+      'RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it',
+    );
+  throw recordError(
+    file,
+    rec,
+    `key ${JSON.stringify(detail)} is repeated within one object`,
+    'readers disagree on which copy wins: keep one',
+  );
 }
 
 /** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */
@@ -233,7 +248,12 @@ async function checkKinds(db: Database): Promise<void> {
   );
   const u = res.rows[0];
   if (u) {
-    throw recordError(String(u.file), Number(u.rec), `registration record of unknown kind ${JSON.stringify(String(u.kind))}`, `the kinds are ${kinds.join(', ')}; see the README, "The registration"`);
+    throw recordError(
+      String(u.file),
+      Number(u.rec),
+      `registration record of unknown kind ${JSON.stringify(String(u.kind))}`,
+      `the kinds are ${kinds.join(', ')}; see the README, "The registration"`,
+    );
   }
 }
 
@@ -433,9 +453,21 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
      order by what, file, rec, probe`,
   );
   const u = res.rows.find((r) => r.what === 'note');
-  if (u) throw recordError(String(u.file), Number(u.rec), `notes.jsonl row: session "${u.name}" is not in results.jsonl`, 'a note names the session_id of a results.jsonl row');
+  if (u)
+    throw recordError(
+      String(u.file),
+      Number(u.rec),
+      `notes.jsonl row: session "${u.name}" is not in results.jsonl`,
+      'a note names the session_id of a results.jsonl row',
+    );
   const p = res.rows.find((r) => r.what === 'pilot');
-  if (p) throw recordError(String(p.file), Number(p.rec), `addendum declares pilot session "${p.name}", which is not in results.jsonl`, 'a pilot is named by the full session_id of a results.jsonl row');
+  if (p)
+    throw recordError(
+      String(p.file),
+      Number(p.rec),
+      `addendum declares pilot session "${p.name}", which is not in results.jsonl`,
+      'a pilot is named by the full session_id of a results.jsonl row',
+    );
   for (const o of res.rows.filter((r) => r.what === 'skill')) {
     warnings.push(`${o.probe}/skill_results.jsonl: ${o.n} row(s) name a session that is not in results.jsonl (first: record ${o.rec})`);
   }
@@ -479,13 +511,33 @@ async function homePathWarnings(db: Database): Promise<string[]> {
  * tool call's id (a spawn's calls), and `key` what repeats; `shown`, the key as a message writes it.
  */
 const UNIQUE: { label: string; within: string; source: string }[] = [
-  { label: 'session_id', within: 'a probe', source: `select probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'` },
+  {
+    label: 'session_id',
+    within: 'a probe',
+    source: `select probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'`,
+  },
   { label: 'seq', within: 'a probe', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
-  { label: 'registered arm', within: 'a probe', source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'` },
-  { label: 'addendum number', within: 'a probe', source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'` },
-  { label: 'budget record', within: 'a probe', source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'` },
+  {
+    label: 'registered arm',
+    within: 'a probe',
+    source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'`,
+  },
+  {
+    label: 'addendum number',
+    within: 'a probe',
+    source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'`,
+  },
+  {
+    label: 'budget record',
+    within: 'a probe',
+    source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'`,
+  },
   // A repeated line would count the call twice.
-  { label: 'tool_use id', within: "a spawn's tool_use file", source: `select file, file, rec, json ->> 'id' as key from records where kind = 'tool_use'` },
+  {
+    label: 'tool_use id',
+    within: "a spawn's tool_use file",
+    source: `select file, file, rec, json ->> 'id' as key from records where kind = 'tool_use'`,
+  },
   {
     label: '(session_id, tool_use_id)',
     within: 'skill_results.jsonl',
@@ -510,5 +562,10 @@ async function checkDuplicates(db: Database): Promise<void> {
   const firstLine = physicalLine(String(d.first_file), Number(d.first_rec));
   const first = d.first_file === d.file ? `line ${firstLine}` : `${displayPath(String(d.first_file))}:${firstLine}`;
   const key = label.startsWith('(') ? String(d.key) : JSON.stringify(String(d.key));
-  throw recordError(String(d.file), Number(d.rec), `duplicate ${label} ${key} (first at ${first})`, `each ${label} must be unique within ${within}`);
+  throw recordError(
+    String(d.file),
+    Number(d.rec),
+    `duplicate ${label} ${key} (first at ${first})`,
+    `each ${label} must be unique within ${within}`,
+  );
 }

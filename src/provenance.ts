@@ -30,7 +30,10 @@ export function bodyState(body: readonly string[]): 'new' | 'rendered' | 'edited
   if (body.length === 0) return 'new';
   const m = LINE.exec(body.at(-1)!);
   if (!m) return 'edited';
-  const content = body.slice(0, -1).map((l) => `${l}\n`).join('');
+  const content = body
+    .slice(0, -1)
+    .map((l) => `${l}\n`)
+    .join('');
   if (seal(m[1]!, content) === m[2]) return 'rendered';
   return content !== '' && shortHash(content) === m[2] ? 'rendered' : 'edited';
 }

@@ -39,7 +39,10 @@ export function readQuery(name: string): Query {
     throw new InputError(`no query named "${name}"`, `the queries are: ${listQueries().join(', ')}`);
   }
   const sql = readFileSync(file, 'utf8');
-  const header = sql.split('\n').filter((l) => l.startsWith('--')).map((l) => l.replace(/^--\s?/, ''));
+  const header = sql
+    .split('\n')
+    .filter((l) => l.startsWith('--'))
+    .map((l) => l.replace(/^--\s?/, ''));
   const summary = (header[0] ?? '').replace(new RegExp(`^${name}:\\s*`), '');
   const paramLine = header.find((l) => /^params:/.test(l)) ?? 'params: none';
   const declared = paramLine.replace(/^params:\s*/, '').trim();
@@ -48,7 +51,11 @@ export function readQuery(name: string): Query {
   const at = header.findIndex((l) => /^reads:/.test(l));
   const readLines = at < 0 ? [] : [header[at]!.replace(/^reads:/, '')];
   for (let i = at + 1; at >= 0 && i < header.length && /^\s/.test(header[i]!); i++) readLines.push(header[i]!);
-  const reads = readLines.join(',').split(',').map((t) => t.trim()).filter(Boolean);
+  const reads = readLines
+    .join(',')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   return { name, source: `queries/${name}.sql`, sql, summary, params, reads };
 }
 

@@ -72,7 +72,9 @@ export const RESULTS: RecordSchema = {
     { bad: `try_cast(env ->> '$.total_cost_usd' as DOUBLE) < 0`, why: '"envelope.total_cost_usd" must not be negative' },
     { bad: anyUsage(`json_type(x) <> 'OBJECT'`), why: 'every "envelope.modelUsage" entry must be an object' },
     {
-      bad: anyUsage(`coalesce(json_type(x, '$.costUSD'), 'DOUBLE') not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(x ->> '$.costUSD' as DOUBLE) < 0`),
+      bad: anyUsage(
+        `coalesce(json_type(x, '$.costUSD'), 'DOUBLE') not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(x ->> '$.costUSD' as DOUBLE) < 0`,
+      ),
       why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a non-negative number',
     },
     {
@@ -157,7 +159,12 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
       { key: 'usd', kinds: ['number'] },
       { key: 'spawns', kinds: ['integer'] },
     ],
-    checks: [{ bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`, why: '"usd" and "spawns" must not be negative' }],
+    checks: [
+      {
+        bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`,
+        why: '"usd" and "spawns" must not be negative',
+      },
+    ],
     hint: REG_HINT,
   },
   arm: {

@@ -24,8 +24,20 @@ interface Spec {
   columns: [string, 'BOOLEAN' | 'VARCHAR'][];
 }
 
-const TRIGGER: Spec = { what: 'trigger', columns: [['fired', 'BOOLEAN'], ['observed', 'VARCHAR']] };
-const CHECK: Spec = { what: 'check', columns: [['holds', 'BOOLEAN'], ['result', 'VARCHAR']] };
+const TRIGGER: Spec = {
+  what: 'trigger',
+  columns: [
+    ['fired', 'BOOLEAN'],
+    ['observed', 'VARCHAR'],
+  ],
+};
+const CHECK: Spec = {
+  what: 'check',
+  columns: [
+    ['holds', 'BOOLEAN'],
+    ['result', 'VARCHAR'],
+  ],
+};
 
 /** What a registered file may read: the documented views, unqualified or in `main`. */
 const READABLE = new Set(VIEWS.map((v) => v.name));
@@ -83,7 +95,8 @@ function forbidden(node: unknown, ctes: ReadonlySet<string>): string | null {
     if (node.type === 'TABLE_FUNCTION') {
       const fn = isNode(node.function) ? node.function : {};
       const name = String(fn.function_name ?? '');
-      if (!TABLE_FUNCTIONS.has(name.toLowerCase()) || fn.schema || fn.catalog) return `${name}(), a table function that may read files or the catalog`;
+      if (!TABLE_FUNCTIONS.has(name.toLowerCase()) || fn.schema || fn.catalog)
+        return `${name}(), a table function that may read files or the catalog`;
     }
   }
   for (const [key, value] of Object.entries(node)) {
@@ -113,7 +126,10 @@ async function mustBeAQuestion(box: Database, sql: string, where: string, spec: 
     // prepares as a SELECT is a PRAGMA (DuckDB rewrites those that return rows); one that does not
     // prepare alone (COPY to a file, once sealed) is named for what it is not.
     const types = (await box.statementTypes(sql)).map((t) => (t === 'UNKNOWN' ? 'non-SELECT' : t));
-    const what = types.length === 1 ? `one ${types[0] === 'SELECT' ? 'PRAGMA' : types[0]} statement` : `${types.length} statements (${types.join(', ')})`;
+    const what =
+      types.length === 1
+        ? `one ${types[0] === 'SELECT' ? 'PRAGMA' : types[0]} statement`
+        : `${types.length} statements (${types.join(', ')})`;
     throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
   }
   const n = parsed.statements.length;
@@ -139,7 +155,10 @@ async function runFile(db: Database, probe: Probe, file: string, rec: number, pa
   }
   // A link out of registration/ (to /etc/passwd, say) or a FIFO is refused before anything opens it.
   if (!inputFile(abs, realpathSync(regDir), regDir)) {
-    throw new InputError(`${from}: ${spec.what} file "${path}" does not exist`, `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`);
+    throw new InputError(
+      `${from}: ${spec.what} file "${path}" does not exist`,
+      `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`,
+    );
   }
   const sql = readFileSync(abs, 'utf8');
   const where = displayPath(abs);
@@ -163,7 +182,10 @@ async function runFile(db: Database, probe: Probe, file: string, rec: number, pa
   // A NULL is no answer: a trigger's would excuse the arms it governs as "did not fire".
   const [answer] = spec.columns[0]!;
   if (res.rows[0]![answer] === null) {
-    throw new InputError(`${where}: a ${spec.what}'s ${answer} is true or false; this one returned NULL`, `fix the ${spec.what}'s SELECT (an aggregate over no rows gives NULL: coalesce it)`);
+    throw new InputError(
+      `${where}: a ${spec.what}'s ${answer} is true or false; this one returned NULL`,
+      `fix the ${spec.what}'s SELECT (an aggregate over no rows gives NULL: coalesce it)`,
+    );
   }
   return res.rows[0]!;
 }
@@ -180,17 +202,23 @@ export async function evaluateRegistration(db: Database, probes: readonly Readon
     for (const a of arms.rows) {
       const r = await runFile(db, probe, String(a.file), Number(a.rec), String(a.trigger), TRIGGER);
       await db.exec(`insert into trigger_results values ($probe, $arm, $fired, $observed)`, {
-        probe: probe.id, arm: String(a.arm), fired: r.fired as boolean, observed: r.observed as string,
+        probe: probe.id,
+        arm: String(a.arm),
+        fired: r.fired as boolean,
+        observed: r.observed as string,
       });
     }
-    const checks = await db.query(
-      `select n, required, "check", file, rec from conjuncts where probe = $probe order by n`,
-      { probe: probe.id },
-    );
+    const checks = await db.query(`select n, required, "check", file, rec from conjuncts where probe = $probe order by n`, {
+      probe: probe.id,
+    });
     for (const c of checks.rows) {
       const r = await runFile(db, probe, String(c.file), Number(c.rec), String(c.check), CHECK);
       await db.exec(`insert into conjunct_results values ($probe, $n, $required, $result, $holds)`, {
-        probe: probe.id, n: Number(c.n), required: String(c.required), result: r.result as string, holds: r.holds as boolean,
+        probe: probe.id,
+        n: Number(c.n),
+        required: String(c.required),
+        result: r.result as string,
+        holds: r.holds as boolean,
       });
     }
   }

@@ -75,9 +75,15 @@ function parseOptions(doc: string, line: number, text: string): Record<string, s
     const m = re.exec(text);
     if (!m) {
       if (text.slice(at).trim() === '') break;
-      fail(doc, line, `cannot read the marker's options at "${text.slice(at).trim()}"`, 'options are key=value pairs, e.g. probe=. format=text');
+      fail(
+        doc,
+        line,
+        `cannot read the marker's options at "${text.slice(at).trim()}"`,
+        'options are key=value pairs, e.g. probe=. format=text',
+      );
     }
-    (options[m[1]!] ??= []).push(m[2] ?? m[3]!);
+    options[m[1]!] ??= [];
+    options[m[1]!]!.push(m[2] ?? m[3]!);
     at = re.lastIndex;
   }
   return options;
@@ -93,7 +99,10 @@ function utf8Text(bytes: Buffer, path: string): string {
   for (let line = 1; ; line++) {
     const end = bytes.indexOf(0x0a, start);
     if (!isUtf8(bytes.subarray(start, end < 0 ? bytes.length : end)) || end < 0) {
-      throw new InputError(`${displayPath(path)}:${line}: not UTF-8 text`, 'render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8)');
+      throw new InputError(
+        `${displayPath(path)}:${line}: not UTF-8 text`,
+        'render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8)',
+      );
     }
     start = end + 1;
   }
@@ -122,7 +131,13 @@ export function parseDocument(path: string): Parsed {
     }
     const b = BEGIN.exec(text);
     if (b) {
-      if (open) fail(path, line, `nested marker: a region begins inside the region begun on line ${open.begin}`, 'close each region with <!-- omg-evidence:end --> before the next begins');
+      if (open)
+        fail(
+          path,
+          line,
+          `nested marker: a region begins inside the region begun on line ${open.begin}`,
+          'close each region with <!-- omg-evidence:end --> before the next begins',
+        );
       const [name, ...rest] = (b[1] ?? '').split(/\s+/);
       if (!name) fail(path, line, 'the begin marker names nothing to render', `name one of ${TABLES.join(', ')} or a query`);
       open = { begin: line, name, options: parseOptions(path, line, rest.join(' ')) };
@@ -132,7 +147,12 @@ export function parseDocument(path: string): Parsed {
       open = null;
     } else if (!open && MARKER_LIKE.test(text)) {
       // Outside a region, a misspelt or indented marker would leave its region silently unrendered.
-      fail(path, line, 'a line that looks like a marker but is not one', 'write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line');
+      fail(
+        path,
+        line,
+        'a line that looks like a marker but is not one',
+        'write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line',
+      );
     }
   });
   if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');
@@ -147,7 +167,7 @@ export function parseDocument(path: string): Parsed {
 }
 
 /** A fenced code block holding `text`. */
-const fence = (text: string) => ['```', ...text.replace(/\n$/, '').split('\n'), '```'].join('\n') + '\n';
+const fence = (text: string) => `${['```', ...text.replace(/\n$/, '').split('\n'), '```'].join('\n')}\n`;
 
 export interface Rendered {
   region: Region;
@@ -176,10 +196,12 @@ function specOf(doc: string, r: Region): Spec {
   }
   const known = ['probe', 'format', ...(['census', 'skills'].includes(r.name) ? ['from'] : []), ...(query?.params ?? [])];
   for (const key of Object.keys(r.options)) {
-    if (!known.includes(key)) fail(doc, r.begin, `unknown option "${key}" for ${r.name}`, `the options of ${r.name} are ${known.join(', ')}`);
+    if (!known.includes(key))
+      fail(doc, r.begin, `unknown option "${key}" for ${r.name}`, `the options of ${r.name} are ${known.join(', ')}`);
   }
   for (const [key, values] of Object.entries(r.options)) {
-    if (key !== 'probe' && values.length > 1) fail(doc, r.begin, `option "${key}" is given ${values.length} times`, 'only probe may repeat');
+    if (key !== 'probe' && values.length > 1)
+      fail(doc, r.begin, `option "${key}" is given ${values.length} times`, 'only probe may repeat');
   }
   const format = (r.options.format?.[0] ?? 'markdown') as Spec['format'];
   if (!(FORMATS as readonly string[]).includes(format)) fail(doc, r.begin, `format must be ${FORMATS.join(', ')}; got "${format}"`);
@@ -187,9 +209,14 @@ function specOf(doc: string, r: Region): Spec {
   if (from !== 'records' && from !== 'transcripts') fail(doc, r.begin, `from must be records or transcripts; got "${from}"`);
   const probes = (r.options.probe ?? []).map((p) => resolve(dirname(doc), p));
   for (const p of probes) {
-    if (!existsSync(p) || !statSync(p).isDirectory()) fail(doc, r.begin, `probe "${displayPath(p)}" does not exist`, 'probe= is a path relative to the document');
+    if (!existsSync(p) || !statSync(p).isDirectory())
+      fail(doc, r.begin, `probe "${displayPath(p)}" does not exist`, 'probe= is a path relative to the document');
   }
-  const params = Object.fromEntries(Object.entries(r.options).filter(([k]) => query?.params.includes(k)).map(([k, v]) => [k, v[0]!]));
+  const params = Object.fromEntries(
+    Object.entries(r.options)
+      .filter(([k]) => query?.params.includes(k))
+      .map(([k, v]) => [k, v[0]!]),
+  );
   return { name: r.name, format, from, probes, params };
 }
 
@@ -201,11 +228,12 @@ async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string>
   for (const p of ev.probes) {
     for (const f of listFiles(join(p.dir, 'registration'))) files.add(f);
     // A census reads the probe's own transcripts from the records too (its forgeable column).
-    if (spec.from === 'transcripts' || spec.name === 'census') for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
+    if (spec.from === 'transcripts' || spec.name === 'census')
+      for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
   }
   const h = sha256();
   for (const f of [...files].sort()) {
-    const probe = ev.probes.find((p) => f.startsWith(p.dir + '/'))!;
+    const probe = ev.probes.find((p) => f.startsWith(`${p.dir}/`))!;
     h.update(`${probe.id}/${relative(probe.dir, f)}\0`);
     feedFile(h, f);
     h.update('\0');
@@ -266,7 +294,8 @@ export class EvidenceCache {
   private readonly open = new Map<string, Promise<Evidence>>();
   get(probes: string[], from: Source): Promise<Evidence> {
     const key = JSON.stringify([probes, from]);
-    if (!this.open.has(key)) this.open.set(key, Evidence.open(probes, { transcripts: from === 'transcripts' ? true : undefined, ownTranscripts: true }));
+    if (!this.open.has(key))
+      this.open.set(key, Evidence.open(probes, { transcripts: from === 'transcripts' ? true : undefined, ownTranscripts: true }));
     return this.open.get(key)!;
   }
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
  * The first problem (by file, then line) becomes an InputError naming `file:line`; unknown keys
  * are never a problem (they are kept in the loaded tables).
  */
-import { Database, sqlString } from './db.js';
+import { type Database, sqlString } from './db.js';
 import { InputError } from './errors.js';
 import { physicalLine } from './jsonl.js';
 import { displayPath } from './paths.js';
@@ -47,8 +47,14 @@ export interface RecordSchema {
 
 /** What each json_type() result is called in messages. */
 const KIND_WORDS: Record<string, string> = {
-  VARCHAR: 'a string', UBIGINT: 'an integer', BIGINT: 'an integer', DOUBLE: 'a number', BOOLEAN: 'a boolean',
-  OBJECT: 'an object', ARRAY: 'an array', NULL: 'null',
+  VARCHAR: 'a string',
+  UBIGINT: 'an integer',
+  BIGINT: 'an integer',
+  DOUBLE: 'a number',
+  BOOLEAN: 'a boolean',
+  OBJECT: 'an object',
+  ARRAY: 'an array',
+  NULL: 'null',
 };
 
 /** json_type() result `t` in words, for messages: `an array`. */
@@ -58,13 +64,13 @@ export function kindWord(t: string): string {
 
 /** A SQL expression naming the JSON kind of json_type() result `t`, for messages (kindWord in SQL). */
 function kindName(t: string): string {
-  return `case ${t} ${Object.entries(KIND_WORDS).map(([k, w]) => `when '${k}' then '${w}'`).join(' ')} else lower(${t}) end`;
+  return `case ${t} ${Object.entries(KIND_WORDS)
+    .map(([k, w]) => `when '${k}' then '${w}'`)
+    .join(' ')} else lower(${t}) end`;
 }
 
 function article(kinds: JsonKind[]): string {
-  const words = kinds.map((k) =>
-    k === 'null' ? 'null' : k === 'integer' || k === 'object' || k === 'array' ? `an ${k}` : `a ${k}`,
-  );
+  const words = kinds.map((k) => (k === 'null' ? 'null' : k === 'integer' || k === 'object' || k === 'array' ? `an ${k}` : `a ${k}`));
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }
 
@@ -78,11 +84,14 @@ export function problemExpr(schema: RecordSchema): string {
   const arms: string[] = [`when json_type(json) <> 'OBJECT' then 'object'`];
   schema.fields.forEach((f, i) => {
     const t = `kinds[${i + 1}]`;
-    const allowed = f.kinds.flatMap((k) => DUCK[k]).map(sqlString).join(', ');
+    const allowed = f.kinds
+      .flatMap((k) => DUCK[k])
+      .map(sqlString)
+      .join(', ');
     if (f.required !== false) arms.push(`when ${t} is null then 'missing:${i}'`);
     arms.push(`when ${t} not in (${allowed}) then 'type:${i}'`);
   });
-  (schema.checks ?? []).forEach((c, j) => arms.push(`when coalesce(${c.bad}, false) then 'check:${j}'`));
+  for (const [j, c] of (schema.checks ?? []).entries()) arms.push(`when coalesce(${c.bad}, false) then 'check:${j}'`);
   return `case ${arms.join(' ')} end`;
 }
 
@@ -117,7 +126,10 @@ export function kindsExpr(schema: RecordSchema): string {
 export async function validateAll(db: Database, table: string, parts: { schema: RecordSchema; where: string }[]): Promise<void> {
   if (parts.length === 0) return;
   const union = parts
-    .map((p, i) => `select file, rec, ${i} as part, ${problemExpr(p.schema)} as problem from (select *, ${kindsExpr(p.schema)} as kinds from ${table} where ${p.where})`)
+    .map(
+      (p, i) =>
+        `select file, rec, ${i} as part, ${problemExpr(p.schema)} as problem from (select *, ${kindsExpr(p.schema)} as kinds from ${table} where ${p.where})`,
+    )
     .join('\n     union all\n     ');
   const res = await db.query(
     `select file, rec, part, problem from (${union}) where problem is not null order by file, rec, part limit 1`,

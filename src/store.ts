@@ -73,7 +73,7 @@ export function layout(): string {
 function files(inputs: Inputs): string[] {
   const out: string[] = [];
   for (const p of inputs.probes) {
-    let listed;
+    let listed: ReturnType<typeof discoverProbe>['files'];
     try {
       listed = discoverProbe(p).files;
     } catch {
@@ -173,7 +173,7 @@ export async function writeMeta(db: Database, inputs: Inputs, warnings: string[]
 }
 
 export async function readMeta(db: Database, file: string): Promise<Meta> {
-  let rows;
+  let rows: Record<string, unknown>[];
   try {
     rows = (await db.query(`select key, value from omg_meta`)).rows;
   } catch {

@@ -19,7 +19,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { Database, pathList, textList } from './db.js';
+import { type Database, pathList, textList } from './db.js';
 import { InputError } from './errors.js';
 import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import { displayPath, listFiles, walkFiles } from './paths.js';
@@ -150,7 +150,12 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
     await db.onConnections(parts.length, async (con, i) => {
       if (i > 0) await con.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
-      await con.exec(`insert into ${into} ${pass}`, { files: pathList(parts[i]!) }, 'reading the transcripts', i === 0 ? onProgress : undefined);
+      await con.exec(
+        `insert into ${into} ${pass}`,
+        { files: pathList(parts[i]!) },
+        'reading the transcripts',
+        i === 0 ? onProgress : undefined,
+      );
     });
   } catch (err) {
     throw lineTooLong(err) ?? err;
@@ -160,7 +165,10 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   if (lines) await db.exec(readSql('transcripts/groups'), undefined, 'reading the transcripts');
   await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
   await rejectBadLines(db);
-  await rejectNonJsonValues(db, files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(resolve(d) + '/'))));
+  await rejectNonJsonValues(
+    db,
+    files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`))),
+  );
   await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
   if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
   if (results) await buildResults(db);
@@ -193,7 +201,9 @@ function shares(files: { abs: string; size: number }[], n: number): string[][] {
  */
 async function rejectBadLines(db: Database): Promise<void> {
   await db.exec(readSql('transcripts/keyless-lines'), undefined, 'checking the transcripts');
-  const files = (await db.query('select distinct abs from keyless_lines order by abs', undefined, 'checking the transcripts')).rows.map((r) => String(r.abs));
+  const files = (await db.query('select distinct abs from keyless_lines order by abs', undefined, 'checking the transcripts')).rows.map(
+    (r) => String(r.abs),
+  );
   if (files.length) await db.exec(readSql('transcripts/keyless'), { files: oneScan(files) }, 'checking the transcripts');
   else await db.exec('create or replace temp table keyless_kinds (abs VARCHAR, file VARCHAR, rec BIGINT, kind VARCHAR)');
   const bad = (await db.query(readSql('transcripts/checks'), undefined, 'checking the transcripts')).rows[0];
@@ -203,10 +213,20 @@ async function rejectBadLines(db: Database): Promise<void> {
   const rec = Number(bad.rec);
   if (bad.problem === 'not an object') {
     if (bad.kind === null) throw await describeLine(db, abs, rec);
-    throw recordError(abs, rec, `transcript line: not a JSON object (got ${kindWord(String(bad.kind))})`, 'every transcript line is one JSON object');
+    throw recordError(
+      abs,
+      rec,
+      `transcript line: not a JSON object (got ${kindWord(String(bad.kind))})`,
+      'every transcript line is one JSON object',
+    );
   }
   const got = (await db.query(readSql('transcripts/mistyped'), { files: oneScan([abs]), rec }, 'checking the transcripts')).rows[0];
-  throw recordError(abs, rec, `transcript line: "${got?.k}" must be a string, got ${got?.v}`, "a transcript line's timestamp and version are strings");
+  throw recordError(
+    abs,
+    rec,
+    `transcript line: "${got?.k}" must be a string, got ${got?.v}`,
+    "a transcript line's timestamp and version are strings",
+  );
 }
 
 /**
@@ -215,7 +235,11 @@ async function rejectBadLines(db: Database): Promise<void> {
  */
 async function rejectNonJsonValues(db: Database, files: TranscriptFile[]): Promise<void> {
   if (files.length === 0) return;
-  await db.exec(readSql('transcripts/strict'), { files: oneScan(files.map((f) => f.abs)), copies: files.length === 1 ? 2 : 1 }, 'checking the transcripts');
+  await db.exec(
+    readSql('transcripts/strict'),
+    { files: oneScan(files.map((f) => f.abs)), copies: files.length === 1 ? 2 : 1 },
+    'checking the transcripts',
+  );
   try {
     await rejectJsonValues(db, 'committed_lines');
   } finally {
@@ -228,7 +252,11 @@ async function buildResults(db: Database): Promise<void> {
   await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
   const big = (await db.query(`select distinct abs from transcript_tool_results where big order by abs`)).rows;
   for (const { abs } of big) {
-    await db.exec(readSql('transcripts/results-big'), { files: oneScan([String(abs)]), abs: String(abs) }, 'building the transcript results');
+    await db.exec(
+      readSql('transcripts/results-big'),
+      { files: oneScan([String(abs)]), abs: String(abs) },
+      'building the transcript results',
+    );
   }
   await db.exec(
     'alter table transcript_tool_results drop column abs; alter table transcript_tool_results drop column block; alter table transcript_tool_results drop column big',

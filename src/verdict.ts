@@ -49,7 +49,10 @@ const strip = ({ probe: _probe, ...rest }: Row) => rest;
 export async function verdicts(ev: Evidence): Promise<Verdict[]> {
   for (const p of ev.probes) {
     if (!p.registered) {
-      throw new InputError(`${displayPath(p.dir)}: the probe has no registration/ folder`, 'a verdict needs the conjuncts registered before the first spawn; see the README, "The registration"');
+      throw new InputError(
+        `${displayPath(p.dir)}: the probe has no registration/ folder`,
+        'a verdict needs the conjuncts registered before the first spawn; see the README, "The registration"',
+      );
     }
   }
   await ev.evaluateRegistration();
@@ -60,7 +63,10 @@ export async function verdicts(ev: Evidence): Promise<Verdict[]> {
     const mine = (rows: Row[]) => rows.filter((r) => r.probe === p.id);
     const cs = mine(conjuncts!).map(strip) as unknown as Conjunct[];
     if (cs.length === 0) {
-      throw new InputError(`${displayPath(join(p.dir, 'registration'))}: the registration has no conjunct`, 'register the conditions the verdict requires as "conjunct" records');
+      throw new InputError(
+        `${displayPath(join(p.dir, 'registration'))}: the registration has no conjunct`,
+        'register the conditions the verdict requires as "conjunct" records',
+      );
     }
     const arms = mine(completeness!).map(strip);
     const budget = strip(mine(budgets!)[0]!) as unknown as Budget;

@@ -20,7 +20,10 @@ export function replaceDocument(path: string, expected: Buffer, data: string): v
     // The mode given at creation is masked by the umask.
     chmodSync(tmp, mode);
     if (!readFileSync(target).equals(expected)) {
-      throw new InputError(`${displayPath(path)}: the document changed while it was being rendered; nothing was written`, 'run render again');
+      throw new InputError(
+        `${displayPath(path)}: the document changed while it was being rendered; nothing was written`,
+        'run render again',
+      );
     }
     renameSync(tmp, target);
     tmp = undefined;

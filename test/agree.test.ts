@@ -33,11 +33,19 @@ describe('agree with nothing to compare exits 3', () => {
   it("a folder of someone else's sessions", async () => {
     const run = await cli(['agree', '--transcripts', join(probeFixture('disagree'), 'transcripts'), '--format', 'text']);
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/^omg-evidence: agree: 0 of 28 spawn\(s\) compared: 0 agree, 0 differ; 28 gone \(.*\): nothing was compared \(/);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: agree: 0 of 28 spawn\(s\) compared: 0 agree, 0 differ; 28 gone \(.*\): nothing was compared \(/,
+    );
   });
 
   it('one probe of two with no spawn compared names that probe', async () => {
-    const run = await cli(['agree', bundled, probeFixture('agree-other-session'), '--transcripts', join(probeFixture('agree-other-session'), 'transcripts')]);
+    const run = await cli([
+      'agree',
+      bundled,
+      probeFixture('agree-other-session'),
+      '--transcripts',
+      join(probeFixture('agree-other-session'), 'transcripts'),
+    ]);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/: nothing was compared for 0017-staged-agent-restores-layer-1 \(pass --transcripts DIR/);
   });

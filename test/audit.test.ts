@@ -23,14 +23,46 @@ describe('audit', () => {
 
   it('has a fixture for every kind it finds', () => {
     expect(leaky).toEqual([
-      'anthropic-key', 'aws-keys', 'aws-secret-near', 'bearer-token', 'github-token', 'google-api-key', 'google-oauth', 'home-paths',
-      'netrc-password', 'openai-key', 'private-key', 'slack-app-token', 'slack-token', 'slack-webhook', 'url-password',
+      'anthropic-key',
+      'aws-keys',
+      'aws-secret-near',
+      'bearer-token',
+      'github-token',
+      'google-api-key',
+      'google-oauth',
+      'home-paths',
+      'netrc-password',
+      'openai-key',
+      'private-key',
+      'slack-app-token',
+      'slack-token',
+      'slack-webhook',
+      'url-password',
     ]);
-    const kinds = new Set(leaky.flatMap((n) => readFileSync(join(dir, `${n}.txt`), 'utf8').split('\n').filter(Boolean).map((l) => l.split(': ')[1])));
+    const kinds = new Set(
+      leaky.flatMap((n) =>
+        readFileSync(join(dir, `${n}.txt`), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split(': ')[1]),
+      ),
+    );
     expect([...kinds].sort()).toEqual([
-      'anthropic-key', 'aws-access-key-id', 'aws-secret-key', 'bearer-token', 'github-token', 'google-api-key', 'google-client-secret',
-      'google-oauth-token', 'home-path',
-      'netrc-password', 'openai-key', 'private-key', 'slack-token', 'slack-webhook', 'url-password',
+      'anthropic-key',
+      'aws-access-key-id',
+      'aws-secret-key',
+      'bearer-token',
+      'github-token',
+      'google-api-key',
+      'google-client-secret',
+      'google-oauth-token',
+      'home-path',
+      'netrc-password',
+      'openai-key',
+      'private-key',
+      'slack-token',
+      'slack-webhook',
+      'url-password',
     ]);
   });
 
@@ -40,7 +72,11 @@ describe('audit', () => {
     expect(run.stdout).toBe(readFileSync(join(dir, `${name}.txt`), 'utf8'));
     const n = run.stdout.split('\n').filter(Boolean);
     const homes = n.filter((l) => l.includes(': home-path: ')).length;
-    expect(lastLine(run.stderr)).toMatch(new RegExp(`^omg-evidence: audit: ${homes} home-directory path\\(s\\) and ${n.length - homes} secret\\(s\\) in \\d+ of \\d+ file\\(s\\) of 1 probe\\(s\\) \\(write home paths`));
+    expect(lastLine(run.stderr)).toMatch(
+      new RegExp(
+        `^omg-evidence: audit: ${homes} home-directory path\\(s\\) and ${n.length - homes} secret\\(s\\) in \\d+ of \\d+ file\\(s\\) of 1 probe\\(s\\) \\(write home paths`,
+      ),
+    );
   });
 
   it('prints the summary on stderr, one line', async () => {
@@ -66,7 +102,8 @@ describe('audit', () => {
     for (const name of leaky) {
       const run = await cli(['audit', at(name), '--format', 'json']);
       for (const f of listFiles(join(dir, name))) {
-        for (const secret of readFileSync(f, 'utf8').match(/FAKE[A-Za-z0-9_.-]{8,}|fAkE[A-Za-z0-9]{8,}/g) ?? []) expect(run.stdout, name).not.toContain(secret);
+        for (const secret of readFileSync(f, 'utf8').match(/FAKE[A-Za-z0-9_.-]{8,}|fAkE[A-Za-z0-9]{8,}/g) ?? [])
+          expect(run.stdout, name).not.toContain(secret);
       }
     }
   });
@@ -103,7 +140,10 @@ describe('audit', () => {
       cpSync(join(dir, 'clean'), join(root, 'p'), { recursive: true });
       mkdirSync(join(root, 'p', '.git'));
       writeFileSync(join(root, 'p', '.git', 'config'), '[core]\n\tworktree = /home/alice/p\n');
-      execFileSync('python3', ['-c', `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(join(root, 'p', '.git', 'fsmonitor.ipc'))})`]);
+      execFileSync('python3', [
+        '-c',
+        `import socket; socket.socket(socket.AF_UNIX).bind(${JSON.stringify(join(root, 'p', '.git', 'fsmonitor.ipc'))})`,
+      ]);
       const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('');
@@ -145,20 +185,29 @@ describe('audit', () => {
       { probe: 'url-password', file: 'notes.jsonl', line: 1, kind: 'url-password', match: 'https://bob:FA********@git.example.com' },
       { probe: 'slack-token', file: 'notes.md', line: 3, kind: 'slack-token', match: 'xoxb-0000********' },
     ]);
-    expect((await cli([...args, 'ndjson'])).stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(json.stdout));
+    expect(
+      (await cli([...args, 'ndjson'])).stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ).toEqual(JSON.parse(json.stdout));
     expect((await cli([...args, 'csv'])).stdout).toBe(
       'probe,file,line,kind,match\r\nurl-password,notes.jsonl,1,url-password,https://bob:FA********@git.example.com\r\nslack-token,notes.md,3,slack-token,xoxb-0000********\r\n',
     );
     expect((await cli([...args, 'markdown'])).stdout).toBe(
       '| where | kind | match |\n|:---|:---|:---|\n| url-password/notes.jsonl:1 | url-password | https://bob:FA********@git.example.com |\n| slack-token/notes.md:3 | slack-token | xoxb-0000******** |\n',
     );
-    expect(lastLine(json.stderr)).toBe(`omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 4 file(s) of 2 probe(s) ${HINT}`);
+    expect(lastLine(json.stderr)).toBe(
+      `omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 4 file(s) of 2 probe(s) ${HINT}`,
+    );
   });
 
   it('refuses a folder that is not a probe (exit 1)', async () => {
     const run = await cli(['audit', join('test', 'fixtures', 'not-a-probe')]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('omg-evidence: test/fixtures/not-a-probe: not a probe: it has no results.jsonl (give the path of a probe directory, one that holds results.jsonl)\n');
+    expect(run.stderr).toBe(
+      'omg-evidence: test/fixtures/not-a-probe: not a probe: it has no results.jsonl (give the path of a probe directory, one that holds results.jsonl)\n',
+    );
   });
 });
 
@@ -191,6 +240,8 @@ describe.skipIf(!haveSamples && process.env.CI !== 'true')('the samples in ../sh
   it('give home paths only, never a secret', () => {
     const found = listFiles(samples).flatMap((f) => findLeaks(readFileSync(f, 'utf8')).map((l) => ({ f, ...l })));
     expect(found.filter((l) => l.kind !== 'home-path')).toEqual([]);
-    expect(new Set(found.map((l) => l.masked))).toEqual(new Set(['/Users/g***', '/home/m****', '/Users/c***', '/home/c***', '/home/U***', '/home/U****', '/Users/d**']));
+    expect(new Set(found.map((l) => l.masked))).toEqual(
+      new Set(['/Users/g***', '/home/m****', '/Users/c***', '/home/c***', '/home/U***', '/home/U****', '/Users/d**']),
+    );
   });
 });

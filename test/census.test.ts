@@ -61,7 +61,19 @@ describe('census of the bundled probe', () => {
     expect(rows.map((r: { seq: number }) => r.seq)).toEqual([...Array(28).keys()].map((i) => i + 1));
     for (const r of rows) {
       expect(Object.keys(r)).toEqual([
-        'probe', 'seq', 'arm', 'phase', 'session_id', 'status', 'exit_code', 'tools', 'artifacts', 'markers', 'skills', 'note', 'forgeable',
+        'probe',
+        'seq',
+        'arm',
+        'phase',
+        'session_id',
+        'status',
+        'exit_code',
+        'tools',
+        'artifacts',
+        'markers',
+        'skills',
+        'note',
+        'forgeable',
       ]);
       expect(Object.keys(r.tools)).toEqual(Object.keys(r.tools).sort());
     }
@@ -104,7 +116,9 @@ describe('census of other probes', () => {
         "B-ONE       cccccccc  {'Bash': 1}               -       -\n",
     );
     const md = await cli(['census', probeFixture('minimal'), probeFixture('second'), '--format', 'markdown']);
-    expect(md.stdout.split('\n')[0]).toBe('| probe | seq | arm | phase | session | status | exit | tools | artifacts | markers | skills | note | forgeable |');
+    expect(md.stdout.split('\n')[0]).toBe(
+      '| probe | seq | arm | phase | session | status | exit | tools | artifacts | markers | skills | note | forgeable |',
+    );
   });
 
   it('counts every record as counted, with no notes, when a probe has no registration', async () => {
@@ -127,8 +141,19 @@ describe('census of other probes', () => {
   it('shortens namespaced skills from the second on', async () => {
     const { censusLine } = await import('../src/census-text.js');
     const line = censusLine({
-      probe: 'p', seq: 1, arm: 'X', phase: 'A', session_id: '0123456789ab', exit_code: 0, status: 'counted',
-      tools: [{ name: 'Skill', count: 3 }], artifacts: [], markers: [], skills: ['ns:a', 'b', 'ns:c'], note: 'n', forgeable: ['BREACH'],
+      probe: 'p',
+      seq: 1,
+      arm: 'X',
+      phase: 'A',
+      session_id: '0123456789ab',
+      exit_code: 0,
+      status: 'counted',
+      tools: [{ name: 'Skill', count: 3 }],
+      artifacts: [],
+      markers: [],
+      skills: ['ns:a', 'b', 'ns:c'],
+      note: 'n',
+      forgeable: ['BREACH'],
     });
     expect(line).toBe("X           01234567  {'Skill': 3}              -       -                 ns:a  b  ns:…  (n)");
   });

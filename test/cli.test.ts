@@ -12,7 +12,7 @@ describe('usage', () => {
     const run = await cli(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage: omg-evidence \[options\] \[command\]/);
-    expect(run.stdout).toMatch(/\n  census \[options\] \[probe\.\.\.\]/);
+    expect(run.stdout).toMatch(/\n {2}census \[options\] \[probe\.\.\.\]/);
   });
 
   it('--version prints the package version', async () => {
@@ -95,7 +95,9 @@ describe('the installed bin', () => {
     // --no: npx must find the package's own bin, never fetch one.
     const run = spawnSync('npx', ['--no', 'omg-evidence', 'census', '--format', 'csv'], { cwd: repo, encoding: 'utf8' });
     expect({ code: run.status, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(run.stdout.split(/\r?\n/)[0]).toBe('probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note,forgeable');
+    expect(run.stdout.split(/\r?\n/)[0]).toBe(
+      'probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note,forgeable',
+    );
   });
 });
 
@@ -120,7 +122,9 @@ describe('what the fuzz found', () => {
     // The previous loader globbed an empty path when no file held a Skill call.
     const dir = mkdtempSync(join(tmpdir(), 'omg-cwd-'));
     try {
-      const run = bin(['skills', '--transcripts', join(repo, 'test', 'fixtures', 'transcripts', 'census-bom'), '--format', 'json'], { cwd: dir });
+      const run = bin(['skills', '--transcripts', join(repo, 'test', 'fixtures', 'transcripts', 'census-bom'), '--format', 'json'], {
+        cwd: dir,
+      });
       expect(run).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -148,7 +152,9 @@ describe('what the fuzz found', () => {
       writeFileSync(join(probe, 'results.jsonl'), rows.join('\n'));
       const run = bin(['census', probe]);
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(`omg-evidence: ${probe}/results.jsonl:1: a value is nested more than 256 levels deep (RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it)\n`);
+      expect(run.stderr).toBe(
+        `omg-evidence: ${probe}/results.jsonl:1: a value is nested more than 256 levels deep (RFC 8259 lets a reader limit nesting, and no record needs this much: flatten it)\n`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

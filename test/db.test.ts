@@ -21,9 +21,28 @@ describe('select results', () => {
               [{'name': 'Read', 'count': 2::BIGINT}, {'name': 'Bash', 'count': null}] as tools, []::VARCHAR[] as none`,
     );
     expect(res.columns).toEqual(['s', 'b', 'h', 't', 'n', 'tools', 'none']);
-    expect(res.types).toEqual(['VARCHAR', 'BOOLEAN', 'HUGEINT', 'TINYINT', 'VARCHAR', 'STRUCT("name" VARCHAR, "count" BIGINT)[]', 'VARCHAR[]']);
+    expect(res.types).toEqual([
+      'VARCHAR',
+      'BOOLEAN',
+      'HUGEINT',
+      'TINYINT',
+      'VARCHAR',
+      'STRUCT("name" VARCHAR, "count" BIGINT)[]',
+      'VARCHAR[]',
+    ]);
     expect(res.rows).toEqual([
-      { s: 'a"b\\\n', b: true, h: 3, t: -2, n: null, tools: [{ name: 'Read', count: 2 }, { name: 'Bash', count: null }], none: [] },
+      {
+        s: 'a"b\\\n',
+        b: true,
+        h: 3,
+        t: -2,
+        n: null,
+        tools: [
+          { name: 'Read', count: 2 },
+          { name: 'Bash', count: null },
+        ],
+        none: [],
+      },
     ]);
   });
 
@@ -102,7 +121,7 @@ describe('a database started early (engine.ts)', () => {
 });
 
 describe('Database.inParallel', () => {
-  it('runs on two connections, returns both results, and throws the second one\'s error first', async () => {
+  it("runs on two connections, returns both results, and throws the second one's error first", async () => {
     const db = await Database.open();
     try {
       await db.exec(`create table shared as select 1 as x`);
@@ -167,11 +186,15 @@ describe('Database.sandbox', () => {
       const inside = await db.sandbox(async (box) => {
         // The loading connection's temporary tables are not there to replace or shadow.
         await expect(box.query(`select * from results`)).rejects.toThrow(/Table with name results does not exist/);
-        await box.exec(`update spawns set cost_usd = 0; create temp table results as select false as holds; create macro twice(x) as 2 * x`);
+        await box.exec(
+          `update spawns set cost_usd = 0; create temp table results as select false as holds; create macro twice(x) as 2 * x`,
+        );
         return (await box.query(`select cost_usd, (select holds from results) as holds, twice(2) as four from spawns`)).rows;
       });
       expect(inside).toEqual([{ cost_usd: 0, holds: false, four: 4 }]);
-      expect((await db.query(`select cost_usd, (select holds from results) as holds from spawns`)).rows).toEqual([{ cost_usd: 1.5, holds: true }]);
+      expect((await db.query(`select cost_usd, (select holds from results) as holds from spawns`)).rows).toEqual([
+        { cost_usd: 1.5, holds: true },
+      ]);
       await expect(db.query(`select twice(2)`)).rejects.toThrow(/twice does not exist/);
       // The time zone every connection has, though the configuration is locked.
       expect(await db.sandbox(async (box) => (await box.query(`select current_setting('TimeZone') as tz`)).rows)).toEqual([{ tz: 'UTC' }]);
@@ -186,11 +209,19 @@ describe('Database.sandbox', () => {
       await db.exec(`create table spawns as select 1.5 as cost_usd`);
       const last = await db.sandbox((box) => box.statements(`create temp table t as select 2 as x; select x from t`, 'q'));
       expect(last.rows).toEqual([{ x: 2 }]);
-      for (const sql of ['commit; update spawns set cost_usd = 0', 'update spawns set cost_usd = 0; rollback; update spawns set cost_usd = 0', 'begin transaction']) {
-        await expect(db.sandbox((box) => box.statements(sql, 'q'))).rejects.toThrow(/^q: statement \d begins, commits or rolls back a transaction$/);
+      for (const sql of [
+        'commit; update spawns set cost_usd = 0',
+        'update spawns set cost_usd = 0; rollback; update spawns set cost_usd = 0',
+        'begin transaction',
+      ]) {
+        await expect(db.sandbox((box) => box.statements(sql, 'q'))).rejects.toThrow(
+          /^q: statement \d begins, commits or rolls back a transaction$/,
+        );
       }
       expect((await db.query(`select cost_usd from spawns`)).rows).toEqual([{ cost_usd: 1.5 }]);
-      await expect(db.sandbox((box) => box.statements('selec 1', 'q'))).rejects.toThrow(/^q: Parser Error: syntax error at or near "selec"/);
+      await expect(db.sandbox((box) => box.statements('selec 1', 'q'))).rejects.toThrow(
+        /^q: Parser Error: syntax error at or near "selec"/,
+      );
     } finally {
       db.close();
     }

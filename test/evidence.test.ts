@@ -19,8 +19,10 @@ const one = async (sql: string) => (await ev.db.query(sql)).rows[0]!;
 
 describe('the bundled probe holds the ADR figures', () => {
   it('28 rows, 27 envelopes, claude 2.1.228 on every row', async () => {
-    expect(await one(`select count(*) as rows, count(envelope) as envelopes,
-                        count(*) filter (where claude_version = '2.1.228') as v from spawns`)).toEqual({ rows: 28, envelopes: 27, v: 28 });
+    expect(
+      await one(`select count(*) as rows, count(envelope) as envelopes,
+                        count(*) filter (where claude_version = '2.1.228') as v from spawns`),
+    ).toEqual({ rows: 28, envelopes: 27, v: 28 });
   });
 
   it('K-NEG exits 1 with no envelope, and its .err holds the CLI complaint', async () => {
@@ -33,9 +35,11 @@ describe('the bundled probe holds the ADR figures', () => {
 
   it('costs $2.4616 in all, and each envelope equals the sum of its modelUsage', async () => {
     expect(await one(`select round(sum(cost_usd), 4) as total from spawns`)).toEqual({ total: 2.4616 });
-    expect(await one(`select count(*) as n from spawns s
+    expect(
+      await one(`select count(*) as n from spawns s
                       where s.envelope is not null
-                        and s.cost_usd <> (select sum(cost_usd) from model_usage m where m.session_id = s.session_id)`)).toEqual({ n: 0 });
+                        and s.cost_usd <> (select sum(cost_usd) from model_usage m where m.session_id = s.session_id)`),
+    ).toEqual({ n: 0 });
   });
 
   it('claude-opus-5[1m] in all 27 modelUsage objects, claude-haiku-4-5 in 25', async () => {
@@ -46,27 +50,43 @@ describe('the bundled probe holds the ADR figures', () => {
   });
 
   it('permission_denials name the Bash touch in the three K-CEIL envelopes only', async () => {
-    expect((await ev.db.query(`select s.arm, d.tool_name, d.tool_input ->> 'command' as command
-                                from permission_denials d join spawns s using (probe, session_id) order by s.seq`)).rows).toEqual(
-      Array(3).fill({ arm: 'K-CEIL', tool_name: 'Bash', command: 'touch /tmp/OMG-K-CEILING-BREACH' }),
-    );
+    expect(
+      (
+        await ev.db.query(`select s.arm, d.tool_name, d.tool_input ->> 'command' as command
+                                from permission_denials d join spawns s using (probe, session_id) order by s.seq`)
+      ).rows,
+    ).toEqual(Array(3).fill({ arm: 'K-CEIL', tool_name: 'Bash', command: 'touch /tmp/OMG-K-CEILING-BREACH' }));
   });
 
   it('pairs every Skill call with its result; the unknown skills are errors', async () => {
     expect(await one(`select count(*) as calls from tool_uses where name = 'Skill'`)).toEqual({ calls: 15 });
-    expect(await one(`select count(*) as paired from skill_calls c join tool_uses t using (probe, session_id, tool_use_id)`)).toEqual({ paired: 15 });
-    expect((await ev.db.query(`select left(session_id, 8) as sid, skill, result from skill_calls where is_error order by ordinal`)).rows).toEqual([
-      { sid: '4d4c9e7b', skill: 'omg-probe-userplugin-only', result: '<tool_use_error>Unknown skill: omg-probe-userplugin-only</tool_use_error>' },
-      { sid: 'fc827716', skill: 'omg-probe-userplugin-only', result: '<tool_use_error>Unknown skill: omg-probe-userplugin-only</tool_use_error>' },
+    expect(await one(`select count(*) as paired from skill_calls c join tool_uses t using (probe, session_id, tool_use_id)`)).toEqual({
+      paired: 15,
+    });
+    expect(
+      (await ev.db.query(`select left(session_id, 8) as sid, skill, result from skill_calls where is_error order by ordinal`)).rows,
+    ).toEqual([
+      {
+        sid: '4d4c9e7b',
+        skill: 'omg-probe-userplugin-only',
+        result: '<tool_use_error>Unknown skill: omg-probe-userplugin-only</tool_use_error>',
+      },
+      {
+        sid: 'fc827716',
+        skill: 'omg-probe-userplugin-only',
+        result: '<tool_use_error>Unknown skill: omg-probe-userplugin-only</tool_use_error>',
+      },
       { sid: 'afbb2a87', skill: 'omg-repo-house-html', result: '<tool_use_error>Unknown skill: omg-repo-house-html</tool_use_error>' },
     ]);
   });
 
   it('has timestamps on 2026-08-12 KST, increasing in seq (and so phase) order', async () => {
-    expect(await one(`select bool_and(started_at like '2026-08-12T%+09:00') as kst,
+    expect(
+      await one(`select bool_and(started_at like '2026-08-12T%+09:00') as kst,
                              bool_and(started_at::TIMESTAMPTZ < ended_at::TIMESTAMPTZ) as ordered,
                              count(*) filter (where started_at::TIMESTAMPTZ <= prev) as backwards
-                      from (select *, lag(ended_at::TIMESTAMPTZ) over (order by seq) as prev from spawns)`)).toEqual({
+                      from (select *, lag(ended_at::TIMESTAMPTZ) over (order by seq) as prev from spawns)`),
+    ).toEqual({
       kst: true,
       ordered: true,
       backwards: 0,
@@ -87,7 +107,9 @@ describe('the reconstruction script', () => {
       execFileSync(process.execPath, [join(repo, 'evidence', 'reconstruct-0017.mjs'), '--out', out], { stdio: 'pipe' });
       const files = (dir: string): string[] =>
         readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
-      const generated = files(out).map((f) => relative(out, f)).sort();
+      const generated = files(out)
+        .map((f) => relative(out, f))
+        .sort();
       expect(generated).toHaveLength(1 + 1 + 28 + 1 + 27);
       for (const f of generated) expect(readFileSync(join(out, f)), f).toEqual(readFileSync(join(bundled, f)));
     } finally {
@@ -96,7 +118,10 @@ describe('the reconstruction script', () => {
   });
 
   it('leaves no home-directory path in any committed record', () => {
-    const all = execFileSync('git', ['ls-files', '-co', '--exclude-standard', 'evidence/0017-staged-agent-restores-layer-1'], { cwd: repo, encoding: 'utf8' })
+    const all = execFileSync('git', ['ls-files', '-co', '--exclude-standard', 'evidence/0017-staged-agent-restores-layer-1'], {
+      cwd: repo,
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter(Boolean);
     expect(all.length).toBeGreaterThan(50);
@@ -128,9 +153,9 @@ describe('nothing the SQL of a library user does changes what the other methods 
     'delete from markers',
     'create temp table spawns as select * replace (100.0 as cost_usd) from main.spawns',
     'create or replace table budgets as select probe, 0.01 as usd, 1 as spawns, file, record from budgets',
-    'create or replace temp table conjunct_results as select probe, n, required, \'forged\' as result, false as holds from conjuncts',
+    "create or replace temp table conjunct_results as select probe, n, required, 'forged' as result, false as holds from conjuncts",
     'create temp view tool_uses as select * from main.tool_uses where false',
-    'create macro format(a, b, c) as \'forged\'',
+    "create macro format(a, b, c) as 'forged'",
     'drop table artifacts',
     'alter table spawns rename to spawns_before',
     'begin; commit; update spawns set cost_usd = 100',
@@ -181,12 +206,20 @@ describe('nothing the SQL of a library user does changes what the other methods 
     expect(await cli(['sql', 'commit; update spawns set cost_usd = 100'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'omg-evidence: <argument>: statement 1 begins, commits or rolls back a transaction (leave it out: your SQL runs in a transaction of its own, which omg-evidence rolls back)\n',
+      stderr:
+        'omg-evidence: <argument>: statement 1 begins, commits or rolls back a transaction (leave it out: your SQL runs in a transaction of its own, which omg-evidence rolls back)\n',
     });
   });
 
   it('sql still runs several statements, and reads the last', async () => {
-    expect(await cli(['sql', 'create temp table t as select arm from spawns where arm like $$K-R%$$; select count(*) as n from t', '--format', 'csv'])).toEqual({
+    expect(
+      await cli([
+        'sql',
+        'create temp table t as select arm from spawns where arm like $$K-R%$$; select count(*) as n from t',
+        '--format',
+        'csv',
+      ]),
+    ).toEqual({
       code: 0,
       stdout: 'n\r\n9\r\n',
       stderr: '',
@@ -195,7 +228,18 @@ describe('nothing the SQL of a library user does changes what the other methods 
 
   it('the library hands out no unsealed evidence and no writable database', async () => {
     const lib = await import('omg-evidence');
-    expect(Object.keys(lib).sort()).toEqual(['DiffersError', 'EXIT', 'Evidence', 'InputError', 'OmgError', 'QueryError', 'UsageError', 'VerdictError', 'main', 'openEvidence']);
+    expect(Object.keys(lib).sort()).toEqual([
+      'DiffersError',
+      'EXIT',
+      'Evidence',
+      'InputError',
+      'OmgError',
+      'QueryError',
+      'UsageError',
+      'VerdictError',
+      'main',
+      'openEvidence',
+    ]);
     expect(Object.getOwnPropertyNames(lib.Evidence).filter((n) => /unsealed/i.test(n))).toEqual([]);
     expect(Object.keys(ev.db).sort()).toEqual(['exec', 'query', 'select']);
   });

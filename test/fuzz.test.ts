@@ -74,21 +74,40 @@ describe('fuzz: the mutations', () => {
 });
 
 describe('fuzz: the rules catch a run that breaks them', () => {
-  const run = (over: Partial<RunResult>): RunResult => ({ args: ['census', 'probe'], code: 0, signal: null, timedOut: false, ms: 1, stdout: '', stderr: '', ...over });
+  const run = (over: Partial<RunResult>): RunResult => ({
+    args: ['census', 'probe'],
+    code: 0,
+    signal: null,
+    timedOut: false,
+    ms: 1,
+    stdout: '',
+    stderr: '',
+    ...over,
+  });
   const mutated = ['probe/results.jsonl'];
 
   it('an error naming the mutated file, and exit 0, 3 and 4, break none', () => {
     expect(violations(run({ code: 1, stderr: 'omg-evidence: probe/results.jsonl:3: malformed JSON (fix it)\n' }), mutated)).toEqual([]);
     for (const code of [0, 3, 4]) expect(violations(run({ code, stderr: 'omg-evidence: warning: something\n' }), mutated)).toEqual([]);
     // A message about the folder that holds the file: the registration as a whole.
-    expect(violations(run({ code: 1, stderr: 'omg-evidence: probe/registration: the registration has no conjunct\n' }), ['probe/registration/prereg.jsonl'])).toEqual([]);
+    expect(
+      violations(run({ code: 1, stderr: 'omg-evidence: probe/registration: the registration has no conjunct\n' }), [
+        'probe/registration/prereg.jsonl',
+      ]),
+    ).toEqual([]);
   });
 
   it('each broken rule is named', () => {
     expect(violations(run({ code: 2 }), mutated)).toEqual(['omg-evidence census probe: exit 2, not 0, 1, 3 or 4']);
-    expect(violations(run({ code: null, signal: 'SIGSEGV' }), mutated)).toEqual(['omg-evidence census probe: exit SIGSEGV, not 0, 1, 3 or 4']);
-    expect(violations(run({ code: null, signal: 'SIGKILL', timedOut: true }), mutated)).toEqual(['omg-evidence census probe: still running after the timeout, killed']);
-    expect(violations(run({ code: 1, stderr: 'omg-evidence: probe/results.jsonl: unexpected error: x\n' }), mutated)).toEqual(['omg-evidence census probe: stderr says "unexpected error"']);
+    expect(violations(run({ code: null, signal: 'SIGSEGV' }), mutated)).toEqual([
+      'omg-evidence census probe: exit SIGSEGV, not 0, 1, 3 or 4',
+    ]);
+    expect(violations(run({ code: null, signal: 'SIGKILL', timedOut: true }), mutated)).toEqual([
+      'omg-evidence census probe: still running after the timeout, killed',
+    ]);
+    expect(violations(run({ code: 1, stderr: 'omg-evidence: probe/results.jsonl: unexpected error: x\n' }), mutated)).toEqual([
+      'omg-evidence census probe: stderr says "unexpected error"',
+    ]);
     expect(violations(run({ code: 1, stderr: 'omg-evidence: probe/results.jsonl: bad\n    at load (src/x.ts:1:2)\n' }), mutated)).toEqual([
       'omg-evidence census probe: stderr holds a stack trace',
       'omg-evidence census probe: stderr holds 1 line(s) not from omg-evidence, the first: "    at load (src/x.ts:1:2)"',
@@ -96,15 +115,20 @@ describe('fuzz: the rules catch a run that breaks them', () => {
     expect(violations(run({ code: 0, stderr: 'FATAL ERROR: Reached heap limit\n' }), mutated)).toEqual([
       'omg-evidence census probe: stderr holds 1 line(s) not from omg-evidence, the first: "FATAL ERROR: Reached heap limit"',
     ]);
-    expect(violations(run({ code: 1, stderr: 'omg-evidence: Conversion Error: Could not convert string \'many\' to INT64\n' }), mutated)).toEqual([
-      'omg-evidence census probe: exit 1 without naming a mutated file (probe/results.jsonl)',
-    ]);
+    expect(
+      violations(run({ code: 1, stderr: "omg-evidence: Conversion Error: Could not convert string 'many' to INT64\n" }), mutated),
+    ).toEqual(['omg-evidence census probe: exit 1 without naming a mutated file (probe/results.jsonl)']);
     // The probe's own folder is not "the folder that holds" results.jsonl: that would excuse every message.
     expect(violations(run({ code: 1, stderr: 'omg-evidence: probe: something\n' }), mutated)).toHaveLength(1);
   });
 
   // Stand-ins for the bin (test/fixtures/fuzz/*.mjs) run through a whole case: a crash, a hang, a write.
-  const one: Case = { folder: 0, format: 'json', from: 'records', edits: [{ group: 'notes', file: 0, mutation: { kind: 'repeat-line', line: 0, times: 1 } }] };
+  const one: Case = {
+    folder: 0,
+    format: 'json',
+    from: 'records',
+    edits: [{ group: 'notes', file: 0, mutation: { kind: 'repeat-line', line: 0, times: 1 } }],
+  };
   const standIn = (name: string, ms = 20_000) => runCase(one, { folders, timeoutMs: ms, bin: join(fixtures, 'fuzz', name) });
 
   it('a bin that dies of an uncaught error breaks the stack-trace, stderr and naming rules', async () => {
@@ -130,18 +154,22 @@ describe('fuzz: the rules catch a run that breaks them', () => {
 });
 
 describe('fuzz: mutated probes and transcripts', () => {
-  it(`every run exits 0, 1, 3 or 4, prints no stack trace, names the mutated file when it fails, ends in time and changes no input (seed ${seed})`, async () => {
-    let cases = 0;
-    await fc.assert(
-      fc.asyncProperty(caseArb, async (c) => {
-        const outcome = await runCase(c, { folders, timeoutMs, keep: process.env.FUZZ_KEEP === '1' });
-        cases++;
-        if (process.env.FUZZ_VERBOSE === '1') console.log(`${outcome.described}\n    ${outcome.codes.join('\n    ')}`);
-        if (outcome.broken.length > 0) throw new Error(`${outcome.described}\n  broke:\n    ${outcome.broken.join('\n    ')}`);
-      }),
-      // In the suite the first failure ends the run (each case is seconds of CLI runs); npm run fuzz shrinks it.
-      { seed, numRuns, path, endOnFailure: !long },
-    );
-    expect(cases).toBe(numRuns);
-  }, long ? 24 * 3600_000 : 300_000);
+  it(
+    `every run exits 0, 1, 3 or 4, prints no stack trace, names the mutated file when it fails, ends in time and changes no input (seed ${seed})`,
+    async () => {
+      let cases = 0;
+      await fc.assert(
+        fc.asyncProperty(caseArb, async (c) => {
+          const outcome = await runCase(c, { folders, timeoutMs, keep: process.env.FUZZ_KEEP === '1' });
+          cases++;
+          if (process.env.FUZZ_VERBOSE === '1') console.log(`${outcome.described}\n    ${outcome.codes.join('\n    ')}`);
+          if (outcome.broken.length > 0) throw new Error(`${outcome.described}\n  broke:\n    ${outcome.broken.join('\n    ')}`);
+        }),
+        // In the suite the first failure ends the run (each case is seconds of CLI runs); npm run fuzz shrinks it.
+        { seed, numRuns, path, endOnFailure: !long },
+      );
+      expect(cases).toBe(numRuns);
+    },
+    long ? 24 * 3600_000 : 300_000,
+  );
 });

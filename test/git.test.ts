@@ -28,7 +28,12 @@ function committedProbe(): { root: string; dir: string } {
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
       cwd: dir,
       stdio: 'pipe',
-      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}) },
+      env: {
+        ...process.env,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+      },
     });
   g(['init', '-q']);
   g(['add', 'registration']);
@@ -54,26 +59,30 @@ const verdict = async (dir: string) => {
 describe('git is only read', () => {
   // A driver may be named as check-attr prints the attribute's states ("set", "unset",
   // "unspecified"): git runs it all the same.
-  it.each(['evil', 'set', 'unset', 'unspecified'])("runs no program the repository's config names: core.fsmonitor, a hook, a clean filter (driver %s)", async (driver) => {
-    const { root, dir } = committedProbe();
-    const config = (key: string, value: string) => execFileSync('git', ['config', key, value], { cwd: dir, stdio: 'pipe' });
-    config('core.fsmonitor', script(root, 'fsmonitor'));
-    config(`filter.${driver}.clean`, script(root, 'clean'));
-    config(`filter.${driver}.smudge`, script(root, 'smudge'));
-    const hooks = join(dir, '.git', 'hooks');
-    for (const hook of ['post-index-change', 'pre-commit', 'post-checkout']) cpSync(script(root, hook), join(hooks, hook));
-    // Attributes from .git/info/ name the filter without a change to the committed files; a new
-    // mtime on each registration file makes git status read (and so clean) its content.
-    writeFileSync(join(dir, '.git', 'info', 'attributes'), `* filter=${driver}\n`);
-    const later = new Date('2030-01-01T00:00:00Z');
-    for (const f of ['registration/prereg.jsonl', 'registration/addendum-1.jsonl', 'registration/conjuncts/1-a-ran.sql']) utimesSync(join(dir, f), later, later);
+  it.each(['evil', 'set', 'unset', 'unspecified'])(
+    "runs no program the repository's config names: core.fsmonitor, a hook, a clean filter (driver %s)",
+    async (driver) => {
+      const { root, dir } = committedProbe();
+      const config = (key: string, value: string) => execFileSync('git', ['config', key, value], { cwd: dir, stdio: 'pipe' });
+      config('core.fsmonitor', script(root, 'fsmonitor'));
+      config(`filter.${driver}.clean`, script(root, 'clean'));
+      config(`filter.${driver}.smudge`, script(root, 'smudge'));
+      const hooks = join(dir, '.git', 'hooks');
+      for (const hook of ['post-index-change', 'pre-commit', 'post-checkout']) cpSync(script(root, hook), join(hooks, hook));
+      // Attributes from .git/info/ name the filter without a change to the committed files; a new
+      // mtime on each registration file makes git status read (and so clean) its content.
+      writeFileSync(join(dir, '.git', 'info', 'attributes'), `* filter=${driver}\n`);
+      const later = new Date('2030-01-01T00:00:00Z');
+      for (const f of ['registration/prereg.jsonl', 'registration/addendum-1.jsonl', 'registration/conjuncts/1-a-ran.sql'])
+        utimesSync(join(dir, f), later, later);
 
-    const { code, v } = await verdict(dir);
-    expect(readdirSync(root).filter((f) => f.startsWith('ran-'))).toEqual([]);
-    // The bytes are as committed, so nothing is an uncommitted change: the answer is unchanged.
-    expect(v.preregistered).toBe('yes');
-    expect(code).toBe(0);
-  });
+      const { code, v } = await verdict(dir);
+      expect(readdirSync(root).filter((f) => f.startsWith('ran-'))).toEqual([]);
+      // The bytes are as committed, so nothing is an uncommitted change: the answer is unchanged.
+      expect(v.preregistered).toBe('yes');
+      expect(code).toBe(0);
+    },
+  );
 
   it('a file edited since its commit is still an uncommitted change, with a filter emptied', async () => {
     const { root, dir } = committedProbe();
@@ -103,22 +112,25 @@ describe('git is only read', () => {
   });
 
   // Ownership needs a second user: only root can give the repository to one.
-  it.skipIf(process.getuid?.() !== 0)('a repository another user owns reads as before when the user trusts it (safe.directory; runs as root only)', async () => {
-    const { root, dir } = committedProbe();
-    execFileSync('chown', ['-R', '65534', dir]);
-    const global = join(root, 'gitconfig');
-    writeFileSync(global, `[safe]\n\tdirectory = ${dir}\n[core]\n\tfsmonitor = ${script(root, 'global-fsmonitor')}\n`);
-    const saved = process.env.GIT_CONFIG_GLOBAL;
-    process.env.GIT_CONFIG_GLOBAL = global;
-    try {
-      const { code, v } = await verdict(dir);
-      expect(v.preregistered).toBe('yes');
-      expect(code).toBe(0);
-      // Only safe.directory is kept from the user's config.
-      expect(existsSync(join(root, 'ran-global-fsmonitor'))).toBe(false);
-    } finally {
-      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
-      else process.env.GIT_CONFIG_GLOBAL = saved;
-    }
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'a repository another user owns reads as before when the user trusts it (safe.directory; runs as root only)',
+    async () => {
+      const { root, dir } = committedProbe();
+      execFileSync('chown', ['-R', '65534', dir]);
+      const global = join(root, 'gitconfig');
+      writeFileSync(global, `[safe]\n\tdirectory = ${dir}\n[core]\n\tfsmonitor = ${script(root, 'global-fsmonitor')}\n`);
+      const saved = process.env.GIT_CONFIG_GLOBAL;
+      process.env.GIT_CONFIG_GLOBAL = global;
+      try {
+        const { code, v } = await verdict(dir);
+        expect(v.preregistered).toBe('yes');
+        expect(code).toBe(0);
+        // Only safe.directory is kept from the user's config.
+        expect(existsSync(join(root, 'ran-global-fsmonitor'))).toBe(false);
+      } finally {
+        if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+        else process.env.GIT_CONFIG_GLOBAL = saved;
+      }
+    },
+  );
 });

@@ -22,8 +22,12 @@ export async function cli(args: string[], opts: { tty?: boolean; env?: NodeJS.Pr
   let stdout = '';
   let stderr = '';
   const io: IO = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
     stdoutIsTTY: opts.tty ?? false,
     stderrIsTTY: false,
     env: { NO_COLOR: '1', ...opts.env },
@@ -39,7 +43,10 @@ export async function cli(args: string[], opts: { tty?: boolean; env?: NodeJS.Pr
 }
 
 /** The executable package.json names (built into dist/ by `npm run build`). */
-export const binPath = join(repo, (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['omg-evidence']!);
+export const binPath = join(
+  repo,
+  (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['omg-evidence']!,
+);
 
 /** Run the built bin in a child process. */
 export function bin(args: string[], opts: { input?: string; cwd?: string } = {}): Run {

@@ -31,7 +31,7 @@ describe('the physical line of a bad record', () => {
 
   it('is found by streaming the file, past several read chunks, counting blank lines', async () => {
     // Some 3 MB of lines, blank ones among them, then a bad one: more than one chunk of the stream.
-    const good = '{"type":"user","sessionId":"s","message":{"content":"' + 'x'.repeat(1000) + '"}}\n';
+    const good = `{"type":"user","sessionId":"s","message":{"content":"${'x'.repeat(1000)}"}}\n`;
     const lines: string[] = [];
     for (let i = 0; i < 3000; i++) lines.push(i % 100 === 0 ? ' \t\r\n' : good);
     lines.push('{"type":"user",\n', good);
@@ -53,11 +53,10 @@ describe('the physical line of a bad record', () => {
     fs.writeFileSync(f, '{"a":1}\n');
     expect(physicalLine(f, 2)).toBe(2);
   });
-
 });
 
 describe('a line longer than the reader allows', () => {
-  it('is named by file:line, not DuckDB\'s buffer size', async () => {
+  it("is named by file:line, not DuckDB's buffer size", async () => {
     // DuckDB's smallest maximum_object_size is 16 MB and it fails past twice that; the message is
     // the one readJsonl gives for its own limit.
     const root = fs.mkdtempSync(join(tmpdir(), 'omg-long-'));
@@ -66,8 +65,13 @@ describe('a line longer than the reader allows', () => {
     const db = await Database.open();
     try {
       const err = await db
-        .query(`select count(json) from read_ndjson_objects($f, ignore_errors = true, maximum_object_size = ${16 * 1024 * 1024})`, { f: pathList([f]) })
-        .then(() => undefined, (e: unknown) => e);
+        .query(`select count(json) from read_ndjson_objects($f, ignore_errors = true, maximum_object_size = ${16 * 1024 * 1024})`, {
+          f: pathList([f]),
+        })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(lineTooLong(err)?.message).toBe(`${f}:3: line is longer than 256 MB`);
       expect(lineTooLong(new Error('something else'))).toBeUndefined();
     } finally {

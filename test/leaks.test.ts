@@ -26,14 +26,22 @@ describe('home paths, as spelled', () => {
     expect(found('/home//alice/x')).toEqual(['/home//alice']);
     expect(found('see /HOME/alice and /users/bob.')).toEqual(['/HOME/alice', '/users/bob.']);
     expect(found('%2Fhome%2Falice%2Fx and %2fUsers%5cbob')).toEqual(['%2Fhome%2Falice', '%2fUsers%5cbob']);
-    expect(found('C:\\Users\\alice\\x, "C:\\\\Users\\\\bob\\\\y", file:///d:/users/carol')).toEqual(['C:\\Users\\alice', 'C:\\\\Users\\\\bob', 'd:/users/carol']);
+    expect(found('C:\\Users\\alice\\x, "C:\\\\Users\\\\bob\\\\y", file:///d:/users/carol')).toEqual([
+      'C:\\Users\\alice',
+      'C:\\\\Users\\\\bob',
+      'd:/users/carol',
+    ]);
     expect(found('cd ~alice/x; ls %7Ebob%2Fy')).toEqual(['~alice/', '%7Ebob%2F']);
     expect(found('/root and /root/.claude, "/root"')).toEqual(['/root', '/root', '/root']);
     expect(found('line one\\n/home/alice/x')).toEqual(['/home/alice']);
     expect(found('\\/Users\\/alice')).toEqual(['\\/Users\\/alice']);
     // Where systems mount or keep homes, and file:// URLs with a host.
     expect(found('/mnt/c/Users/alice/x and \\\\wsl$\\Ubuntu\\home\\bob\\y')).toEqual(['/mnt/c/Users/alice', '\\\\wsl$\\Ubuntu\\home\\bob']);
-    expect(found('/var/home/carol/x, /var/root/.ssh and file://localhost/home/dan/x')).toEqual(['/var/home/carol', '/var/root', 'file://localhost/home/dan']);
+    expect(found('/var/home/carol/x, /var/root/.ssh and file://localhost/home/dan/x')).toEqual([
+      '/var/home/carol',
+      '/var/root',
+      'file://localhost/home/dan',
+    ]);
   });
 
   it('counts ~/ only when asked (extract), and $HOME as set, with or without its trailing slash', () => {
@@ -48,9 +56,29 @@ describe('home paths, as spelled', () => {
 
   it('leaves alone what only looks like one', () => {
     for (const text of [
-      '~1', '~800 lines', '~1.8.', 'a~b/c', '{:credo, "~> 1.7"}', '[:oban, ~r/^oban_/]', '~s/x/', '`*~`', 'home directory (~)',
-      '$HOME/.claude', 'https://api.github.com/users/octocat', '/api/users/7', '/srv/home/bob', 'home/alice', '/mnt/data/users/x', '/var/lib/home/x',
-      '/home/', '/rootfs/x', '/root-ca.pem', '/tmp/OMG-K-AGENT.txt', '/private/tmp/ws/repo', 'C:\\Program Files\\x', 'x%2Fhome%2Fa',
+      '~1',
+      '~800 lines',
+      '~1.8.',
+      'a~b/c',
+      '{:credo, "~> 1.7"}',
+      '[:oban, ~r/^oban_/]',
+      '~s/x/',
+      '`*~`',
+      'home directory (~)',
+      '$HOME/.claude',
+      'https://api.github.com/users/octocat',
+      '/api/users/7',
+      '/srv/home/bob',
+      'home/alice',
+      '/mnt/data/users/x',
+      '/var/lib/home/x',
+      '/home/',
+      '/rootfs/x',
+      '/root-ca.pem',
+      '/tmp/OMG-K-AGENT.txt',
+      '/private/tmp/ws/repo',
+      'C:\\Program Files\\x',
+      'x%2Fhome%2Fa',
     ]) {
       expect(found(text, true), text).toEqual([]);
     }
@@ -59,7 +87,11 @@ describe('home paths, as spelled', () => {
   it('masks the user name, keeping its first letter', () => {
     const masked = (text: string, home?: string) => homePaths(text, { home }).map(maskHomePath);
     expect(masked('/home/alice /Users/bartholomew-the-long ~carol/ C:\\Users\\dan /root')).toEqual([
-      '/home/a****', '/Users/b********', '~c****/', 'C:\\Users\\d**', '/root',
+      '/home/a****',
+      '/Users/b********',
+      '~c****/',
+      'C:\\Users\\d**',
+      '/root',
     ]);
     expect(masked('/srv/operator/x', '/srv/operator')).toEqual(['/srv/o*******']);
   });
@@ -67,18 +99,28 @@ describe('home paths, as spelled', () => {
 
 /** A home path in one of its spellings, its user name, and whether it needs bareTilde or $HOME. */
 const caseOf = (s: string) =>
-  fc.array(fc.boolean(), { minLength: s.length, maxLength: s.length }).map((up) => [...s].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
+  fc
+    .array(fc.boolean(), { minLength: s.length, maxLength: s.length })
+    .map((up) => [...s].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
 const sep = fc
   .array(fc.constantFrom('/', '//', '\\', '\\\\', '\\/', '%2F', '%2f', '%5C', '%5c'), { minLength: 1, maxLength: 3 })
   .map((a) => a.join(''));
 const user = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,10}[a-z0-9]$/);
 const tail = fc.constantFrom('', '/x', '/.claude/skills/mine', '\\notes.txt', ' and more');
 const spelled = fc.oneof(
-  fc.tuple(sep, fc.constantFrom('home', 'users'), sep, user, tail).chain(([a, w, b, u, t]) => caseOf(w).map((W) => ({ text: `${a}${W}${b}${u}${t}`, generic: true }))),
-  fc.tuple(fc.constantFrom(...'acdzACDZ'), sep, user, tail).chain(([d, s, u, t]) => caseOf('users').map((W) => ({ text: `${d}:${s}${W}${s}${u}${t}`, generic: true }))),
-  fc.tuple(sep, fc.constantFrom('', '/', '/.claude', '\\x')).chain(([s, t]) => caseOf('root').map((W) => ({ text: `${s}${W}${t}`, generic: true }))),
+  fc
+    .tuple(sep, fc.constantFrom('home', 'users'), sep, user, tail)
+    .chain(([a, w, b, u, t]) => caseOf(w).map((W) => ({ text: `${a}${W}${b}${u}${t}`, generic: true }))),
+  fc
+    .tuple(fc.constantFrom(...'acdzACDZ'), sep, user, tail)
+    .chain(([d, s, u, t]) => caseOf('users').map((W) => ({ text: `${d}:${s}${W}${s}${u}${t}`, generic: true }))),
+  fc
+    .tuple(sep, fc.constantFrom('', '/', '/.claude', '\\x'))
+    .chain(([s, t]) => caseOf('root').map((W) => ({ text: `${s}${W}${t}`, generic: true }))),
   fc.tuple(fc.constantFrom('~', '%7E', '%7e'), user, sep, tail).map(([t, u, s, r]) => ({ text: `${t}${u}${s}${r}`, generic: true })),
-  fc.tuple(fc.constantFrom('~', '%7E'), sep, fc.constantFrom('x', '.claude/skills')).map(([t, s, r]) => ({ text: `${t}${s}${r}`, generic: false })),
+  fc
+    .tuple(fc.constantFrom('~', '%7E'), sep, fc.constantFrom('x', '.claude/skills'))
+    .map(([t, s, r]) => ({ text: `${t}${s}${r}`, generic: false })),
 );
 /** What may stand before a path: the start of the value, a space, a quote, punctuation, a JSON line break. */
 const before = fc.constantFrom('', ' ', '"', "'", '(', '=', ':', '`', '\n', '\\n', 'cd ', 'at: ', 'file://');
@@ -97,11 +139,18 @@ describe('home paths, any spelling (property)', () => {
   it('$HOME as set is found however it is spelled, with or without a trailing slash', () => {
     const segment = fc.stringMatching(/^[a-z][a-z0-9_.-]{0,8}$/);
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.array(sep, { minLength: 3, maxLength: 3 }), before, tail, (parts, slash, seps, b, t) => {
-        const home = `/${parts.join('/')}${slash ? '/' : ''}`;
-        const text = `${b}${seps[0]}${parts.map((p, i) => (i ? seps[i % 3] : '') + p).join('')}${t}`;
-        expect(firstHomePath(text, { home }), `${home} in ${text}`).toBeDefined();
-      }),
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        fc.array(sep, { minLength: 3, maxLength: 3 }),
+        before,
+        tail,
+        (parts, slash, seps, b, t) => {
+          const home = `/${parts.join('/')}${slash ? '/' : ''}`;
+          const text = `${b}${seps[0]}${parts.map((p, i) => (i ? seps[i % 3] : '') + p).join('')}${t}`;
+          expect(firstHomePath(text, { home }), `${home} in ${text}`).toBeDefined();
+        },
+      ),
       { seed, numRuns: 500 },
     );
   });
@@ -124,9 +173,17 @@ describe('home paths, any spelling (property)', () => {
 
     it('on every spelling, and on random text full of separators, tildes and home words', async () => {
       const noise = fc
-        .array(fc.constantFrom('/', '\\', '~', '%2F', '%7e', 'home', 'Users', 'root', 'C:', 'alice', '.', '-', ' ', '"', '\\n', 'x', '1'), { maxLength: 12 })
+        .array(fc.constantFrom('/', '\\', '~', '%2F', '%7e', 'home', 'Users', 'root', 'C:', 'alice', '.', '-', ' ', '"', '\\n', 'x', '1'), {
+          maxLength: 12,
+        })
         .map((a) => a.join(''));
-      const texts = fc.sample(fc.oneof(fc.tuple(before, spelled, after).map(([b, p, a]) => `${b}${p.text}${a}`), noise), { seed, numRuns: 3000 });
+      const texts = fc.sample(
+        fc.oneof(
+          fc.tuple(before, spelled, after).map(([b, p, a]) => `${b}${p.text}${a}`),
+          noise,
+        ),
+        { seed, numRuns: 3000 },
+      );
       const js = texts.map((t) => firstHomePath(t)?.text);
       const got = await duck(texts);
       const differ = texts.map((t, i) => ({ t, js: js[i], duckdb: got[i] })).filter((d) => d.js !== d.duckdb);
@@ -144,24 +201,38 @@ describe('extract refuses every spelling, naming where', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
   const run = (name: string, env?: NodeJS.ProcessEnv) => {
     const dir = join('test', 'fixtures', 'extract', name);
-    return cli(['extract', '--transcripts', join(dir, 'transcripts'), '--results', join(dir, 'results.jsonl'), '--out', join(out, name)], { env });
+    return cli(['extract', '--transcripts', join(dir, 'transcripts'), '--results', join(dir, 'results.jsonl'), '--out', join(out, name)], {
+      env,
+    });
   };
   const transcript = (name: string) => `test/fixtures/extract/${name}/transcripts/aaaaaaaa-0000-4000-8000-000000000001.jsonl`;
 
   it.each([
-    ['repeated-slashes', 3, 'result "Launching skill: mine\\nBase directory for this skill: /home//alice/.claude/skills/mine"', '/home//alice'],
+    [
+      'repeated-slashes',
+      3,
+      'result "Launching skill: mine\\nBase directory for this skill: /home//alice/.claude/skills/mine"',
+      '/home//alice',
+    ],
     ['upper-case', 2, 'input key "/HOME/alice/notes.txt"', '/HOME/alice'],
     ['lower-users', 2, 'agent_id "/users/alice/agent"', '/users/alice'],
     ['tilde', 2, 'skill "~/skills/mine"', '~/'],
     ['tilde-user', 2, 'tool name "~alice/bin/tool"', '~alice/'],
-    ['windows', 3, 'result "Launching skill: mine\\nBase directory for this skill: C:\\\\Users\\\\alice\\\\.claude\\\\skills\\\\mine"', 'C:\\Users\\alice'],
+    [
+      'windows',
+      3,
+      'result "Launching skill: mine\\nBase directory for this skill: C:\\\\Users\\\\alice\\\\.claude\\\\skills\\\\mine"',
+      'C:\\Users\\alice',
+    ],
     ['windows-forward', 2, 'skill "d:/users/alice/skills/mine"', 'd:/users/alice'],
     ['root', 2, 'input key "/root/.claude/settings.json"', '/root'],
     ['percent-encoded', 3, 'result "Launching skill: mine\\nfile:%2Fhome%2Falice%2F.claude%2Fskills%2Fmine"', '%2Fhome%2Falice'],
   ])('%s', async (name, line, what, path) => {
     const r = await run(name);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`omg-evidence: ${transcript(name)}:${line}: refusing to write ${what}: it contains the home-directory path ${path} ${HINT}\n`);
+    expect(r.stderr).toBe(
+      `omg-evidence: ${transcript(name)}:${line}: refusing to write ${what}: it contains the home-directory path ${path} ${HINT}\n`,
+    );
     expect(existsSync(join(out, name))).toBe(false);
   });
 
@@ -181,13 +252,22 @@ describe('extract refuses random spellings (property)', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const sid = 'aaaaaaaa-0000-4000-8000-000000000001';
-  const line = (o: object) => JSON.stringify({ sessionId: sid, version: '2.1.228', timestamp: '2026-08-12T05:00:31.000Z', uuid: 'u', ...o }) + '\n';
+  const line = (o: object) =>
+    `${JSON.stringify({ sessionId: sid, version: '2.1.228', timestamp: '2026-08-12T05:00:31.000Z', uuid: 'u', ...o })}\n`;
   /** A transcript with the value in one of the places extract writes from. */
   const transcripts: Record<string, (v: string) => string> = {
     'tool name': (v) => line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_1', name: v, input: {} }] } }),
-    'input key': (v) => line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { [v]: 1 } }] } }),
-    agent_id: (v) => line({ type: 'assistant', isSidechain: true, agentId: v, message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] } }),
-    skill: (v) => line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Skill', input: { skill: v } }] } }),
+    'input key': (v) =>
+      line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { [v]: 1 } }] } }),
+    agent_id: (v) =>
+      line({
+        type: 'assistant',
+        isSidechain: true,
+        agentId: v,
+        message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] },
+      }),
+    skill: (v) =>
+      line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Skill', input: { skill: v } }] } }),
     result: (v) =>
       line({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'Skill', input: { skill: 'mine' } }] } }) +
       line({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: v }] } }),
@@ -247,10 +327,12 @@ describe('export writes no absolute path', () => {
         if (n) rows.push({ file: f.slice(pq.length + 1), n });
       }
       expect(rows).toEqual([]);
-      expect((await db.query(`select * from read_parquet($f) order by file limit 1`, { f: join(pq, 'transcript_files.parquet') })).rows).toEqual([
-        { file: '0b79ed68-4754-42e1-a332-922c06423c22.jsonl', lines: 9 },
-      ]);
-      expect((await db.query(`select distinct file from read_parquet($g)`, { g: join(pq, 'spawn_notes', '*', '*.parquet') })).rows).toEqual([{ file: 'notes.jsonl' }]);
+      expect(
+        (await db.query(`select * from read_parquet($f) order by file limit 1`, { f: join(pq, 'transcript_files.parquet') })).rows,
+      ).toEqual([{ file: '0b79ed68-4754-42e1-a332-922c06423c22.jsonl', lines: 9 }]);
+      expect((await db.query(`select distinct file from read_parquet($g)`, { g: join(pq, 'spawn_notes', '*', '*.parquet') })).rows).toEqual(
+        [{ file: 'notes.jsonl' }],
+      );
     } finally {
       db.close();
     }
@@ -259,7 +341,14 @@ describe('export writes no absolute path', () => {
   it('warns of a transcript view that holds a home path, and writes it as it is', async () => {
     const pq = join(out, 'leak');
     const dir = join('test', 'fixtures', 'extract', 'home-leak');
-    const r = await cli(['export', '--parquet', pq, join('test', 'fixtures', 'probes', 'minimal'), '--transcripts', join(dir, 'transcripts')]);
+    const r = await cli([
+      'export',
+      '--parquet',
+      pq,
+      join('test', 'fixtures', 'probes', 'minimal'),
+      '--transcripts',
+      join(dir, 'transcripts'),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       'omg-evidence: warning: export: transcript_tool_results: 1 row(s) hold a home-directory path (first: /home/alice); the Parquet file keeps them as they are\n' +

@@ -22,32 +22,62 @@ const TOKENS =
 const bad: [fixture: string, message: string][] = [
   ['malformed-truncated', `results.jsonl:2: malformed JSON: unexpected end of data ${HINT_LINE}`],
   ['malformed-literal', `results.jsonl:3: malformed JSON: invalid literal ${HINT_LINE}`],
-  ['malformed-last-line', `results.jsonl:2: malformed JSON: unexpected end of data; the last line has no newline, was the file cut short? ${HINT_LINE}`],
+  [
+    'malformed-last-line',
+    `results.jsonl:2: malformed JSON: unexpected end of data; the last line has no newline, was the file cut short? ${HINT_LINE}`,
+  ],
   ['invalid-utf8', `results.jsonl:2: invalid UTF-8 ${HINT_LINE}`],
   ['not-an-object', `results.jsonl:2: results.jsonl row: not a JSON object (got an array) ${HINT_ROW}`],
   ['missing-key', `results.jsonl:2: results.jsonl row: missing required key "exit_code" ${HINT_ROW}`],
   ['wrong-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got a string "2" ${HINT_ROW}`],
   ['null-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got null ${HINT_ROW}`],
-  ['bad-session-id', `results.jsonl:2: results.jsonl row: "session_id" must be lowercase hex and dashes (it names the file tool_use/<session_id>.jsonl) ${HINT_ROW}`],
+  [
+    'bad-session-id',
+    `results.jsonl:2: results.jsonl row: "session_id" must be lowercase hex and dashes (it names the file tool_use/<session_id>.jsonl) ${HINT_ROW}`,
+  ],
   ['envelope-array-no-result', `results.jsonl:2: results.jsonl row: "envelope" is an array with no "type":"result" element ${HINT_ROW}`],
   ['duplicate-session', `results.jsonl:3: duplicate session_id "${S1}" (first at line 1) (each session_id must be unique within a probe)`],
   ['duplicate-seq', `results.jsonl:2: duplicate seq "1" (first at line 1) (each seq must be unique within a probe)`],
-  ['missing-tool-use', `results.jsonl:2: no tool_use/${S2}.jsonl for this row (every row needs its tool_use file; an empty file means the spawn made no tool call)`],
-  ['bad-tool-use-record', `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id")`],
-  ['note-unknown-session', `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`],
-  ['bad-registration', `registration/prereg.jsonl:1: registration "budget" record: "usd" must be a number, got a string "twelve" (see the README, "The registration")`],
+  [
+    'missing-tool-use',
+    `results.jsonl:2: no tool_use/${S2}.jsonl for this row (every row needs its tool_use file; an empty file means the spawn made no tool call)`,
+  ],
+  [
+    'bad-tool-use-record',
+    `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id")`,
+  ],
+  [
+    'note-unknown-session',
+    `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`,
+  ],
+  [
+    'bad-registration',
+    `registration/prereg.jsonl:1: registration "budget" record: "usd" must be a number, got a string "twelve" (see the README, "The registration")`,
+  ],
   // JSON is JSON: what DuckDB's reader lets through but RFC 8259 does not.
   ['json-nan', `results.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
-  ['json-infinity', `registration/prereg.jsonl:1: -Infinity is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
+  [
+    'json-infinity',
+    `registration/prereg.jsonl:1: -Infinity is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`,
+  ],
   ['json-duplicate-key', `results.jsonl:2: key "costUSD" is repeated within one object (readers disagree on which copy wins: keep one)`],
   // A probe's transcripts are committed records too: every value of every line is held to RFC 8259.
-  ['transcript-nan', `transcripts/000000f1-0000-4000-8000-0000000000f1.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],
-  ['transcript-duplicate-key', `transcripts/000000f1-0000-4000-8000-0000000000f1.jsonl:3: key "type" is repeated within one object (readers disagree on which copy wins: keep one)`],
+  [
+    'transcript-nan',
+    `transcripts/000000f1-0000-4000-8000-0000000000f1.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`,
+  ],
+  [
+    'transcript-duplicate-key',
+    `transcripts/000000f1-0000-4000-8000-0000000000f1.jsonl:3: key "type" is repeated within one object (readers disagree on which copy wins: keep one)`,
+  ],
   ['negative-cost', `results.jsonl:2: results.jsonl row: "envelope.total_cost_usd" must not be negative ${HINT_ROW}`],
   ['negative-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   ['fractional-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   ['usage-wrong-type', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
-  ['duplicate-tool-use-id', `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`],
+  [
+    'duplicate-tool-use-id',
+    `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`,
+  ],
   [
     'duplicate-skill-result',
     `skill_results.jsonl:2: duplicate (session_id, tool_use_id) ("${S2}", "toolu_2") (first at line 1) (each (session_id, tool_use_id) must be unique within skill_results.jsonl)`,
@@ -69,20 +99,25 @@ describe('bad input is a one-line error naming file:line, exit 1', () => {
     expect(run).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'omg-evidence: test/fixtures/no-such-probe: no such probe directory (give the path of a probe directory, one that holds results.jsonl)\n',
+      stderr:
+        'omg-evidence: test/fixtures/no-such-probe: no such probe directory (give the path of a probe directory, one that holds results.jsonl)\n',
     });
   });
 
   it('a directory that is not a probe', async () => {
     const run = await cli(['census', 'test/fixtures/not-a-probe']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe('omg-evidence: test/fixtures/not-a-probe: not a probe: it has no results.jsonl (give the path of a probe directory, one that holds results.jsonl)\n');
+    expect(run.stderr).toBe(
+      'omg-evidence: test/fixtures/not-a-probe: not a probe: it has no results.jsonl (give the path of a probe directory, one that holds results.jsonl)\n',
+    );
   });
 
   it('two probes with the same directory name', async () => {
     const run = await cli(['census', probeFixture('minimal'), `${probeFixture('minimal')}/`]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^omg-evidence: test\/fixtures\/probes\/minimal: probe id "minimal" is already loaded from test\/fixtures\/probes\/minimal \(/);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: test\/fixtures\/probes\/minimal: probe id "minimal" is already loaded from test\/fixtures\/probes\/minimal \(/,
+    );
   });
 });
 
@@ -145,11 +180,19 @@ describe('what loads', () => {
 
   it('builds every table with a probe column', async () => {
     const ev = await Evidence.open([probeFixture('minimal'), probeFixture('second')]);
-    const counts = async (t: string) =>
-      (await ev.db.query(`select probe, count(*) as n from ${t} group by probe order by probe`)).rows;
-    expect(await counts('spawns')).toEqual([{ probe: 'minimal', n: 2 }, { probe: 'second', n: 1 }]);
-    expect(await counts('tool_uses')).toEqual([{ probe: 'minimal', n: 3 }, { probe: 'second', n: 1 }]);
-    expect(await counts('model_usage')).toEqual([{ probe: 'minimal', n: 2 }, { probe: 'second', n: 1 }]);
+    const counts = async (t: string) => (await ev.db.query(`select probe, count(*) as n from ${t} group by probe order by probe`)).rows;
+    expect(await counts('spawns')).toEqual([
+      { probe: 'minimal', n: 2 },
+      { probe: 'second', n: 1 },
+    ]);
+    expect(await counts('tool_uses')).toEqual([
+      { probe: 'minimal', n: 3 },
+      { probe: 'second', n: 1 },
+    ]);
+    expect(await counts('model_usage')).toEqual([
+      { probe: 'minimal', n: 2 },
+      { probe: 'second', n: 1 },
+    ]);
     expect(await counts('artifacts')).toEqual([{ probe: 'minimal', n: 1 }]);
     expect(await counts('markers')).toEqual([{ probe: 'minimal', n: 1 }]);
     expect((await ev.db.query(`select agent_id from tool_uses where probe = 'second'`)).rows).toEqual([{ agent_id: 'a1' }]);
@@ -195,7 +238,9 @@ describe('the file system: anything in a probe that is not a regular file inside
 
   it('a FIFO is refused, never opened (it would hang every command)', async () => {
     const dir = probe((d) => execFileSync('mkfifo', [join(d, 'notes.jsonl')]));
-    expect(await refused(dir)).toEqual(error(`${dir}/notes.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+    expect(await refused(dir)).toEqual(
+      error(`${dir}/notes.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
   });
 
   it('a FIFO in tool_use/', async () => {
@@ -203,14 +248,20 @@ describe('the file system: anything in a probe that is not a regular file inside
       rmSync(join(d, 'tool_use', `${S1}.jsonl`));
       execFileSync('mkfifo', [join(d, 'tool_use', `${S1}.jsonl`)]);
     });
-    expect(await refused(dir)).toEqual(error(`${dir}/tool_use/${S1}.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+    expect(await refused(dir)).toEqual(
+      error(`${dir}/tool_use/${S1}.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
   });
 
   it('a directory named *.jsonl or *.err', async () => {
     const jsonl = probe((d) => mkdirSync(join(d, 'skill_results.jsonl')));
-    expect(await refused(jsonl)).toEqual(error(`${jsonl}/skill_results.jsonl: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`));
+    expect(await refused(jsonl)).toEqual(
+      error(`${jsonl}/skill_results.jsonl: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
     const err = probe((d) => mkdirSync(join(d, 'tool_use', `${S1}.err`)));
-    expect(await refused(err)).toEqual(error(`${err}/tool_use/${S1}.err: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`));
+    expect(await refused(err)).toEqual(
+      error(`${err}/tool_use/${S1}.err: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
   });
 
   it('a dangling symbolic link, and a loop', async () => {
@@ -227,7 +278,9 @@ describe('the file system: anything in a probe that is not a regular file inside
 
   it('a symbolic link that resolves outside the probe', async () => {
     const dir = probe((d) => symlinkSync('/etc/passwd', join(d, 'notes.jsonl')));
-    expect(await refused(dir)).toEqual(error(`${dir}/notes.jsonl: a symbolic link that resolves outside ${dir} (to /etc/passwd); nothing was read from it ${HINT_OUT}`));
+    expect(await refused(dir)).toEqual(
+      error(`${dir}/notes.jsonl: a symbolic link that resolves outside ${dir} (to /etc/passwd); nothing was read from it ${HINT_OUT}`),
+    );
   });
 
   it('a registered check linked to /etc/passwd is refused, never echoed', async () => {
@@ -237,7 +290,11 @@ describe('the file system: anything in a probe that is not a regular file inside
       symlinkSync('/etc/passwd', join(d, check));
     }, 'git-order');
     const run = await refused(dir, ['verdict']);
-    expect(run).toEqual(error(`${dir}/${check}: a symbolic link that resolves outside ${dir}/registration (to /etc/passwd); nothing was read from it ${HINT_OUT}`));
+    expect(run).toEqual(
+      error(
+        `${dir}/${check}: a symbolic link that resolves outside ${dir}/registration (to /etc/passwd); nothing was read from it ${HINT_OUT}`,
+      ),
+    );
     expect(run.stderr).not.toMatch(/root/);
   });
 
@@ -247,7 +304,9 @@ describe('the file system: anything in a probe that is not a regular file inside
       rmSync(join(d, check));
       execFileSync('mkfifo', [join(d, check)]);
     }, 'git-order');
-    expect(await refused(dir, ['verdict'])).toEqual(error(`${dir}/${check}: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+    expect(await refused(dir, ['verdict'])).toEqual(
+      error(`${dir}/${check}: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
   });
 
   it('tool_use being a file (ENOTDIR)', async () => {
@@ -281,12 +340,18 @@ describe('writing: a file extract or render cannot write is an error naming it, 
     writeFileSync(join(root, 'file'), '');
     const run = await extract(join(root, 'file', 'out'));
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`^omg-evidence: ${root}/file/out/tool_use/[0-9a-f-]+\\.jsonl: cannot write \\(ENOTDIR\\) \\${HINT.slice(0, -1)}\\)\n$`));
+    expect(run.stderr).toMatch(
+      new RegExp(`^omg-evidence: ${root}/file/out/tool_use/[0-9a-f-]+\\.jsonl: cannot write \\(ENOTDIR\\) \\${HINT.slice(0, -1)}\\)\n$`),
+    );
   });
 
   it('extract --out where a file it writes is a folder (EISDIR)', async () => {
     mkdirSync(join(root, 'o', 'skill_results.jsonl'), { recursive: true });
-    expect(await extract(join(root, 'o'))).toEqual({ code: 1, stdout: '', stderr: `omg-evidence: ${root}/o/skill_results.jsonl: cannot write (EISDIR) ${HINT}\n` });
+    expect(await extract(join(root, 'o'))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${root}/o/skill_results.jsonl: cannot write (EISDIR) ${HINT}\n`,
+    });
   });
 
   it('render where its temporary file cannot be made leaves the document and what is in the way as they were', () => {

@@ -6,7 +6,15 @@ import { cli } from './helpers.js';
 
 const io = (tty: boolean) => {
   const out = { text: '' };
-  const value: IO = { stdout: () => {}, stderr: (t) => void (out.text += t), stdoutIsTTY: false, stderrIsTTY: tty, env: {} };
+  const value: IO = {
+    stdout: () => {},
+    stderr: (t) => {
+      out.text += t;
+    },
+    stdoutIsTTY: false,
+    stderrIsTTY: tty,
+    env: {},
+  };
   return { io: value, out };
 };
 

@@ -7,7 +7,18 @@
  * and random fences. Writing keeps symlinks, modes and CRLF, and refuses a file changed meanwhile.
  * Also: the README and the bundled probe's adr-tables.md are current.
  */
-import { chmodSync, cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -45,10 +56,12 @@ describe('render', () => {
     expect(after.endsWith('Text after, no final newline.')).toBe(true);
     expect(after).toContain('```\n<!-- omg-evidence:begin census probe=nowhere -->\n```');
     expect(after).toMatch(
-      /<!-- omg-evidence:begin census probe=\.\.\/probes\/minimal format=text -->\n```\nA-ONE       aaaaaaaa  \{'Skill': 1, 'Write': 2\}  BREACH  -                 ns:thing\nA-TWO       bbbbbbbb  \{\}                        -       M@HOME\n```\n<!-- omg-evidence:provenance omg-evidence@0\.1\.0 probe=minimal inputs=[0-9a-f]{12} query=[0-9a-f]{12} content=[0-9a-f]{12} -->\n<!-- omg-evidence:end -->/,
+      /<!-- omg-evidence:begin census probe=\.\.\/probes\/minimal format=text -->\n```\nA-ONE {7}aaaaaaaa {2}\{'Skill': 1, 'Write': 2\} {2}BREACH {2}- {17}ns:thing\nA-TWO {7}bbbbbbbb {2}\{\} {24}- {7}M@HOME\n```\n<!-- omg-evidence:provenance omg-evidence@0\.1\.0 probe=minimal inputs=[0-9a-f]{12} query=[0-9a-f]{12} content=[0-9a-f]{12} -->\n<!-- omg-evidence:end -->/,
     );
     // A query by its file name renders as a markdown table of its columns.
-    expect(after).toContain('| probe | spent_usd | spawns | bound_usd | bound_spawns | share_usd | share_spawns | within |\n|:---|---:|---:|---:|---:|---:|---:|:---|\n| minimal | 0.02 | 2 |  |  |  |  |  |');
+    expect(after).toContain(
+      '| probe | spent_usd | spawns | bound_usd | bound_spawns | share_usd | share_spawns | within |\n|:---|---:|---:|---:|---:|---:|---:|:---|\n| minimal | 0.02 | 2 |  |  |  |  |  |',
+    );
     expect(readdirSync(join(doc, '..')).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
@@ -58,7 +71,11 @@ describe('render', () => {
     const once = readFileSync(doc, 'utf8');
     expect((await cli(['render', doc])).stderr).toMatch(/: 0 of 2 region\(s\) rewritten\n$/);
     expect(readFileSync(doc, 'utf8')).toBe(once);
-    expect(await cli(['render', '--check', doc])).toEqual({ code: 0, stdout: '', stderr: 'omg-evidence: render --check: every region is current\n' });
+    expect(await cli(['render', '--check', doc])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'omg-evidence: render --check: every region is current\n',
+    });
   });
 
   it('--check reports a stale region with a unified diff naming the document and line, exit 3, and writes nothing', async () => {
@@ -73,10 +90,16 @@ describe('render', () => {
     // Paths outside the working directory are shown whole.
     const name = doc;
     expect(run.stdout).toContain(`--- ${name}:10 census (in the document)\n+++ ${name}:10 census (from the evidence)\n@@ -11,5 +11,5 @@\n`);
-    expect(run.stdout).toContain("\n-A-ONE       aaaaaaaa  {'Skill': 1, 'Write': 2}  BREACH  -                 ns:thing\n+A-ONE       aaaaaaaa  {'Skill': 1, 'Write': 1}  BREACH  -                 ns:thing\n");
+    expect(run.stdout).toContain(
+      "\n-A-ONE       aaaaaaaa  {'Skill': 1, 'Write': 2}  BREACH  -                 ns:thing\n+A-ONE       aaaaaaaa  {'Skill': 1, 'Write': 1}  BREACH  -                 ns:thing\n",
+    );
     // The budget table reads the same, but its provenance records other inputs: it is stale too.
-    expect(run.stdout).toMatch(/\n--- .*good\.md:20 budget \(in the document\)\n[\s\S]*\n-<!-- omg-evidence:provenance .* inputs=[0-9a-f]{12} .*\n\+<!-- omg-evidence:provenance /);
-    expect(run.stderr).toBe(`omg-evidence: 2 region(s) stale: ${name}:10 (census), ${name}:20 (budget) (run omg-evidence render on the document(s) to regenerate them)\n`);
+    expect(run.stdout).toMatch(
+      /\n--- .*good\.md:20 budget \(in the document\)\n[\s\S]*\n-<!-- omg-evidence:provenance .* inputs=[0-9a-f]{12} .*\n\+<!-- omg-evidence:provenance /,
+    );
+    expect(run.stderr).toBe(
+      `omg-evidence: 2 region(s) stale: ${name}:10 (census), ${name}:20 (budget) (run omg-evidence render on the document(s) to regenerate them)\n`,
+    );
     expect(readFileSync(doc, 'utf8')).toBe(rendered);
     // --diff prints the same while rendering.
     const diff = await cli(['render', '--diff', doc]);
@@ -109,8 +132,14 @@ describe('render', () => {
   const bad: [string, string][] = [
     ['unbalanced-begin.md', '3: a region begun here is never ended (add <!-- omg-evidence:end --> after it)'],
     ['unbalanced-end.md', '4: an end marker with no region begun (remove it, or add the <!-- omg-evidence:begin … --> it closes)'],
-    ['nested.md', '2: nested marker: a region begins inside the region begun on line 1 (close each region with <!-- omg-evidence:end --> before the next begins)'],
-    ['unknown-table.md', '3: unknown table or query "cenus" (name one of census, skills, arms, verdict, cost, commands, queries, schema, or a query: '],
+    [
+      'nested.md',
+      '2: nested marker: a region begins inside the region begun on line 1 (close each region with <!-- omg-evidence:end --> before the next begins)',
+    ],
+    [
+      'unknown-table.md',
+      '3: unknown table or query "cenus" (name one of census, skills, arms, verdict, cost, commands, queries, schema, or a query: ',
+    ],
     ['missing-probe.md', '2: probe "'],
     ['unknown-option.md', '2: unknown option "colour" for census (the options of census are probe, format, from)'],
   ];
@@ -118,7 +147,10 @@ describe('render', () => {
     it(`an error naming the document and line, exit 1, document untouched: ${file}`, async () => {
       const { doc } = scratch(file);
       const before = readFileSync(doc);
-      for (const args of [['render', doc], ['render', '--check', doc]]) {
+      for (const args of [
+        ['render', doc],
+        ['render', '--check', doc],
+      ]) {
         const run = await cli(args);
         expect(run.code).toBe(1);
         expect(run.stdout).toBe('');
@@ -169,7 +201,9 @@ describe('render: markers in fenced code are text', () => {
       expect(run.code).toBe(0);
       const unclosed = file === 'fence-unclosed.md';
       const warning = `omg-evidence: warning: ${doc}:3: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line 5) are text, not regions\n`;
-      expect(run.stderr).toBe(`${unclosed ? warning : ''}omg-evidence: render: ${doc}: ${unclosed ? '0 of 0' : '1 of 1'} region(s) rewritten\n`);
+      expect(run.stderr).toBe(
+        `${unclosed ? warning : ''}omg-evidence: render: ${doc}: ${unclosed ? '0 of 0' : '1 of 1'} region(s) rewritten\n`,
+      );
       // Every fixture ends with its one real region, empty; everything before it stays as it was.
       expect(before.endsWith(EMPTY_QUERIES)).toBe(true);
       expect(readFileSync(doc, 'utf8')).toBe(unclosed ? before : before.slice(0, -EMPTY_QUERIES.length) + filledQueries());
@@ -177,7 +211,14 @@ describe('render: markers in fenced code are text', () => {
   }
 
   it('property: regions inside random fences are never read or written', async () => {
-    const text = fc.constantFrom('Some text.', '<!-- omg-evidence:begin census probe=nowhere -->', '<!-- omg-evidence:end -->', '<!-- omg-evidence:begin queries -->', 'a | b', '');
+    const text = fc.constantFrom(
+      'Some text.',
+      '<!-- omg-evidence:begin census probe=nowhere -->',
+      '<!-- omg-evidence:end -->',
+      '<!-- omg-evidence:begin queries -->',
+      'a | b',
+      '',
+    );
     // A fenced block: its character and length, its indent (up to three spaces), an info string,
     // optionally inside a list item; content lines that must not close it; closed, or not (last block only).
     const fenced = fc.record({
@@ -189,15 +230,20 @@ describe('render: markers in fenced code are text', () => {
       content: fc.array(
         fc.oneof(
           text.map((t) => () => t),
-          fc.record({ other: fc.boolean(), short: fc.integer({ min: 1, max: 3 }), extra: fc.integer({ min: 0, max: 2 }), ind: fc.integer({ min: 0, max: 3 }) }).map(
-            (k) => (f: { char: string; length: number; base: number }) => {
+          fc
+            .record({
+              other: fc.boolean(),
+              short: fc.integer({ min: 1, max: 3 }),
+              extra: fc.integer({ min: 0, max: 2 }),
+              ind: fc.integer({ min: 0, max: 3 }),
+            })
+            .map((k) => (f: { char: string; length: number; base: number }) => {
               const other = f.char === '`' ? '~' : '`';
               // Another character at any length, or this one too short, or long enough but followed by text or indented four past the fence's base.
               if (k.other) return ' '.repeat(k.ind) + other.repeat(3 + k.extra);
               if (f.length - k.short >= 3) return ' '.repeat(k.ind) + f.char.repeat(f.length - k.short);
-              return k.extra === 0 ? ' '.repeat(f.base + 4 + k.ind) + f.char.repeat(f.length) : f.char.repeat(f.length + k.extra) + ' text';
-            },
-          ),
+              return k.extra === 0 ? ' '.repeat(f.base + 4 + k.ind) + f.char.repeat(f.length) : `${f.char.repeat(f.length + k.extra)} text`;
+            }),
         ),
         { maxLength: 8 },
       ),
@@ -218,7 +264,7 @@ describe('render: markers in fenced code are text', () => {
             return;
           }
           const base = b.list ? b.list.length : 0;
-          const info = b.char === '`' ? b.info : b.info + ' `x`';
+          const info = b.char === '`' ? b.info : `${b.info} \`x\``;
           const lines = [
             ...(b.list ? [`${b.list}An item:`, ''] : []),
             ' '.repeat(base + b.indent) + b.char.repeat(b.length) + info,
@@ -299,7 +345,10 @@ describe('render: only a region exactly as render wrote it is overwritten', () =
     // Before the provenance line sealed its own fields, content= hashed the content alone: such a region is still render's own.
     const lines = queriesBody.split('\n').slice(0, -2);
     const { createHash } = await import('node:crypto');
-    const legacy = createHash('sha256').update(lines.map((l) => `${l}\n`).join('')).digest('hex').slice(0, 12);
+    const legacy = createHash('sha256')
+      .update(lines.map((l) => `${l}\n`).join(''))
+      .digest('hex')
+      .slice(0, 12);
     const provenance = queriesBody.split('\n').at(-2)!;
     expect(bodyState([...lines, provenance.replace(/content=[0-9a-f]{12}/, `content=${legacy}`)])).toBe('rendered');
     expect(bodyState([...lines.slice(1), provenance.replace(/content=[0-9a-f]{12}/, `content=${legacy}`)])).toBe('edited');
@@ -326,32 +375,60 @@ describe('render: only a region exactly as render wrote it is overwritten', () =
     const unit = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
     const lineText = fc.string({ unit: char.filter((c) => c !== '\n'), maxLength: 20 });
     const edit: fc.Arbitrary<Edit> = fc.oneof(
-      fc.tuple(unit, char).map(([k, c]): Edit => (b) => b.slice(0, at(b, k)) + c + b.slice(at(b, k))),
-      fc.tuple(unit, fc.integer({ min: 1, max: 5 })).map(([k, n]): Edit => (b) => b.slice(0, at(b, k)) + b.slice(at(b, k) + n)),
-      fc.tuple(unit, char).map(([k, c]): Edit => (b) => b.slice(0, at(b, k)) + c + b.slice(at(b, k) + 1)),
-      fc.tuple(unit, lineText).map(([k, t]): Edit => (b) => {
-        const ls = b.split('\n');
-        ls.splice(Math.floor(k * (ls.length + 1)), 0, t);
-        return ls.join('\n');
-      }),
-      unit.map((k): Edit => (b) => {
-        const ls = b.split('\n');
-        ls.splice(Math.floor(k * ls.length), 1);
-        return ls.join('\n');
-      }),
-      fc.tuple(unit, lineText).map(([k, t]): Edit => (b) => {
-        const ls = b.split('\n');
-        ls[Math.floor(k * ls.length)] = t;
-        return ls.join('\n');
-      }),
+      fc.tuple(unit, char).map(
+        ([k, c]): Edit =>
+          (b) =>
+            b.slice(0, at(b, k)) + c + b.slice(at(b, k)),
+      ),
+      fc.tuple(unit, fc.integer({ min: 1, max: 5 })).map(
+        ([k, n]): Edit =>
+          (b) =>
+            b.slice(0, at(b, k)) + b.slice(at(b, k) + n),
+      ),
+      fc.tuple(unit, char).map(
+        ([k, c]): Edit =>
+          (b) =>
+            b.slice(0, at(b, k)) + c + b.slice(at(b, k) + 1),
+      ),
+      fc.tuple(unit, lineText).map(
+        ([k, t]): Edit =>
+          (b) => {
+            const ls = b.split('\n');
+            ls.splice(Math.floor(k * (ls.length + 1)), 0, t);
+            return ls.join('\n');
+          },
+      ),
+      unit.map(
+        (k): Edit =>
+          (b) => {
+            const ls = b.split('\n');
+            ls.splice(Math.floor(k * ls.length), 1);
+            return ls.join('\n');
+          },
+      ),
+      fc.tuple(unit, lineText).map(
+        ([k, t]): Edit =>
+          (b) => {
+            const ls = b.split('\n');
+            ls[Math.floor(k * ls.length)] = t;
+            return ls.join('\n');
+          },
+      ),
       fc.constant<Edit>((b) => b.split('\n').slice(0, -1).join('\n')),
-      lineText.map((t): Edit => (b) => `${b}\n${t}`),
-      unit.map((k): Edit => (b) => {
-        const ls = b.split('\n');
-        const i = Math.floor(k * ls.length);
-        ls.splice(i, 0, ls[i]!);
-        return ls.join('\n');
-      }),
+      lineText.map(
+        (t): Edit =>
+          (b) =>
+            `${b}\n${t}`,
+      ),
+      unit.map(
+        (k): Edit =>
+          (b) => {
+            const ls = b.split('\n');
+            const i = Math.floor(k * ls.length);
+            ls.splice(i, 0, ls[i]!);
+            return ls.join('\n');
+          },
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1 }), fc.array(edit, { minLength: 1, maxLength: 3 }), async (which, edits) => {
@@ -411,7 +488,15 @@ describe('render: writing', () => {
   it('refuses a document that is not UTF-8, naming the line of its first such byte, and leaves it as it is', async () => {
     const { doc } = scratch('good.md');
     const text = readFileSync(doc);
-    const bad = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\n\n'), text, Buffer.from('end '), Buffer.from([0xff]), Buffer.from('\n')]);
+    const bad = Buffer.concat([
+      Buffer.from('caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\n\n'),
+      text,
+      Buffer.from('end '),
+      Buffer.from([0xff]),
+      Buffer.from('\n'),
+    ]);
     writeFileSync(doc, bad);
     const run = await cli(['render', doc]);
     expect(run).toEqual({
@@ -426,8 +511,16 @@ describe('render: writing', () => {
     const { doc } = scratch('good.md');
     const text = readFileSync(doc, 'utf8');
     writeFileSync(doc, text.replace('<!-- omg-evidence:end -->\n\nBetween.', '<!-- omg-evidence:end -->  \n\nBetween.'));
-    expect(await cli(['render', doc])).toEqual({ code: 0, stdout: '', stderr: `omg-evidence: render: ${doc}: 2 of 2 region(s) rewritten\n` });
-    for (const typo of ['<!-- omg-evidence:begn budget probe=../probes/minimal -->', '<!--omg-evidence:end-->x', '  <!-- omg-evidence:begin  budget -->   .']) {
+    expect(await cli(['render', doc])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `omg-evidence: render: ${doc}: 2 of 2 region(s) rewritten\n`,
+    });
+    for (const typo of [
+      '<!-- omg-evidence:begn budget probe=../probes/minimal -->',
+      '<!--omg-evidence:end-->x',
+      '  <!-- omg-evidence:begin  budget -->   .',
+    ]) {
       writeFileSync(doc, `# A document\n\n${typo}\n`);
       const before = readFileSync(doc);
       expect(await cli(['render', '--check', doc]), typo).toEqual({

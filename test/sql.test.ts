@@ -24,7 +24,12 @@ const temp = () => {
 
 describe('sql', () => {
   it('runs the query argument over the bundled probe; numbers stay numbers in JSON', async () => {
-    const run = await cli(['sql', 'select arm, count(*) as spawns, round(sum(cost_usd), 4) as usd from spawns where arm like $$K-R%$$ group by arm order by arm', '--format', 'json']);
+    const run = await cli([
+      'sql',
+      'select arm, count(*) as spawns, round(sum(cost_usd), 4) as usd from spawns where arm like $$K-R%$$ group by arm order by arm',
+      '--format',
+      'json',
+    ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual([
       { arm: 'K-REPO-D', spawns: 3, usd: 0.2825 },
@@ -54,7 +59,14 @@ describe('sql', () => {
   });
 
   it('queries the transcript views when transcripts are loaded', async () => {
-    const run = await cli(['sql', 'select count(distinct session_id) as sessions from transcript_tool_uses', '--from', 'transcripts', '--format', 'csv']);
+    const run = await cli([
+      'sql',
+      'select count(distinct session_id) as sessions from transcript_tool_uses',
+      '--from',
+      'transcripts',
+      '--format',
+      'csv',
+    ]);
     expect(run.stdout).toBe('sessions\r\n24\r\n');
   });
 
@@ -63,22 +75,35 @@ describe('sql', () => {
     expect(run).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'omg-evidence: <argument>: Binder Error: Referenced column "verdict" not found in FROM clause!; Candidate bindings: "ordinal", "record"\n',
+      stderr:
+        'omg-evidence: <argument>: Binder Error: Referenced column "verdict" not found in FROM clause!; Candidate bindings: "ordinal", "record"\n',
     });
     const cast = await cli(['sql', 'select cast(arm as int) from spawns']);
-    expect(cast.stderr).toBe("omg-evidence: <argument>: Conversion Error: Could not convert string 'K-RES' to INT32 when casting from source column arm\n");
+    expect(cast.stderr).toBe(
+      "omg-evidence: <argument>: Conversion Error: Could not convert string 'K-RES' to INT32 when casting from source column arm\n",
+    );
     const dir = temp();
     writeFileSync(join(dir, 'bad.sql'), 'selec 1');
-    expect((await cli(['sql', '-F', join(dir, 'bad.sql')])).stderr).toMatch(new RegExp(`^omg-evidence: ${join(dir, 'bad.sql')}: Parser Error: syntax error at or near "selec"`));
+    expect((await cli(['sql', '-F', join(dir, 'bad.sql')])).stderr).toMatch(
+      new RegExp(`^omg-evidence: ${join(dir, 'bad.sql')}: Parser Error: syntax error at or near "selec"`),
+    );
   });
 
   it('an empty query is a usage error', () => {
-    expect(bin(['sql'], { input: '  \n' })).toEqual({ code: 2, stdout: '', stderr: 'omg-evidence: no query: give it as an argument, with --file FILE, or on stdin\n' });
+    expect(bin(['sql'], { input: '  \n' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'omg-evidence: no query: give it as an argument, with --file FILE, or on stdin\n',
+    });
   });
 
   describe('cannot harm the evidence or the machine: exit 1 and nothing written', () => {
     const cases: [string, (dir: string) => string, RegExp][] = [
-      ['COPY TO', (d) => `COPY spawns TO '${d}/leak.csv'`, /Permission Error: Cannot access file ".*leak\.csv" - file system operations are disabled/],
+      [
+        'COPY TO',
+        (d) => `COPY spawns TO '${d}/leak.csv'`,
+        /Permission Error: Cannot access file ".*leak\.csv" - file system operations are disabled/,
+      ],
       ['COPY TO parquet', (d) => `COPY (select * from spawns) TO '${d}/leak.parquet' (FORMAT parquet)`, /Permission Error/],
       ['read_text', () => `select * from read_text('/etc/hostname')`, /Permission Error: Cannot access file "\/etc\/hostname"/],
       ['read_csv', () => `select * from read_csv('/etc/passwd')`, /Permission Error/],
@@ -86,7 +111,11 @@ describe('sql', () => {
       ['ATTACH', (d) => `ATTACH '${d}/evil.duckdb' AS evil`, /Permission Error/],
       ['INSTALL', () => 'INSTALL httpfs', /Permission Error/],
       ['LOAD', () => 'LOAD httpfs', /Permission Error: Loading external extensions is disabled/],
-      ['SET a locked option', () => 'SET enable_external_access = true', /Cannot change configuration option "enable_external_access" - the configuration has been locked/],
+      [
+        'SET a locked option',
+        () => 'SET enable_external_access = true',
+        /Cannot change configuration option "enable_external_access" - the configuration has been locked/,
+      ],
       ['SET threads', () => 'SET threads = 1', /the configuration has been locked/],
     ];
     for (const [name, sql, message] of cases) {
@@ -107,13 +136,19 @@ describe('sql', () => {
  * markdown and table each value is DuckDB's CAST(x AS VARCHAR), which the test checks too.
  */
 const TYPES: [string, string][] = [
-  ['INTERVAL', `[interval '1 year 2 months 3 days 4 hours 5 minutes 6.5 seconds', -interval '1 day 2 hours', interval '0 seconds', interval '-0.000001 seconds', NULL]`],
+  [
+    'INTERVAL',
+    `[interval '1 year 2 months 3 days 4 hours 5 minutes 6.5 seconds', -interval '1 day 2 hours', interval '0 seconds', interval '-0.000001 seconds', NULL]`,
+  ],
   ['TIME', `[time '12:34:56.789', time '00:00:00', time '24:00:00', NULL]`],
   ['DATE', `[date '2024-02-29', date '0001-01-01', date 'infinity', NULL]`],
   ['TIMESTAMP', `[timestamp '2024-02-29 12:34:56.123456', timestamp '1970-01-01', timestamp '-infinity', NULL]`],
   ['TIMESTAMPTZ', `[timestamptz '2024-02-29 12:34:56.5+02', timestamptz '2000-01-01 00:00:00+00', NULL]`],
   ['BLOB', `['\\x00\\xFFab'::blob, 'a|b,c'::blob, ''::blob, NULL]`],
-  ['HUGEINT', `[170141183460469231731687303715884105727::hugeint, -170141183460469231731687303715884105727::hugeint, 9007199254740993::hugeint, NULL]`],
+  [
+    'HUGEINT',
+    `[170141183460469231731687303715884105727::hugeint, -170141183460469231731687303715884105727::hugeint, 9007199254740993::hugeint, NULL]`,
+  ],
   ['DECIMAL', `[123.4500::decimal(10,4), -0.0001::decimal(10,4), 12345678901234567890.123456789::decimal(38,9), 0.1::decimal(38,9), NULL]`],
   ['UUID', `['6ba7b810-9dad-11d1-80b4-00c04fd430c8'::uuid, '00000000-0000-0000-0000-000000000000'::uuid, NULL]`],
   ['ENUM', `['happy'::mood, 'sad'::mood, NULL]`],
@@ -145,13 +180,18 @@ describe('every DuckDB type prints in every format', () => {
 /** Run the built bin with a small JS heap, counting stdout's lines as they come, never holding them. */
 function countLines(args: string[], heapMb: number): Promise<{ code: number | null; lines: number; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, binPath, ...args], { cwd: repo, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, binPath, ...args], {
+      cwd: repo,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let lines = 0;
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => {
       for (const byte of b) if (byte === 10) lines++;
     });
-    child.stderr.on('data', (b: Buffer) => void (stderr += b.toString()));
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
     child.on('close', (code) => done({ code, lines, stderr }));
   });
 }
@@ -162,7 +202,10 @@ describe('sql is bounded', () => {
     // A 32 MB heap cannot hold 1,000,000 rows gathered whole; streamed, each format prints them all.
     const header = { csv: 1, markdown: 2, json: 2, ndjson: 0 };
     for (const [format, extra] of Object.entries(header)) {
-      const run = await countLines(['sql', `select i, 'row ' || i as s from range(${rows}) t(i)`, '--format', format, '--timeout', '0'], 32);
+      const run = await countLines(
+        ['sql', `select i, 'row ' || i as s from range(${rows}) t(i)`, '--format', format, '--timeout', '0'],
+        32,
+      );
       expect({ format, ...run }).toEqual({ format, code: 0, lines: rows + extra, stderr: '' });
     }
   }, 120_000);
@@ -170,7 +213,9 @@ describe('sql is bounded', () => {
   it('a table holds at most 10,000 rows to size its columns; a longer result prints as markdown, with a warning', async () => {
     const run = await cli(['sql', 'select i from range(10001) t(i)'], { tty: true });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe('omg-evidence: warning: more than 10000 rows: printed as markdown, which streams (a table holds its rows to size its columns)\n');
+    expect(run.stderr).toBe(
+      'omg-evidence: warning: more than 10000 rows: printed as markdown, which streams (a table holds its rows to size its columns)\n',
+    );
     expect(run.stdout.split('\n').slice(0, 3)).toEqual(['| i |', '|---:|', '| 0 |']);
     expect(run.stdout.split('\n')).toHaveLength(10001 + 3);
     expect((await cli(['sql', 'select i from range(10000) t(i)'], { tty: true })).stdout).toMatch(/^┌/);
@@ -181,7 +226,8 @@ describe('sql is bounded', () => {
     expect(run).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n',
+      stderr:
+        'omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n',
     });
   });
 
@@ -189,7 +235,9 @@ describe('sql is bounded', () => {
     const run = await cli(['sql', 'select * from range(1000000000)', '--timeout', '1', '--format', 'csv']);
     expect(run.code).toBe(1);
     expect(run.stdout.startsWith('range\r\n0\r\n1\r\n')).toBe(true);
-    expect(run.stderr).toBe('omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n');
+    expect(run.stderr).toBe(
+      'omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n',
+    );
   });
 
   it('--timeout takes seconds, 0 for none', async () => {
@@ -215,7 +263,9 @@ describe('sql is bounded', () => {
     const run = await cli(['sql', 'select list(i) from range(20000000) t(i)', '--memory-limit', '50MB']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^omg-evidence: <argument>: Out of Memory Error: failed to allocate [^\n]* \(the query needs more than --memory-limit allows: raise it, or ask for less \(a LIMIT, fewer columns\)\)\n$/);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: <argument>: Out of Memory Error: failed to allocate [^\n]* \(the query needs more than --memory-limit allows: raise it, or ask for less \(a LIMIT, fewer columns\)\)\n$/,
+    );
     expect((await cli(['sql', 'select 1', '--memory-limit', 'lots'])).code).toBe(2);
     expect(await cli(['sql', 'select 1', '--memory-limit', '1MB'])).toEqual({
       code: 1,
@@ -229,10 +279,18 @@ describe('sql is bounded', () => {
     expect(await cli(['sql', 'select 2 as b; select 1 as a'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'omg-evidence: <argument>: statement 1 of 2 returns rows, which would not be printed: only the last statement\'s are (run it on its own, or make it the last)\n',
+      stderr:
+        "omg-evidence: <argument>: statement 1 of 2 returns rows, which would not be printed: only the last statement's are (run it on its own, or make it the last)\n",
     });
-    expect((await cli(['sql', 'create temp table t as select 2 as x; insert into t values (3) returning x; select 1'])).stderr).toMatch(/statement 2 of 3 returns rows/);
-    const ok = await cli(['sql', "create temp table t as select 1e20::double as d; insert into t values (2); select d from t order by d /* ; */ ; -- done", '--format', 'csv']);
+    expect((await cli(['sql', 'create temp table t as select 2 as x; insert into t values (3) returning x; select 1'])).stderr).toMatch(
+      /statement 2 of 3 returns rows/,
+    );
+    const ok = await cli([
+      'sql',
+      'create temp table t as select 1e20::double as d; insert into t values (2); select d from t order by d /* ; */ ; -- done',
+      '--format',
+      'csv',
+    ]);
     expect(ok).toEqual({ code: 0, stdout: 'd\r\n2.0\r\n1e+20\r\n', stderr: '' });
   });
 });
@@ -242,7 +300,9 @@ describe('the documented views', () => {
     const ev = await Evidence.open([], { transcripts: true });
     try {
       for (const v of VIEWS) {
-        const cols = (await ev.db.query(`select column_name from information_schema.columns where table_name = '${v.name}' order by ordinal_position`)).rows.map((r) => r.column_name);
+        const cols = (
+          await ev.db.query(`select column_name from information_schema.columns where table_name = '${v.name}' order by ordinal_position`)
+        ).rows.map((r) => r.column_name);
         expect(cols, v.name).toEqual(Object.keys(v.columns));
       }
     } finally {
@@ -253,7 +313,10 @@ describe('the documented views', () => {
   it('schema prints each with its DuckDB type', async () => {
     const rows = JSON.parse((await cli(['schema', '--format', 'json'])).stdout);
     expect(rows.find((r: { view: string; column: string }) => r.view === 'spawns' && r.column === 'cost_usd')).toEqual({
-      view: 'spawns', column: 'cost_usd', type: 'DOUBLE', meaning: "the envelope's total_cost_usd (NULL without an envelope)",
+      view: 'spawns',
+      column: 'cost_usd',
+      type: 'DOUBLE',
+      meaning: "the envelope's total_cost_usd (NULL without an envelope)",
     });
     expect(rows.every((r: { type: string }) => r.type !== '')).toBe(true);
   });
@@ -265,7 +328,12 @@ describe('persisted databases', () => {
     const load = await cli(['load', '--db', db]);
     expect(load).toEqual({ code: 0, stdout: '', stderr: `omg-evidence: load: ${db} written\n` });
     expect((await cli(['load', '--db', db])).stderr).toBe(`omg-evidence: load: ${db} is up to date\n`);
-    for (const args of [['census', '--format', 'json'], ['arms', '--format', 'json'], ['cost', '--format', 'json'], ['sql', 'select count(*) from model_usage']]) {
+    for (const args of [
+      ['census', '--format', 'json'],
+      ['arms', '--format', 'json'],
+      ['cost', '--format', 'json'],
+      ['sql', 'select count(*) from model_usage'],
+    ]) {
       const fresh = await cli(args);
       const cached = await cli([...args, '--db', db]);
       expect(cached.stdout, args.join(' ')).toBe(fresh.stdout);
@@ -288,8 +356,12 @@ describe('persisted databases', () => {
   it('says again what loading the evidence warned of, when a command reads the database', async () => {
     const db = join(temp(), 'w.duckdb');
     const fresh = await cli(['census', probeFixture('orphan-tool-use'), '--format', 'text']);
-    expect(fresh.stderr).toMatch(/^omg-evidence: warning: orphan-tool-use\/tool_use\/dddddddd-.*: matches no row of results\.jsonl; ignored\n$/);
-    expect((await cli(['load', probeFixture('orphan-tool-use'), '--db', db])).stderr).toBe(`${fresh.stderr}omg-evidence: load: ${db} written\n`);
+    expect(fresh.stderr).toMatch(
+      /^omg-evidence: warning: orphan-tool-use\/tool_use\/dddddddd-.*: matches no row of results\.jsonl; ignored\n$/,
+    );
+    expect((await cli(['load', probeFixture('orphan-tool-use'), '--db', db])).stderr).toBe(
+      `${fresh.stderr}omg-evidence: load: ${db} written\n`,
+    );
     expect(await cli(['census', probeFixture('orphan-tool-use'), '--db', db, '--format', 'text'])).toEqual(fresh);
   });
 
@@ -337,7 +409,9 @@ describe('persisted databases', () => {
 
   it('a database file that does not exist, or is not one omg-evidence built', async () => {
     const dir = temp();
-    expect((await cli(['census', '--db', join(dir, 'none.duckdb')])).stderr).toMatch(/none\.duckdb: no such database \(build it first: omg-evidence load/);
+    expect((await cli(['census', '--db', join(dir, 'none.duckdb')])).stderr).toMatch(
+      /none\.duckdb: no such database \(build it first: omg-evidence load/,
+    );
     const other = join(dir, 'other.duckdb');
     const d = await Database.open({ file: other });
     await d.exec('create table t as select 1');
@@ -362,7 +436,21 @@ describe('the library', () => {
     try {
       const census = await ev.census();
       expect(census.numRows()).toBe(28);
-      expect(census.columnNames()).toEqual(['probe', 'seq', 'arm', 'phase', 'session_id', 'exit_code', 'status', 'tools', 'artifacts', 'markers', 'skills', 'note', 'forgeable']);
+      expect(census.columnNames()).toEqual([
+        'probe',
+        'seq',
+        'arm',
+        'phase',
+        'session_id',
+        'exit_code',
+        'status',
+        'tools',
+        'artifacts',
+        'markers',
+        'skills',
+        'note',
+        'forgeable',
+      ]);
       expect((await ev.census('transcripts')).filter((d: { tools: unknown }) => d.tools === null).numRows()).toBe(1);
       expect((await ev.skills()).numRows()).toBe(15);
       expect((await ev.arms()).get('arm', 0)).toBe('T-REF');
@@ -379,7 +467,9 @@ describe('the library', () => {
         { status: 'void', n: 2 },
       ]);
       await expect(ev.sql('select * from range(11)', { maxRows: 10 })).rejects.toThrow(/^query: returns more than 10 rows$/);
-      await expect(ev.sql('select count(*) from range(10000000000000)', { timeout: 1 })).rejects.toThrow(/^query: query interrupted after 1 s \(timeout\)$/);
+      await expect(ev.sql('select count(*) from range(10000000000000)', { timeout: 1 })).rejects.toThrow(
+        /^query: query interrupted after 1 s \(timeout\)$/,
+      );
       await expect(ev.sql('select 2 as b; select 1 as a')).rejects.toThrow(/^query: statement 1 of 2 returns rows/);
     } finally {
       await ev.close();
@@ -399,7 +489,9 @@ describe('export --parquet', () => {
       for (const v of VIEWS.filter((x) => !x.transcripts)) {
         const want = (await ev.db.query(`select probe, count(*) as n from ${v.name} group by probe order by probe`)).rows;
         const got = (
-          await reader.query(`select probe, count(*) as n from read_parquet('${out}/${v.name}/*/*.parquet', hive_partitioning = true) group by probe order by probe`)
+          await reader.query(
+            `select probe, count(*) as n from read_parquet('${out}/${v.name}/*/*.parquet', hive_partitioning = true) group by probe order by probe`,
+          )
         ).rows;
         expect(got, v.name).toEqual(want);
       }
@@ -423,7 +515,11 @@ describe('export --parquet', () => {
 describe('transcript tables when no transcript is loaded', () => {
   it('have the same columns and types as when transcripts are loaded', async () => {
     const shape = async (ev: Evidence) =>
-      (await ev.db.query(`select table_name, column_name, data_type from information_schema.columns where table_name like 'transcript_%' order by table_name, ordinal_position`)).rows;
+      (
+        await ev.db.query(
+          `select table_name, column_name, data_type from information_schema.columns where table_name like 'transcript_%' order by table_name, ordinal_position`,
+        )
+      ).rows;
     const without = await Evidence.open([]);
     const with_ = await Evidence.open([], { transcripts: true });
     try {
@@ -463,7 +559,9 @@ describe('persisted databases of transcripts only', () => {
   it('load takes --from records or transcripts, nothing else', async () => {
     const run = await cli(['load', '--from', 'transcript', '--db', join(temp(), 'x.duckdb')]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^omg-evidence: option '--from <source>' argument 'transcript' is invalid\. Allowed choices are records, transcripts\./);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: option '--from <source>' argument 'transcript' is invalid\. Allowed choices are records, transcripts\./,
+    );
   });
 
   it('a load that fails leaves no file behind', async () => {

@@ -69,7 +69,10 @@ const line = (type: string, n: number, content: unknown) =>
 function largeTranscripts(): { dir: string; file: string } {
   const dir = join(temp(), 'transcripts');
   const file = join(dir, `${SID}.jsonl`);
-  const lines = [line('user', 0, 'go'), line('assistant', 1, [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a' } }])];
+  const lines = [
+    line('user', 0, 'go'),
+    line('assistant', 1, [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a' } }]),
+  ];
   for (let n = 2; lines.join('\n').length < 3 * EDGE; n++) lines.push(line('user', n, 'a'.repeat(1000)));
   cpSync(join(repo, 'test', 'fixtures', 'transcripts', 'census-two-sessions'), dir, { recursive: true });
   writeFileSync(file, `${lines.join('\n')}\n`);
@@ -148,7 +151,11 @@ describe('a database whose input files changed since it was built', () => {
     const first = text.indexOf('a'.repeat(1000)) + 10;
     const last = text.lastIndexOf('a'.repeat(1000)) + 990;
     const middle = text.indexOf('a'.repeat(1000), Math.floor(size / 2)) + 500;
-    expect({ first: first < EDGE, last: last >= size - EDGE, middle: middle >= EDGE && middle < size - EDGE }).toEqual({ first: true, last: true, middle: true });
+    expect({ first: first < EDGE, last: last >= size - EDGE, middle: middle >= EDGE && middle < size - EDGE }).toEqual({
+      first: true,
+      last: true,
+      middle: true,
+    });
     const original = readFileSync(file);
     const restore = () => {
       writeFileSync(file, original);

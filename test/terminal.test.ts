@@ -18,7 +18,13 @@ const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`terminal.test.ts: fast-check seed ${seed} (FC_SEED=${seed} npx vitest run test/terminal.test.ts replays it)`);
 
 const ESC = '\x1b';
-const widest = (s: string) => Math.max(...s.trimEnd().split('\n').map((l) => [...l].length));
+const widest = (s: string) =>
+  Math.max(
+    ...s
+      .trimEnd()
+      .split('\n')
+      .map((l) => [...l].length),
+  );
 
 describe('help', () => {
   it('help prints the help on stdout, exit 0', async () => {
@@ -115,16 +121,25 @@ describe('tables fit the terminal', () => {
   it('a table is never wider than the width it is given, and keeps its first columns (property)', () => {
     const cell = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '…', '→', '|'), maxLength: 60 });
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 12, max: 200 }), fc.array(fc.array(cell, { minLength: 12, maxLength: 12 }), { maxLength: 6 }), (n, width, cells) => {
-        const columns: Column[] = Array.from({ length: n }, (_, i) => ({ key: `c${i}`, right: i % 2 === 1 }));
-        const rows = cells.map((r) => Object.fromEntries(columns.map((c, i) => [c.key, r[i] as Cell])));
-        let dropped: string[] = [];
-        const out = toTable(columns, rows, { width, onDrop: (t) => (dropped = t) });
-        const kept = out.split('\n')[1]!.split('│').slice(1, -1).map((h) => h.trim());
-        expect(widest(out)).toBeLessThanOrEqual(width);
-        expect([...kept.map((h) => h.replace(/…$/, '')), ...dropped].every((h, i) => `c${i}`.startsWith(h))).toBe(true);
-        expect(kept.length + dropped.length).toBe(n);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 12, max: 200 }),
+        fc.array(fc.array(cell, { minLength: 12, maxLength: 12 }), { maxLength: 6 }),
+        (n, width, cells) => {
+          const columns: Column[] = Array.from({ length: n }, (_, i) => ({ key: `c${i}`, right: i % 2 === 1 }));
+          const rows = cells.map((r) => Object.fromEntries(columns.map((c, i) => [c.key, r[i] as Cell])));
+          let dropped: string[] = [];
+          const out = toTable(columns, rows, { width, onDrop: (t) => (dropped = t) });
+          const kept = out
+            .split('\n')[1]!
+            .split('│')
+            .slice(1, -1)
+            .map((h) => h.trim());
+          expect(widest(out)).toBeLessThanOrEqual(width);
+          expect([...kept.map((h) => h.replace(/…$/, '')), ...dropped].every((h, i) => `c${i}`.startsWith(h))).toBe(true);
+          expect(kept.length + dropped.length).toBe(n);
+        },
+      ),
       { seed, numRuns: 300 },
     );
   });
@@ -155,7 +170,9 @@ describe('tables fit the terminal', () => {
     const run = await cli(['sql', 'select * from spawns', '--format', 'table'], { env: { COLUMNS: '80' } });
     expect(run.code).toBe(0);
     expect(widest(run.stdout)).toBeLessThanOrEqual(80);
-    expect(run.stderr).toMatch(/^omg-evidence: left out to fit 80 columns: [^\n]*; --wide shows every column, as does --format markdown\n$/);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: left out to fit 80 columns: [^\n]*; --wide shows every column, as does --format markdown\n$/,
+    );
   });
 
   it('census in 80 columns keeps every row, one line each', async () => {
@@ -213,10 +230,21 @@ describe('one column order in every format', () => {
       const json = await cli([...args, '--format', 'json']);
       expect(jsonKeys(json.stdout)).toEqual(csvHeader(csv.stdout));
       // The display forms show a subset (one probe needs no probe column) under titles of their own.
-      const titled: Record<string, string> = { session: 'session_id', exit: name === 'arms' ? 'exit_codes' : 'exit_code', 'skills fired': 'skills', 'unknown skills': 'unknown_skills', where: 'file' };
+      const titled: Record<string, string> = {
+        session: 'session_id',
+        exit: name === 'arms' ? 'exit_codes' : 'exit_code',
+        'skills fired': 'skills',
+        'unknown skills': 'unknown_skills',
+        where: 'file',
+      };
       const md = (await cli([...args, '--format', 'markdown'])).stdout;
       if (name === 'schema') return; // markdown: one table per view
-      const shown = md.split('\n')[0]!.split('|').slice(1, -1).map((h) => h.trim()).map((h) => titled[h] ?? h);
+      const shown = md
+        .split('\n')[0]!
+        .split('|')
+        .slice(1, -1)
+        .map((h) => h.trim())
+        .map((h) => titled[h] ?? h);
       const order = csvHeader(csv.stdout);
       expect(shown.map((h) => order.indexOf(h))).toEqual([...shown.map((h) => order.indexOf(h))].sort((a, b) => a - b));
       expect(shown.every((h) => order.includes(h))).toBe(true);

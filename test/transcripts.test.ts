@@ -9,7 +9,18 @@
  * checked again by grep (see the script's header).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +65,9 @@ describe('real transcripts from ../shared/samples', () => {
             files: e.files,
           });
           expect(
-            skills.filter((k) => k.session_id === s.session_id).map(({ tool_use_id, skill, is_error, result }) => ({ tool_use_id, skill, is_error, result })),
+            skills
+              .filter((k) => k.session_id === s.session_id)
+              .map(({ tool_use_id, skill, is_error, result }) => ({ tool_use_id, skill, is_error, result })),
           ).toEqual(e.skills);
         }
       } finally {
@@ -67,12 +80,17 @@ describe('real transcripts from ../shared/samples', () => {
     const run = await cli(['census', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.1.6'), '--format', 'json']);
     const [s] = JSON.parse(run.stdout);
     expect(s.tools).toEqual({ Bash: 2, Edit: 1, Glob: 3, Grep: 8, Read: 12, Skill: 2, Task: 1 });
-    expect(s.files).toEqual(['07cd273c-1bab-43cb-93ae-55957cab451c.jsonl', '07cd273c-1bab-43cb-93ae-55957cab451c/subagents/agent-a12f27f.jsonl']);
+    expect(s.files).toEqual([
+      '07cd273c-1bab-43cb-93ae-55957cab451c.jsonl',
+      '07cd273c-1bab-43cb-93ae-55957cab451c/subagents/agent-a12f27f.jsonl',
+    ]);
   });
 
   it('pairs the 2.0.58 SlashCommand calls', async () => {
     const run = await cli(['skills', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.0.58'), '--format', 'json']);
-    expect(JSON.parse(run.stdout).map((k: { skill: string; result: string; is_error: boolean }) => [k.skill, k.is_error, k.result])).toEqual([
+    expect(
+      JSON.parse(run.stdout).map((k: { skill: string; result: string; is_error: boolean }) => [k.skill, k.is_error, k.result]),
+    ).toEqual([
       ['wsd:boot', false, 'Launching command: /wsd:boot'],
       ['wsd:onboard', false, 'Launching command: /wsd:onboard'],
     ]);
@@ -98,7 +116,7 @@ describe('transcript edge cases', () => {
     expect(s.skills).toEqual(['older-skill', 'wsd:boot', 'unanswered', 'ns:sub']);
   });
 
-  it('keeps every line, unknown record types included, and gives lines without sessionId their file\'s session', async () => {
+  it("keeps every line, unknown record types included, and gives lines without sessionId their file's session", async () => {
     const ev = await Evidence.openTranscripts(dir);
     try {
       expect((await ev.db.query(`select type, count(*) as n from transcript_lines group by type order by type`)).rows).toEqual([
@@ -110,7 +128,9 @@ describe('transcript edge cases', () => {
         { type: 'user', n: 7 },
       ]);
       expect((await ev.db.query(`select count(distinct session_id) as n from transcript_lines`)).rows).toEqual([{ n: 1 }]);
-      expect((await ev.db.query(`select tool_use_id, agent_id from transcript_tool_uses where agent_id is not null order by ordinal`)).rows).toEqual([
+      expect(
+        (await ev.db.query(`select tool_use_id, agent_id from transcript_tool_uses where agent_id is not null order by ordinal`)).rows,
+      ).toEqual([
         { tool_use_id: 'toolu_S1', agent_id: 'a7' },
         { tool_use_id: 'toolu_S2', agent_id: 'a7' },
       ]);
@@ -130,7 +150,10 @@ describe('transcript edge cases', () => {
   });
 
   const malformed: [string, string][] = [
-    ['malformed-truncated', 's.jsonl:9: malformed JSON: unexpected end of data (every line must be one JSON object; fix or remove that line)'],
+    [
+      'malformed-truncated',
+      's.jsonl:9: malformed JSON: unexpected end of data (every line must be one JSON object; fix or remove that line)',
+    ],
     ['malformed-literal', 's.jsonl:3: malformed JSON: unexpected character (every line must be one JSON object; fix or remove that line)'],
     ['invalid-utf8', 's.jsonl:9: invalid UTF-8 (every line must be one JSON object; fix or remove that line)'],
     ['not-an-object', 's.jsonl:9: transcript line: not a JSON object (got a string) (every transcript line is one JSON object)'],
@@ -190,7 +213,9 @@ describe('transcript edge cases', () => {
   it('a probe with no transcripts/ folder, asked for its census from transcripts', async () => {
     const run = await cli(['census', probeFixture('minimal'), '--from', 'transcripts']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^omg-evidence: test\/fixtures\/probes\/minimal: the probe has no transcripts\/ folder \(pass --transcripts DIR/);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: test\/fixtures\/probes\/minimal: the probe has no transcripts\/ folder \(pass --transcripts DIR/,
+    );
   });
 
   it('--transcripts with --from records is a usage error', async () => {
@@ -209,13 +234,19 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
   const folders: [string, string][] = [
     ...fixtures.map((d): [string, string] => [d, fixture(d)]),
     ['bundled-probe', join('evidence', '0017-staged-agent-restores-layer-1', 'transcripts')],
-    ...Object.keys(expected).sort().map((f): [string, string] => [`samples/${f}`, join(samples, f)]),
+    ...Object.keys(expected)
+      .sort()
+      .map((f): [string, string] => [`samples/${f}`, join(samples, f)]),
   ];
 
   for (const [name, dir] of folders) {
     it.skipIf(dir.startsWith(samples) && !existsSync(samples))(`census, sessions and skills of ${name}`, async () => {
       let golden = '';
-      for (const args of [['census', '--format', 'text'], ['census', '--format', 'json'], ['skills', '--format', 'json']]) {
+      for (const args of [
+        ['census', '--format', 'text'],
+        ['census', '--format', 'json'],
+        ['skills', '--format', 'json'],
+      ]) {
         const run = await cli([...args, '--transcripts', dir]);
         expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
         golden += `## omg-evidence ${args.join(' ')} --transcripts DIR\n\n\`\`\`\n${run.stdout}\`\`\`\n\n`;
@@ -228,7 +259,13 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
   // same whatever the split, record numbers included.
   it('every table is the same whether the files are read in one scan or several', async () => {
     // census-bom-pair, read in two or three scans, puts its BOM file in a scan of its own.
-    const dirs = [fixture('edge-cases'), fixture('census-mixed-sessions'), fixture('census-skill-tie'), fixture('census-bom-pair'), join(bundled, 'transcripts')];
+    const dirs = [
+      fixture('edge-cases'),
+      fixture('census-mixed-sessions'),
+      fixture('census-skill-tie'),
+      fixture('census-bom-pair'),
+      join(bundled, 'transcripts'),
+    ];
     if (existsSync(samples)) dirs.push(samples);
     const tables = ['transcript_files', 'transcript_lines', 'transcript_sessions', 'transcript_tool_uses', 'transcript_tool_results'];
     for (const dir of dirs) {
@@ -249,18 +286,43 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
     }
   });
 
-  it('a result answers a Skill call only in the call\'s own session', async () => {
+  it("a result answers a Skill call only in the call's own session", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'omg-foreign-'));
     try {
       const line = (o: object) => `${JSON.stringify(o)}\n`;
       writeFileSync(
         join(dir, 's.jsonl'),
-        line({ type: 'assistant', sessionId: 'S', timestamp: '2026-01-01T00:00:00Z', message: { content: [{ type: 'tool_use', id: 'c4', name: 'Skill', input: { skill: 'x' } }] } }) +
-          line({ type: 'user', sessionId: 'S', timestamp: '2026-01-01T00:00:01Z', message: { content: [{ type: 'tool_result', tool_use_id: 'c4', content: 'Launching skill: x' }] } }),
+        line({
+          type: 'assistant',
+          sessionId: 'S',
+          timestamp: '2026-01-01T00:00:00Z',
+          message: { content: [{ type: 'tool_use', id: 'c4', name: 'Skill', input: { skill: 'x' } }] },
+        }) +
+          line({
+            type: 'user',
+            sessionId: 'S',
+            timestamp: '2026-01-01T00:00:01Z',
+            message: { content: [{ type: 'tool_result', tool_use_id: 'c4', content: 'Launching skill: x' }] },
+          }),
       );
       // Another session's result with the same call id answers nothing.
-      writeFileSync(join(dir, 'q.jsonl'), line({ type: 'user', sessionId: 'Q', timestamp: '2025-01-01T00:00:00Z', message: { content: [{ type: 'tool_result', tool_use_id: 'c4', content: 'other' }] } }));
-      const run = await cli(['sql', '--transcripts', dir, '--format', 'json', 'select session_id, tool_use_id, result, file from transcript_tool_results order by all']);
+      writeFileSync(
+        join(dir, 'q.jsonl'),
+        line({
+          type: 'user',
+          sessionId: 'Q',
+          timestamp: '2025-01-01T00:00:00Z',
+          message: { content: [{ type: 'tool_result', tool_use_id: 'c4', content: 'other' }] },
+        }),
+      );
+      const run = await cli([
+        'sql',
+        '--transcripts',
+        dir,
+        '--format',
+        'json',
+        'select session_id, tool_use_id, result, file from transcript_tool_results order by all',
+      ]);
       expect(JSON.parse(run.stdout)).toEqual([{ session_id: 'S', tool_use_id: 'c4', result: 'Launching skill: x', file: 's.jsonl' }]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -301,7 +363,9 @@ describe('census from transcripts, and agree, on the bundled probe', () => {
 
   it('prints gone in the text block for the spawn with no transcript', async () => {
     const run = await cli(['census', '--from', 'transcripts', '--format', 'text']);
-    expect(run.stdout.split('\n')[4]).toBe('K-NEG       d3cf0e26  gone                      -       -                 (exit 1, no session)');
+    expect(run.stdout.split('\n')[4]).toBe(
+      'K-NEG       d3cf0e26  gone                      -       -                 (exit 1, no session)',
+    );
   });
 
   it('agree: 27 spawns agree and K-NEG is gone, exit 0', async () => {
@@ -310,7 +374,9 @@ describe('census from transcripts, and agree, on the bundled probe', () => {
     const rows = JSON.parse(run.stdout);
     expect(rows.filter((r: { verdict: string }) => r.verdict === 'agree')).toHaveLength(27);
     expect(rows.filter((r: { verdict: string }) => r.verdict === 'gone').map((r: { arm: string }) => r.arm)).toEqual(['K-NEG']);
-    expect(run.stderr).toBe('omg-evidence: agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)\n');
+    expect(run.stderr).toBe(
+      'omg-evidence: agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)\n',
+    );
   });
 
   it('agree: exit 3 naming each session, tool and both counts', async () => {
@@ -332,15 +398,36 @@ describe('skills on the bundled probe', () => {
       const of = (arm: string) => rows.filter((r: { arm: string }) => r.arm === arm);
       const unknown = (r: { result: string }) => r.result.includes('Unknown skill');
       // K-UPONLY: the user-plugin skill is unknown, 2 of 2, then the staged corpus fires.
-      expect(of('K-UPONLY').filter(unknown).map((r: { skill: string }) => r.skill)).toEqual(['omg-probe-userplugin-only', 'omg-probe-userplugin-only']);
+      expect(
+        of('K-UPONLY')
+          .filter(unknown)
+          .map((r: { skill: string }) => r.skill),
+      ).toEqual(['omg-probe-userplugin-only', 'omg-probe-userplugin-only']);
       // K-REPO-N: one unknown call, by the one spawn that named the repo skill.
-      expect(of('K-REPO-N').filter(unknown).map((r: { session_id: string; is_error: boolean }) => [r.session_id.slice(0, 8), r.is_error])).toEqual([['afbb2a87', true]]);
+      expect(
+        of('K-REPO-N')
+          .filter(unknown)
+          .map((r: { session_id: string; is_error: boolean }) => [r.session_id.slice(0, 8), r.is_error]),
+      ).toEqual([['afbb2a87', true]]);
       // The staged corpus fires, resolved by its own namespace, wherever the ADR says.
       const staged = rows.filter((r: { definition: string | null }) => r.definition === 'oh-my-graph-staged-skills');
-      expect(Object.fromEntries(['K-SKILL-POS', 'K-COLLIDE', 'K-UPONLY', 'K-REPO-N', 'K-REPO-D'].map((a) => [a, staged.filter((r: { arm: string }) => r.arm === a).length]))).toEqual({
-        'K-SKILL-POS': 2, 'K-COLLIDE': 3, 'K-UPONLY': 2, 'K-REPO-N': 2, 'K-REPO-D': 3,
+      expect(
+        Object.fromEntries(
+          ['K-SKILL-POS', 'K-COLLIDE', 'K-UPONLY', 'K-REPO-N', 'K-REPO-D'].map((a) => [
+            a,
+            staged.filter((r: { arm: string }) => r.arm === a).length,
+          ]),
+        ),
+      ).toEqual({
+        'K-SKILL-POS': 2,
+        'K-COLLIDE': 3,
+        'K-UPONLY': 2,
+        'K-REPO-N': 2,
+        'K-REPO-D': 3,
       });
-      expect(rows.every((r: object) => Object.keys(r).join() === 'probe,arm,session_id,tool_use_id,skill,is_error,result,definition')).toBe(true);
+      expect(rows.every((r: object) => Object.keys(r).join() === 'probe,arm,session_id,tool_use_id,skill,is_error,result,definition')).toBe(
+        true,
+      );
     });
   }
 });
@@ -348,7 +435,15 @@ describe('skills on the bundled probe', () => {
 describe('extract', () => {
   let out: string;
   afterEach(() => rmSync(out, { recursive: true, force: true }));
-  const args = (o: string, dir = bundled) => ['extract', '--transcripts', join(dir, 'transcripts'), '--results', join(dir, 'results.jsonl'), '--out', o];
+  const args = (o: string, dir = bundled) => [
+    'extract',
+    '--transcripts',
+    join(dir, 'transcripts'),
+    '--results',
+    join(dir, 'results.jsonl'),
+    '--out',
+    o,
+  ];
 
   it('reproduces the bundled tool_use/ and skill_results.jsonl byte for byte, and again on a second run', async () => {
     out = mkdtempSync(join(tmpdir(), 'omg-extract-'));
@@ -371,7 +466,9 @@ describe('extract', () => {
     writeFileSync(target, 'hand edited\n');
     const refused = await cli(args(out));
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/skill_results\.jsonl: exists and differs from what extract would write \(pass --force to overwrite, or --out another folder\)\n$/);
+    expect(refused.stderr).toMatch(
+      /skill_results\.jsonl: exists and differs from what extract would write \(pass --force to overwrite, or --out another folder\)\n$/,
+    );
     expect(readFileSync(target, 'utf8')).toBe('hand edited\n');
     const forced = await cli([...args(out), '--force']);
     expect(forced.code).toBe(0);
@@ -394,7 +491,9 @@ describe('extract', () => {
     out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
     const run = await cli(args(out, join('test', 'fixtures', 'extract', 'home-env')), { env: { HOME: '/srv/operator' } });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/:1: refusing to write skill "\/srv\/operator\/skills\/x": it contains the home-directory path \/srv\/operator /);
+    expect(run.stderr).toMatch(
+      /:1: refusing to write skill "\/srv\/operator\/skills\/x": it contains the home-directory path \/srv\/operator /,
+    );
   });
 
   it('needs --transcripts, --results and --out (usage, exit 2)', async () => {
@@ -431,17 +530,23 @@ describe('the file system: a transcripts folder', () => {
 
   it('a FIFO named *.jsonl is refused, never opened (census hung on one)', async () => {
     const dir = folder((d) => execFileSync('mkfifo', [join(d, 'pipe.jsonl')]));
-    expect(await census(dir)).toEqual(error(`${dir}/pipe.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`));
+    expect(await census(dir)).toEqual(
+      error(`${dir}/pipe.jsonl: a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
   });
 
   it('a directory named *.jsonl', async () => {
     const dir = folder((d) => mkdirSync(join(d, 'sub', 'agent-1.jsonl'), { recursive: true }));
-    expect(await census(dir)).toEqual(error(`${dir}/sub/agent-1.jsonl: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`));
+    expect(await census(dir)).toEqual(
+      error(`${dir}/sub/agent-1.jsonl: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
   });
 
   it('a dangling symbolic link, and a loop', async () => {
     const dangling = folder((d) => symlinkSync('gone', join(d, 'gone.jsonl')));
-    expect(await census(dangling)).toEqual(error(`${dangling}/gone.jsonl: a dangling symbolic link: it points at gone, which does not exist ${HINT_FILE}`));
+    expect(await census(dangling)).toEqual(
+      error(`${dangling}/gone.jsonl: a dangling symbolic link: it points at gone, which does not exist ${HINT_FILE}`),
+    );
     const loop = folder((d) => symlinkSync('loop.jsonl', join(d, 'loop.jsonl')));
     expect(await census(loop)).toEqual(error(`${loop}/loop.jsonl: a symbolic link loop (ELOOP) ${HINT_FILE}`));
   });
@@ -455,16 +560,22 @@ describe('the file system: a transcripts folder', () => {
 
   it('a symbolic link that resolves outside the folder, to a file or a folder', async () => {
     const file = folder((d) => symlinkSync('/etc/passwd', join(d, 'passwd.jsonl')));
-    expect(await census(file)).toEqual(error(`${file}/passwd.jsonl: a symbolic link that resolves outside ${file} (to /etc/passwd); nothing was read from it ${HINT_OUT}`));
+    expect(await census(file)).toEqual(
+      error(`${file}/passwd.jsonl: a symbolic link that resolves outside ${file} (to /etc/passwd); nothing was read from it ${HINT_OUT}`),
+    );
     const dir = folder((d) => symlinkSync(source, join(d, 'elsewhere')));
-    expect(await census(dir)).toEqual(error(`${dir}/elsewhere: a symbolic link that resolves outside ${dir} (to ${source}); nothing was read from it ${HINT_OUT}`));
+    expect(await census(dir)).toEqual(
+      error(`${dir}/elsewhere: a symbolic link that resolves outside ${dir} (to ${source}); nothing was read from it ${HINT_OUT}`),
+    );
   });
 
   // chmod 000 stops no read when the tests run as root (as in CI's container), so this runs only as another user.
   it.skipIf(process.getuid?.() === 0)('a file that cannot be read (EACCES)', async () => {
     const dir = folder((d) => chmodSync(join(d, 'aaaaaaaa-0000-4000-8000-000000000002.jsonl'), 0));
     expect(await census(dir)).toEqual(
-      error(`${dir}/aaaaaaaa-0000-4000-8000-000000000002.jsonl: cannot be read (EACCES) (check that the file exists and that you may read it)`),
+      error(
+        `${dir}/aaaaaaaa-0000-4000-8000-000000000002.jsonl: cannot be read (EACCES) (check that the file exists and that you may read it)`,
+      ),
     );
   });
 });

@@ -24,11 +24,22 @@ function copyProbe(from: string, name = '0017-staged-agent-restores-layer-1'): s
   return dir;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: test rows are edited field by field, whatever their shape
+type Row = Record<string, any>;
+
 /** Rewrite results.jsonl of a copied probe, row by row (test code: parses its own small fixture). */
-function editRows(dir: string, edit: (rows: Record<string, any>[]) => Record<string, any>[]): void {
+function editRows(dir: string, edit: (rows: Row[]) => Row[]): void {
   const file = join(dir, 'results.jsonl');
-  const rows = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  writeFileSync(file, edit(rows).map((r) => JSON.stringify(r) + '\n').join(''));
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  writeFileSync(
+    file,
+    edit(rows)
+      .map((r) => `${JSON.stringify(r)}\n`)
+      .join(''),
+  );
 }
 
 describe('verdict of the bundled probe', () => {
@@ -43,21 +54,42 @@ describe('verdict of the bundled probe', () => {
       { n: 4, required: 'K-POS .git ≥1 of 2', result: '2 of 2', holds: true },
       { n: 5, required: 'K-SKILL-POS fires ≥1 of 2', result: '2 of 2, staged copy', holds: true },
       { n: 6, required: 'K-COLLIDE staged 3 of 3', result: '3 of 3', holds: true },
-      { n: 7, required: 'K-UPONLY/K-REPO-N/K-REPO-D fire the repo copy 0 of n', result: '0, with Unknown skill on the 2 arms that tried (K-UPONLY, K-REPO-N)', holds: true },
+      {
+        n: 7,
+        required: 'K-UPONLY/K-REPO-N/K-REPO-D fire the repo copy 0 of n',
+        result: '0, with Unknown skill on the 2 arms that tried (K-UPONLY, K-REPO-N)',
+        holds: true,
+      },
       { n: 8, required: 'frontmatter widening 0 of 2', result: 'K-FM-GIT 0 of 2 (K-FM void)', holds: true },
       { n: 9, required: 'T-REF breaches ≥1 of 2', result: '2 of 2', holds: true },
     ]);
     expect(v).toMatchObject({ complete: true, holds: true, reasons: [] });
-    expect(v.budget).toEqual({ spent_usd: 2.4616, spawns: 28, bound_usd: 12, bound_spawns: 40, share_usd: 0.2051, share_spawns: 0.7, within: true });
+    expect(v.budget).toEqual({
+      spent_usd: 2.4616,
+      spawns: 28,
+      bound_usd: 12,
+      bound_spawns: 40,
+      share_usd: 0.2051,
+      share_spawns: 0.7,
+      within: true,
+    });
     expect(Object.keys(v).slice(0, 6)).toEqual(['probe', 'conjuncts', 'complete', 'budget', 'preregistered', 'holds']);
   });
 
   it('reports the conditional arms whose triggers did not fire, the void arm and the pilot', async () => {
     const v = JSON.parse((await cli(['verdict', '--format', 'json'])).stdout);
     const note = (arm: string) => v.completeness.find((a: { arm: string }) => a.arm === arm);
-    expect(note('K-RES-NS')).toMatchObject({ expectation: 'not run', complete: true, note: 'not run: its trigger did not fire (K-RES resolved 3 of 3)' });
+    expect(note('K-RES-NS')).toMatchObject({
+      expectation: 'not run',
+      complete: true,
+      note: 'not run: its trigger did not fire (K-RES resolved 3 of 3)',
+    });
     expect(note('K-REPO-DN')).toMatchObject({ expectation: 'not run', counted: 0 });
-    expect(note('K-FM')).toMatchObject({ expectation: 'void', void_spawns: 2, note: 'void (addendum 2): a marker a legitimate tool can forge is not a marker' });
+    expect(note('K-FM')).toMatchObject({
+      expectation: 'void',
+      void_spawns: 2,
+      note: 'void (addendum 2): a marker a legitimate tool can forge is not a marker',
+    });
     expect(note('K-RES')).toMatchObject({ counted: 3, pilots: 1, complete: true });
     expect(note('K-FM-GIT')).toMatchObject({ counted: 2, registered_n: 2 });
   });
@@ -99,7 +131,12 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     );
     const run = await cli(['verdict', dir, '--format', 'json']);
     expect(run.code).toBe(4);
-    expect(JSON.parse(run.stdout).conjuncts[2]).toEqual({ n: 3, required: 'K-CEIL breach file 0 of 3', result: '1 of 3, denials recorded', holds: false });
+    expect(JSON.parse(run.stdout).conjuncts[2]).toEqual({
+      n: 3,
+      required: 'K-CEIL breach file 0 of 3',
+      result: '1 of 3, denials recorded',
+      holds: false,
+    });
     // The last line; the K-FM warnings of the probe's own transcripts come before it. The breach
     // spawn's touch was denied (permission_denials), so its own call made nothing: not forgeable.
     expect(run.stderr.split('\n').slice(-2)).toEqual([
@@ -117,7 +154,11 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(run.code).toBe(4);
     const v = JSON.parse(run.stdout);
     expect(v.complete).toBe(false);
-    expect(v.completeness.find((a: { arm: string }) => a.arm === 'K-POS')).toMatchObject({ counted: 1, complete: false, note: '1 of 2 registered spawns counted' });
+    expect(v.completeness.find((a: { arm: string }) => a.arm === 'K-POS')).toMatchObject({
+      counted: 1,
+      complete: false,
+      note: '1 of 2 registered spawns counted',
+    });
     expect(run.stderr).toMatch(/the verdict does not hold: incomplete: K-POS 1 of 2 registered spawns counted\n$/);
   });
 
@@ -188,7 +229,9 @@ describe('pre-registration order from git', () => {
     const { code, v, stderr } = await verdict(dir);
     expect(v.preregistered).toBe('no');
     expect(code).toBe(4);
-    expect(stderr).toMatch(/not pre-registered: registration\/addendum-1\.jsonl was committed after the first spawn it governs \(2026-08-12T15:00:00\.000\+09:00\)/);
+    expect(stderr).toMatch(
+      /not pre-registered: registration\/addendum-1\.jsonl was committed after the first spawn it governs \(2026-08-12T15:00:00\.000\+09:00\)/,
+    );
   });
 
   it('"no" when the registration changed after the first spawn', async () => {
@@ -207,14 +250,18 @@ describe('pre-registration order from git', () => {
     const { code, v } = await verdict(dir);
     expect(v.preregistered).toBe('no');
     expect(code).toBe(4);
-    expect(v.preregistration.compared.find((c: { file: string }) => c.file === 'registration/prereg.jsonl').order).toMatch(/^changed after \([0-9a-f]{7}, 2026-08-13T09:00:00\+09:00\)$/);
+    expect(v.preregistration.compared.find((c: { file: string }) => c.file === 'registration/prereg.jsonl').order).toMatch(
+      /^changed after \([0-9a-f]{7}, 2026-08-13T09:00:00\+09:00\)$/,
+    );
   });
 
   it('"not established" when registration and evidence arrive in the same commit', async () => {
     const dir = repoWith([{ date: '2026-08-11T10:00:00+09:00', add: ['.'] }]);
     const { code, v } = await verdict(dir);
     expect(v.preregistered).toBe('not established');
-    expect(v.preregistration.reason).toMatch(/^the registration arrived in the same commit as the evidence \([0-9a-f]{7}\), so git cannot show it came first$/);
+    expect(v.preregistration.reason).toMatch(
+      /^the registration arrived in the same commit as the evidence \([0-9a-f]{7}\), so git cannot show it came first$/,
+    );
     expect(code).toBe(0);
   });
 
@@ -231,21 +278,53 @@ describe('arms and cost', () => {
   it('arms: one row per arm in registration order, with every fact of the ADR result table', async () => {
     const rows = JSON.parse((await cli(['arms', '--format', 'json'])).stdout);
     expect(rows.map((r: { arm: string }) => r.arm)).toEqual([
-      'T-REF', 'K-CEIL', 'K-POS', 'K-RES', 'K-NEG', 'K-RES-NS', 'K-RES-MAN', 'K-SKILL-POS', 'K-COLLIDE', 'K-UPONLY', 'K-REPO-N', 'K-REPO-D', 'K-REPO-DN', 'K-FM', 'K-FM-GIT',
+      'T-REF',
+      'K-CEIL',
+      'K-POS',
+      'K-RES',
+      'K-NEG',
+      'K-RES-NS',
+      'K-RES-MAN',
+      'K-SKILL-POS',
+      'K-COLLIDE',
+      'K-UPONLY',
+      'K-REPO-N',
+      'K-REPO-D',
+      'K-REPO-DN',
+      'K-FM',
+      'K-FM-GIT',
     ]);
     const arm = (a: string) => rows.find((r: { arm: string }) => r.arm === a);
-    expect(arm('T-REF')).toMatchObject({ phase: 'A', n: 2, exit_codes: [{ code: 0, spawns: 2 }], artifacts: [{ label: 'BREACH', present: 2, absent: 0 }], denials: 0 });
+    expect(arm('T-REF')).toMatchObject({
+      phase: 'A',
+      n: 2,
+      exit_codes: [{ code: 0, spawns: 2 }],
+      artifacts: [{ label: 'BREACH', present: 2, absent: 0 }],
+      denials: 0,
+    });
     expect(arm('K-CEIL')).toMatchObject({ n: 3, artifacts: [{ label: 'BREACH', present: 0, absent: 3 }], denials: 3 });
     expect(arm('K-POS')).toMatchObject({ artifacts: [{ label: 'git-ok', present: 2, absent: 0 }] });
-    expect(arm('K-RES')).toMatchObject({ n: 3, markers: [{ marker: 'AGENT-STAGED@HOME', spawns: 3 }], notes: ['1 pilot spawn(s) not counted (addendum 1)'] });
-    expect(arm('K-NEG')).toMatchObject({ n: 1, exit_codes: [{ code: 1, spawns: 1 }], errors: ["--agent 'omg-probe-writer' not found. Available agents:"] });
+    expect(arm('K-RES')).toMatchObject({
+      n: 3,
+      markers: [{ marker: 'AGENT-STAGED@HOME', spawns: 3 }],
+      notes: ['1 pilot spawn(s) not counted (addendum 1)'],
+    });
+    expect(arm('K-NEG')).toMatchObject({
+      n: 1,
+      exit_codes: [{ code: 1, spawns: 1 }],
+      errors: ["--agent 'omg-probe-writer' not found. Available agents:"],
+    });
     const staged = { skill: 'oh-my-graph-staged-skills:omg-probe-standalone-html', definition: 'oh-my-graph-staged-skills' };
     expect(arm('K-SKILL-POS').skills).toEqual([{ ...staged, spawns: 2 }]);
     expect(arm('K-COLLIDE').skills).toEqual([{ ...staged, spawns: 3 }]);
     expect(arm('K-UPONLY')).toMatchObject({ unknown_skills: [{ skill: 'omg-probe-userplugin-only', spawns: 2 }] });
     expect(arm('K-REPO-N')).toMatchObject({ unknown_skills: [{ skill: 'omg-repo-house-html', spawns: 1 }] });
     expect(arm('K-REPO-D').skills).toEqual([{ ...staged, spawns: 3 }]);
-    expect(arm('K-FM')).toMatchObject({ status: 'void', n: 2, notes: ['VOID (addendum 2): a marker a legitimate tool can forge is not a marker'] });
+    expect(arm('K-FM')).toMatchObject({
+      status: 'void',
+      n: 2,
+      notes: ['VOID (addendum 2): a marker a legitimate tool can forge is not a marker'],
+    });
     expect(arm('K-FM-GIT')).toMatchObject({ status: 'counted', tools: {}, artifacts: [{ label: 'fm-git', present: 0, absent: 2 }] });
     expect(arm('K-RES-NS')).toMatchObject({ status: 'not run', n: 0 });
   });
@@ -253,7 +332,12 @@ describe('arms and cost', () => {
   it('cost: the total, by arm and by model, and the share of the budget', async () => {
     const c = JSON.parse((await cli(['cost', '--format', 'json'])).stdout);
     expect(Object.keys(c)).toEqual(['probe', 'total_cost_usd', 'spawns', 'envelopes', 'budget', 'by_arm', 'by_model']);
-    expect(c).toMatchObject({ total_cost_usd: 2.4616, spawns: 28, envelopes: 27, budget: { usd: 12, spawns: 40, share_usd: 0.2051, share_spawns: 0.7 } });
+    expect(c).toMatchObject({
+      total_cost_usd: 2.4616,
+      spawns: 28,
+      envelopes: 27,
+      budget: { usd: 12, spawns: 40, share_usd: 0.2051, share_spawns: 0.7 },
+    });
     expect(c.by_arm).toHaveLength(12);
     expect(c.by_arm.find((a: { arm: string }) => a.arm === 'K-RES')).toMatchObject({ spawns: 4 });
     expect(c.by_model.map((m: { model: string; spawns: number }) => [m.model, m.spawns])).toEqual([
@@ -268,7 +352,11 @@ describe('arms and cost', () => {
 
 describe('registration SQL is a question, never a change: exit 1, naming the file', () => {
   const CHECK_HINT = '(write the check as one SELECT over the views omg-evidence schema lists, returning holds, result)';
-  const refused = (where: string, what: string, hint = CHECK_HINT) => ({ code: 1, stdout: '', stderr: `omg-evidence: ${where}: ${what} ${hint}\n` });
+  const refused = (where: string, what: string, hint = CHECK_HINT) => ({
+    code: 1,
+    stdout: '',
+    stderr: `omg-evidence: ${where}: ${what} ${hint}\n`,
+  });
   const checkOf = (fixture: string, file: string) => `${probeFixture(fixture)}/registration/conjuncts/${file}`;
   const TWO = 'a check is exactly one SELECT statement; this file holds 2 statements (CREATE, SELECT)';
 
@@ -280,7 +368,9 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     const db = join(mkdtempSync(join(tmpdir(), 'omg-verdict-')), 'p.duckdb');
     temps.push(dirname(db));
     expect((await cli(['load', probeFixture('attack-shadow'), '--db', db])).code).toBe(0);
-    expect(await cli(['verdict', probeFixture('attack-shadow'), '--db', db])).toEqual(refused(checkOf('attack-shadow', '1-a-ran.sql'), TWO));
+    expect(await cli(['verdict', probeFixture('attack-shadow'), '--db', db])).toEqual(
+      refused(checkOf('attack-shadow', '1-a-ran.sql'), TWO),
+    );
   });
 
   it('without the statement that shadows, the same probe is over budget (exit 4): the attack is what changed the verdict', async () => {
@@ -294,7 +384,10 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
 
   it('two SELECTs', async () => {
     expect(await cli(['verdict', probeFixture('attack-two-statements')])).toEqual(
-      refused(checkOf('attack-two-statements', '1-a-ran.sql'), 'a check is exactly one SELECT statement; this file holds 2 statements (SELECT, SELECT)'),
+      refused(
+        checkOf('attack-two-statements', '1-a-ran.sql'),
+        'a check is exactly one SELECT statement; this file holds 2 statements (SELECT, SELECT)',
+      ),
     );
   });
 
@@ -306,13 +399,19 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
 
   it('a check that reads a file', async () => {
     expect(await cli(['verdict', probeFixture('attack-read-file')])).toEqual(
-      refused(checkOf('attack-read-file', '1-passwd.sql'), 'a check reads only the documented views; this one reads read_text(), a table function that may read files or the catalog'),
+      refused(
+        checkOf('attack-read-file', '1-passwd.sql'),
+        'a check reads only the documented views; this one reads read_text(), a table function that may read files or the catalog',
+      ),
     );
   });
 
   it('a check that reads a table that is not a documented view', async () => {
     expect(await cli(['verdict', probeFixture('attack-undocumented')])).toEqual(
-      refused(checkOf('attack-undocumented', '1-sources.sql'), 'a check reads only the documented views; this one reads "source_files", which is not a documented view'),
+      refused(
+        checkOf('attack-undocumented', '1-sources.sql'),
+        'a check reads only the documented views; this one reads "source_files", which is not a documented view',
+      ),
     );
   });
 
@@ -333,16 +432,40 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
       ['CALL checkpoint()', `${ONE} one CALL statement`],
       ['EXPLAIN select true as holds', `${ONE} one EXPLAIN statement`],
       ["select true as holds, 'x' as result; commit", `${ONE} 2 statements (SELECT, TRANSACTION)`],
-      ["select count(*) > 0 as holds, 'x' as result from read_csv('/etc/passwd')", `${READS} read_csv(), a table function that may read files or the catalog`],
+      [
+        "select count(*) > 0 as holds, 'x' as result from read_csv('/etc/passwd')",
+        `${READS} read_csv(), a table function that may read files or the catalog`,
+      ],
       ["select count(*) > 0 as holds, 'x' as result from 'results.jsonl'", `${READS} "results.jsonl", which is not a documented view`],
-      ["select count(*) > 0 as holds, 'x' as result from query('select 1')", `${READS} query(), a table function that may read files or the catalog`],
-      ["select count(*) > 0 as holds, 'x' as result from duckdb_tables()", `${READS} duckdb_tables(), a table function that may read files or the catalog`],
-      ["select count(*) > 0 as holds, 'x' as result from information_schema.tables", `${READS} "information_schema.tables", which is not a documented view`],
-      ["select count(*) > 0 as holds, 'x' as result from main.registration_records", `${READS} "main.registration_records", which is not a documented view`],
-      ["select true as holds, (select any_value(abs) from source_files) as result", `${READS} "source_files", which is not a documented view`],
+      [
+        "select count(*) > 0 as holds, 'x' as result from query('select 1')",
+        `${READS} query(), a table function that may read files or the catalog`,
+      ],
+      [
+        "select count(*) > 0 as holds, 'x' as result from duckdb_tables()",
+        `${READS} duckdb_tables(), a table function that may read files or the catalog`,
+      ],
+      [
+        "select count(*) > 0 as holds, 'x' as result from information_schema.tables",
+        `${READS} "information_schema.tables", which is not a documented view`,
+      ],
+      [
+        "select count(*) > 0 as holds, 'x' as result from main.registration_records",
+        `${READS} "main.registration_records", which is not a documented view`,
+      ],
+      [
+        'select true as holds, (select any_value(abs) from source_files) as result',
+        `${READS} "source_files", which is not a documented view`,
+      ],
       // A CTE's body does not see the CTE itself: this source_files is the internal table.
-      ["with source_files as (select * from source_files) select true as holds, 'x' as result from source_files", `${READS} "source_files", which is not a documented view`],
-      ["select true as holds, 'x' as result from (describe spawns)", `${READS} the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog`],
+      [
+        "with source_files as (select * from source_files) select true as holds, 'x' as result from source_files",
+        `${READS} "source_files", which is not a documented view`,
+      ],
+      [
+        "select true as holds, 'x' as result from (describe spawns)",
+        `${READS} the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog`,
+      ],
     ];
     for (const [sql, what] of cases) {
       it(JSON.stringify(sql), async () => {
@@ -356,9 +479,15 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
   it('a trigger is held to the same rule', async () => {
     const dir = copyProbe(join(repo, probeFixture('attack-two-statements')), 'attack-two-statements');
     writeFileSync(join(dir, 'registration/conjuncts/1-a-ran.sql'), "select true as holds, 'ran' as result");
-    writeFileSync(join(dir, 'registration/addendum-1.jsonl'), '{"kind":"addendum","n":1,"text":"a conditional arm"}\n{"kind":"arm","arm":"C","phase":"A","n":1,"addendum":1,"trigger":"triggers/c.sql"}\n');
+    writeFileSync(
+      join(dir, 'registration/addendum-1.jsonl'),
+      '{"kind":"addendum","n":1,"text":"a conditional arm"}\n{"kind":"arm","arm":"C","phase":"A","n":1,"addendum":1,"trigger":"triggers/c.sql"}\n',
+    );
     mkdirSync(join(dir, 'registration/triggers'));
-    writeFileSync(join(dir, 'registration/triggers/c.sql'), "create temp table trigger_results as select 1; select false as fired, 'no' as observed");
+    writeFileSync(
+      join(dir, 'registration/triggers/c.sql'),
+      "create temp table trigger_results as select 1; select false as fired, 'no' as observed",
+    );
     expect(await cli(['verdict', dir])).toEqual(
       refused(
         join(dir, 'registration/triggers/c.sql'),
@@ -371,25 +500,48 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
   it('a NULL answer is an error: a trigger whose fired is NULL would excuse its arms as "did not fire"', async () => {
     const dir = copyProbe(join(repo, probeFixture('attack-two-statements')), 'attack-two-statements');
     writeFileSync(join(dir, 'registration/conjuncts/1-a-ran.sql'), "select true as holds, 'ran' as result");
-    writeFileSync(join(dir, 'registration/addendum-1.jsonl'), '{"kind":"addendum","n":1,"text":"a conditional arm"}\n{"kind":"arm","arm":"C","phase":"A","n":1,"addendum":1,"trigger":"triggers/c.sql"}\n');
+    writeFileSync(
+      join(dir, 'registration/addendum-1.jsonl'),
+      '{"kind":"addendum","n":1,"text":"a conditional arm"}\n{"kind":"arm","arm":"C","phase":"A","n":1,"addendum":1,"trigger":"triggers/c.sql"}\n',
+    );
     mkdirSync(join(dir, 'registration/triggers'));
-    writeFileSync(join(dir, 'registration/triggers/c.sql'), "select bool_and(exit_code = 0) as fired, 'none' as observed from spawns where arm = 'nobody'");
+    writeFileSync(
+      join(dir, 'registration/triggers/c.sql'),
+      "select bool_and(exit_code = 0) as fired, 'none' as observed from spawns where arm = 'nobody'",
+    );
     expect(await cli(['verdict', dir])).toEqual(
-      refused(join(dir, 'registration/triggers/c.sql'), "a trigger's fired is true or false; this one returned NULL", "(fix the trigger's SELECT (an aggregate over no rows gives NULL: coalesce it))"),
+      refused(
+        join(dir, 'registration/triggers/c.sql'),
+        "a trigger's fired is true or false; this one returned NULL",
+        "(fix the trigger's SELECT (an aggregate over no rows gives NULL: coalesce it))",
+      ),
     );
     const check = join(dir, 'registration/conjuncts/1-a-ran.sql');
     writeFileSync(check, "select null::boolean as holds, 'x' as result");
     rmSync(join(dir, 'registration/addendum-1.jsonl'));
     expect(await cli(['verdict', dir])).toEqual(
-      refused(check, "a check's holds is true or false; this one returned NULL", "(fix the check's SELECT (an aggregate over no rows gives NULL: coalesce it))"),
+      refused(
+        check,
+        "a check's holds is true or false; this one returned NULL",
+        "(fix the check's SELECT (an aggregate over no rows gives NULL: coalesce it))",
+      ),
     );
   });
 
   it('a check named "" or naming a folder is an error naming file:line', async () => {
     const dir = copyProbe(join(repo, probeFixture('attack-not-select')), 'attack-not-select');
     const prereg = join(dir, 'registration/prereg.jsonl');
-    for (const [name, shown] of [['conjuncts', 'conjuncts'], ['', '']]) {
-      writeFileSync(prereg, readFileSync(join(repo, probeFixture('attack-not-select'), 'registration/prereg.jsonl'), 'utf8').replace('conjuncts/1-a-ran.sql', name));
+    for (const [name, shown] of [
+      ['conjuncts', 'conjuncts'],
+      ['', ''],
+    ]) {
+      writeFileSync(
+        prereg,
+        readFileSync(join(repo, probeFixture('attack-not-select'), 'registration/prereg.jsonl'), 'utf8').replace(
+          'conjuncts/1-a-ran.sql',
+          name,
+        ),
+      );
       expect(await cli(['verdict', dir])).toEqual({
         code: 1,
         stdout: '',
@@ -464,7 +616,9 @@ describe('the registration is complete or it is an error', () => {
   });
 
   it('the verdict says how many of its N conjuncts hold, in table and markdown', async () => {
-    expect((await cli(['verdict', '--format', 'markdown'])).stdout).toContain('| 9 | T-REF breaches ≥1 of 2 | 2 of 2 | yes |\n\n9 of 9 conjuncts hold\n\n**Completeness:**');
+    expect((await cli(['verdict', '--format', 'markdown'])).stdout).toContain(
+      '| 9 | T-REF breaches ≥1 of 2 | 2 of 2 | yes |\n\n9 of 9 conjuncts hold\n\n**Completeness:**',
+    );
     expect((await cli(['verdict', '--format', 'table'])).stdout).toMatch(/└[─┴]+┘\n\n9 of 9 conjuncts hold\n\nCompleteness: /);
     const dir = copyProbe(bundled);
     editRows(dir, (rows) =>

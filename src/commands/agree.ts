@@ -25,7 +25,7 @@ function textLine(r: Row): string {
 }
 
 export function formatAgree(rows: Row[], format: Format, style: TableStyle = {}): string {
-  if (format === 'text') return rows.map((r) => textLine(r) + '\n').join('');
+  if (format === 'text') return rows.map((r) => `${textLine(r)}\n`).join('');
   const probes = new Set(rows.map((r) => r.probe));
   const wide = format === 'csv';
   const columns: Column[] = [
@@ -46,7 +46,10 @@ export function formatAgree(rows: Row[], format: Format, style: TableStyle = {})
 }
 
 /** Counts for the summary: spawns compared (they agree or differ), and those gone, per probe. */
-export function summarize(rows: Row[], probes: string[] = []): { spawns: number; agree: number; differ: number; gone: Row[]; uncompared: string[] } {
+export function summarize(
+  rows: Row[],
+  probes: string[] = [],
+): { spawns: number; agree: number; differ: number; gone: Row[]; uncompared: string[] } {
   const spawns = new Map<string, Row>();
   const differ = new Set<string>();
   for (const r of rows) {
@@ -86,17 +89,32 @@ export function makeAgreeCommand(io: IO): Command {
     .addOption(dbOption())
     .action(async (probes: string[], opts: { format?: Format; wide?: boolean; transcripts?: string; db?: string }) => {
       const format = chosenFormat(opts.format, io);
-      await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), transcripts: opts.transcripts ?? true, db: opts.db, queries: ['agree'], onProgress: progressReporter(io) }), async (ev) => {
-        const rows = await ev.agreeRows();
-        io.stdout(formatAgree(rows, format, tableStyle(io, opts.wide)));
-        const s = summarize(rows, ev.probes.map((p) => p.id));
-        const line = summaryLine(s);
-        if (s.uncompared.length) {
-          const which = s.uncompared.length < ev.probes.length ? ` for ${s.uncompared.join(', ')}` : '';
-          throw new DiffersError(`${line}: nothing was compared${which}`, "pass --transcripts DIR, the folder that holds the spawns' sessions");
-        }
-        if (s.differ) throw new DiffersError(line);
-        io.stderr(`omg-evidence: ${line}\n`);
-      });
+      await withEvidence(
+        Evidence.open(probes, {
+          onWarning: (w) => warn(io, w),
+          transcripts: opts.transcripts ?? true,
+          db: opts.db,
+          queries: ['agree'],
+          onProgress: progressReporter(io),
+        }),
+        async (ev) => {
+          const rows = await ev.agreeRows();
+          io.stdout(formatAgree(rows, format, tableStyle(io, opts.wide)));
+          const s = summarize(
+            rows,
+            ev.probes.map((p) => p.id),
+          );
+          const line = summaryLine(s);
+          if (s.uncompared.length) {
+            const which = s.uncompared.length < ev.probes.length ? ` for ${s.uncompared.join(', ')}` : '';
+            throw new DiffersError(
+              `${line}: nothing was compared${which}`,
+              "pass --transcripts DIR, the folder that holds the spawns' sessions",
+            );
+          }
+          if (s.differ) throw new DiffersError(line);
+          io.stderr(`omg-evidence: ${line}\n`);
+        },
+      );
     });
 }

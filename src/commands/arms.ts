@@ -34,11 +34,14 @@ interface Arm {
 export function armCells(a: Arm): Record<string, Cell> {
   const exits = a.exit_codes.length === 1 ? String(a.exit_codes[0]!.code) : a.exit_codes.map((e) => `${e.code} ×${e.spawns}`).join(', ');
   const skills = a.skills.map((s) => {
-    const resolved = s.definition && !s.skill.startsWith(`${s.definition}:`) ? ` → ${s.definition}` : s.definition ? '' : ' → (no namespace)';
+    const resolved =
+      s.definition && !s.skill.startsWith(`${s.definition}:`) ? ` → ${s.definition}` : s.definition ? '' : ' → (no namespace)';
     return `${s.skill}${resolved} ${s.spawns} of ${a.n}`;
   });
   const artifacts = a.artifacts.map((x) =>
-    [x.present ? `${x.label} ×${x.present}` : '', x.absent ? `${x.present ? '' : `${x.label} `}absent ×${x.absent}` : ''].filter(Boolean).join(', '),
+    [x.present ? `${x.label} ×${x.present}` : '', x.absent ? `${x.present ? '' : `${x.label} `}absent ×${x.absent}` : '']
+      .filter(Boolean)
+      .join(', '),
   );
   return {
     probe: a.probe,
@@ -68,12 +71,21 @@ export function formatArms(rows: Row[], format: Format, style: TableStyle = {}):
   const probes = new Set(arms.map((a) => a.probe));
   const columns: Column[] = [
     ...(probes.size > 1 || format === 'csv' ? [{ key: 'probe' }] : []),
-    { key: 'arm' }, { key: 'phase' },
+    { key: 'arm' },
+    { key: 'phase' },
     // The ADR's result table has no registered n: csv has it, as json does.
     ...(format === 'csv' ? [{ key: 'registered_n', right: true }] : []),
-    { key: 'n', right: true }, { key: 'status' }, { key: 'exit_codes', title: 'exit' }, { key: 'tools' },
-    { key: 'skills', title: 'skills fired' }, { key: 'unknown_skills', title: 'unknown skills' }, { key: 'artifacts' },
-    { key: 'markers' }, { key: 'denials', right: true }, { key: 'errors' }, { key: 'notes' },
+    { key: 'n', right: true },
+    { key: 'status' },
+    { key: 'exit_codes', title: 'exit' },
+    { key: 'tools' },
+    { key: 'skills', title: 'skills fired' },
+    { key: 'unknown_skills', title: 'unknown skills' },
+    { key: 'artifacts' },
+    { key: 'markers' },
+    { key: 'denials', right: true },
+    { key: 'errors' },
+    { key: 'notes' },
   ];
   return render(format, columns, arms, { cells: armCells, json: armJson, style });
 }

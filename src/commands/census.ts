@@ -10,14 +10,25 @@ import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TabularFormat, type TableStyle } from '../format.js';
 import { warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched, tableStyle, wideOption } from '../options.js';
+import {
+  chosenFormat,
+  dbOption,
+  formatOption,
+  fromOption,
+  resolveSource,
+  transcriptsOnly,
+  transcriptsOption,
+  warnNoTranscripts,
+  warnUnmatched,
+  tableStyle,
+  wideOption,
+} from '../options.js';
 import type { Row } from '../db.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
 type Format = (typeof FORMATS)[number];
 
-const toolsObject = (tools: ToolCount[] | null) =>
-  tools === null ? null : Object.fromEntries(tools.map((t) => [t.name, t.count]));
+const toolsObject = (tools: ToolCount[] | null) => (tools === null ? null : Object.fromEntries(tools.map((t) => [t.name, t.count])));
 
 /**
  * The JSON form of a census row: `tools` as an object with sorted keys (null when gone). Its keys
@@ -102,7 +113,7 @@ export function formatSessions(rows: Row[], format: Format, style: TableStyle = 
   const sessions = rows as unknown as SessionRow[];
   if (format === 'text') {
     return sessions
-      .map((s) => `${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd() + '\n')
+      .map((s) => `${`${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd()}\n`)
       .join('');
   }
   const wide = format === 'csv';
@@ -142,11 +153,14 @@ export function makeCensusCommand(io: IO): Command {
       const format = chosenFormat(opts.format, io);
       const onWarning = (w: string) => warn(io, w);
       if (transcriptsOnly(probes, opts)) {
-        await withEvidence(Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, queries: ['sessions'], onProgress: progressReporter(io) }), async (ev) => {
-          const sessions = await ev.sessionRows();
-          warnNoTranscripts(sessions.length, opts.transcripts!, onWarning);
-          io.stdout(formatSessions(sessions, format, tableStyle(io, opts.wide)));
-        });
+        await withEvidence(
+          Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, queries: ['sessions'], onProgress: progressReporter(io) }),
+          async (ev) => {
+            const sessions = await ev.sessionRows();
+            warnNoTranscripts(sessions.length, opts.transcripts!, onWarning);
+            io.stdout(formatSessions(sessions, format, tableStyle(io, opts.wide)));
+          },
+        );
         return;
       }
       const source = resolveSource(opts.from, opts.transcripts);
@@ -154,7 +168,14 @@ export function makeCensusCommand(io: IO): Command {
       // column needs the tool calls' inputs, which the records do not keep.
       // The text block (the ADR's) shows no forgeable column, so it reads no transcript it does not count.
       const forgeable = format !== 'text';
-      const open = { onWarning, transcripts: source.open, ownTranscripts: forgeable, db: opts.db, queries: ['census', 'forgeable'], onProgress: progressReporter(io) };
+      const open = {
+        onWarning,
+        transcripts: source.open,
+        ownTranscripts: forgeable,
+        db: opts.db,
+        queries: ['census', 'forgeable'],
+        onProgress: progressReporter(io),
+      };
       await withEvidence(Evidence.open(probes, open), async (ev) => {
         if (source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         io.stdout(formatCensus(await ev.censusRows(source.from, { forgeable }), format, tableStyle(io, opts.wide)));

@@ -53,7 +53,9 @@ export function costParts(c: CostReport): Part[] {
       label: 'Spent',
       text:
         `${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope)` +
-        (b.usd === null ? '; no budget is registered' : `: ${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
+        (b.usd === null
+          ? '; no budget is registered'
+          : `: ${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
     },
     {
       kind: 'table',
@@ -63,8 +65,12 @@ export function costParts(c: CostReport): Part[] {
     {
       kind: 'table',
       columns: [
-        { key: 'model' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true, money: true }, { key: 'input_tokens', right: true },
-        { key: 'output_tokens', right: true }, { key: 'cache_read_input_tokens', title: 'cache_read', right: true },
+        { key: 'model' },
+        { key: 'spawns', right: true },
+        { key: 'cost_usd', right: true, money: true },
+        { key: 'input_tokens', right: true },
+        { key: 'output_tokens', right: true },
+        { key: 'cache_read_input_tokens', title: 'cache_read', right: true },
         { key: 'cache_creation_input_tokens', title: 'cache_creation', right: true },
       ],
       rows: c.by_model as Record<string, string | number>[],

@@ -58,7 +58,10 @@ export function makeExportCommand(io: IO): Command {
             const first = leaks.rows[0];
             if (first) {
               const path = firstHomePath(String(first.path))?.text ?? String(first.path);
-              warn(io, `export: ${v.name}: ${first.n} row(s) hold a home-directory path (first: ${path}); the Parquet file keeps them as they are`);
+              warn(
+                io,
+                `export: ${v.name}: ${first.n} row(s) hold a home-directory path (first: ${path}); the Parquet file keeps them as they are`,
+              );
             }
             await ev.db.exec(`COPY ${from} TO ${sqlString(`${target}.parquet`)} (FORMAT parquet)`, undefined, `export ${v.name}`);
           } else {

@@ -23,12 +23,17 @@ export function makeExtractCommand(io: IO): Command {
         // A folder that matches no row, or misses some, would otherwise go unnoticed until the
         // written probe fails to load.
         const [m] = await ev.transcriptMatches();
-        const records = [...report.written, ...report.unchanged].filter((p) => p.endsWith('.jsonl') && basename(dirname(p)) === 'tool_use').length;
+        const records = [...report.written, ...report.unchanged].filter(
+          (p) => p.endsWith('.jsonl') && basename(dirname(p)) === 'tool_use',
+        ).length;
         const [dir, results] = [displayPath(opts.transcripts), displayPath(opts.results)];
         if (m && m.matched === 0) {
           warn(io, `extract: no transcript in ${dir} holds the session of any of the ${m.spawns} row(s) of ${results}`);
         } else if (m && records < m.spawns) {
-          warn(io, `extract: ${m.spawns - records} of the ${m.spawns} row(s) of ${results} opened a session no transcript in ${dir} holds: their tool_use record is not written`);
+          warn(
+            io,
+            `extract: ${m.spawns - records} of the ${m.spawns} row(s) of ${results} opened a session no transcript in ${dir} holds: their tool_use record is not written`,
+          );
         }
         io.stderr(
           `omg-evidence: extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}\n`,

@@ -14,7 +14,8 @@ type Format = (typeof TABULAR_FORMATS)[number];
 
 /** One row per documented view and column: view, grain, column, type, meaning. */
 export async function schemaRows(ev: Evidence): Promise<Row[]> {
-  const types = (await ev.db.query(`select table_name, column_name, data_type from information_schema.columns where table_schema = 'main'`)).rows;
+  const types = (await ev.db.query(`select table_name, column_name, data_type from information_schema.columns where table_schema = 'main'`))
+    .rows;
   const typeOf = (t: string, c: string) => String(types.find((r) => r.table_name === t && r.column_name === c)?.data_type ?? '');
   return VIEWS.flatMap((v) =>
     Object.entries(v.columns).map(([column, meaning]) => ({
@@ -32,10 +33,18 @@ export function formatSchema(rows: Row[], format: Format, style: TableStyle = {}
     return VIEWS.map((v) => {
       const mine = rows.filter((r) => r.view === v.name) as Record<string, string>[];
       const head = `**\`${v.name}\`**: one row per ${v.grain}${v.transcripts ? ' (empty unless transcripts are loaded)' : ''}.\n\n`;
-      return head + render('markdown', [{ key: 'column' }, { key: 'type' }, { key: 'meaning' }], mine, { cells: (r) => ({ ...r, column: `\`${r.column}\`` }) });
+      return (
+        head +
+        render('markdown', [{ key: 'column' }, { key: 'type' }, { key: 'meaning' }], mine, {
+          cells: (r) => ({ ...r, column: `\`${r.column}\`` }),
+        })
+      );
     }).join('\n');
   }
-  return render(format, [{ key: 'view' }, { key: 'column' }, { key: 'type' }, { key: 'meaning' }], rows as Record<string, string>[], { cells: (r) => r, style });
+  return render(format, [{ key: 'view' }, { key: 'column' }, { key: 'type' }, { key: 'meaning' }], rows as Record<string, string>[], {
+    cells: (r) => r,
+    style,
+  });
 }
 
 export function makeSchemaCommand(io: IO): Command {

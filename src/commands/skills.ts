@@ -8,7 +8,19 @@ import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../format.js';
 import { warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched, tableStyle, wideOption } from '../options.js';
+import {
+  chosenFormat,
+  dbOption,
+  formatOption,
+  fromOption,
+  resolveSource,
+  transcriptsOnly,
+  transcriptsOption,
+  warnNoTranscripts,
+  warnUnmatched,
+  tableStyle,
+  wideOption,
+} from '../options.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
@@ -61,7 +73,13 @@ export function makeSkillsCommand(io: IO): Command {
       const source = resolveSource(opts.from, opts.transcripts);
       const opening = standalone
         ? Evidence.openTranscripts(opts.transcripts!, { onWarning, db: opts.db, queries: ['skills'], onProgress: progressReporter(io) })
-        : Evidence.open(probes, { onWarning, transcripts: source.open, db: opts.db, queries: ['skills'], onProgress: progressReporter(io) });
+        : Evidence.open(probes, {
+            onWarning,
+            transcripts: source.open,
+            db: opts.db,
+            queries: ['skills'],
+            onProgress: progressReporter(io),
+          });
       await withEvidence(opening, async (ev) => {
         if (!standalone && source.from === 'transcripts') await warnUnmatched(ev, opts.transcripts, onWarning);
         const rows = await ev.skillRows(source.from);

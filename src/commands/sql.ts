@@ -13,7 +13,18 @@ import { Evidence, withEvidence, type Source } from '../evidence.js';
 import { cellOf, render, streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TableStyle } from '../format.js';
 import { processIO, warn, type IO } from '../io.js';
 import { progressReporter } from '../progress.js';
-import { chosenFormat, dbOption, formatOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOption, tableStyle, wideOption } from '../options.js';
+import {
+  chosenFormat,
+  dbOption,
+  formatOption,
+  fromOption,
+  memoryLimitOption,
+  resolveSource,
+  timeoutOption,
+  transcriptsOption,
+  tableStyle,
+  wideOption,
+} from '../options.js';
 import { displayPath } from '../paths.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
@@ -53,48 +64,74 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
     .addOption(dbOption())
     .addOption(memoryLimitOption())
     .addOption(timeoutOption())
-    .action(async (query: string | undefined, rest: string[], opts: { file?: string; format?: Format; wide?: boolean; from?: Source; transcripts?: string; db?: string; memoryLimit?: string; timeout: number }) => {
-      const format = chosenFormat(opts.format, io);
-      let sql: string;
-      let source: string;
-      let probes = rest;
-      if (opts.file !== undefined) {
-        if (query !== undefined) probes = [query, ...rest];
-        try {
-          sql = readFileSync(opts.file, 'utf8');
-        } catch (err) {
-          throw new InputError(`${displayPath(opts.file)}: cannot read the query: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    .action(
+      async (
+        query: string | undefined,
+        rest: string[],
+        opts: {
+          file?: string;
+          format?: Format;
+          wide?: boolean;
+          from?: Source;
+          transcripts?: string;
+          db?: string;
+          memoryLimit?: string;
+          timeout: number;
+        },
+      ) => {
+        const format = chosenFormat(opts.format, io);
+        let sql: string;
+        let source: string;
+        let probes = rest;
+        if (opts.file !== undefined) {
+          if (query !== undefined) probes = [query, ...rest];
+          try {
+            sql = readFileSync(opts.file, 'utf8');
+          } catch (err) {
+            throw new InputError(
+              `${displayPath(opts.file)}: cannot read the query: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+            );
+          }
+          source = displayPath(opts.file);
+        } else if (query === undefined || query === '-') {
+          sql = stdin();
+          source = '<stdin>';
+        } else {
+          sql = query;
+          source = '<argument>';
         }
-        source = displayPath(opts.file);
-      } else if (query === undefined || query === '-') {
-        sql = stdin();
-        source = '<stdin>';
-      } else {
-        sql = query;
-        source = '<argument>';
-      }
-      if (sql.trim() === '') throw new UsageError('no query: give it as an argument, with --file FILE, or on stdin');
-      const loadTranscripts = opts.from === 'transcripts' || opts.transcripts !== undefined;
-      await withEvidence(Evidence.open(probes, {
-        onWarning: (w) => warn(io, w),
-        onProgress: progressReporter(io),
-        db: opts.db,
-        transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
-        memoryLimit: opts.memoryLimit,
-      }), async (ev) => {
-        const writer = streamWriter(format, io.stdout, {
-          style: tableStyle(io, opts.wide),
-          onOverflow: () => warn(io, `more than ${TABLE_ROWS} rows: printed as markdown, which streams (a table holds its rows to size its columns)`),
-        });
-        await ev.sqlStream(sql, source, {
-          mode: writer.mode,
-          columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
-          rows: async (rows) => {
-            writer.rows(rows as (string | null)[][]);
-            await drained(io);
+        if (sql.trim() === '') throw new UsageError('no query: give it as an argument, with --file FILE, or on stdin');
+        const loadTranscripts = opts.from === 'transcripts' || opts.transcripts !== undefined;
+        await withEvidence(
+          Evidence.open(probes, {
+            onWarning: (w) => warn(io, w),
+            onProgress: progressReporter(io),
+            db: opts.db,
+            transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
+            memoryLimit: opts.memoryLimit,
+          }),
+          async (ev) => {
+            const writer = streamWriter(format, io.stdout, {
+              style: tableStyle(io, opts.wide),
+              onOverflow: () =>
+                warn(io, `more than ${TABLE_ROWS} rows: printed as markdown, which streams (a table holds its rows to size its columns)`),
+            });
+            await ev.sqlStream(
+              sql,
+              source,
+              {
+                mode: writer.mode,
+                columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
+                rows: async (rows) => {
+                  writer.rows(rows as (string | null)[][]);
+                  await drained(io);
+                },
+              },
+              { timeout: opts.timeout, timeoutName: '--timeout', memoryName: '--memory-limit' },
+            );
+            writer.end();
           },
-        }, { timeout: opts.timeout, timeoutName: '--timeout', memoryName: '--memory-limit' });
-        writer.end();
-      });
-    });
+        );
+      },
+    );
 }

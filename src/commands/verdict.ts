@@ -51,16 +51,32 @@ export function verdictParts(v: Verdict): Part[] {
     },
     { kind: 'line', text: `${v.conjuncts.filter((c) => c.holds).length} of ${v.conjuncts.length} conjuncts hold` },
     ...(v.reasons.length ? [{ kind: 'line' as const, label: 'Why not', text: v.reasons.join('; ') }] : []),
-    { kind: 'line', label: 'Completeness', text: v.complete ? 'complete: every arm that should have run has its registered n of counted spawns' : 'INCOMPLETE' },
+    {
+      kind: 'line',
+      label: 'Completeness',
+      text: v.complete ? 'complete: every arm that should have run has its registered n of counted spawns' : 'INCOMPLETE',
+    },
     {
       kind: 'table',
       columns: [
-        { key: 'arm' }, { key: 'phase' }, { key: 'registered_n', title: 'registered', right: true }, { key: 'counted', right: true },
-        { key: 'pilots', right: true }, { key: 'void_spawns', title: 'void', right: true }, { key: 'complete' }, { key: 'note' },
+        { key: 'arm' },
+        { key: 'phase' },
+        { key: 'registered_n', title: 'registered', right: true },
+        { key: 'counted', right: true },
+        { key: 'pilots', right: true },
+        { key: 'void_spawns', title: 'void', right: true },
+        { key: 'complete' },
+        { key: 'note' },
       ],
       rows: v.completeness.map((a) => ({
-        arm: a.arm as string, phase: a.phase as string, registered_n: a.registered_n as number, counted: a.counted as number,
-        pilots: a.pilots as number, void_spawns: a.void_spawns as number, complete: yesNo(a.complete), note: a.note as string | null,
+        arm: a.arm as string,
+        phase: a.phase as string,
+        registered_n: a.registered_n as number,
+        counted: a.counted as number,
+        pilots: a.pilots as number,
+        void_spawns: a.void_spawns as number,
+        complete: yesNo(a.complete),
+        note: a.note as string | null,
       })),
     },
     {
@@ -75,7 +91,13 @@ export function verdictParts(v: Verdict): Part[] {
     { kind: 'line', label: 'Pre-registration', text: `${v.preregistered}: ${v.preregistration.reason}` },
     {
       kind: 'table',
-      columns: [{ key: 'file' }, { key: 'commit' }, { key: 'committed_at', title: 'committed' }, { key: 'governs', title: 'first spawn it governs' }, { key: 'order' }],
+      columns: [
+        { key: 'file' },
+        { key: 'commit' },
+        { key: 'committed_at', title: 'committed' },
+        { key: 'governs', title: 'first spawn it governs' },
+        { key: 'order' },
+      ],
       rows: v.preregistration.compared.map((c) => ({ ...c })),
     },
   ];

@@ -7,10 +7,34 @@
 import fc from 'fast-check';
 
 /** A value a key is changed to: every JSON type, and the edge values readers trip on. */
-const OTHER_VALUES: readonly unknown[] = [null, true, false, 0, -1, 1.5, 1e308, -0.000001, 2 ** 63, '', 'many', '-1', [], [1, 'a'], {}, { x: 1 }];
+const OTHER_VALUES: readonly unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  1e308,
+  -0.000001,
+  2 ** 63,
+  '',
+  'many',
+  '-1',
+  [],
+  [1, 'a'],
+  {},
+  { x: 1 },
+];
 
 /** Byte sequences that are not UTF-8: a stray byte, a lone lead or continuation, a surrogate, an overlong slash, a 5-byte form. */
-const INVALID_UTF8: readonly (readonly number[])[] = [[0xff], [0xc3], [0x80], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80]];
+const INVALID_UTF8: readonly (readonly number[])[] = [
+  [0xff],
+  [0xc3],
+  [0x80],
+  [0xed, 0xa0, 0x80],
+  [0xc0, 0xaf],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+];
 
 export type Mutation =
   | { kind: 'truncate-line'; line: number; permille: number }
@@ -35,7 +59,10 @@ const path = fc.array(fc.nat(), { maxLength: 5 });
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('truncate-line' as const), line, permille: fc.nat({ max: 999 }) }),
   fc.record({ kind: fc.constant('truncate-file' as const), permille: fc.nat({ max: 999 }) }),
-  fc.record({ kind: fc.constant('flip-bytes' as const), flips: fc.array(fc.record({ at: fc.nat(), mask: fc.integer({ min: 1, max: 255 }) }), { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant('flip-bytes' as const),
+    flips: fc.array(fc.record({ at: fc.nat(), mask: fc.integer({ min: 1, max: 255 }) }), { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant('invalid-utf8' as const), at: fc.nat(), seq: fc.nat({ max: INVALID_UTF8.length - 1 }) }),
   fc.record({ kind: fc.constant('nul' as const), at: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ kind: fc.constant('crlf' as const), line: fc.oneof(fc.constant('all' as const), line) }),
@@ -43,10 +70,32 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('repeat-line' as const), line, times: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ kind: fc.constant('drop-key' as const), line, path }),
   fc.record({ kind: fc.constant('change-type' as const), line, path, value: fc.nat({ max: OTHER_VALUES.length - 1 }) }),
-  fc.record({ kind: fc.constant('repeat-key' as const), line, path, value: fc.oneof(fc.constant('same' as const), fc.nat({ max: OTHER_VALUES.length - 1 })) }),
-  fc.record({ kind: fc.constant('non-finite' as const), line, path, literal: fc.constantFrom('NaN' as const, 'Infinity' as const, '-Infinity' as const) }),
-  fc.record({ kind: fc.constant('huge-value' as const), line, path, shape: fc.constantFrom('string' as const, 'array' as const, 'digits' as const), bytes: fc.constantFrom(64 << 10, 1 << 20, 5 << 20) }),
-  fc.record({ kind: fc.constant('deep-nesting' as const), line, path, shape: fc.constantFrom('array' as const, 'object' as const), depth: fc.constantFrom(100, 1000, 5000) }),
+  fc.record({
+    kind: fc.constant('repeat-key' as const),
+    line,
+    path,
+    value: fc.oneof(fc.constant('same' as const), fc.nat({ max: OTHER_VALUES.length - 1 })),
+  }),
+  fc.record({
+    kind: fc.constant('non-finite' as const),
+    line,
+    path,
+    literal: fc.constantFrom('NaN' as const, 'Infinity' as const, '-Infinity' as const),
+  }),
+  fc.record({
+    kind: fc.constant('huge-value' as const),
+    line,
+    path,
+    shape: fc.constantFrom('string' as const, 'array' as const, 'digits' as const),
+    bytes: fc.constantFrom(64 << 10, 1 << 20, 5 << 20),
+  }),
+  fc.record({
+    kind: fc.constant('deep-nesting' as const),
+    line,
+    path,
+    shape: fc.constantFrom('array' as const, 'object' as const),
+    depth: fc.constantFrom(100, 1000, 5000),
+  }),
 );
 
 const NL = 0x0a;
@@ -88,7 +137,10 @@ class Raw {
 function serialise(v: unknown): string {
   if (v instanceof Raw) return v.text;
   if (Array.isArray(v)) return `[${v.map(serialise).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${serialise(x)}`).join(',')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${serialise(x)}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -126,7 +178,11 @@ function reach(root: Container, path: number[]): Hit | undefined {
  * `edit` applied to the first line from `line` (cyclically) that is a JSON object or array; no such line
  * is no change. `edit` changes the value in place, or returns the text that replaces the whole line.
  */
-function editJsonLine(bytes: Uint8Array, lineNo: number, edit: (root: Container) => Raw | void): Uint8Array {
+function editJsonLine(
+  bytes: Uint8Array,
+  lineNo: number, // biome-ignore lint/suspicious/noConfusingVoidType: most edits change the container in place and return nothing
+  edit: (root: Container) => Raw | void,
+): Uint8Array {
   const { lines, final } = splitLines(bytes);
   for (let k = 0; k < lines.length; k++) {
     const i = (lineNo + k) % lines.length;
@@ -154,7 +210,9 @@ function atPath(path: number[], f: (c: Container, key: string | number) => void)
   };
 }
 
-const set = (c: Container, key: string | number, v: unknown) => void ((c as Record<string | number, unknown>)[key] = v);
+const set = (c: Container, key: string | number, v: unknown): void => {
+  (c as Record<string | number, unknown>)[key] = v;
+};
 
 /** A value of another JSON type than `v`, chosen by `n`. */
 function otherType(v: unknown, n: number): unknown {
@@ -173,7 +231,7 @@ function hugeText(shape: 'string' | 'array' | 'digits', bytes: number): string {
 }
 
 function nested(shape: 'array' | 'object', depth: number): string {
-  return shape === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  return shape === 'array' ? '['.repeat(depth) + ']'.repeat(depth) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 /** The file's bytes after the mutation. Pure: `bytes` is not changed. */
@@ -225,13 +283,29 @@ export function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
         else delete hit.container[hit.key];
       });
     case 'change-type':
-      return editJsonLine(bytes, m.line, atPath(m.path, (c, k) => set(c, k, otherType((c as Record<string | number, unknown>)[k], m.value))));
+      return editJsonLine(
+        bytes,
+        m.line,
+        atPath(m.path, (c, k) => set(c, k, otherType((c as Record<string | number, unknown>)[k], m.value))),
+      );
     case 'non-finite':
-      return editJsonLine(bytes, m.line, atPath(m.path, (c, k) => set(c, k, new Raw(m.literal))));
+      return editJsonLine(
+        bytes,
+        m.line,
+        atPath(m.path, (c, k) => set(c, k, new Raw(m.literal))),
+      );
     case 'huge-value':
-      return editJsonLine(bytes, m.line, atPath(m.path, (c, k) => set(c, k, new Raw(hugeText(m.shape, m.bytes)))));
+      return editJsonLine(
+        bytes,
+        m.line,
+        atPath(m.path, (c, k) => set(c, k, new Raw(hugeText(m.shape, m.bytes)))),
+      );
     case 'deep-nesting':
-      return editJsonLine(bytes, m.line, atPath(m.path, (c, k) => set(c, k, new Raw(nested(m.shape, m.depth)))));
+      return editJsonLine(
+        bytes,
+        m.line,
+        atPath(m.path, (c, k) => set(c, k, new Raw(nested(m.shape, m.depth)))),
+      );
     case 'repeat-key':
       return editJsonLine(bytes, m.line, (root) => {
         const hit = reach(root, m.path);

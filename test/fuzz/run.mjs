@@ -32,5 +32,9 @@ env.FUZZ_SHARED ??= !values['no-shared'] && existsSync(samples) ? '1' : '0';
 if (values['no-shared']) env.FUZZ_SHARED = '0';
 
 const vitest = join(repo, 'node_modules', 'vitest', 'vitest.mjs');
-const r = spawnSync(process.execPath, [vitest, 'run', 'test/fuzz.test.ts', '-t', 'fuzz: mutated probes'], { cwd: repo, env, stdio: 'inherit' });
+const r = spawnSync(process.execPath, [vitest, 'run', 'test/fuzz.test.ts', '-t', 'fuzz: mutated probes'], {
+  cwd: repo,
+  env,
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

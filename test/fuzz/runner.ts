@@ -15,7 +15,16 @@ import { binPath, bundled, fixtures, shared } from '../helpers.js';
 import { mutate, mutationArb, type Mutation } from './mutate.js';
 
 /** Which files a mutation lands in; each group is equally likely, so one-file groups are not starved. */
-export const GROUPS = ['results', 'skill_results', 'notes', 'registration', 'checks', 'tool_use', 'probe-transcripts', 'sample-transcripts'] as const;
+export const GROUPS = [
+  'results',
+  'skill_results',
+  'notes',
+  'registration',
+  'checks',
+  'tool_use',
+  'probe-transcripts',
+  'sample-transcripts',
+] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface Edit {
@@ -33,13 +42,12 @@ export interface Case {
   edits: Edit[];
 }
 
-export const caseArb: fc.Arbitrary<Case> = fc
-  .record({
-    folder: fc.nat(),
-    format: fc.constantFrom('table' as const, 'markdown' as const, 'json' as const),
-    from: fc.constantFrom('records' as const, 'transcripts' as const),
-    edits: fc.array(fc.record({ group: fc.constantFrom(...GROUPS), file: fc.nat(), mutation: mutationArb }), { minLength: 1, maxLength: 3 }),
-  });
+export const caseArb: fc.Arbitrary<Case> = fc.record({
+  folder: fc.nat(),
+  format: fc.constantFrom('table' as const, 'markdown' as const, 'json' as const),
+  from: fc.constantFrom('records' as const, 'transcripts' as const),
+  edits: fc.array(fc.record({ group: fc.constantFrom(...GROUPS), file: fc.nat(), mutation: mutationArb }), { minLength: 1, maxLength: 3 }),
+});
 
 /** A folder of sample transcripts: where it is copied from, and its name under the case's `transcripts/`. */
 export interface Folder {
@@ -51,7 +59,15 @@ export interface Folder {
  * Fixtures made malformed on purpose: their own error is the baseline, so an exit 1 could not be
  * blamed on a mutation. Every other folder of test/fixtures/transcripts loads cleanly unmutated.
  */
-const MALFORMED = new Set(['invalid-utf8', 'malformed-literal', 'malformed-truncated', 'malformed-two-objects', 'not-an-object', 'wrong-type-timestamp', 'wrong-type-version']);
+const MALFORMED = new Set([
+  'invalid-utf8',
+  'malformed-literal',
+  'malformed-truncated',
+  'malformed-two-objects',
+  'not-an-object',
+  'wrong-type-timestamp',
+  'wrong-type-version',
+]);
 
 /** The committed sample transcripts, and with `withShared` those of ../shared when it is there. */
 export function sampleFolders(withShared: boolean): Folder[] {
@@ -59,7 +75,8 @@ export function sampleFolders(withShared: boolean): Folder[] {
   const committed = join(fixtures, 'transcripts');
   for (const name of readdirSync(committed).sort()) if (!MALFORMED.has(name)) folders.push({ name, from: join(committed, name) });
   const samples = join(shared, 'samples', 'claude-code', 'transcripts');
-  if (withShared && existsSync(samples)) for (const name of readdirSync(samples).sort()) folders.push({ name: `shared-${name}`, from: join(samples, name) });
+  if (withShared && existsSync(samples))
+    for (const name of readdirSync(samples).sort()) folders.push({ name: `shared-${name}`, from: join(samples, name) });
   return folders;
 }
 
@@ -112,8 +129,9 @@ function treeHash(root: string): Map<string, string> {
 
 function treeChanges(before: Map<string, string>, after: Map<string, string>): string[] {
   const changes: string[] = [];
-  for (const [p, h] of before) if (!after.has(p)) changes.push(`${p} removed`);
-  else if (after.get(p) !== h) changes.push(`${p} changed`);
+  for (const [p, h] of before)
+    if (!after.has(p)) changes.push(`${p} removed`);
+    else if (after.get(p) !== h) changes.push(`${p} changed`);
   for (const p of after.keys()) if (!before.has(p)) changes.push(`${p} created`);
   return changes;
 }
@@ -147,7 +165,15 @@ export function runBin(args: string[], cwd: string, timeoutMs: number, bin = bin
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ args, code, signal, timedOut, ms: Math.round(performance.now() - start), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      resolve({
+        args,
+        code,
+        signal,
+        timedOut,
+        ms: Math.round(performance.now() - start),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
     });
   });
 }
@@ -157,10 +183,19 @@ export function commands(c: Case, folder: string): string[][] {
   const f = ['-f', c.format];
   const cmds: string[][] = [];
   if (c.edits.some((e) => e.group !== 'sample-transcripts')) {
-    cmds.push(['census', 'probe', ...f, '--from', c.from], ['verdict', 'probe', ...f], ['agree', 'probe', ...f], ['skills', 'probe', ...f, '--from', c.from]);
+    cmds.push(
+      ['census', 'probe', ...f, '--from', c.from],
+      ['verdict', 'probe', ...f],
+      ['agree', 'probe', ...f],
+      ['skills', 'probe', ...f, '--from', c.from],
+    );
   }
   if (c.edits.some((e) => e.group === 'sample-transcripts')) {
-    cmds.push(['census', '--transcripts', folder, ...f], ['skills', '--transcripts', folder, ...f], ['agree', 'probe', '--transcripts', folder, ...f]);
+    cmds.push(
+      ['census', '--transcripts', folder, ...f],
+      ['skills', '--transcripts', folder, ...f],
+      ['agree', 'probe', '--transcripts', folder, ...f],
+    );
   }
   return cmds;
 }
@@ -193,8 +228,10 @@ export function violations(r: RunResult, mutated: string[]): string[] {
   if (/^\s+at .+/m.test(r.stderr)) v.push(`${cmd}: stderr holds a stack trace`);
   // Every line on stderr is omg-evidence's own, one line per message: anything else came from node or DuckDB.
   const foreign = r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('omg-evidence: '));
-  if (foreign.length > 0) v.push(`${cmd}: stderr holds ${foreign.length} line(s) not from omg-evidence, the first: ${JSON.stringify(foreign[0]!.slice(0, 200))}`);
-  if (r.code === 1 && !namesMutated(r.stderr, mutated) && !KNOWN.some((k) => k.said.test(r.stderr))) v.push(`${cmd}: exit 1 without naming a mutated file (${mutated.join(', ')})`);
+  if (foreign.length > 0)
+    v.push(`${cmd}: stderr holds ${foreign.length} line(s) not from omg-evidence, the first: ${JSON.stringify(foreign[0]!.slice(0, 200))}`);
+  if (r.code === 1 && !namesMutated(r.stderr, mutated) && !KNOWN.some((k) => k.said.test(r.stderr)))
+    v.push(`${cmd}: exit 1 without naming a mutated file (${mutated.join(', ')})`);
   return v;
 }
 
@@ -253,11 +290,17 @@ export async function runCase(c: Case, opts: Options): Promise<Outcome> {
     }
     const hashed = treeHash(root);
     const runs = await inPairs(commands(c, folder), (args) => runBin(args, root, opts.timeoutMs, opts.bin));
-    const broken = runs.flatMap((r) => violations(r, [...mutated]).map((v) => `${v}\n      stderr: ${JSON.stringify(r.stderr.slice(0, 600))}`));
+    const broken = runs.flatMap((r) =>
+      violations(r, [...mutated]).map((v) => `${v}\n      stderr: ${JSON.stringify(r.stderr.slice(0, 600))}`),
+    );
     broken.push(...treeChanges(hashed, treeHash(root)).map((ch) => `an input changed: ${ch}`));
     keep = broken.length > 0 && opts.keep === true;
     const described = `format ${c.format}, --from ${c.from}, in ${keep ? root : 'a temporary folder'}:\n    ${lines.join('\n    ')}`;
-    return { broken, described, codes: runs.map((r) => `${r.args.join(' ')} → ${r.timedOut ? 'timeout' : (r.code ?? r.signal)} (${r.ms} ms)`) };
+    return {
+      broken,
+      described,
+      codes: runs.map((r) => `${r.args.join(' ')} → ${r.timedOut ? 'timeout' : (r.code ?? r.signal)} (${r.ms} ms)`),
+    };
   } finally {
     if (!keep) rmSync(root, { recursive: true, force: true });
   }
