@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/db.js';
-import { readSql } from '../src/queries.js';
+import { Database } from '../src/db/database.js';
+import { readSql } from '../src/db/queries.js';
 
 const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`json-values.test.ts: fast-check seed ${seed} (FC_SEED=${seed} npx vitest run test/json-values.test.ts replays it)`);
