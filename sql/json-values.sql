@@ -8,7 +8,8 @@
 -- is walked a level at a time, each object and array turned into a list and unnested, which takes
 -- time in proportion to its nodes but a statement per level (json_tree and json_each, joined to a
 -- table, take time quadratic in a record's nodes: a record of 32,768 numbers took seconds).
-with recursive shapes as (
+-- The routing and the listing are materialized: otherwise each use computes them again.
+with recursive shapes as materialized (
     select file, rec, json, opens <= 256 and size * (opens + 1) <= 67108864 as flat
     from (
         select file, rec, json, strlen(json::VARCHAR) as size,
@@ -17,7 +18,7 @@ with recursive shapes as (
     )
 ),
 
-listed as (
+listed as materialized (
     select file, rec, json as value
     from shapes
     where flat
