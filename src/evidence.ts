@@ -140,14 +140,20 @@ async function loadInputs(inputs: Inputs, options: OpenOptions): Promise<Loaded>
     const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
     // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
     const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
-    const loaded = probeTables ? await loadProbes(db, inputs.probes) : { probes: [], warnings: [] };
+    // The probes load on a second connection while the transcripts load on this one: neither reads
+    // the other's tables. A probe's error is the one thrown when both fail (inParallel), as when
+    // the probes loaded first.
+    const [, loaded] = await db.inParallel(
+      (here) =>
+        loadTranscripts(here, files, {
+          lines: !reads || reads.has('transcript_lines'),
+          results: !reads || reads.has('transcript_tool_results'),
+          onProgress: options.onProgress,
+          committed: inputs.probes,
+        }),
+      async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
+    );
     for (const w of loaded.warnings) options.onWarning?.(w);
-    await loadTranscripts(db, files, {
-      lines: !reads || reads.has('transcript_lines'),
-      results: !reads || reads.has('transcript_tool_results'),
-      onProgress: options.onProgress,
-      committed: inputs.probes,
-    });
     return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, only };
   } catch (err) {
     db.close();

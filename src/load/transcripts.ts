@@ -141,34 +141,42 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     },
     'reading the transcripts',
   );
-  const pass = readSql(lines ? 'transcripts/scan-lines' : results ? 'transcripts/scan-results' : 'transcripts/scan');
-  const into = lines ? 'transcript_scan' : 'scan_groups';
-  try {
-    // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
-    // need not keep.
-    await db.exec('SET preserve_insertion_order = false');
-    await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
-    await db.onConnections(parts.length, async (con, i) => {
-      if (i > 0) await con.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
-      await con.exec(
-        `insert into ${into} ${pass}`,
-        { files: pathList(parts[i]!) },
-        'reading the transcripts',
-        i === 0 ? onProgress : undefined,
-      );
-    });
-  } catch (err) {
-    throw lineTooLong(err) ?? err;
-  } finally {
-    await db.exec('RESET preserve_insertion_order');
-  }
-  if (lines) await db.exec(readSql('transcripts/groups'), undefined, 'reading the transcripts');
-  await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
-  await rejectBadLines(db);
-  await rejectNonJsonValues(
-    db,
-    files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`))),
-  );
+  // A committed transcript's RFC 8259 check reads its files again, on a second connection while
+  // this one makes the pass; an error of the pass or of its lines is the one thrown when both fail.
+  const committed = files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`)));
+  await db.onConnections(committed.length ? 2 : 1, async (con, i) => {
+    if (i === 1) return rejectNonJsonValues(con, committed);
+    const pass = readSql(lines ? 'transcripts/scan-lines' : results ? 'transcripts/scan-results' : 'transcripts/scan');
+    const into = lines ? 'transcript_scan' : 'scan_groups';
+    try {
+      // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
+      // need not keep.
+      await db.exec('SET preserve_insertion_order = false');
+      // One share (a small load, such as a probe's transcripts) is one statement: an empty table
+      // first would plan the whole pass twice.
+      if (parts.length === 1) {
+        await db.exec(`create or replace table ${into} as ${pass}`, { files: pathList(parts[0]!) }, 'reading the transcripts', onProgress);
+      } else {
+        await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
+        await db.onConnections(parts.length, async (con, i) => {
+          if (i > 0) await con.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
+          await con.exec(
+            `insert into ${into} ${pass}`,
+            { files: pathList(parts[i]!) },
+            'reading the transcripts',
+            i === 0 ? onProgress : undefined,
+          );
+        });
+      }
+    } catch (err) {
+      throw lineTooLong(err) ?? err;
+    } finally {
+      await db.exec('RESET preserve_insertion_order');
+    }
+    if (lines) await db.exec(readSql('transcripts/groups'), undefined, 'reading the transcripts');
+    await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
+    await rejectBadLines(db);
+  });
   await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
   if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
   if (results) await buildResults(db);

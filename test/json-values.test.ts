@@ -1,0 +1,133 @@
+/**
+ * sql/json-values.sql, the RFC 8259 check of committed records, takes one of two ways through a
+ * record: it lists the nodes of a record with few brackets at once, and walks any other a level at
+ * a time. Whichever way a record takes, the first problem must be the one a plain walk finds: this
+ * property builds records (repeated keys, NaN and Infinity, nesting past 256 levels, and strings of
+ * brackets that send a shallow record down the walk) and holds the SQL to a model of the walk.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../src/db/database.js';
+import { readSql } from '../src/db/queries.js';
+
+const seed = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
+console.log(`json-values.test.ts: fast-check seed ${seed} (FC_SEED=${seed} npx vitest run test/json-values.test.ts replays it)`);
+
+type Node =
+  | { t: 'num'; text: string }
+  | { t: 'str'; value: string }
+  | { t: 'arr'; items: Node[] }
+  | { t: 'obj'; entries: [string, Node][] };
+
+const text = (n: Node): string => {
+  switch (n.t) {
+    case 'num':
+      return n.text;
+    case 'str':
+      return JSON.stringify(n.value);
+    case 'arr':
+      return `[${n.items.map(text).join(',')}]`;
+    case 'obj':
+      return `{${n.entries.map(([k, v]) => `${JSON.stringify(k)}:${text(v)}`).join(',')}}`;
+  }
+};
+
+type Problem = { what: string; detail: string | null };
+
+/** What the walk finds, as json-values.sql's header says: every node to depth 256, containers below 256 opened. */
+function problems(n: Node, depth: number, out: Problem[]): Problem[] {
+  if (n.t === 'num' && ['NaN', 'Infinity', '-Infinity'].includes(n.text)) out.push({ what: 'number', detail: n.text });
+  if (n.t !== 'arr' && n.t !== 'obj') return out;
+  if (depth === 256) {
+    out.push({ what: 'depth', detail: null });
+    return out;
+  }
+  if (n.t === 'obj') {
+    const keys = n.entries.map(([k]) => k);
+    const dup = keys.find((k, i) => keys.indexOf(k) < i);
+    if (dup !== undefined) out.push({ what: 'key', detail: dup });
+  }
+  for (const c of n.t === 'arr' ? n.items : n.entries.map(([, v]) => v)) problems(c, depth + 1, out);
+  return out;
+}
+
+/** The first problem by kind, then detail (nulls last), as the SQL orders them. */
+function first(found: Problem[]): Problem | undefined {
+  return [...found].sort((a, b) =>
+    a.what !== b.what
+      ? a.what < b.what
+        ? -1
+        : 1
+      : a.detail === b.detail
+        ? 0
+        : a.detail === null
+          ? 1
+          : b.detail === null
+            ? -1
+            : a.detail < b.detail
+              ? -1
+              : 1,
+  )[0];
+}
+
+const leaf: fc.Arbitrary<Node> = fc.oneof(
+  fc.constantFrom('1', '-2.5', '1e400', 'NaN', 'Infinity', '-Infinity').map((t) => ({ t: 'num' as const, text: t })),
+  fc.constantFrom('x', 'a"b', '[[', '{').map((value) => ({ t: 'str' as const, value })),
+);
+const { node } = fc.letrec<{ node: Node }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('node'), { maxLength: 4 }).map((items) => ({ t: 'arr' as const, items })),
+    fc
+      .array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'a"b'), tie('node')), { maxLength: 4 })
+      .map((entries) => ({ t: 'obj' as const, entries })),
+  ),
+}));
+
+/** A record: an object around a node, nested in `wrap` arrays, with a string of `pad` brackets beside it. */
+const record = fc
+  .record({
+    inner: node,
+    wrap: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(0, 1) }, { weight: 1, arbitrary: fc.constantFrom(255, 256) }),
+    pad: fc.constantFrom(0, 300),
+  })
+  .map(({ inner, wrap, pad }) => {
+    let v = inner;
+    for (let i = 0; i < wrap; i++) v = { t: 'arr', items: [v] };
+    const entries: [string, Node][] = [['v', v]];
+    if (pad) entries.push(['pad', { t: 'str', value: '['.repeat(pad) }]);
+    return { t: 'obj' as const, entries } as Node;
+  });
+
+describe('sql/json-values.sql', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await Database.open();
+  });
+  afterAll(() => db.close());
+
+  const check = async (line: string) => {
+    await db.exec(`create or replace table recs as select 'f' as file, 1::BIGINT as rec, json($j) as json`, { j: line });
+    await db.exec('create or replace temp view json_records as select file, rec, json from recs');
+    const row = (await db.query(readSql('json-values'))).rows[0];
+    return row && { what: row.what, detail: row.detail };
+  };
+
+  it(`finds the walk's first problem, whichever way a record takes (seed ${seed})`, async () => {
+    await fc.assert(
+      fc.asyncProperty(record, async (r) => {
+        expect(await check(text(r))).toEqual(first(problems(r, 0, [])));
+      }),
+      { seed, numRuns: 100 },
+    );
+  }, 120_000);
+
+  it('a repeated key or NaN in a shallow record that the walk reads (a string of brackets beside it)', async () => {
+    const pad = JSON.stringify('['.repeat(300));
+    expect(await check(`{"pad":${pad},"a":{"k":1,"k":2}}`)).toEqual({ what: 'key', detail: 'k' });
+    expect(await check(`{"pad":${pad},"a":[1,NaN]}`)).toEqual({ what: 'number', detail: 'NaN' });
+    expect(await check(`{"a":${'['.repeat(255)}${']'.repeat(255)},"a":1}`)).toEqual({ what: 'key', detail: 'a' });
+    expect(await check(`{"a":${'['.repeat(256)}${']'.repeat(256)}}`)).toEqual({ what: 'depth', detail: null });
+  });
+});
