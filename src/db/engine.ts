@@ -1,7 +1,7 @@
 /**
  * Starting DuckDB ahead of need. node-api's own binding (@duckdb/node-bindings, the package
  * node-api is built on, pinned to the same version) can open an in-memory database before the
- * CLI's bundle, node-api's JavaScript included (~25 ms), has loaded: DuckDB then starts on a
+ * CLI's bundle, node-api's JavaScript included, has loaded: DuckDB then starts on a
  * worker thread while it loads (startEarly, called by prestart.ts). Database.open takes it.
  */
 import { createRequire } from 'node:module';

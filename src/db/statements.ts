@@ -1,0 +1,280 @@
+/**
+ * SQL that omg-evidence did not write (the user's, in a sandbox): run statement by statement and
+ * streamed a chunk at a time, within a timeout, refusing a statement that would end the sandbox's
+ * transaction; and the fast read of a result as one JSON text (Database.select).
+ */
+import {
+  type DuckDBConnection,
+  type DuckDBExtractedStatements,
+  type DuckDBPreparedStatement,
+  type DuckDBType,
+  JSDuckDBValueConverter,
+  StatementType,
+} from '@duckdb/node-api';
+import { QueryError } from '../base/errors.js';
+import type { Params } from './database.js';
+import { deduplicated, jsonExact, jsonText, type Result, type Row, toPlain, UNSAFE_INTEGER } from './values.js';
+
+/** Bounds on the user's SQL. */
+export interface Limits {
+  /** Seconds after which the query is interrupted; 0 or absent: none. */
+  timeout?: number;
+  /** What the timeout is called where it is set (`--timeout`), for the message. */
+  timeoutName?: string;
+  /** What the memory limit is called where it is set (`--memory-limit`), for the hint. */
+  memoryName?: string;
+}
+
+/**
+ * Where streamStatements hands a result: its columns, then its rows a chunk at a time, each value
+ * as `mode` asks: `text`, DuckDB's text form (null for NULL); `json`, the value's JSON text
+ * (jsonText); `plain`, what query() gives.
+ */
+export interface RowSink {
+  mode: 'text' | 'json' | 'plain';
+  columns(columns: { name: string; type: string }[]): void | Promise<void>;
+  rows(rows: unknown[][]): void | Promise<void>;
+}
+
+/** Whether a prepared statement returns rows rather than DuckDB's one status column (`Count`, `Success`). */
+function returnsRows(prepared: DuckDBPreparedStatement): boolean {
+  if (prepared.statementType === StatementType.SELECT || prepared.statementType === StatementType.EXPLAIN) return true;
+  return !(prepared.columnCount === 1 && ['Count', 'Success'].includes(prepared.columnName(0)));
+}
+
+/** What json_serialize_sql returns: each statement's syntax tree, or DuckDB's error. */
+export type ParsedSql = { error: false; statements: { node: unknown }[] } | { error: true; error_type: string; error_message: string };
+
+/** The error for SQL, run in a sandbox, whose statement `i` would end the sandbox's transaction. */
+export function transactionError(source: string, i: number): QueryError {
+  return new QueryError(
+    `${source}: statement ${i + 1} begins, commits or rolls back a transaction`,
+    'leave it out: your SQL runs in a transaction of its own, which omg-evidence rolls back',
+  );
+}
+
+/**
+ * Run the statements of `sql` one after the other, and read the last one's rows (the user's SQL,
+ * in a sandbox), gathered whole: the library's sql(). `maxRows` bounds what is gathered.
+ */
+export async function gatherStatements(
+  con: DuckDBConnection,
+  sql: string,
+  source = 'query',
+  limits: Limits & { maxRows?: number } = {},
+): Promise<Result> {
+  let columns: string[] = [];
+  let types: string[] = [];
+  const rows: Row[] = [];
+  await streamStatements(
+    con,
+    sql,
+    source,
+    {
+      mode: 'plain',
+      columns: (cols) => {
+        columns = cols.map((c) => c.name);
+        types = cols.map((c) => c.type);
+      },
+      rows: (chunk) => {
+        if (limits.maxRows !== undefined && rows.length + chunk.length > limits.maxRows) {
+          throw new QueryError(`${source}: returns more than ${limits.maxRows} rows`, 'add a LIMIT, or raise maxRows');
+        }
+        for (const r of chunk) rows.push(Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+      },
+    },
+    limits,
+  );
+  return { columns, types, rows };
+}
+
+/**
+ * Run the statements of `sql` one after the other and hand the last one's rows to `sink`, a chunk
+ * (DuckDB's, ~2,048 rows) at a time, as DuckDB makes them: the result is never held whole. Every
+ * statement before the last must be one whose result is DuckDB's status line (CREATE, INSERT,
+ * SET, …): one that returns rows is refused, as its rows would print nowhere. A statement that
+ * begins, commits or rolls back a transaction is refused before it runs: it would end the
+ * sandbox's own, and what follows would last. With `limits.timeout` (seconds), the query is
+ * interrupted once it has run that long.
+ */
+export async function streamStatements(
+  con: DuckDBConnection,
+  sql: string,
+  source: string,
+  sink: RowSink,
+  limits: Limits = {},
+): Promise<void> {
+  let extracted: DuckDBExtractedStatements;
+  try {
+    extracted = await con.extractStatements(sql);
+  } catch (err) {
+    // DuckDB's statement extraction says only that it failed; preparing the text gives the parser's words.
+    await con.prepare(sql).catch((e: Error) => {
+      throw new QueryError(`${source}: ${e.message}`, undefined, { cause: e });
+    });
+    throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
+  }
+  const n = extracted.count;
+  let interrupted = false;
+  const seconds = limits.timeout ?? 0;
+  const timer =
+    seconds > 0
+      ? setTimeout(() => {
+          interrupted = true;
+          con.interrupt();
+        }, seconds * 1000)
+      : undefined;
+  const fail = (err: unknown): never => {
+    if (err instanceof QueryError) throw err;
+    const message = (err as Error).message;
+    if (interrupted) {
+      throw new QueryError(
+        `${source}: query interrupted after ${seconds} s (${limits.timeoutName ?? 'timeout'})`,
+        `let it run longer with ${limits.timeoutName ?? 'timeout'} SECONDS, or 0 for no limit`,
+        { cause: err },
+      );
+    }
+    if (/^Out of Memory Error/.test(message)) {
+      // DuckDB's first line; the rest suggests settings the sealed database cannot change.
+      throw new QueryError(
+        `${source}: ${message.split('\n')[0]}`,
+        `the query needs more than ${limits.memoryName ?? 'memory_limit'} allows: raise it, or ask for less (a LIMIT, fewer columns)`,
+        { cause: err },
+      );
+    }
+    throw new QueryError(`${source}: ${message}`, undefined, { cause: err });
+  };
+  try {
+    // An interrupt that comes while no statement runs (between two, or while rows are printed)
+    // reaches none: the flag is checked before each step too.
+    const check = () => {
+      if (interrupted) fail(new Error('Interrupted'));
+    };
+    for (let i = 0; i < n; i++) {
+      check();
+      const prepared = await extracted.prepare(i).catch(fail);
+      if (prepared.statementType === StatementType.TRANSACTION) throw transactionError(source, i);
+      if (i < n - 1) {
+        if (returnsRows(prepared)) {
+          throw new QueryError(
+            `${source}: statement ${i + 1} of ${n} returns rows, which would not be printed: only the last statement's are`,
+            'run it on its own, or make it the last',
+          );
+        }
+        await prepared.run().catch(fail);
+        continue;
+      }
+      const columns = deduplicated(Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnName(c)));
+      const types = Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnType(c));
+      // DuckDB's own text form (CAST(x AS VARCHAR)): a SELECT is run wrapped in that cast.
+      const asText = sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await textPrepared(con, sql, n) : undefined;
+      const result = await (asText ?? prepared).stream().catch(fail);
+      // The columns are handed over once the first chunk is made: a query that fails or is
+      // interrupted before it has a row prints nothing.
+      for (let first = true; ; first = false) {
+        check();
+        const chunk = await result.fetchChunk().catch(fail);
+        if (first) await sink.columns(columns.map((name, c) => ({ name, type: types[c]!.toString() })));
+        // An interrupted stream may end as if it were complete: the flag tells.
+        if (chunk === null || chunk.rowCount === 0) {
+          check();
+          break;
+        }
+        // Column by column: node-api's row by row reads the chunk's shape again for every row.
+        const cols = chunk.getColumns();
+        const rows = Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col) => col[r]!));
+        if (sink.mode === 'json') await sink.rows(rows.map((r) => r.map((v, c) => jsonText(v, types[c]!))));
+        // Not a SELECT (DESCRIBE, PRAGMA, …): node-api's text, DuckDB's for these statements' types.
+        else if (sink.mode === 'text') await sink.rows(rows.map((r) => r.map((v) => (v === null ? null : String(v)))));
+        else await sink.rows(rows.map((r) => r.map((v, c) => (v === null ? null : toPlain(v, types[c]!, JSDuckDBValueConverter)))));
+      }
+    }
+  } catch (err) {
+    fail(err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The last statement of `sql` (`n` of them), a SELECT, wrapped so that DuckDB casts each column
+ * to VARCHAR; undefined when it cannot be (DuckDB then runs it as it is). DuckDB finds the
+ * statement: it is the text after the last semicolon that leaves one statement after it and
+ * n - 1 before it (a semicolon inside a string or comment does not); one with all n before it
+ * has only blanks or comments after it.
+ */
+async function textPrepared(con: DuckDBConnection, sql: string, n: number): Promise<DuckDBPreparedStatement | undefined> {
+  const count = (text: string) =>
+    con.extractStatements(text).then(
+      (e) => e.count,
+      () => -1,
+    );
+  let end = sql.length;
+  let last: string | undefined;
+  for (let at = sql.lastIndexOf(';'); ; at = at > 0 ? sql.lastIndexOf(';', at - 1) : -1) {
+    if (at < 0) {
+      if (n === 1) last = sql.slice(0, end);
+      break;
+    }
+    const before = await count(sql.slice(0, at + 1));
+    if (before === n) {
+      end = at; // only blanks or comments after it: the last statement ends here
+      continue;
+    }
+    if (before === n - 1 && (await count(sql.slice(at + 1, end))) === 1) {
+      last = sql.slice(at + 1, end);
+      break;
+    }
+  }
+  if (last === undefined) return undefined;
+  return con.prepare(`select cast(columns(*) as varchar) from (${last}\n)`).catch(() => undefined);
+}
+
+/** The type of each statement of `sql` (SELECT, CREATE, …), as DuckDB parses it; UNKNOWN for one that does not prepare alone. */
+export async function statementTypes(con: DuckDBConnection, sql: string): Promise<string[]> {
+  let extracted: DuckDBExtractedStatements;
+  try {
+    extracted = await con.extractStatements(sql);
+  } catch {
+    return [];
+  }
+  const types: string[] = [];
+  for (let i = 0; i < extracted.count; i++) {
+    types.push(
+      await extracted.prepare(i).then(
+        (p) => StatementType[p.statementType] ?? 'UNKNOWN',
+        () => 'UNKNOWN',
+      ),
+    );
+  }
+  return types;
+}
+
+export async function selectViaJson(con: DuckDBConnection, sql: string, params?: Params): Promise<Result | null> {
+  let columns: string[];
+  let types: DuckDBType[];
+  try {
+    const prepared = await con.prepare(sql);
+    if (prepared.statementType !== StatementType.SELECT) return null;
+    columns = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
+  } catch {
+    return null; // several statements, or an error that query() reports
+  }
+  if (columns.length === 0 || new Set(columns).size !== columns.length || !types.every(jsonExact)) return null;
+  // All the rows as one JSON text, one text to convert and parse rather than one per row. A window
+  // with an empty OVER keeps the order of the rows it reads (DuckDB's "Order Preservation"), so
+  // row_number() over () numbers them in the query's order, and string_agg joins them in it.
+  let text: string | null;
+  try {
+    const reader = await con.runAndReadAll(
+      `select string_agg(j, ',' order by n) from (select to_json(_q)::VARCHAR as j, row_number() over () as n from (${sql}\n) as _q)`,
+      params as never,
+    );
+    text = reader.getColumns()[0]?.[0] as string | null;
+  } catch {
+    return null; // a statement that cannot be a subquery (DESCRIBE, SHOW, …), or an error that query() reports
+  }
+  if (text !== null && UNSAFE_INTEGER.test(text)) return null;
+  return { columns, types: types.map((t) => t.toString()), rows: text === null ? [] : (JSON.parse(`[${text}]`) as Row[]) };
+}

@@ -1,0 +1,185 @@
+/**
+ * DuckDB's values as omg-evidence hands them on: plain JSON-safe rows (BIGINT a number when it is a
+ * safe integer, else a decimal string; nested lists and structs plain arrays and objects), and each
+ * value's JSON text for the user's SQL in json formats.
+ */
+import {
+  DuckDBDateValue,
+  type DuckDBBlobValue,
+  type DuckDBIntervalValue,
+  type DuckDBListValue,
+  type DuckDBMapValue,
+  type DuckDBResultReader,
+  type DuckDBStructValue,
+  type DuckDBType,
+  DuckDBTypeId,
+  type DuckDBUnionValue,
+  type DuckDBValue,
+  type DuckDBValueConverter,
+  type JS,
+  JSDuckDBValueConverter,
+} from '@duckdb/node-api';
+
+export type Row = Record<string, unknown>;
+
+/** BIGINT/HUGEINT → number when safe (else a decimal string); everything else as node-api's JS form. */
+export const toPlain: DuckDBValueConverter<JS> = (value, type, converter) => {
+  if (typeof value === 'bigint') {
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  }
+  return JSDuckDBValueConverter(value, type, converter);
+};
+
+/** Scalar types whose values to_json writes as the very JSON value that toPlain gives. */
+const JSON_EXACT = new Set<number>([
+  DuckDBTypeId.VARCHAR,
+  DuckDBTypeId.BOOLEAN,
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.UHUGEINT,
+]);
+
+/**
+ * Whether every value of `type` reads back from DuckDB's to_json text as what toPlain would give:
+ * strings, booleans and integers, and lists and structs of them. Not JSON (to_json would embed it
+ * rather than quote it), nor floats (NaN), decimals, dates or anything else.
+ */
+export function jsonExact(type: DuckDBType): boolean {
+  if (type.alias !== undefined) return false;
+  if (type.typeId === DuckDBTypeId.LIST) return jsonExact(type.valueType);
+  if (type.typeId === DuckDBTypeId.STRUCT) return type.entryTypes.every(jsonExact);
+  return JSON_EXACT.has(type.typeId);
+}
+
+/** An integer that JSON.parse might round (2^53 has 16 digits): its result is read value by value instead. */
+export const UNSAFE_INTEGER = /\d{16}/;
+
+/** Column names as node-api's row objects key them: a repeated one suffixed `:1`, `:2`, …. */
+export function deduplicated(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const k = seen.get(name) ?? 0;
+    seen.set(name, k + 1);
+    return k === 0 ? name : `${name}:${k}`;
+  });
+}
+
+/** An ISO 8601 UTC offset: DuckDB writes `+02` or `+05:30`. */
+const isoOffset = (text: string) => text.replace(/([+-]\d\d)$/, '$1:00');
+
+/**
+ * An INTERVAL as an ISO 8601 duration (P1Y2M3DT4H5M6.5S). DuckDB keeps months, days and
+ * microseconds apart, each with its own sign; so does this, one sign per part (as PostgreSQL's
+ * iso_8601 style does): -1 day +2 hours is P-1DT2H.
+ */
+function isoDuration(months: number, days: number, micros: bigint): string {
+  const part = (n: number | bigint, unit: string) => (n === 0 || n === 0n ? '' : `${n}${unit}`);
+  const sign = micros < 0n ? '-' : '';
+  const abs = micros < 0n ? -micros : micros;
+  const h = abs / 3_600_000_000n;
+  const m = (abs / 60_000_000n) % 60n;
+  const us = abs % 60_000_000n;
+  const s =
+    us === 0n
+      ? ''
+      : `${sign}${us / 1_000_000n}${
+          us % 1_000_000n
+            ? `.${String(us % 1_000_000n)
+                .padStart(6, '0')
+                .replace(/0+$/, '')}`
+            : ''
+        }S`;
+  const date = part(Math.trunc(months / 12), 'Y') + part(months % 12, 'M') + part(days, 'D');
+  const time = (h ? `${sign}${h}H` : '') + (m ? `${sign}${m}M` : '') + s;
+  return date === '' && time === '' ? 'PT0S' : `P${date}${time ? `T${time}` : ''}`;
+}
+
+/**
+ * A value's JSON text: numbers (integers of any size, DECIMAL) as JSON numbers in DuckDB's exact
+ * digits; non-finite floats as the strings "NaN", "Infinity", "-Infinity"; dates, times and
+ * timestamps as ISO 8601 strings, INTERVAL as an ISO 8601 duration; BLOB as base64; lists and
+ * arrays as arrays, structs as objects, a MAP as an object keyed by its keys' text, a UNION as its
+ * value; anything else (UUID, ENUM, BIT, JSON, …) as the string of its text.
+ */
+export function jsonText(v: DuckDBValue, type: DuckDBType): string {
+  if (v === null) return 'null';
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return v ? 'true' : 'false';
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.UHUGEINT:
+    case DuckDBTypeId.DECIMAL:
+      return String(v);
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return Number.isFinite(v) ? JSON.stringify(v) : `"${String(v)}"`;
+    case DuckDBTypeId.DATE: {
+      const d = v as DuckDBDateValue;
+      return JSON.stringify(
+        d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : d.toString(),
+      );
+    }
+    case DuckDBTypeId.TIMESTAMP:
+    case DuckDBTypeId.TIMESTAMP_S:
+    case DuckDBTypeId.TIMESTAMP_MS:
+    case DuckDBTypeId.TIMESTAMP_NS:
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return JSON.stringify(isoOffset(String(v).replace(' ', 'T')));
+    case DuckDBTypeId.TIME_TZ:
+      return JSON.stringify(isoOffset(String(v)));
+    case DuckDBTypeId.INTERVAL: {
+      const i = v as DuckDBIntervalValue;
+      return JSON.stringify(isoDuration(i.months, i.days, i.micros));
+    }
+    case DuckDBTypeId.BLOB:
+      return JSON.stringify(Buffer.from((v as DuckDBBlobValue).bytes).toString('base64'));
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY:
+      return `[${(v as DuckDBListValue).items.map((x) => jsonText(x, type.valueType)).join(',')}]`;
+    case DuckDBTypeId.STRUCT: {
+      const t = type;
+      return `{${t.entryNames.map((name, k) => `${JSON.stringify(name)}:${jsonText((v as DuckDBStructValue).entries[name] ?? null, t.entryTypes[k]!)}`).join(',')}}`;
+    }
+    case DuckDBTypeId.MAP:
+      return `{${(v as DuckDBMapValue).entries.map((e) => `${JSON.stringify(String(e.key))}:${jsonText(e.value, type.valueType)}`).join(',')}}`;
+    case DuckDBTypeId.UNION: {
+      const u = v as DuckDBUnionValue;
+      return jsonText(u.value, type.memberTypes[type.memberTags.indexOf(u.tag)]!);
+    }
+    default:
+      return JSON.stringify(String(v));
+  }
+}
+
+export interface Result {
+  /** The rows' keys, in order: the column names, a repeated one suffixed `:1`, `:2`, …. */
+  columns: string[];
+  /** DuckDB's own type names, e.g. `BIGINT`, `VARCHAR[]`. */
+  types: string[];
+  rows: Row[];
+}
+
+/** A result's rows, as plain values. */
+export function resultOf(reader: DuckDBResultReader): Result {
+  return {
+    // Row objects key a second column of one name `a:1` (the node API's deduplicated names).
+    columns: reader.deduplicatedColumnNames(),
+    types: reader.columnTypes().map((t) => t.toString()),
+    rows: reader.convertRowObjects(toPlain) as Row[],
+  };
+}
