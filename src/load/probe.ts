@@ -11,7 +11,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type Database, pathList, sqlString } from '../db/database.js';
+import { type Database, pathList, sqlString, textList } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/leaks.js';
@@ -159,12 +159,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   await readJsonl(db, 'raw_records', jsonl);
   // The envelope a results row carries is resolved once, for the checks and tables that look inside
   // it. records is a plain table, dropped at the end, so that a second connection can check it.
-  await db.exec(
-    `create or replace table records as
-     select s.probe, s.kind, s.rel, s.session_id as file_session, r.file, r.rec, r.json,
-            case when s.kind = 'results' then omg_envelope(r.json -> '$.envelope') end as env
-     from raw_records r join source_files s on s.abs = r.file`,
-  );
+  await db.exec(readSql('probe/records'), undefined, 'reading the records');
   // The records are checked on a second connection while this one builds the tables from them. A
   // record the checks refuse is the error to report, whatever building made of it (inParallel
   // throws the second connection's error first).
@@ -239,13 +234,7 @@ export async function rejectJsonValues(db: Database, table: string): Promise<voi
 /** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */
 async function checkKinds(db: Database): Promise<void> {
   const kinds = Object.keys(REGISTRATION_KINDS);
-  const res = await db.query(
-    `select file, rec, json ->> 'kind' as kind from records
-     where kind = 'registration' and (json ->> 'kind') not in (${kinds.map(sqlString).join(', ')})
-     order by file, rec limit 1`,
-    undefined,
-    'checking registration kinds',
-  );
+  const res = await db.query(readSql('probe/unknown-kind'), { kinds: textList(kinds) }, 'checking registration kinds');
   const u = res.rows[0];
   if (u) {
     throw recordError(
@@ -262,16 +251,7 @@ async function checkKinds(db: Database): Promise<void> {
  * (then file and line), that repeats the number before it, or whose number is not its rank.
  */
 async function checkConjunctNumbers(db: Database): Promise<void> {
-  const res = await db.query(
-    `select file, rec, n, rank, prev_n, prev_file, prev_rec from (
-       select probe, file, rec, n, row_number() over w as rank, lag(n) over w as prev_n, lag(file) over w as prev_file, lag(rec) over w as prev_rec
-       from (select probe, file, rec, (json ->> 'n')::BIGINT as n from records where kind = 'registration' and (json ->> 'kind') = 'conjunct')
-       window w as (partition by probe order by n, file, rec))
-     where n = prev_n or n <> rank
-     order by probe, rank limit 1`,
-    undefined,
-    'checking conjunct numbers',
-  );
+  const res = await db.query(readSql('probe/conjunct-numbers'), undefined, 'checking conjunct numbers');
   const g = res.rows[0];
   if (!g) return;
   const [n, rank] = [Number(g.n), Number(g.rank)];
@@ -286,97 +266,17 @@ async function checkConjunctNumbers(db: Database): Promise<void> {
 }
 
 async function buildRegistration(db: Database): Promise<void> {
-  const sql: string[] = [];
-  sql.push(`create or replace table registration_records as
-     select probe, rel as file, rec, json ->> 'kind' as kind, json as record
-     from records where kind = 'registration'`);
-  // Registration order: the pre-registration's files first, then each addendum's file by its number.
-  sql.push(
-    `create or replace table registered_arms as
-     with file_rank as (
-       select probe, file, coalesce(min((record ->> 'n')::BIGINT) filter (where kind = 'addendum'), 0) as rank
-       from registration_records group by all
-     )
-     select a.probe, row_number() over (partition by a.probe order by f.rank, a.file, a.rec) as ordinal,
-            t.arm, t.phase, t.n, t.trigger, t.addendum, t.replaces, t.what, a.file, a.rec, a.record
-     from (select probe, file, rec, record, from_json(record,
-             '{"arm":"VARCHAR","phase":"VARCHAR","n":"BIGINT","trigger":"VARCHAR","addendum":"BIGINT","replaces":"VARCHAR","what":"VARCHAR"}') as t
-           from registration_records where kind = 'arm') as a
-     join file_rank as f using (probe, file)`,
-  );
-  sql.push(`create or replace table addenda as
-     select probe, (record ->> 'n')::BIGINT as n, record ->> 'text' as text, file, record
-     from registration_records where kind = 'addendum'`);
-  sql.push(`create or replace table pilot_sessions as
-     select probe, unnest(from_json(record -> 'pilot', '["VARCHAR"]')) as session_id, n as addendum
-     from addenda where (record -> 'pilot') is not null`);
-  sql.push(`create or replace table void_arms as
-     select probe, v.arm, v.reason, addendum from (
-       select probe, n as addendum, unnest(from_json(record -> 'void', '[{"arm":"VARCHAR","reason":"VARCHAR"}]')) as v
-       from addenda where (record -> 'void') is not null)`);
-  sql.push(`create or replace table conjuncts as
-     select probe, (record ->> 'n')::BIGINT as n, record ->> 'required' as required, record ->> 'check' as "check", file, rec, record
-     from registration_records where kind = 'conjunct'`);
-  sql.push(`create or replace table budgets as
-     select probe, (record ->> 'usd')::DOUBLE as usd, (record ->> 'spawns')::BIGINT as spawns, file, record
-     from registration_records where kind = 'budget'`);
-  sql.push(`create or replace table spawn_notes as
-     select probe, json ->> 'session_id' as session_id, json ->> 'note' as note, file, rec
-     from records where kind = 'notes'`);
-  await db.exec(sql.join(';\n'), undefined, 'building the registration tables');
+  await db.exec(readSql('probe/registration'), undefined, 'building the registration tables');
 }
 
 async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
-  await db.exec(
-    `create or replace table spawns as
-     with rows as (
-       select probe, rec, json, env, from_json(json, '{"seq":"BIGINT","arm":"VARCHAR","phase":"VARCHAR","session_id":"VARCHAR",
-         "mode":"VARCHAR","argv_file":"VARCHAR","plugin_dir":"VARCHAR","started_at":"VARCHAR","ended_at":"VARCHAR",
-         "exit_code":"BIGINT","claude_version":"VARCHAR"}') as t
-       from records where kind = 'results'
-     ), stderr as (${stderrSource(errFiles)})
-     select r.probe, t.seq, t.arm, t.phase, t.session_id,
-            case when p.session_id is not null then 'pilot'
-                 when v.arm is not null then 'void'
-                 else 'counted' end as status,
-            t.exit_code,
-            (r.env ->> 'total_cost_usd')::DOUBLE as cost_usd,
-            t.claude_version, t.mode, t.argv_file, t.plugin_dir, t.started_at, t.ended_at,
-            n.note, e.content as stderr,
-            r.env as envelope,
-            r.json as record
-     from rows r
-     left join pilot_sessions p on p.probe = r.probe and p.session_id = t.session_id
-     left join (select distinct probe, arm from void_arms) v on v.probe = r.probe and v.arm = t.arm
-     left join spawn_notes n on n.probe = r.probe and n.session_id = t.session_id
-     left join stderr e on e.probe = r.probe and e.session_id = t.session_id
-     order by r.probe, t.seq`,
-    errFiles.length ? { err_files: pathList([...errFiles].sort()) } : undefined,
-    'building spawns',
-  );
-}
-
-/**
- * A SELECT of (probe, session_id, content) over the tool_use/*.err files, bound as $err_files;
- * read_text needs at least one file.
- */
-function stderrSource(errFiles: string[]): string {
-  if (errFiles.length === 0) return `select null::VARCHAR as probe, null::VARCHAR as session_id, null::VARCHAR as content where false`;
-  return `select s.probe, s.session_id, t.content from read_text($err_files) t join source_files s on s.abs = t.filename`;
+  if (errFiles.length) await db.exec(readSql('probe/stderr'), { err_files: pathList([...errFiles].sort()) }, 'building spawns');
+  else await db.exec('create or replace temp table spawn_stderr (probe VARCHAR, session_id VARCHAR, content VARCHAR)');
+  await db.exec(readSql('probe/spawns'), undefined, 'building spawns');
 }
 
 async function checkSpawns(db: Database, warnings: string[], toolUseRequired: boolean): Promise<void> {
-  // Both directions at once: a row without its tool_use file, and a tool_use file without its row.
-  const unmatched = await db.query(
-    `select 'missing' as what, r.probe, r.file, r.rec, r.json ->> 'session_id' as name from records r
-     where r.kind = 'results' and not exists (
-       select 1 from source_files s where s.probe = r.probe and s.kind = 'tool_use' and s.session_id = (r.json ->> 'session_id'))
-     union all
-     select 'orphan', s.probe, null, null, s.rel from source_files s
-     where s.kind in ('tool_use', 'tool_use_err')
-       and not exists (select 1 from records r where r.kind = 'results' and r.probe = s.probe and (r.json ->> 'session_id') = s.session_id)
-     order by what, probe, file, rec, name`,
-  );
+  const unmatched = await db.query(readSql('probe/unmatched'));
   const m = unmatched.rows.find((r) => r.what === 'missing');
   if (m && toolUseRequired) {
     throw recordError(
@@ -391,67 +291,12 @@ async function checkSpawns(db: Database, warnings: string[], toolUseRequired: bo
 }
 
 async function buildDetails(db: Database): Promise<void> {
-  const sql: string[] = [];
-  sql.push(`create or replace table tool_uses as
-     select r.probe, r.file_session as session_id, r.rec as ordinal,
-            t.id as tool_use_id, t.name, t.input_keys, t.skill, t.agent_id, r.json as record
-     from (select *, from_json(json, '{"id":"VARCHAR","name":"VARCHAR","input_keys":"VARCHAR[]","skill":"VARCHAR","agent_id":"VARCHAR"}') as t
-           from records where kind = 'tool_use') r
-     where exists (select 1 from spawns p where p.probe = r.probe and p.session_id = r.file_session)
-     order by r.probe, r.file_session, r.rec`);
-  sql.push(`create or replace table skill_calls as
-     select r.probe, r.rec as ordinal, r.t.session_id, coalesce(r.t.arm, s.arm) as arm, r.t.tool_use_id, r.t.skill,
-            r.t.is_error, r.t.result, r.json as record
-     from (select probe, rec, json, from_json(json, '{"session_id":"VARCHAR","arm":"VARCHAR","tool_use_id":"VARCHAR","skill":"VARCHAR","is_error":"BOOLEAN","result":"VARCHAR"}') as t
-           from records where kind = 'skill_results') as r
-     left join spawns as s on s.probe = r.probe and s.session_id = r.t.session_id
-     order by r.probe, r.rec`);
-  // Items of the arrays inside each row, numbered within the row.
-  sql.push(`create or replace table artifacts as
-     select probe, session_id, i as ordinal, e ->> 'label' as label, e ->> 'path' as path, (e ->> 'exists')::BOOLEAN as present, e as record
-     from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
-           from (select probe, session_id, from_json(record -> 'artifacts', '["JSON"]') as l from spawns))
-     order by probe, session_id, ordinal`);
-  sql.push(`create or replace table markers as
-     select probe, session_id, i as ordinal, e ->> 'label' as label, e ->> 'token' as token, e ->> 'file' as file, e ->> 'dir' as dir, e as record
-     from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
-           from (select probe, session_id, from_json(record -> 'markers', '["JSON"]') as l from spawns))
-     order by probe, session_id, ordinal`);
-  sql.push(`create or replace table permission_denials as
-     select probe, session_id, i as ordinal, e ->> 'tool_name' as tool_name, e ->> 'tool_use_id' as tool_use_id, e -> 'tool_input' as tool_input, e as record
-     from (select probe, session_id, unnest(l) as e, unnest(generate_series(1, len(l))) as i
-           from (select probe, session_id, from_json(envelope -> 'permission_denials', '["JSON"]') as l from spawns where envelope is not null))
-     order by probe, session_id, ordinal`);
-  sql.push(`create or replace table model_usage as
-     select probe, session_id, i as ordinal, e.key as model,
-            (e.value ->> 'costUSD')::DOUBLE as cost_usd,
-            (e.value ->> 'inputTokens')::BIGINT as input_tokens,
-            (e.value ->> 'outputTokens')::BIGINT as output_tokens,
-            (e.value ->> 'cacheReadInputTokens')::BIGINT as cache_read_input_tokens,
-            (e.value ->> 'cacheCreationInputTokens')::BIGINT as cache_creation_input_tokens,
-            e.value as record
-     from (select probe, session_id, unnest(m) as e, unnest(generate_series(1, len(m))) as i
-           from (select probe, session_id, map_entries(from_json(envelope -> 'modelUsage', '"MAP(VARCHAR, JSON)"')) as m
-                 from spawns where envelope is not null))
-     order by probe, session_id, ordinal`);
-  await db.exec(sql.join(';\n'), undefined, 'building the tables');
+  await db.exec(readSql('probe/details'), undefined, 'building the tables');
 }
 
 async function checkReferences(db: Database, warnings: string[]): Promise<void> {
   // Notes and pilots must name spawns that exist (errors); skill results should (a warning).
-  const res = await db.query(
-    `select 'note' as what, n.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
-     where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
-     union all
-     select 'pilot', r.file, r.rec, p.session_id, null, null from pilot_sessions p
-     join records r on r.probe = p.probe and r.kind = 'registration' and (r.json ->> 'kind') = 'addendum' and (r.json ->> 'n')::BIGINT = p.addendum
-     where not exists (select 1 from spawns s where s.probe = p.probe and s.session_id = p.session_id)
-     union all
-     select 'skill', null, min(ordinal), null, probe, count(*) from skill_calls c
-     where not exists (select 1 from spawns s where s.probe = c.probe and s.session_id = c.session_id)
-     group by probe
-     order by what, file, rec, probe`,
-  );
+  const res = await db.query(readSql('probe/references'));
   const u = res.rows.find((r) => r.what === 'note');
   if (u)
     throw recordError(
@@ -480,23 +325,7 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
  * measuring machine.
  */
 async function homePathWarnings(db: Database): Promise<string[]> {
-  // Each line once: a record (rec, its record number), or a line of a .err file (rec, its line).
-  const res = await db.query(
-    `with lines as (
-       select probe, rel, file, rec, json::VARCHAR as text from records
-       union all
-       select probe, rel, null, generate_subscripts(l, 1), unnest(l)
-       from (select s.probe, f.rel, string_split(s.stderr, chr(10)) as l
-             from spawns s join source_files f on f.probe = s.probe and f.session_id = s.session_id and f.kind = 'tool_use_err')
-     )
-     select probe, rel, any_value(file) as file, min(rec) as rec, arg_min(path, rec) as path, count(*) as n
-     from (select *, regexp_extract(text, $re, 1, 'i') as path from lines)
-     where path <> ''
-     group by probe, rel
-     order by probe, rel`,
-    { re: HOME_PATH_RE2 },
-    'checking for home-directory paths',
-  );
+  const res = await db.query(readSql('probe/home-paths'), { re: HOME_PATH_RE2 }, 'checking for home-directory paths');
   return res.rows.map((r) => {
     const line = r.file === null ? Number(r.rec) : physicalLine(String(r.file), Number(r.rec));
     const more = Number(r.n) > 1 ? ` (and ${Number(r.n) - 1} more line(s))` : '';
@@ -506,56 +335,20 @@ async function homePathWarnings(db: Database): Promise<string[]> {
   });
 }
 
-/**
- * What must be unique, and the records that hold it: `scope` is the probe for most, the file for a
- * tool call's id (a spawn's calls), and `key` what repeats; `shown`, the key as a message writes it.
- */
-const UNIQUE: { label: string; within: string; source: string }[] = [
-  {
-    label: 'session_id',
-    within: 'a probe',
-    source: `select probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'`,
-  },
-  { label: 'seq', within: 'a probe', source: `select probe, file, rec, json ->> 'seq' as key from records where kind = 'results'` },
-  {
-    label: 'registered arm',
-    within: 'a probe',
-    source: `select probe, file, rec, json ->> 'arm' as key from records where kind = 'registration' and (json ->> 'kind') = 'arm'`,
-  },
-  {
-    label: 'addendum number',
-    within: 'a probe',
-    source: `select probe, file, rec, json ->> 'n' as key from records where kind = 'registration' and (json ->> 'kind') = 'addendum'`,
-  },
-  {
-    label: 'budget record',
-    within: 'a probe',
-    source: `select probe, file, rec, 'budget' as key from records where kind = 'registration' and (json ->> 'kind') = 'budget'`,
-  },
-  // A repeated line would count the call twice.
-  {
-    label: 'tool_use id',
-    within: "a spawn's tool_use file",
-    source: `select file, file, rec, json ->> 'id' as key from records where kind = 'tool_use'`,
-  },
-  {
-    label: '(session_id, tool_use_id)',
-    within: 'skill_results.jsonl',
-    source: `select probe, file, rec, format('({}, {})', to_json(json ->> 'session_id'), to_json(json ->> 'tool_use_id')) as key from records where kind = 'skill_results'`,
-  },
+/** What must be unique (sql/probe/duplicates.sql numbers them in this order), and within what. */
+const UNIQUE: { label: string; within: string }[] = [
+  { label: 'session_id', within: 'a probe' },
+  { label: 'seq', within: 'a probe' },
+  { label: 'registered arm', within: 'a probe' },
+  { label: 'addendum number', within: 'a probe' },
+  { label: 'budget record', within: 'a probe' },
+  { label: 'tool_use id', within: "a spawn's tool_use file" },
+  { label: '(session_id, tool_use_id)', within: 'skill_results.jsonl' },
 ];
 
 /** Throw for the first record, by file and line, whose key repeats one before it in its scope. */
 async function checkDuplicates(db: Database): Promise<void> {
-  const union = UNIQUE.map((u, i) => `select ${i} as what, * from (${u.source})`).join(' union all ');
-  const res = await db.query(
-    `select what, file, rec, key, first_file, first_rec from (
-       select what, file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
-       from (${union}) window w as (partition by what, scope, key order by file, rec))
-     where k = 2 order by file, rec, what limit 1`,
-    undefined,
-    'checking unique keys',
-  );
+  const res = await db.query(readSql('probe/duplicates'), undefined, 'checking unique keys');
   const d = res.rows[0];
   if (!d) return;
   const { label, within } = UNIQUE[Number(d.what)]!;

@@ -1,0 +1,24 @@
+-- The first record, by file and line, whose key repeats one before it in its scope (first_file,
+-- first_rec: the first holder). `what` numbers the unique keys in the order of UNIQUE in
+-- src/load/probe.ts, which names them; `scope` is the probe for most, the file for a tool call's id.
+with keyed as (
+    select 0 as what, probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'
+    union all
+    select 1, probe, file, rec, json ->> 'seq' from records where kind = 'results'
+    union all
+    select 2, probe, file, rec, json ->> 'arm' from records where kind = 'registration' and (json ->> 'kind') = 'arm'
+    union all
+    select 3, probe, file, rec, json ->> 'n' from records where kind = 'registration' and (json ->> 'kind') = 'addendum'
+    union all
+    select 4, probe, file, rec, 'budget' from records where kind = 'registration' and (json ->> 'kind') = 'budget'
+    union all
+    -- A repeated line would count the call twice.
+    select 5, file, file, rec, json ->> 'id' from records where kind = 'tool_use'
+    union all
+    select 6, probe, file, rec, format('({}, {})', to_json(json ->> 'session_id'), to_json(json ->> 'tool_use_id'))
+    from records where kind = 'skill_results'
+)
+select what, file, rec, key, first_file, first_rec from (
+    select what, file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
+    from keyed window w as (partition by what, scope, key order by file, rec))
+where k = 2 order by file, rec, what limit 1

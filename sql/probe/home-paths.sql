@@ -1,0 +1,16 @@
+-- Each committed file that holds a home-directory path: a record of any kind, or a line of a
+-- tool_use/<session_id>.err (rec is then the line number, file NULL). Per file, the first such line
+-- and its path, and how many lines hold one.
+-- params: re  the home-path pattern (RE2, src/base/leaks.ts)
+with lines as (
+    select probe, rel, file, rec, json::VARCHAR as text from records
+    union all
+    select probe, rel, null, generate_subscripts(l, 1), unnest(l)
+    from (select s.probe, f.rel, string_split(s.stderr, chr(10)) as l
+          from spawns s join source_files f on f.probe = s.probe and f.session_id = s.session_id and f.kind = 'tool_use_err')
+)
+select probe, rel, any_value(file) as file, min(rec) as rec, arg_min(path, rec) as path, count(*) as n
+from (select *, regexp_extract(text, $re, 1, 'i') as path from lines)
+where path <> ''
+group by probe, rel
+order by probe, rel
