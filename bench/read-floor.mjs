@@ -7,7 +7,7 @@
  *
  *   node bench/read-floor.mjs DIR      prints the number of non-blank lines
  *
- * node-api is loaded with require(), as the CLI loads it (src/db.ts).
+ * node-api is loaded with require(), as the CLI loads it (src/db/database.ts).
  */
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** The `omg-evidence` executable: runs the CLI on this process's arguments and I/O. */
-import './prestart.js';
+import './db/prestart.js';
 
 // The CLI loads once DuckDB has started (prestart.ts): a static import would be evaluated first.
-const [{ main }, { Database }] = await Promise.all([import('./cli.js'), import('./db.js')]);
+const [{ main }, { Database }] = await Promise.all([import('./cli/main.js'), import('./db/database.js')]);
 
 // A reader that stops early (`omg-evidence census | head`) closes the pipe: that is the end of
 // the output, not an error.

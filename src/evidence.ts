@@ -8,18 +8,18 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
-import type { CensusRow, ForgeableRow } from './census-text.js';
-import { Database, type Limits, type Params, type Result, type Row, type RowSink } from './db.js';
-import { InputError, UsageError } from './errors.js';
-import { bundledProbeDir, displayPath } from './paths.js';
-import { loadProbes, loadResultsFile, type Probe } from './probe.js';
-import { readQuery } from './queries.js';
-import { evaluateRegistration } from './registration.js';
-import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './store.js';
-import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './transcripts.js';
+import type { CensusRow, ForgeableRow } from './output/census-block.js';
+import { Database, type Limits, type Params, type Result, type Row, type RowSink } from './db/database.js';
+import { InputError, UsageError } from './base/errors.js';
+import { bundledProbeDir, displayPath } from './base/paths.js';
+import { loadProbes, loadResultsFile, type Probe } from './load/probe.js';
+import { readQuery } from './db/queries.js';
+import { evaluateRegistration } from './analysis/registration.js';
+import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './load/database-file.js';
+import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './load/transcripts.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
-export { listTranscriptFiles } from './transcripts.js';
+export { listTranscriptFiles } from './load/transcripts.js';
 
 export type Source = 'records' | 'transcripts';
 
@@ -54,7 +54,7 @@ export interface OpenOptions {
   memoryLimit?: string;
 }
 
-/** Bounds on sql(): see Limits in db.ts. */
+/** Bounds on sql(): see Limits in db/database.ts. */
 export interface SqlOptions {
   /** Seconds after which the query is interrupted (default 60; 0: none). */
   timeout?: number;
@@ -453,7 +453,7 @@ export class Evidence {
 
   /** The verdict of each probe: its conjuncts, completeness and uniformity as tables, and the rest as values. */
   async verdict(): Promise<LibraryVerdict[]> {
-    const { verdicts } = await import('./verdict.js');
+    const { verdicts } = await import('./analysis/verdict.js');
     const vs = await verdicts(this);
     return Promise.all(
       vs.map(async (v) => ({
@@ -504,7 +504,7 @@ export class Evidence {
   }
 }
 
-export type LibraryVerdict = Omit<import('./verdict.js').Verdict, 'conjuncts' | 'completeness' | 'uniformity'> & {
+export type LibraryVerdict = Omit<import('./analysis/verdict.js').Verdict, 'conjuncts' | 'completeness' | 'uniformity'> & {
   conjuncts: ColumnTable;
   completeness: ColumnTable;
   uniformity: ColumnTable;

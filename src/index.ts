@@ -2,9 +2,9 @@
  * The library entry point: `import { openEvidence } from 'omg-evidence'`.
  */
 export { Evidence, type OpenOptions } from './evidence.js';
-export { EXIT, OmgError, InputError, UsageError, DiffersError, VerdictError, QueryError } from './errors.js';
-export type { CensusRow, ToolCount } from './census-text.js';
-export { main } from './cli.js';
+export { EXIT, OmgError, InputError, UsageError, DiffersError, VerdictError, QueryError } from './base/errors.js';
+export type { CensusRow, ToolCount } from './output/census-block.js';
+export { main } from './cli/main.js';
 
 import { Evidence, type OpenOptions } from './evidence.js';
 

@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findLeaks } from '../src/leaks.js';
-import { listFiles } from '../src/paths.js';
+import { findLeaks } from '../src/base/leaks.js';
+import { listFiles } from '../src/base/paths.js';
 import { cli, fixtures, shared } from './helpers.js';
 
 const dir = join(fixtures, 'audit');

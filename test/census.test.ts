@@ -139,7 +139,7 @@ describe('census of other probes', () => {
   });
 
   it('shortens namespaced skills from the second on', async () => {
-    const { censusLine } = await import('../src/census-text.js');
+    const { censusLine } = await import('../src/output/census-block.js');
     const line = censusLine({
       probe: 'p',
       seq: 1,

@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shorten } from '../src/cli.js';
+import { shorten } from '../src/cli/main.js';
 import { bin, cli, repo } from './helpers.js';
 
 describe('usage', () => {

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/db.js';
-import { startEarly, takeEarly } from '../src/engine.js';
+import { Database } from '../src/db/database.js';
+import { startEarly, takeEarly } from '../src/db/engine.js';
 
 // Database.select reads a SELECT of strings, booleans, integers, and lists and structs of them
 // through to_json (the rows joined into one text, parsed by JSON.parse); anything else value by value, as

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/census-text.js';
+import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/output/census-block.js';
 import { Evidence, withEvidence } from '../src/evidence.js';
 import { bundled, cli, probeFixture } from './helpers.js';
 

@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { main } from '../src/cli.js';
-import type { IO } from '../src/io.js';
+import { main } from '../src/cli/main.js';
+import type { IO } from '../src/cli/io.js';
 
 export const repo = resolve(import.meta.dirname, '..');
 export const fixtures = join(repo, 'test', 'fixtures');

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Database, pathList } from '../src/db.js';
-import { lineTooLong, physicalLine } from '../src/jsonl.js';
+import { Database, pathList } from '../src/db/database.js';
+import { lineTooLong, physicalLine } from '../src/load/jsonl.js';
 import { cli } from './helpers.js';
 
 // Every whole-file read is recorded, so a test can say that the transcript was never read whole.

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { listValue } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Database } from '../src/db.js';
-import { firstHomePath, HOME_PATH_RE2, homePaths, maskHomePath } from '../src/leaks.js';
-import { listFiles } from '../src/paths.js';
+import { Database } from '../src/db/database.js';
+import { firstHomePath, HOME_PATH_RE2, homePaths, maskHomePath } from '../src/base/leaks.js';
+import { listFiles } from '../src/base/paths.js';
 import { bundled, cli, repo } from './helpers.js';
 
 /** fast-check's seed: FC_SEED=<n> replays a run; printed so that a failure reproduces. */

@@ -7,9 +7,9 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError } from '../src/errors.js';
+import { InputError } from '../src/base/errors.js';
 import { Evidence } from '../src/evidence.js';
-import { replaceDocument } from '../src/write-document.js';
+import { replaceDocument } from '../src/regions/write-document.js';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const HINT_LINE = '(every line must be one JSON object; fix or remove that line)';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFiles, walkFiles } from '../src/paths.js';
+import { listFiles, walkFiles } from '../src/base/paths.js';
 
 // The file listing every reader starts from: depth first, each folder's entries sorted by name,
 // symbolic links to folders followed, paths as path.join writes them.

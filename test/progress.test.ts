@@ -1,7 +1,7 @@
 /** Progress of long loads: on a terminal only, redrawn in place, cleared at the end. */
 import { describe, expect, it } from 'vitest';
-import type { IO } from '../src/io.js';
-import { progressLine, progressReporter } from '../src/progress.js';
+import type { IO } from '../src/cli/io.js';
+import { progressLine, progressReporter } from '../src/cli/progress.js';
 import { cli } from './helpers.js';
 
 const io = (tty: boolean) => {

@@ -23,8 +23,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bodyState } from '../src/provenance.js';
-import { replaceDocument } from '../src/write-document.js';
+import { bodyState } from '../src/regions/provenance.js';
+import { replaceDocument } from '../src/regions/write-document.js';
 import { cli, repo } from './helpers.js';
 
 const temps: string[] = [];

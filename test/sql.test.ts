@@ -5,9 +5,9 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/db.js';
+import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
-import { VIEWS } from '../src/views.js';
+import { VIEWS } from '../src/db/views.js';
 import { spawn } from 'node:child_process';
 import { totalmem } from 'node:os';
 import { binPath, bin, bundled, cli, probeFixture, repo } from './helpers.js';

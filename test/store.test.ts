@@ -1,6 +1,6 @@
 /**
  * A database file `load` built is refused when any input file's content changed since, even with
- * its size kept and its mtime restored (as `cp -p`, `tar` and `rsync -t` keep mtimes): src/store.ts.
+ * its size kept and its mtime restored (as `cp -p`, `tar` and `rsync -t` keep mtimes): src/load/database-file.ts.
  * Every mtime here is set to a whole second first, so that restoring it gives the very value recorded
  * and the check takes its fast path (size and mtime as recorded: only the first and last blocks are
  * read again).
@@ -9,9 +9,9 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimes
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../src/db.js';
-import { listFiles } from '../src/paths.js';
-import { EDGE } from '../src/store.js';
+import { Database } from '../src/db/database.js';
+import { listFiles } from '../src/base/paths.js';
+import { EDGE } from '../src/load/database-file.js';
 import { cli, probeFixture, repo } from './helpers.js';
 
 const temps: string[] = [];

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { makeProgram } from '../src/cli.js';
-import { fitWidths, toTable, type Cell, type Column } from '../src/format.js';
-import { processIO } from '../src/io.js';
+import { makeProgram } from '../src/cli/main.js';
+import { fitWidths, toTable, type Cell, type Column } from '../src/output/formats.js';
+import { processIO } from '../src/cli/io.js';
 import { cli } from './helpers.js';
 
 /** fast-check's seed: FC_SEED=<n> replays a run; printed so that a failure reproduces. */

@@ -1,0 +1,81 @@
+/**
+ * The leak audit of a probe: every file under its folder, read as text, searched for home-directory
+ * paths and secrets (leaks.ts). It reads the working tree, not git: a file there is one `git add`
+ * away from being committed, and git is not run on a probe's behalf. `.git/` is skipped. A binary
+ * file (a NUL byte in its first 8 KiB) is searched as bytes, and again with its NUL bytes left out
+ * (UTF-16 text), with a warning that what it holds compressed or encoded goes unseen.
+ */
+import { readFileSync } from 'node:fs';
+import { InputError } from '../base/errors.js';
+import { findLeaks, type LeakKind } from '../base/leaks.js';
+import { displayPath, walkFiles } from '../base/paths.js';
+import { discoverProbe } from '../load/probe.js';
+
+export interface Finding {
+  /** The probe's id (its directory name). */
+  probe: string;
+  /** Relative to the probe directory, with `/`. */
+  file: string;
+  line: number;
+  kind: LeakKind;
+  /** The matched text, masked. */
+  match: string;
+}
+
+export interface Audit {
+  findings: Finding[];
+  /** Files read, over every probe. */
+  files: number;
+  /** Things worth saying that change no exit code (a binary file searched as bytes). */
+  warnings: string[];
+}
+
+const SNIFF = 8192;
+
+/**
+ * The texts to search in a file: its UTF-8 text, or for a binary file its bytes one character
+ * each, and those bytes without their NULs (the ASCII of UTF-16 text); line breaks stay where they
+ * are in both. A file that cannot be read fails the audit: it cannot be called clean.
+ */
+function readTexts(path: string): { binary: boolean; texts: string[] } {
+  try {
+    const bytes = readFileSync(path);
+    if (!bytes.subarray(0, SNIFF).includes(0)) return { binary: false, texts: [bytes.toString('utf8')] };
+    return {
+      binary: true,
+      texts: [bytes.toString('latin1').replaceAll('\0', ' '), Buffer.from(bytes.filter((b) => b !== 0)).toString('latin1')],
+    };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new InputError(
+      `${displayPath(path)}: cannot read it (${code})`,
+      'an audit reads every file of the probe; make it readable or move it out',
+    );
+  }
+}
+
+/** Audit probe directories; `home` is the user's $HOME, whose every spelling counts as a home path. */
+export function auditProbes(dirs: string[], home?: string): Audit {
+  const audit: Audit = { findings: [], files: 0, warnings: [] };
+  // $HOME = / would make every absolute path a home path.
+  const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
+  for (const dir of dirs) {
+    const { probe } = discoverProbe(dir);
+    for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'] })) {
+      const { binary, texts } = readTexts(f.path);
+      if (binary)
+        audit.warnings.push(
+          `${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`,
+        );
+      audit.files++;
+      const seen = new Set<string>();
+      for (const leak of texts.flatMap((t) => findLeaks(t, options))) {
+        const key = `${leak.line}\0${leak.kind}\0${leak.masked}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        audit.findings.push({ probe: probe.id, file: f.rel, line: leak.line, kind: leak.kind, match: leak.masked });
+      }
+    }
+  }
+  return audit;
+}

@@ -1,0 +1,225 @@
+/**
+ * Runs a probe's registered SQL: the trigger of every conditional arm and the check of every
+ * conjunct (README, "The registration"). Each file is one SELECT over the documented views, given
+ * `$probe`; a trigger returns one row (fired, observed), a check one row (holds, result). Their
+ * answers are stored in the tables `trigger_results` and `conjunct_results`, which queries/ read.
+ *
+ * A registered file is a question, never a change. DuckDB's parser decides that it is exactly one
+ * SELECT, and its syntax tree that it reads only documented views and its own CTEs, and no file or
+ * catalog; it then runs in a sandbox (Database.sandbox: a connection of its own, in a transaction
+ * that is rolled back) of a sealed database. The answers are kept on the connection that loaded
+ * the evidence, which no user SQL reaches.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import type { Database } from '../db/database.js';
+import { InputError } from '../base/errors.js';
+import { physicalLine } from '../load/jsonl.js';
+import { displayPath, inputFile } from '../base/paths.js';
+import type { Probe } from '../load/probe.js';
+import { VIEWS } from '../db/views.js';
+
+interface Spec {
+  what: string;
+  columns: [string, 'BOOLEAN' | 'VARCHAR'][];
+}
+
+const TRIGGER: Spec = {
+  what: 'trigger',
+  columns: [
+    ['fired', 'BOOLEAN'],
+    ['observed', 'VARCHAR'],
+  ],
+};
+const CHECK: Spec = {
+  what: 'check',
+  columns: [
+    ['holds', 'BOOLEAN'],
+    ['result', 'VARCHAR'],
+  ],
+};
+
+/** What a registered file may read: the documented views, unqualified or in `main`. */
+const READABLE = new Set(VIEWS.map((v) => v.name));
+
+/** Table functions that read no file and no catalog, only the values they are given. */
+const TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest', 'json_each', 'json_tree']);
+
+/**
+ * Kinds of table reference in DuckDB's syntax tree that read only what they name. Any other
+ * (SHOW_REF for DESCRIBE, SHOW and SUMMARIZE, COLUMN_DATA, …) is refused.
+ */
+const TABLE_REFS = new Set(['BASE_TABLE', 'SUBQUERY', 'JOIN', 'TABLE_FUNCTION', 'EXPRESSION_LIST', 'EMPTY', 'EMPTY_FROM', 'PIVOT']);
+
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The first thing the syntax tree `node` reads that a registered file may not, in words, or null.
+ * `ctes` are the CTE names in scope: a CTE's body sees the CTEs before it (and itself when it is
+ * recursive), the query after them sees them all, as DuckDB binds them.
+ */
+function forbidden(node: unknown, ctes: ReadonlySet<string>): string | null {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const why = forbidden(item, ctes);
+      if (why) return why;
+    }
+    return null;
+  }
+  if (!isNode(node)) return null;
+  let scope = ctes;
+  const map = isNode(node.cte_map) && Array.isArray(node.cte_map.map) ? (node.cte_map.map as Node[]) : [];
+  if (map.length) {
+    const seen = new Set(ctes);
+    for (const entry of map) {
+      const name = String(entry.key).toLowerCase();
+      const query = isNode(entry.value) ? entry.value.query : undefined;
+      const recursive = isNode(query) && isNode(query.node) && query.node.type === 'RECURSIVE_CTE_NODE';
+      const why = forbidden(query, recursive ? new Set([...seen, name]) : seen);
+      if (why) return why;
+      seen.add(name);
+    }
+    scope = seen;
+  }
+  // A table reference: expressions carry `class`, query nodes no `alias`.
+  if (typeof node.type === 'string' && !('class' in node) && 'alias' in node && 'query_location' in node) {
+    if (!TABLE_REFS.has(node.type)) return 'the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog';
+    if (node.type === 'BASE_TABLE') {
+      const [catalog, schema, table] = [node.catalog_name, node.schema_name, node.table_name].map((x) => String(x ?? ''));
+      const name = table.toLowerCase();
+      const plain = catalog === '' && schema === '';
+      const ok = catalog === '' && (schema === '' || schema.toLowerCase() === 'main') && (READABLE.has(name) || (plain && scope.has(name)));
+      if (!ok) return `"${[catalog, schema, table].filter(Boolean).join('.')}", which is not a documented view`;
+    }
+    if (node.type === 'TABLE_FUNCTION') {
+      const fn = isNode(node.function) ? node.function : {};
+      const name = String(fn.function_name ?? '');
+      if (!TABLE_FUNCTIONS.has(name.toLowerCase()) || fn.schema || fn.catalog)
+        return `${name}(), a table function that may read files or the catalog`;
+    }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'cte_map') continue;
+    const why = forbidden(value, scope);
+    if (why) return why;
+  }
+  return null;
+}
+
+/**
+ * Refuse `sql` unless DuckDB parses it as exactly one SELECT that reads only documented views.
+ * Runs in a sandbox: nothing here binds or runs the statement.
+ */
+async function mustBeAQuestion(box: Database, sql: string, where: string, spec: Spec): Promise<void> {
+  const hint = `write the ${spec.what} as one SELECT over the views omg-evidence schema lists, returning ${spec.columns.map((c) => c[0]).join(', ')}`;
+  const parsed = await box.parse(sql);
+  if (parsed.error && parsed.error_type === 'parser') {
+    throw new InputError(`${where}: does not parse: ${parsed.error_message}`, hint);
+  }
+  if (parsed.error && !parsed.error_message.startsWith('Only SELECT statements')) {
+    // A SELECT that DuckDB cannot write out as a syntax tree cannot be checked, so it is not run.
+    throw new InputError(`${where}: a ${spec.what} must be a SELECT DuckDB can inspect; it says: ${parsed.error_message}`, hint);
+  }
+  if (parsed.error) {
+    // Some statement is not a SELECT: name what DuckDB prepares each one as. A lone one it
+    // prepares as a SELECT is a PRAGMA (DuckDB rewrites those that return rows); one that does not
+    // prepare alone (COPY to a file, once sealed) is named for what it is not.
+    const types = (await box.statementTypes(sql)).map((t) => (t === 'UNKNOWN' ? 'non-SELECT' : t));
+    const what =
+      types.length === 1
+        ? `one ${types[0] === 'SELECT' ? 'PRAGMA' : types[0]} statement`
+        : `${types.length} statements (${types.join(', ')})`;
+    throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
+  }
+  const n = parsed.statements.length;
+  if (n !== 1) {
+    const what = n === 0 ? 'no SQL statement' : `${n} statements (${Array(n).fill('SELECT').join(', ')})`;
+    throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
+  }
+  const why = forbidden(parsed.statements[0], new Set());
+  if (why) throw new InputError(`${where}: a ${spec.what} reads only the documented views; this one reads ${why}`, hint);
+}
+
+/** Run one registered SQL file for `probe` and return its single row. */
+async function runFile(db: Database, probe: Probe, file: string, rec: number, path: string, spec: Spec): Promise<Record<string, unknown>> {
+  const regDir = join(probe.dir, 'registration');
+  const from = `${displayPath(join(probe.dir, file))}:${physicalLine(join(probe.dir, file), rec)}`;
+  const abs = resolve(regDir, path);
+  if (relative(regDir, abs).startsWith('..') || relative(regDir, abs).split(sep).includes('..')) {
+    throw new InputError(`${from}: ${spec.what} "${path}" is outside registration/`, 'name a .sql file inside the registration folder');
+  }
+  // A folder (the record's "" names registration/ itself) is the record's mistake: name its line.
+  if (existsSync(abs) && statSync(abs).isDirectory()) {
+    throw new InputError(`${from}: ${spec.what} "${path}" is not a file`, `name a .sql file inside the registration folder`);
+  }
+  // A link out of registration/ (to /etc/passwd, say) or a FIFO is refused before anything opens it.
+  if (!inputFile(abs, realpathSync(regDir), regDir)) {
+    throw new InputError(
+      `${from}: ${spec.what} file "${path}" does not exist`,
+      `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`,
+    );
+  }
+  const sql = readFileSync(abs, 'utf8');
+  const where = displayPath(abs);
+  const res = await db.sandbox(async (box) => {
+    await mustBeAQuestion(box, sql, where, spec);
+    const names = await box.parameters(sql, where);
+    const other = names.find((p) => p !== 'probe');
+    if (other !== undefined) {
+      throw new InputError(`${where}: uses the parameter $${other}; a ${spec.what} is given $probe only`, `fix the ${spec.what}'s SELECT`);
+    }
+    return box.query(sql, names.length ? { probe: probe.id } : undefined, where);
+  });
+  const want = spec.columns.map(([name, type]) => `${name} ${type}`).join(', ');
+  const got = res.columns.map((c, i) => `${c} ${res.types[i]}`).join(', ');
+  if (res.rows.length !== 1 || got !== want) {
+    throw new InputError(
+      `${where}: a ${spec.what} returns one row (${want}); this one returned ${res.rows.length} row(s) (${got})`,
+      `fix the ${spec.what}'s SELECT`,
+    );
+  }
+  // A NULL is no answer: a trigger's would excuse the arms it governs as "did not fire".
+  const [answer] = spec.columns[0]!;
+  if (res.rows[0]![answer] === null) {
+    throw new InputError(
+      `${where}: a ${spec.what}'s ${answer} is true or false; this one returned NULL`,
+      `fix the ${spec.what}'s SELECT (an aggregate over no rows gives NULL: coalesce it)`,
+    );
+  }
+  return res.rows[0]!;
+}
+
+/** Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results. */
+export async function evaluateRegistration(db: Database, probes: readonly Readonly<Probe>[]): Promise<void> {
+  await db.exec(`create or replace temp table trigger_results (probe VARCHAR, arm VARCHAR, fired BOOLEAN, observed VARCHAR)`);
+  await db.exec(`create or replace temp table conjunct_results (probe VARCHAR, n BIGINT, required VARCHAR, result VARCHAR, holds BOOLEAN)`);
+  for (const probe of probes) {
+    const arms = await db.query(
+      `select arm, trigger, file, rec from registered_arms where probe = $probe and trigger is not null order by ordinal`,
+      { probe: probe.id },
+    );
+    for (const a of arms.rows) {
+      const r = await runFile(db, probe, String(a.file), Number(a.rec), String(a.trigger), TRIGGER);
+      await db.exec(`insert into trigger_results values ($probe, $arm, $fired, $observed)`, {
+        probe: probe.id,
+        arm: String(a.arm),
+        fired: r.fired as boolean,
+        observed: r.observed as string,
+      });
+    }
+    const checks = await db.query(`select n, required, "check", file, rec from conjuncts where probe = $probe order by n`, {
+      probe: probe.id,
+    });
+    for (const c of checks.rows) {
+      const r = await runFile(db, probe, String(c.file), Number(c.rec), String(c.check), CHECK);
+      await db.exec(`insert into conjunct_results values ($probe, $n, $required, $result, $holds)`, {
+        probe: probe.id,
+        n: Number(c.n),
+        required: String(c.required),
+        result: r.result as string,
+        holds: r.holds as boolean,
+      });
+    }
+  }
+}

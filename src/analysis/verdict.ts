@@ -1,0 +1,100 @@
+/**
+ * The verdict of a probe, computed mechanically: the registered conjuncts as their checks
+ * evaluated them (queries/verdict.sql), completeness (queries/completeness.sql), the budget
+ * (queries/budget.sql), uniformity (queries/uniformity.sql), and pre-registration order from git
+ * (git.ts). It holds only when every conjunct holds, the probe is complete, it is within budget,
+ * and git does not show the registration came after the data.
+ */
+import { join } from 'node:path';
+import type { Row } from '../db/database.js';
+import { InputError } from '../base/errors.js';
+import type { Evidence } from '../evidence.js';
+import { preregistration, type Answer, type Preregistration } from './git.js';
+import { displayPath } from '../base/paths.js';
+
+export interface Conjunct {
+  n: number;
+  required: string;
+  result: string;
+  holds: boolean;
+}
+
+export interface Budget {
+  spent_usd: number;
+  spawns: number;
+  bound_usd: number | null;
+  bound_spawns: number | null;
+  share_usd: number | null;
+  share_spawns: number | null;
+  within: boolean | null;
+}
+
+export interface Verdict {
+  probe: string;
+  conjuncts: Conjunct[];
+  complete: boolean;
+  completeness: Row[];
+  budget: Budget;
+  uniformity: Row[];
+  preregistered: Answer;
+  preregistration: Preregistration;
+  holds: boolean;
+  /** Why it does not hold; empty when it does. */
+  reasons: string[];
+}
+
+const strip = ({ probe: _probe, ...rest }: Row) => rest;
+
+/** The verdict of every loaded probe, in load order. A probe with no registration is an error. */
+export async function verdicts(ev: Evidence): Promise<Verdict[]> {
+  for (const p of ev.probes) {
+    if (!p.registered) {
+      throw new InputError(
+        `${displayPath(p.dir)}: the probe has no registration/ folder`,
+        'a verdict needs the conjuncts registered before the first spawn; see the README, "The registration"',
+      );
+    }
+  }
+  await ev.evaluateRegistration();
+  const [conjuncts, completeness, budgets, uniformity, parts] = await Promise.all(
+    ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts'].map(async (q) => (await ev.query(q)).rows),
+  );
+  return ev.probes.map((p) => {
+    const mine = (rows: Row[]) => rows.filter((r) => r.probe === p.id);
+    const cs = mine(conjuncts!).map(strip) as unknown as Conjunct[];
+    if (cs.length === 0) {
+      throw new InputError(
+        `${displayPath(join(p.dir, 'registration'))}: the registration has no conjunct`,
+        'register the conditions the verdict requires as "conjunct" records',
+      );
+    }
+    const arms = mine(completeness!).map(strip);
+    const budget = strip(mine(budgets!)[0]!) as unknown as Budget;
+    const pre = preregistration(
+      p.dir,
+      join(p.dir, 'results.jsonl'),
+      mine(parts!).map((r) => ({ path: join(p.dir, String(r.file)), governs: (r.governs as string | null) ?? null })),
+    );
+    const reasons: string[] = [];
+    for (const c of cs) if (!c.holds) reasons.push(`conjunct ${c.n} (${c.required}) does not hold: ${c.result}`);
+    const incomplete = arms.filter((a) => !a.complete);
+    for (const a of incomplete) reasons.push(`incomplete: ${a.arm} ${a.note}`);
+    if (budget.within === null) reasons.push('no budget is registered');
+    else if (!budget.within) {
+      reasons.push(`over budget: $${budget.spent_usd} of $${budget.bound_usd}, ${budget.spawns} of ${budget.bound_spawns} spawns`);
+    }
+    if (pre.answer === 'no') reasons.push(`not pre-registered: ${pre.reason}`);
+    return {
+      probe: p.id,
+      conjuncts: cs,
+      complete: incomplete.length === 0,
+      completeness: arms,
+      budget,
+      uniformity: mine(uniformity!).map(strip),
+      preregistered: pre.answer,
+      preregistration: pre,
+      holds: reasons.length === 0,
+      reasons,
+    };
+  });
+}

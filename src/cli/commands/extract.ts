@@ -1,0 +1,43 @@
+/**
+ * `omg-evidence extract --transcripts DIR --results FILE --out DIR`: write a probe's committed,
+ * redacted records (tool_use/<session_id>.jsonl, skill_results.jsonl) from its transcripts, and
+ * warn when the transcripts hold the session of none of the rows, or miss some.
+ */
+import { basename, dirname } from 'node:path';
+import { Command } from 'commander';
+import { Evidence, withEvidence } from '../../evidence.js';
+import { warn, type IO } from '../io.js';
+import { displayPath } from '../../base/paths.js';
+
+export function makeExtractCommand(io: IO): Command {
+  return new Command('extract')
+    .description('write tool_use/<session_id>.jsonl and skill_results.jsonl from transcripts, refusing any home-directory path')
+    .requiredOption('--transcripts <dir>', "folder of the session transcripts, or one session's .jsonl")
+    .requiredOption('--results <file>', "the probe's results.jsonl")
+    .requiredOption('--out <dir>', 'folder to write tool_use/ and skill_results.jsonl into')
+    .option('--force', 'overwrite files that differ')
+    .action(async (opts: { transcripts: string; results: string; out: string; force?: boolean }) => {
+      await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning: (w) => warn(io, w) }), async (ev) => {
+        const { extract } = await import('../../load/extract.js');
+        const report = await extract(ev, { out: opts.out, force: opts.force, home: io.env.HOME });
+        // A folder that matches no row, or misses some, would otherwise go unnoticed until the
+        // written probe fails to load.
+        const [m] = await ev.transcriptMatches();
+        const records = [...report.written, ...report.unchanged].filter(
+          (p) => p.endsWith('.jsonl') && basename(dirname(p)) === 'tool_use',
+        ).length;
+        const [dir, results] = [displayPath(opts.transcripts), displayPath(opts.results)];
+        if (m && m.matched === 0) {
+          warn(io, `extract: no transcript in ${dir} holds the session of any of the ${m.spawns} row(s) of ${results}`);
+        } else if (m && records < m.spawns) {
+          warn(
+            io,
+            `extract: ${m.spawns - records} of the ${m.spawns} row(s) of ${results} opened a session no transcript in ${dir} holds: their tool_use record is not written`,
+          );
+        }
+        io.stderr(
+          `omg-evidence: extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}\n`,
+        );
+      });
+    });
+}

@@ -1,0 +1,98 @@
+/**
+ * `omg-evidence render DOC...`: regenerate every marked region of markdown documents from the
+ * evidence (render.ts), writing each changed document atomically (write-document.ts). `--check`
+ * writes nothing and exits 3 when any region is stale or edited by hand, with a unified diff of
+ * each. A region that is not exactly as render wrote it is never overwritten without `--force`.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { unifiedDiff } from '../../regions/diff.js';
+import { DiffersError, InputError } from '../../base/errors.js';
+import { warn, type IO } from '../io.js';
+import { displayPath } from '../../base/paths.js';
+import type { Parsed, Rendered } from '../../regions/render.js';
+import { replaceDocument } from '../../regions/write-document.js';
+
+function regionDiff(doc: Parsed, r: Rendered): string {
+  const where = `${displayPath(doc.path)}:${r.region.begin}`;
+  return unifiedDiff(
+    r.region.body.map((l) => l.replace(/\r$/, '')),
+    r.body,
+    [`${where} ${r.region.name} (in the document)`, `${where} ${r.region.name} (from the evidence)`],
+    r.region.begin + 1,
+  );
+}
+
+export function makeRenderCommand(io: IO, help: () => string): Command {
+  return new Command('render')
+    .description('regenerate the tables inside markdown documents from the evidence; --check exits 3 when any is stale')
+    .argument('<doc...>', 'markdown documents with <!-- omg-evidence:begin … --> regions')
+    .option('--check', 'write nothing; exit 3 when a region is stale, with a diff')
+    .option('--diff', 'print the diff of each region that changes')
+    .option('--force', 'overwrite regions that were edited by hand')
+    .action(async (docs: string[], opts: { check?: boolean; diff?: boolean; force?: boolean }) => {
+      // The renderer reaches every command's formatting: loaded only when rendering.
+      const { applyRegions, EvidenceCache, parseDocument, renderDocument } = await import('../../regions/render.js');
+      const cache = new EvidenceCache();
+      try {
+        // Parse every document first, so a bad marker anywhere stops the run before anything is written.
+        // A document named twice (through a symlink too) is rendered once: a second write would find
+        // the file changed since it was read, and refuse.
+        const named = new Map<string, string>();
+        for (const d of docs) {
+          const key = existsSync(d) ? realpathSync(d) : resolve(d);
+          if (!named.has(key)) named.set(key, d);
+        }
+        const once = [...named.values()];
+        const parsed = once.map((d) => parseDocument(d));
+        for (const w of parsed.flatMap((d) => d.warnings)) warn(io, w);
+        const stale: string[] = [];
+        const edited: string[] = [];
+        const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
+        for (const doc of parsed) {
+          const rendered = await renderDocument(doc, cache, help);
+          all.push({ doc, rendered, changed: rendered.filter((r) => !r.current) });
+        }
+        if (opts.check) {
+          for (const { doc, changed } of all) {
+            for (const r of changed) {
+              io.stdout(regionDiff(doc, r));
+              (r.handEdited ? edited : stale).push(`${displayPath(doc.path)}:${r.region.begin} (${r.region.name})`);
+            }
+          }
+        } else {
+          // A hand edit in any document stops the run before any document is written.
+          for (const { doc, changed } of opts.force ? [] : all) {
+            const byHand = changed.filter((r) => r.handEdited);
+            if (!byHand.length) continue;
+            const r = byHand[0]!;
+            throw new InputError(
+              `${displayPath(doc.path)}:${r.region.begin}: the ${r.region.name} region was edited by hand since it was rendered${byHand.length > 1 ? ` (and ${byHand.length - 1} more)` : ''}`,
+              'move the edit outside the markers, or pass --force to overwrite it',
+            );
+          }
+          for (const { doc, rendered, changed } of all) {
+            if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
+            if (changed.length) replaceDocument(doc.path, doc.bytes, applyRegions(doc, rendered));
+            io.stderr(`omg-evidence: render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten\n`);
+          }
+        }
+        if (stale.length || edited.length) {
+          // Stale regions render can regenerate; edited ones it would overwrite only with --force.
+          const what = [
+            ...(stale.length ? [`${stale.length} region(s) stale: ${stale.join(', ')}`] : []),
+            ...(edited.length ? [`${edited.length} region(s) edited by hand: ${edited.join(', ')}`] : []),
+          ];
+          const hints = [
+            ...(stale.length ? ['run omg-evidence render on the document(s) to regenerate them'] : []),
+            ...(edited.length ? ['move each edit outside the markers, or render --force to overwrite it'] : []),
+          ];
+          throw new DiffersError(what.join('; '), hints.join('; '));
+        }
+        if (opts.check) io.stderr(`omg-evidence: render --check: every region is current\n`);
+      } finally {
+        await cache.close();
+      }
+    });
+}

@@ -1,0 +1,125 @@
+/**
+ * Options several commands share, so they read and behave the same everywhere: --format, --from
+ * and --transcripts.
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../base/errors.js';
+import { listTranscriptFiles, type Evidence, type OpenOptions, type Source } from '../evidence.js';
+import { defaultFormat, type TableStyle } from '../output/formats.js';
+import { useColor, type IO } from './io.js';
+import { displayPath } from '../base/paths.js';
+
+export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
+  return new Option('-f, --format <format>', `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
+}
+
+export function wideOption(): Option {
+  return new Option('--wide', "print tables as wide as their cells, not fitted to the terminal's width");
+}
+
+/**
+ * A terminal table fits the terminal (the width of stdout when it is one, else $COLUMNS) unless
+ * --wide; with neither, as in a pipe, it is as wide as its cells. What it leaves out is said on stderr.
+ */
+export function tableStyle(io: IO, wide = false): TableStyle {
+  const columns = Number(io.env.COLUMNS);
+  const width = io.stdoutColumns || (Number.isInteger(columns) && columns > 0 ? columns : undefined);
+  return {
+    color: useColor(io),
+    width: wide ? undefined : width,
+    onDrop: (titles) =>
+      io.stderr(
+        `omg-evidence: left out to fit ${width} columns: ${titles.join(', ')}; --wide shows every column, as does --format markdown\n`,
+      ),
+  };
+}
+
+export function fromOption(): Option {
+  return new Option('--from <source>', 'derive from the committed records or from the session transcripts').choices([
+    'records',
+    'transcripts',
+  ] as const);
+}
+
+export function transcriptsOption(): Option {
+  return new Option('--transcripts <dir>', "folder of session transcripts, or one session's .jsonl (default: the probe's transcripts/)");
+}
+
+/** The format asked for, or the default for where stdout goes. */
+export function chosenFormat<T extends string>(asked: T | undefined, io: IO): T | 'table' | 'markdown' {
+  return asked ?? defaultFormat(io.stdoutIsTTY);
+}
+
+/**
+ * `--transcripts DIR` with no probe (and no --from) means the transcripts alone: the sessions in
+ * DIR, not the bundled probe.
+ */
+export function transcriptsOnly(probes: string[], opts: { from?: string; transcripts?: string }): boolean {
+  return opts.transcripts !== undefined && probes.length === 0 && opts.from === undefined;
+}
+
+/**
+ * What --from and --transcripts mean together: --transcripts alone implies --from transcripts, and
+ * goes with nothing else.
+ */
+export function resolveSource(
+  from: Source | undefined,
+  transcripts: string | undefined,
+): { from: Source; open: OpenOptions['transcripts'] } {
+  if (from === 'records' && transcripts !== undefined) {
+    throw new UsageError('--transcripts goes with --from transcripts, not --from records');
+  }
+  const source: Source = from ?? (transcripts !== undefined ? 'transcripts' : 'records');
+  return { from: source, open: source === 'transcripts' ? (transcripts ?? true) : undefined };
+}
+
+export function dbOption(): Option {
+  return new Option('--db <file>', 'read this database (built by omg-evidence load) instead of loading the evidence');
+}
+
+/** Where the transcripts came from, for a message: the folder (or file) named, else the probes' own. */
+const transcriptsPlace = (transcripts: string | undefined) =>
+  transcripts === undefined ? 'its transcripts/ folder' : displayPath(transcripts);
+
+/**
+ * Warn of every probe none of whose spawns a loaded transcript holds the session of: its census
+ * from the transcripts would be all `gone` and its skills empty, which a wrong folder must not
+ * pass for. (`agree` fails, exit 3, on the same.)
+ */
+export async function warnUnmatched(ev: Evidence, transcripts: string | undefined, onWarning: (w: string) => void): Promise<void> {
+  for (const m of await ev.transcriptMatches()) {
+    if (m.spawns > 0 && m.matched === 0) {
+      onWarning(`${m.probe}: no transcript in ${transcriptsPlace(transcripts)} holds the session of any of its ${m.spawns} spawn(s)`);
+    }
+  }
+}
+
+/**
+ * Warn, when the transcripts named gave nothing (`found` is 0), if they hold no `*.jsonl` at all:
+ * an empty table from a wrong folder must not pass for a folder of sessions that made no call.
+ */
+export function warnNoTranscripts(found: number, transcripts: string, onWarning: (w: string) => void): void {
+  if (found === 0 && listTranscriptFiles(transcripts).length === 0)
+    onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
+}
+
+/** A size as DuckDB takes it for memory_limit: a number and a unit (KB, MB, GB, TB, KiB, MiB, GiB, TiB). */
+const SIZE = /^\d+(\.\d+)?\s*(B|[KMGT]i?B)$/i;
+
+export function memoryLimitOption(): Option {
+  return new Option(
+    '--memory-limit <size>',
+    "DuckDB's memory limit for the query, e.g. 2GB or 512MiB (default: a quarter of this machine's memory)",
+  ).argParser((v: string) => {
+    if (!SIZE.test(v.trim())) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
+    return v.trim();
+  });
+}
+
+export function timeoutOption(): Option {
+  return new Option('--timeout <seconds>', 'interrupt the query after this many seconds; 0: never').default(60).argParser((v: string) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
+    return n;
+  });
+}

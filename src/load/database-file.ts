@@ -1,0 +1,207 @@
+/**
+ * Persisted databases: what a database file was built from, and whether that still holds. The
+ * inputs are the probe directories and the transcript folders. The database records, for every
+ * input file, its path, size and modification time, a SHA-256 of its content, and a SHA-256 of
+ * its first and last EDGE bytes. A file whose size and mtime are as recorded has only those
+ * edges read again (reading every byte of a large corpus would cost more than the cache saves; see
+ * bench/README.md); one whose mtime differs is hashed in full, so that a file touched but not
+ * edited still matches. A database whose recorded inputs differ from the ones named, whose files
+ * changed since, or whose tables or record of its files are laid out otherwise than this build's
+ * (one built by an older omg-evidence), is refused. What escapes (an edit between the edges that
+ * keeps the size and the mtime) is documented in README.md, section `load`.
+ */
+import { closeSync, constants, existsSync, fstatSync, openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Database } from '../db/database.js';
+import { InputError } from '../base/errors.js';
+import { hashEdges, hashFile, sha256 } from '../base/hash.js';
+import { displayPath, listFiles, packageVersion } from '../base/paths.js';
+import { discoverProbe } from './probe.js';
+import { listTranscriptFiles } from './transcripts.js';
+import { VIEWS } from '../db/views.js';
+
+/** The size of the first and last blocks of a file that are hashed again on every use. */
+export const EDGE = 64 * 1024;
+
+/** How this build records the input files; a database recording them otherwise is refused. */
+const FORMAT = `sha256, size, mtime and edges of ${EDGE} bytes`;
+
+/** What a database is built from: probe directories and transcript folders, absolute. */
+export interface Inputs {
+  probes: string[];
+  transcripts: string[];
+}
+
+/** One input file as it was when the database was built. */
+interface Stamp {
+  /** Absolute. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the whole file; null when it could not be read (the load then said why). */
+  content: string | null;
+  /** SHA-256 of its first and last EDGE bytes (hashEdges); null as for content. */
+  edges: string | null;
+}
+
+/** Every input file as it was, sorted by path; `format` is FORMAT. */
+export interface Fingerprint {
+  format: string;
+  stamps: Stamp[];
+}
+
+export interface Meta {
+  version: string;
+  /** layout() when it was built. */
+  layout: string;
+  inputs: Inputs;
+  /** A string (one hash of paths, sizes and mtimes) in a database an older omg-evidence built. */
+  fingerprint: Fingerprint | string;
+  files: number;
+  /** What loading the inputs warned of; a command reading the database says it again. */
+  warnings: string[];
+}
+
+/** The documented tables and their columns, hashed: what queries over a database rely on. */
+export function layout(): string {
+  return sha256()
+    .update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+function files(inputs: Inputs): string[] {
+  const out: string[] = [];
+  for (const p of inputs.probes) {
+    let listed: ReturnType<typeof discoverProbe>['files'];
+    try {
+      listed = discoverProbe(p).files;
+    } catch {
+      // Not a probe (any more): loading it says why, and a recorded file that is gone shows as removed.
+      continue;
+    }
+    out.push(...listed.map((f) => f.abs));
+    // The registration's SQL is read at evaluation time, so it is an input too.
+    out.push(...listFiles(join(p, 'registration'), (name) => !name.endsWith('.jsonl')));
+  }
+  for (const t of inputs.transcripts) if (existsSync(t)) out.push(...listTranscriptFiles(t));
+  return [...new Set(out)].sort();
+}
+
+// Non-blocking, so that a FIFO among the inputs is seen for what it is rather than waited on.
+const openFile = (path: string) => openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+
+function stamp(path: string): Stamp {
+  let fd: number;
+  try {
+    fd = openFile(path);
+  } catch {
+    return { path, size: -1, mtimeMs: -1, content: null, edges: null };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { path, size: st.size, mtimeMs: st.mtimeMs, content: null, edges: null };
+    const content = hashFile(fd);
+    return { path, size: st.size, mtimeMs: st.mtimeMs, content, edges: st.size <= 2 * EDGE ? content : hashEdges(fd, st.size, EDGE) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The fingerprint of the inputs as they are on disk now: every byte of every file is read. Take it
+ * before loading them, so that a file edited while they load differs from its stamp.
+ */
+export function fingerprint(inputs: Inputs): Fingerprint {
+  return { format: FORMAT, stamps: files(inputs).map(stamp) };
+}
+
+/** Why the file of `s` is not as it was (one line), or null when it is. `exact`: see staleness. */
+function changed(s: Stamp, exact: boolean): string | null {
+  const p = displayPath(s.path);
+  let fd: number;
+  try {
+    fd = openFile(s.path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${p} was removed since it was built` : `${p} cannot be read (${code})`;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return `${p} is not a regular file`;
+    if (st.size !== s.size) return `${p} changed since it was built`;
+    if (exact && st.mtimeMs !== s.mtimeMs) return `${p} was touched since it was built`;
+    // Same size and mtime: only the edges are read again. Another mtime: the whole content decides.
+    const same = st.mtimeMs === s.mtimeMs ? hashEdges(fd, st.size, EDGE) === s.edges : hashFile(fd) === s.content;
+    return same ? null : `${p} changed since it was built`;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const isFingerprint = (f: unknown): f is Fingerprint =>
+  typeof f === 'object' && f !== null && (f as Fingerprint).format === FORMAT && Array.isArray((f as Fingerprint).stamps);
+
+/** Why the input files are not as `recorded` says (naming the first that differs), or null. */
+function filesChanged(recorded: Fingerprint, inputs: Inputs, exact: boolean): string | null {
+  const now = files(inputs);
+  const then = new Set(recorded.stamps.map((s) => s.path));
+  const added = now.find((f) => !then.has(f));
+  if (added) return `${displayPath(added)} was added since it was built`;
+  const listed = new Set(now);
+  const removed = recorded.stamps.find((s) => !listed.has(s.path));
+  if (removed) return `${displayPath(removed.path)} was removed since it was built`;
+  for (const s of recorded.stamps) {
+    const why = changed(s, exact);
+    if (why) return why;
+  }
+  return null;
+}
+
+export function normalize(inputs: Inputs): Inputs {
+  return { probes: inputs.probes.map((p) => resolve(p)), transcripts: inputs.transcripts.map((t) => resolve(t)) };
+}
+
+/** Record in `db` what it was built from: `fp` is fingerprint(inputs), taken before they were loaded. */
+export async function writeMeta(db: Database, inputs: Inputs, warnings: string[], fp: Fingerprint): Promise<Meta> {
+  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp, files: fp.stamps.length, warnings };
+  await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
+  for (const [key, value] of Object.entries(meta)) {
+    await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
+  }
+  return meta;
+}
+
+export async function readMeta(db: Database, file: string): Promise<Meta> {
+  let rows: Record<string, unknown>[];
+  try {
+    rows = (await db.query(`select key, value from omg_meta`)).rows;
+  } catch {
+    throw new InputError(`${displayPath(file)}: not a database omg-evidence built`, 'build one with omg-evidence load … --db FILE');
+  }
+  // A database written before warnings were kept has none to say.
+  return { warnings: [], ...Object.fromEntries(rows.map((r) => [r.key, JSON.parse(String(r.value))])) } as unknown as Meta;
+}
+
+const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+
+/**
+ * Why `meta` cannot serve `named` (the inputs a command was given), or null when it can. Named
+ * probes must be exactly the recorded ones; named transcripts, when a command needs them, too.
+ * `exact` (for `load`): a file whose mtime changed counts as changed even when its content did not,
+ * so that load rebuilds the database and later commands read only the file's edges again.
+ */
+export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): string | null {
+  if (meta.version !== packageVersion) return `it was built by omg-evidence ${meta.version}, this is ${packageVersion}`;
+  if (meta.layout !== layout()) return 'its tables are laid out as an older omg-evidence made them';
+  if (!isFingerprint(meta.fingerprint)) return 'it records its input files as an older omg-evidence did';
+  if (named.probes && !same(named.probes, meta.inputs.probes)) {
+    return `it was built from ${meta.inputs.probes.map(displayPath).join(', ') || 'no probe'}, not ${named.probes.map(displayPath).join(', ')}`;
+  }
+  if (named.transcripts && !same(named.transcripts, meta.inputs.transcripts)) {
+    return meta.inputs.transcripts.length
+      ? `it was built from the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}, not ${named.transcripts.map(displayPath).join(', ')}`
+      : 'it was built without transcripts';
+  }
+  return filesChanged(meta.fingerprint, meta.inputs, exact);
+}

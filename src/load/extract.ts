@@ -1,0 +1,135 @@
+/**
+ * Turns transcripts into a probe's committed records: `tool_use/<session_id>.jsonl` for every
+ * results.jsonl row that has a transcript, and `skill_results.jsonl`. The rows come from
+ * queries/extract_tool_uses.sql and queries/extract_skill_results.sql; this module serializes them,
+ * refuses any value that carries a home-directory path, and writes atomically, never over a file
+ * that differs unless forced.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Row } from '../db/database.js';
+import { InputError } from '../base/errors.js';
+import type { Evidence } from '../evidence.js';
+import { physicalLine } from './jsonl.js';
+import { firstHomePath } from '../base/leaks.js';
+import { displayPath } from '../base/paths.js';
+
+export interface ExtractOptions {
+  out: string;
+  force?: boolean;
+  /** The user's home directory as set ($HOME); values containing it are refused. */
+  home?: string;
+}
+
+export interface ExtractReport {
+  written: string[];
+  unchanged: string[];
+}
+
+interface Planned {
+  path: string;
+  bytes: string;
+}
+
+/** A value for a message: at most 160 characters, the home path (found at `index`) kept in view. */
+function shorten(value: string, index: number): string {
+  if (value.length <= 160) return value;
+  const at = Math.max(0, index - 60);
+  return `${at > 0 ? '…' : ''}${value.slice(at, at + 160)}…`;
+}
+
+/** Plan every file, check every value, then write; nothing is written when anything is refused. */
+export async function extract(ev: Evidence, options: ExtractOptions): Promise<ExtractReport> {
+  const out = resolve(options.out);
+  const check = (value: unknown, where: () => string, what: string) => {
+    if (typeof value !== 'string') return;
+    // Every spelling, `~/` included: a committed record writes its home as $HOME (leaks.ts).
+    const found = firstHomePath(value, { home: options.home, bareTilde: true });
+    if (found) {
+      throw new InputError(
+        `${where()}: refusing to write ${what} ${JSON.stringify(shorten(value, found.index))}: it contains the home-directory path ${found.text}`,
+        'committed records must not leak the measuring machine; write paths as $HOME in the source, or leave this spawn out',
+      );
+    }
+  };
+  const at = (source: unknown, rec: unknown) => () => `${displayPath(String(source))}:${physicalLine(String(source), Number(rec))}`;
+
+  const planned: Planned[] = [];
+  for (const spawn of (await ev.query('extract_tool_uses')).rows) {
+    const lines: string[] = [];
+    for (const r of spawn.records as Row[]) {
+      const where = at(r.source, r.rec);
+      check(r.id, where, 'tool_use id');
+      check(r.name, where, 'tool name');
+      for (const k of r.input_keys as string[]) check(k, where, 'input key');
+      check(r.skill, where, 'skill');
+      check(r.agent_id, where, 'agent_id');
+      const record: Record<string, unknown> = { id: r.id, name: r.name, input_keys: r.input_keys };
+      if (r.skill !== null) record.skill = r.skill;
+      if (r.agent_id !== null) record.agent_id = r.agent_id;
+      lines.push(`${JSON.stringify(record)}\n`);
+    }
+    planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.jsonl`), bytes: lines.join('') });
+    // A spawn that opened no session has no transcript to take its stderr from: the .err the
+    // harness left in the results' own probe goes beside its empty record (checked like the rest).
+    const err = join(ev.probes[0]!.dir, 'tool_use', `${spawn.session_id}.err`);
+    if (spawn.session === false && existsSync(err)) {
+      const text = readFileSync(err, 'utf8');
+      for (const [i, line] of text.split('\n').entries()) check(line, () => `${displayPath(err)}:${i + 1}`, 'stderr');
+      planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.err`), bytes: text });
+    }
+  }
+  const skillLines: string[] = [];
+  for (const r of (await ev.query('extract_skill_results')).rows) {
+    const { session_id, arm, tool_use_id, skill, is_error, result } = r;
+    const where = at(r.source, r.rec);
+    for (const [key, value] of Object.entries({ session_id, arm, tool_use_id, skill })) check(value, where, key);
+    if (result !== null) check(result, at(r.result_source, r.result_rec), 'result');
+    skillLines.push(`${JSON.stringify({ session_id, arm, tool_use_id, skill, is_error, result })}\n`);
+  }
+  planned.push({ path: join(out, 'skill_results.jsonl'), bytes: skillLines.join('') });
+
+  const report: ExtractReport = { written: [], unchanged: [] };
+  const conflicts: string[] = [];
+  for (const p of planned) {
+    if (!existsSync(p.path)) continue;
+    if (writeStep(p.path, () => readFileSync(p.path, 'utf8')) === p.bytes) report.unchanged.push(p.path);
+    else if (!options.force) conflicts.push(p.path);
+  }
+  if (conflicts.length) {
+    const more = conflicts.length > 1 ? ` (and ${conflicts.length - 1} more)` : '';
+    throw new InputError(
+      `${displayPath(conflicts[0]!)}: exists and differs from what extract would write${more}`,
+      'pass --force to overwrite, or --out another folder',
+    );
+  }
+  for (const p of planned) {
+    if (report.unchanged.includes(p.path)) continue;
+    const tmp = `${p.path}.tmp-${process.pid}`;
+    writeStep(p.path, () => {
+      mkdirSync(join(p.path, '..'), { recursive: true });
+      try {
+        writeFileSync(tmp, p.bytes);
+        renameSync(tmp, p.path);
+      } finally {
+        rmSync(tmp, { force: true });
+      }
+    });
+    report.written.push(p.path);
+  }
+  return report;
+}
+
+/** Run one step of writing `path`; a system error (EACCES, ENOTDIR, EISDIR, ENOSPC…) becomes an InputError naming it. */
+function writeStep<T>(path: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!code) throw e;
+    throw new InputError(
+      `${displayPath(path)}: cannot write (${code})`,
+      'check that --out names a folder you may write to, and that nothing in it is in the way',
+    );
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * Reads JSONL files into DuckDB with every physical line accounted for. DuckDB parses
+ * (`read_ndjson_objects`); this module only lists files, and on the error path maps DuckDB's
+ * per-file record number back to a physical line number (DuckDB skips blank lines).
+ *
+ * The table it makes holds one row per non-blank line: `file` (as given), `rec` (1-based record
+ * number within the file) and `json` (NULL when the line is not valid JSON or not valid UTF-8).
+ * Callers never see a NULL row: a malformed line is an InputError naming `file:line`.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { type Database, pathList, sqlString } from '../db/database.js';
+import { InputError } from '../base/errors.js';
+import { displayPath } from '../base/paths.js';
+
+/** DuckDB's `maximum_object_size` is per line; set generously (stack-notes §7.5). */
+export const MAX_OBJECT = 256 * 1024 * 1024;
+
+/**
+ * Load `files` into table `table (file VARCHAR, rec BIGINT, json JSON)`. An empty list makes an
+ * empty table. Throws InputError for the first malformed line, by file then line.
+ *
+ * With a projection, the table holds `file, rec, ok` and the projection's columns instead of
+ * `json`: they are computed during the scan, so a large line's body is never stored. `columns` is a
+ * SQL select list over `json` and, when `parse` (a from_json schema) is given, over `t`, the line
+ * parsed with it.
+ */
+export interface Projection {
+  columns: string;
+  parse?: string;
+  /** Make a persistent table rather than a temporary one (it is then saved by `load --db`). */
+  persistent?: boolean;
+  /** Told how far the scan has got, 0 to 1, while it runs. */
+  onProgress?: (fraction: number) => void;
+}
+
+export async function readJsonl(db: Database, table: string, files: string[], projection?: Projection): Promise<void> {
+  const columns = projection?.columns;
+  if (files.length === 0) {
+    await db.exec(
+      `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
+       select null::VARCHAR as file, null::BIGINT as rec, ${columns ? `true as ok, ${columns}` : 'json'}
+       from (select '{}'::JSON as json${projection?.parse ? `, from_json('{}'::JSON, ${sqlString(projection.parse)}) as t` : ''}) where false`,
+    );
+    return;
+  }
+  // DuckDB rejects a UTF-8 BOM when it reads a single file, and skips it when it reads a list of
+  // two or more (duckdb/duckdb#16568). Reading a lone file twice and keeping the first copy makes
+  // both cases behave alike.
+  const twice = files.length === 1 && startsWithBom(files[0]!);
+  // WITH ORDINALITY numbers records across the whole scan, file after file; subtracting each
+  // file's first number gives the record number within the file. The projection runs before the
+  // window, so only the small columns pass through it.
+  // Even with ignore_errors, a line longer than maximum_object_size stops the scan.
+  try {
+    await db.exec(
+      `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
+       with scan as (
+         select file, o, json is not null as ok, ${columns ?? 'json'}
+         from (
+           select filename as file, ordinality as o, json${projection?.parse ? `, from_json(json, ${sqlString(projection.parse)}) as t` : ''}
+           from read_ndjson_objects($files, filename = true, ignore_errors = true,
+                                    maximum_object_size = ${MAX_OBJECT}) with ordinality)
+       ), numbered as (
+         select * exclude (o), o - min(o) over (partition by file) + 1 as rec${twice ? ', count(*) over (partition by file) as n' : ''}
+         from scan
+       )
+       select file, rec, ${columns ? `* exclude (file, rec${twice ? ', n' : ''})` : 'json'} from numbered
+       where ${twice ? 'rec <= n / 2' : 'true'}`,
+      { files: pathList(twice ? [files[0]!, files[0]!] : files) },
+      'reading JSONL',
+      projection?.onProgress,
+    );
+  } catch (err) {
+    throw lineTooLong(err) ?? err;
+  }
+  const bad = await db.query(`select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`);
+  const first = bad.rows[0];
+  if (first) throw await describeLine(db, String(first.file), Number(first.rec));
+}
+
+/** The error for record `rec` of `file`, a line that is not JSON: its physical line, and why. */
+export async function describeLine(db: Database, file: string, rec: number): Promise<InputError> {
+  return new InputError(
+    `${displayPath(file)}:${physicalLine(file, rec)}: ${await describeBadLine(db, file, rec)}`,
+    'every line must be one JSON object; fix or remove that line',
+  );
+}
+
+/**
+ * Files for one scan of DuckDB's readers, a lone file twice: DuckDB rejects a UTF-8 BOM when it
+ * reads one file and skips it when it reads two or more (duckdb/duckdb#16568). The first copy's
+ * ordinalities are its record numbers.
+ */
+export function oneScan(paths: string[]): DuckDBValue {
+  return pathList(paths.length === 1 ? [paths[0]!, paths[0]!] : paths);
+}
+
+/** Where a line is in its file: its physical (1-based) number and its bytes [start, end). */
+interface Span {
+  line: number;
+  start: number;
+  end: number;
+  /** The file's last line, with no newline after it. */
+  last: boolean;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * Stream `file` a chunk at a time, line by line, never holding more than a chunk: `stop` is told
+ * each line's span and whether it is blank (as DuckDB counts it), and ends the walk by returning
+ * true. Returns the span it stopped at, or the file's last line.
+ */
+function walkLines(file: string, stop: (span: Span, blank: boolean) => boolean): Span {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    let [line, start, pos, blank] = [1, 0, 0, true];
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, pos);
+      if (n === 0) {
+        const span = { line, start, end: pos, last: true };
+        stop(span, blank);
+        return span;
+      }
+      for (let i = 0; i < n; i++) {
+        const b = buf[i]!;
+        if (b === 0x0a) {
+          const span = { line, start, end: pos + i, last: false };
+          if (stop(span, blank)) return span;
+          [line, start, blank] = [line + 1, pos + i + 1, true];
+        } else if (blank && b !== 0x20 && b !== 0x09 && b !== 0x0d) blank = false;
+      }
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The span of the `rec`-th non-blank line of `file` (the last line when there are fewer). */
+function recordSpan(file: string, rec: number): Span {
+  let seen = 0;
+  return walkLines(file, (_, blank) => !blank && ++seen === rec);
+}
+
+/** The physical (1-based) line number of the `rec`-th non-blank line of `file`. */
+export function physicalLine(file: string, rec: number): number {
+  return recordSpan(file, rec).line;
+}
+
+/** The physical line number of the first line of `file` longer than `limit` bytes, if any. */
+function firstLongLine(file: string, limit: number): number | undefined {
+  let found: number | undefined;
+  walkLines(file, (span) => {
+    if (span.end - span.start > limit) found = span.line;
+    return found !== undefined;
+  });
+  return found;
+}
+
+/**
+ * The line too long for DuckDB's reader that `err` reports, as an InputError; else undefined.
+ * DuckDB names the file and the size its buffer reached, not the line, so the file is streamed to
+ * find the first line that long.
+ */
+export function lineTooLong(err: unknown): InputError | undefined {
+  const m = /"maximum_object_size" of \d+ bytes exceeded while reading file "([^"]+)" \(>(\d+) bytes\)/.exec((err as Error)?.message ?? '');
+  if (!m) return undefined;
+  const file = m[1]!;
+  const line = firstLongLine(file, Math.min(MAX_OBJECT, Number(m[2])) - 1);
+  return new InputError(
+    `${displayPath(file)}${line === undefined ? '' : `:${line}`}: line is longer than ${MAX_OBJECT / (1024 * 1024)} MB`,
+    'a line is one record, and no record of a probe or a transcript is that large: remove or shorten that line',
+  );
+}
+
+/**
+ * Why a line could not be read, in words. DuckDB's own reason is taken from a strict re-read of
+ * the file (its line number is not a physical one, so only the reason is kept). The file is
+ * streamed: only the bad line's bytes are looked at, a chunk at a time.
+ */
+async function describeBadLine(db: Database, file: string, rec: number): Promise<string> {
+  const span = recordSpan(file, rec);
+  if (!isValidUtf8(file, span)) return 'invalid UTF-8';
+  const reason = await strictReason(db, file);
+  const truncated = span.last && span.end > span.start ? '; the last line has no newline, was the file cut short?' : '';
+  return `malformed JSON${reason ? `: ${reason}` : ''}${truncated}`;
+}
+
+async function strictReason(db: Database, file: string): Promise<string | undefined> {
+  try {
+    await db.query(`select count(json) from read_ndjson_objects($files, maximum_object_size = ${MAX_OBJECT})`, { files: oneScan([file]) });
+  } catch (err) {
+    // DuckDB's own advice ("Try auto-detecting the JSON format") is about its reader, not the file.
+    return /in line \d+: ([^\n]*)/
+      .exec((err as Error).message)?.[1]
+      ?.replace(/[.\s]*Try auto-detecting the JSON format[.\s]*$/, '')
+      .replace(/[.\s]+$/, '');
+  }
+  return undefined;
+}
+
+/** Whether bytes [start, end) of `file` are valid UTF-8, decoded a chunk at a time. */
+function isValidUtf8(file: string, span: Span): boolean {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    for (let pos = span.start; pos < span.end; ) {
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos), pos);
+      if (n === 0) break;
+      decoder.decode(buf.subarray(0, n), { stream: true });
+      pos += n;
+    }
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function startsWithBom(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(3);
+    const n = readSync(fd, head, 0, 3, 0);
+    return n === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The schemas of a probe's committed records (shared/evidence-format.md) and of its registration
+ * (README, "The registration"). Only what the tables need is required; every other key is kept.
+ */
+import type { RecordSchema } from './validate.js';
+
+const SESSION_ID_RE = `'[0-9a-f]+(-[0-9a-f]+)*'`;
+
+/** The envelope a row carries: the object itself, or the last `"type":"result"` of a --verbose array. */
+export const ENVELOPE_MACRO = `create or replace temp macro omg_envelope(e) as
+  case json_type(e)
+    when 'OBJECT' then e
+    when 'ARRAY' then list_filter(from_json(e, '["JSON"]'), x -> (x ->> 'type') = 'result')[-1]
+    else null
+  end`;
+
+/** TRUE when a JSON array at `path` has an item for which `itemBad(x)` holds. */
+function anyItem(path: string, itemBad: string): string {
+  return `len(list_filter(from_json(json -> '${path}', '["JSON"]'), x -> ${itemBad})) > 0`;
+}
+
+/** The token counts of a modelUsage entry that model_usage reads. */
+const TOKENS = ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'];
+
+/** TRUE when an entry `x` of the envelope's modelUsage object has `itemBad(x)`. */
+function anyUsage(itemBad: string): string {
+  return `len(list_filter(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> ${itemBad})) > 0`;
+}
+
+function isTimestamp(key: string): string {
+  return `json_type(json, '$.${key}') = 'VARCHAR' and try_cast(json ->> '$.${key}' as TIMESTAMPTZ) is null`;
+}
+
+export const RESULTS: RecordSchema = {
+  what: 'results.jsonl row',
+  fields: [
+    { key: 'seq', kinds: ['integer'] },
+    { key: 'arm', kinds: ['string'] },
+    { key: 'phase', kinds: ['string'] },
+    { key: 'session_id', kinds: ['string'] },
+    { key: 'mode', kinds: ['string'], required: false },
+    { key: 'argv_file', kinds: ['string', 'null'], required: false },
+    { key: 'plugin_dir', kinds: ['string', 'null'], required: false },
+    { key: 'started_at', kinds: ['string'] },
+    { key: 'ended_at', kinds: ['string'], required: false },
+    { key: 'exit_code', kinds: ['integer'] },
+    { key: 'claude_version', kinds: ['string'] },
+    { key: 'envelope', kinds: ['object', 'array', 'null'] },
+    { key: 'artifacts', kinds: ['array'] },
+    { key: 'markers', kinds: ['array'] },
+  ],
+  checks: [
+    { bad: `try_cast(json ->> '$.seq' as HUGEINT) < 1`, why: '"seq" must be an integer ≥ 1' },
+    {
+      bad: `not regexp_full_match(json ->> '$.session_id', ${SESSION_ID_RE})`,
+      why: '"session_id" must be lowercase hex and dashes (it names the file tool_use/<session_id>.jsonl)',
+    },
+    { bad: isTimestamp('started_at'), why: '"started_at" must be an RFC 3339 timestamp' },
+    { bad: isTimestamp('ended_at'), why: '"ended_at" must be an RFC 3339 timestamp' },
+    {
+      bad: `json_type(json, '$.envelope') = 'ARRAY' and env is null`,
+      why: '"envelope" is an array with no "type":"result" element',
+    },
+    {
+      bad: `json_type(env, '$.total_cost_usd') not in ('UBIGINT', 'BIGINT', 'DOUBLE')`,
+      why: '"envelope.total_cost_usd" must be a number',
+    },
+    {
+      bad: `json_type(env, '$.modelUsage') <> 'OBJECT'`,
+      why: '"envelope.modelUsage" must be an object keyed by model id',
+    },
+    { bad: `try_cast(env ->> '$.total_cost_usd' as DOUBLE) < 0`, why: '"envelope.total_cost_usd" must not be negative' },
+    { bad: anyUsage(`json_type(x) <> 'OBJECT'`), why: 'every "envelope.modelUsage" entry must be an object' },
+    {
+      bad: anyUsage(
+        `coalesce(json_type(x, '$.costUSD'), 'DOUBLE') not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(x ->> '$.costUSD' as DOUBLE) < 0`,
+      ),
+      why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a non-negative number',
+    },
+    {
+      bad: anyUsage(TOKENS.map((k) => `coalesce(json_type(x, '$.${k}'), 'UBIGINT') <> 'UBIGINT'`).join(' or ')),
+      why: `every "envelope.modelUsage" entry's token counts (${TOKENS.map((k) => `"${k}"`).join(', ')}) must be non-negative integers`,
+    },
+    {
+      bad: `json_type(env, '$.permission_denials') <> 'ARRAY'`,
+      why: '"envelope.permission_denials" must be an array',
+    },
+    {
+      bad: anyItem(
+        '$.artifacts',
+        `json_type(x) <> 'OBJECT' or coalesce(json_type(x, '$.label'), '') <> 'VARCHAR' or coalesce(json_type(x, '$.exists'), '') <> 'BOOLEAN'`,
+      ),
+      why: 'every "artifacts" item must be an object with a string "label" and a boolean "exists"',
+    },
+    {
+      bad: anyItem(
+        '$.markers',
+        `json_type(x) <> 'OBJECT' or coalesce(json_type(x, '$.label'), '') <> 'VARCHAR' or coalesce(json_type(x, '$.dir'), '') <> 'VARCHAR'`,
+      ),
+      why: 'every "markers" item must be an object with a string "label" and a string "dir"',
+    },
+  ],
+  hint: 'see shared/evidence-format.md, "results.jsonl"',
+};
+
+export const TOOL_USE: RecordSchema = {
+  what: 'tool_use record',
+  fields: [
+    { key: 'id', kinds: ['string'] },
+    { key: 'name', kinds: ['string'] },
+    { key: 'input_keys', kinds: ['array'] },
+    { key: 'skill', kinds: ['string'], required: false },
+    { key: 'agent_id', kinds: ['string'], required: false },
+  ],
+  checks: [{ bad: anyItem('$.input_keys', `json_type(x) <> 'VARCHAR'`), why: '"input_keys" must hold strings only' }],
+  hint: 'each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"',
+};
+
+export const SKILL_RESULTS: RecordSchema = {
+  what: 'skill_results.jsonl row',
+  fields: [
+    { key: 'session_id', kinds: ['string'] },
+    { key: 'arm', kinds: ['string'], required: false },
+    { key: 'tool_use_id', kinds: ['string'] },
+    { key: 'skill', kinds: ['string'] },
+    { key: 'is_error', kinds: ['boolean', 'null'] },
+    { key: 'result', kinds: ['string', 'null'] },
+  ],
+  hint: 'each line pairs one Skill call with its tool_result: {"session_id","tool_use_id","skill","is_error","result"}',
+};
+
+export const NOTES: RecordSchema = {
+  what: 'notes.jsonl row',
+  fields: [
+    { key: 'session_id', kinds: ['string'] },
+    { key: 'note', kinds: ['string'] },
+  ],
+  hint: 'each line is {"session_id":"…","note":"…"}',
+};
+
+const REG_HINT = 'see the README, "The registration"';
+
+export const REGISTRATION: RecordSchema = {
+  what: 'registration record',
+  fields: [{ key: 'kind', kinds: ['string'] }],
+  hint: REG_HINT,
+};
+
+/** Registration records by `kind`. A kind not listed here is an error (probe.ts checkKinds). */
+export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
+  probe: {
+    what: 'registration "probe" record',
+    fields: [{ key: 'title', kinds: ['string'], required: false }],
+    hint: REG_HINT,
+  },
+  budget: {
+    what: 'registration "budget" record',
+    fields: [
+      { key: 'usd', kinds: ['number'] },
+      { key: 'spawns', kinds: ['integer'] },
+    ],
+    checks: [
+      {
+        bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`,
+        why: '"usd" and "spawns" must not be negative',
+      },
+    ],
+    hint: REG_HINT,
+  },
+  arm: {
+    what: 'registration "arm" record',
+    fields: [
+      { key: 'arm', kinds: ['string'] },
+      { key: 'phase', kinds: ['string'] },
+      { key: 'n', kinds: ['integer'] },
+      { key: 'trigger', kinds: ['string'], required: false },
+      { key: 'addendum', kinds: ['integer'], required: false },
+      { key: 'replaces', kinds: ['string'], required: false },
+      { key: 'what', kinds: ['string'], required: false },
+    ],
+    hint: REG_HINT,
+  },
+  conjunct: {
+    what: 'registration "conjunct" record',
+    fields: [
+      { key: 'n', kinds: ['integer'] },
+      { key: 'required', kinds: ['string'] },
+      { key: 'check', kinds: ['string'] },
+    ],
+    hint: REG_HINT,
+  },
+  addendum: {
+    what: 'registration "addendum" record',
+    fields: [
+      { key: 'n', kinds: ['integer'] },
+      { key: 'text', kinds: ['string'] },
+      { key: 'pilot', kinds: ['array'], required: false },
+      { key: 'void', kinds: ['array'], required: false },
+    ],
+    checks: [
+      {
+        bad: anyItem('$.pilot', `json_type(x) <> 'VARCHAR'`),
+        why: '"pilot" must list session ids (strings)',
+      },
+      {
+        bad: anyItem(
+          '$.void',
+          `json_type(x) <> 'OBJECT' or coalesce(json_type(x, '$.arm'), '') <> 'VARCHAR' or coalesce(json_type(x, '$.reason'), '') <> 'VARCHAR'`,
+        ),
+        why: 'every "void" item must be {"arm":"…","reason":"…"}',
+      },
+    ],
+    hint: REG_HINT,
+  },
+};

@@ -1,0 +1,264 @@
+/**
+ * Loads Claude Code session transcripts (shared/reference/claude-code-formats.md) into DuckDB:
+ * every `*.jsonl` under a directory, recursively, so `<sid>.jsonl`, `<sid>/subagents/agent-*.jsonl`
+ * (2.1.x) and `agent-*.jsonl` beside the session file (2.0.x) all load.
+ *
+ * One exact pass (sql/transcripts/scan.sql) parses each line once, into typed fields, and numbers
+ * it; every table is built from what that pass kept:
+ *   transcript_files        one row per file: dir, file (relative to dir), lines
+ *   transcript_lines        one row per non-blank line, every record type kept (unknown ones too)
+ *   transcript_sessions     one row per session: first timestamp, versions, models, lines, files
+ *   transcript_tool_uses    one row per tool_use block of an `assistant` line, de-duplicated by id
+ *                           within a session, in transcript order; `progress` lines never count
+ *   transcript_tool_results the tool_result answering each Skill call (first answer per id); built
+ *                           only when asked for (LoadOptions.results), as it reads the results
+ *
+ * A line's session is its `sessionId`; a line without one (summary, file-history-snapshot) takes
+ * the first `sessionId` of its file, or else the file's name. The SQL is in sql/transcripts/; this
+ * module lists the files, runs it, and turns a bad line into an error naming file:line.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { type Database, pathList, textList } from '../db/database.js';
+import { InputError } from '../base/errors.js';
+import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
+import { displayPath, listFiles, walkFiles } from '../base/paths.js';
+import { readSql } from '../db/queries.js';
+import { rejectJsonValues } from './probe.js';
+import { kindWord, recordError } from './validate.js';
+
+const isTranscript = (name: string) => name.endsWith('.jsonl');
+
+/** The least a scan of its own is given (loadTranscripts). */
+const SHARE = 16 * 1024 * 1024;
+
+/** Every `*.jsonl` file under `dir`, recursively, sorted; or `dir` alone when it is one such file. */
+export function listTranscriptFiles(dir: string): string[] {
+  const one = singleTranscript(resolve(dir));
+  return one ? [one.abs] : listFiles(dir, isTranscript);
+}
+
+/** `--transcripts FILE.jsonl`: that file alone, as if its folder held nothing else; else null. */
+function singleTranscript(abs: string): TranscriptFile | null {
+  return isTranscript(abs) && existsSync(abs) && statSync(abs).isFile() ? { abs, dir: dirname(abs), rel: basename(abs) } : null;
+}
+
+export interface Progress {
+  files: number;
+  bytes: number;
+  /** Estimated share of the scan done, 0 to 1. */
+  fraction: number;
+}
+
+export interface LoadOptions {
+  /**
+   * Build transcript_tool_results (default true): the pass then also reads each tool_result
+   * block's call id and, when small, its text, and each call's input keys; without it, no result is read.
+   */
+  results?: boolean;
+  /**
+   * Build transcript_lines (default true): the pass then keeps every line's fields, where otherwise
+   * it aggregates them per file and session as it reads. Implies results.
+   */
+  lines?: boolean;
+  onProgress?: (p: Progress) => void;
+  /**
+   * How many scans run at once, each over its share of the files (default: one per DuckDB thread,
+   * each given at least 16 MiB). Tests set it to hold the answers equal whatever the split.
+   */
+  scans?: number;
+  /**
+   * Folders of committed records (the probes'): a transcript inside one is held to RFC 8259 in
+   * full, every value of every line (strict.sql), as the probe's other records are.
+   */
+  committed?: string[];
+}
+
+/** A transcript file: its absolute path, its transcripts folder, and its path relative to that. */
+export interface TranscriptFile {
+  abs: string;
+  dir: string;
+  rel: string;
+}
+
+/**
+ * Every transcript file under each directory, recursively, sorted. Throws InputError when a
+ * directory does not exist. Reads no file: loadTranscripts does.
+ */
+export function findTranscripts(dirs: string[]): TranscriptFile[] {
+  const files: TranscriptFile[] = [];
+  for (const d of dirs) {
+    const dir = resolve(d);
+    const one = singleTranscript(dir);
+    if (one) {
+      files.push(one);
+      continue;
+    }
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new InputError(
+        `${displayPath(dir)}: ${existsSync(dir) ? 'neither a folder nor a .jsonl file' : 'no such transcripts directory'}`,
+        'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
+      );
+    }
+    for (const f of walkFiles(dir, isTranscript, { keptNamesAreFiles: true })) files.push({ abs: f.path, dir, rel: f.rel });
+  }
+  return files;
+}
+
+/**
+ * Load transcript files (findTranscripts). Throws InputError naming file:line when a line is not
+ * a JSON object, or its timestamp or version is not a string.
+ */
+export async function loadTranscripts(db: Database, files: TranscriptFile[], options: LoadOptions = {}): Promise<void> {
+  const lines = options.lines ?? true;
+  const results = lines || (options.results ?? true);
+  if (files.length === 0) {
+    // No transcripts: the same tables, empty, without a scan (a test holds the two shapes equal).
+    await db.exec(readSql('transcripts/empty'), undefined, 'creating the transcript tables');
+    if (!results) await db.exec('drop table transcript_tool_results');
+    if (!lines) await db.exec('drop table transcript_lines');
+    return;
+  }
+  const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
+  const bytes = sized.reduce((n, f) => n + f.size, 0);
+  const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
+  await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
+  // WITH ORDINALITY runs a scan on one thread: one scan per thread, each over its share of the
+  // files, into one table. The tables are plain (not temporary), for the other connections.
+  // A share under 16 MiB scans faster than another connection starts.
+  const shared = shares(sized, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / SHARE)));
+  // DuckDB rejects a UTF-8 BOM when a scan reads one file, and skips it when it reads two or more
+  // (duckdb/duckdb#16568): a share of one such file reads it twice and keeps the first copy.
+  const twice = new Set(shared.filter((p) => p.length === 1 && startsWithBom(p[0]!)).map((p) => p[0]!));
+  const parts = shared.map((p) => (twice.has(p[0]!) && p.length === 1 ? [p[0]!, p[0]!] : p));
+  await db.exec(
+    readSql('transcripts/files'),
+    {
+      abs: textList(files.map((f) => f.abs)),
+      dir: textList(files.map((f) => f.dir)),
+      rel: textList(files.map((f) => f.rel)),
+      copies: textList(files.map((f) => (twice.has(f.abs) ? '2' : '1'))),
+    },
+    'reading the transcripts',
+  );
+  const pass = readSql(lines ? 'transcripts/scan-lines' : results ? 'transcripts/scan-results' : 'transcripts/scan');
+  const into = lines ? 'transcript_scan' : 'scan_groups';
+  try {
+    // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
+    // need not keep.
+    await db.exec('SET preserve_insertion_order = false');
+    await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
+    await db.onConnections(parts.length, async (con, i) => {
+      if (i > 0) await con.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
+      await con.exec(
+        `insert into ${into} ${pass}`,
+        { files: pathList(parts[i]!) },
+        'reading the transcripts',
+        i === 0 ? onProgress : undefined,
+      );
+    });
+  } catch (err) {
+    throw lineTooLong(err) ?? err;
+  } finally {
+    await db.exec('RESET preserve_insertion_order');
+  }
+  if (lines) await db.exec(readSql('transcripts/groups'), undefined, 'reading the transcripts');
+  await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
+  await rejectBadLines(db);
+  await rejectNonJsonValues(
+    db,
+    files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`))),
+  );
+  await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
+  if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
+  if (results) await buildResults(db);
+  await db.exec(
+    `drop table scan_groups; drop table scan_files; drop table transcript_input_files${lines ? '; drop table transcript_scan' : ''}`,
+    undefined,
+    'building the transcript tables',
+  );
+}
+
+/**
+ * The files split into `n` shares of about equal size (largest first, each to the smallest share),
+ * for one scan each; empty shares are left out.
+ */
+function shares(files: { abs: string; size: number }[], n: number): string[][] {
+  const bySize = [...files].sort((a, b) => b.size - a.size || (a.abs < b.abs ? -1 : 1));
+  const parts = Array.from({ length: Math.max(1, Math.min(n, files.length)) }, () => ({ size: 0, files: [] as string[] }));
+  for (const f of bySize) {
+    const least = parts.reduce((m, p) => (p.size < m.size ? p : m));
+    least.files.push(f.abs);
+    least.size += f.size;
+  }
+  return parts.filter((p) => p.files.length > 0).map((p) => p.files.sort());
+}
+
+/**
+ * The first line that is not a record is an error naming file:line: a line that is not JSON, or
+ * is JSON but not an object, or whose timestamp or version is not a string. Lines with none of
+ * the fields read are looked at again, in one read of the files that hold one.
+ */
+async function rejectBadLines(db: Database): Promise<void> {
+  await db.exec(readSql('transcripts/keyless-lines'), undefined, 'checking the transcripts');
+  const files = (await db.query('select distinct abs from keyless_lines order by abs', undefined, 'checking the transcripts')).rows.map(
+    (r) => String(r.abs),
+  );
+  if (files.length) await db.exec(readSql('transcripts/keyless'), { files: oneScan(files) }, 'checking the transcripts');
+  else await db.exec('create or replace temp table keyless_kinds (abs VARCHAR, file VARCHAR, rec BIGINT, kind VARCHAR)');
+  const bad = (await db.query(readSql('transcripts/checks'), undefined, 'checking the transcripts')).rows[0];
+  await db.exec('drop table keyless_lines; drop table keyless_kinds');
+  if (!bad) return;
+  const abs = String(bad.abs);
+  const rec = Number(bad.rec);
+  if (bad.problem === 'not an object') {
+    if (bad.kind === null) throw await describeLine(db, abs, rec);
+    throw recordError(
+      abs,
+      rec,
+      `transcript line: not a JSON object (got ${kindWord(String(bad.kind))})`,
+      'every transcript line is one JSON object',
+    );
+  }
+  const got = (await db.query(readSql('transcripts/mistyped'), { files: oneScan([abs]), rec }, 'checking the transcripts')).rows[0];
+  throw recordError(
+    abs,
+    rec,
+    `transcript line: "${got?.k}" must be a string, got ${got?.v}`,
+    "a transcript line's timestamp and version are strings",
+  );
+}
+
+/**
+ * A committed transcript is held to RFC 8259 in every value, as the probe's records are. A session
+ * folder's transcripts are read for the fields the tables hold, each of which must have its type.
+ */
+async function rejectNonJsonValues(db: Database, files: TranscriptFile[]): Promise<void> {
+  if (files.length === 0) return;
+  await db.exec(
+    readSql('transcripts/strict'),
+    { files: oneScan(files.map((f) => f.abs)), copies: files.length === 1 ? 2 : 1 },
+    'checking the transcripts',
+  );
+  try {
+    await rejectJsonValues(db, 'committed_lines');
+  } finally {
+    await db.exec('drop table committed_lines');
+  }
+}
+
+/** transcript_tool_results, from the pass; a result too large to keep there is read from its file. */
+async function buildResults(db: Database): Promise<void> {
+  await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
+  const big = (await db.query(`select distinct abs from transcript_tool_results where big order by abs`)).rows;
+  for (const { abs } of big) {
+    await db.exec(
+      readSql('transcripts/results-big'),
+      { files: oneScan([String(abs)]), abs: String(abs) },
+      'building the transcript results',
+    );
+  }
+  await db.exec(
+    'alter table transcript_tool_results drop column abs; alter table transcript_tool_results drop column block; alter table transcript_tool_results drop column big',
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Record validation in one SQL pass per record kind. A schema names each key, the JSON kinds it may
+ * take, whether it is required, and optional extra checks written in SQL over the row's `json`.
+ * The first problem (by file, then line) becomes an InputError naming `file:line`; unknown keys
+ * are never a problem (they are kept in the loaded tables).
+ */
+import { type Database, sqlString } from '../db/database.js';
+import { InputError } from '../base/errors.js';
+import { physicalLine } from './jsonl.js';
+import { displayPath } from '../base/paths.js';
+
+export type JsonKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+
+/** DuckDB's json_type() names for each kind. */
+const DUCK: Record<JsonKind, string[]> = {
+  string: ['VARCHAR'],
+  integer: ['UBIGINT', 'BIGINT'],
+  number: ['UBIGINT', 'BIGINT', 'DOUBLE'],
+  boolean: ['BOOLEAN'],
+  object: ['OBJECT'],
+  array: ['ARRAY'],
+  null: ['NULL'],
+};
+
+export interface Field {
+  key: string;
+  kinds: JsonKind[];
+  /** Default true. An optional key may be absent; when present it must have one of `kinds`. */
+  required?: boolean;
+}
+
+export interface Check {
+  /** SQL over `json` that is TRUE when the record is bad. Runs only once the key types are right. */
+  bad: string;
+  /** The problem, in words. */
+  why: string;
+}
+
+export interface RecordSchema {
+  /** What a record is, for messages: `a results.jsonl row`. */
+  what: string;
+  fields: Field[];
+  checks?: Check[];
+  /** What to do about a problem. */
+  hint: string;
+}
+
+/** What each json_type() result is called in messages. */
+const KIND_WORDS: Record<string, string> = {
+  VARCHAR: 'a string',
+  UBIGINT: 'an integer',
+  BIGINT: 'an integer',
+  DOUBLE: 'a number',
+  BOOLEAN: 'a boolean',
+  OBJECT: 'an object',
+  ARRAY: 'an array',
+  NULL: 'null',
+};
+
+/** json_type() result `t` in words, for messages: `an array`. */
+export function kindWord(t: string): string {
+  return KIND_WORDS[t] ?? t.toLowerCase();
+}
+
+/** A SQL expression naming the JSON kind of json_type() result `t`, for messages (kindWord in SQL). */
+function kindName(t: string): string {
+  return `case ${t} ${Object.entries(KIND_WORDS)
+    .map(([k, w]) => `when '${k}' then '${w}'`)
+    .join(' ')} else lower(${t}) end`;
+}
+
+function article(kinds: JsonKind[]): string {
+  const words = kinds.map((k) => (k === 'null' ? 'null' : k === 'integer' || k === 'object' || k === 'array' ? `an ${k}` : `a ${k}`));
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
+/**
+ * The SQL CASE that yields a code for the first problem of a row, or NULL: `object`, `missing:<i>`,
+ * `type:<i>` (field i) or `check:<j>`. It reads the row's key types from `kinds`, a list computed
+ * once per row by `kindsExpr`. Codes keep the expression small; messages are built on the error
+ * path only (`describe`).
+ */
+export function problemExpr(schema: RecordSchema): string {
+  const arms: string[] = [`when json_type(json) <> 'OBJECT' then 'object'`];
+  schema.fields.forEach((f, i) => {
+    const t = `kinds[${i + 1}]`;
+    const allowed = f.kinds
+      .flatMap((k) => DUCK[k])
+      .map(sqlString)
+      .join(', ');
+    if (f.required !== false) arms.push(`when ${t} is null then 'missing:${i}'`);
+    arms.push(`when ${t} not in (${allowed}) then 'type:${i}'`);
+  });
+  for (const [j, c] of (schema.checks ?? []).entries()) arms.push(`when coalesce(${c.bad}, false) then 'check:${j}'`);
+  return `case ${arms.join(' ')} end`;
+}
+
+/** The words for a problem code of `schema`, looking at the offending record only. */
+async function describe(db: Database, table: string, file: string, rec: number, schema: RecordSchema, code: string): Promise<string> {
+  const [kind, index] = code.split(':');
+  if (kind === 'check') return schema.checks![Number(index)]!.why;
+  const f = kind === 'object' ? undefined : schema.fields[Number(index)]!;
+  if (kind === 'missing') return `missing required key "${f!.key}"`;
+  const path = f ? sqlString(`$."${f.key}"`) : `'$'`;
+  const got = (
+    await db.query(
+      `select ${kindName(`json_type(json, ${path})`)} as kind, left(json_extract(json, ${path})::VARCHAR, 60) as value
+       from ${table} where file = $file and rec = $rec`,
+      { file, rec },
+    )
+  ).rows[0]!;
+  if (!f) return `not a JSON object (got ${got.kind})`;
+  return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind === 'null' ? 'null' : `${got.kind} ${got.value}`}`;
+}
+
+/** The list of json_type() results for a schema's keys, in field order. */
+export function kindsExpr(schema: RecordSchema): string {
+  return `json_type(json, [${schema.fields.map((f) => sqlString(`$."${f.key}"`)).join(', ')}])`;
+}
+
+/**
+ * Validate the rows of `table` (as made by readJsonl) against several schemas at once, each for
+ * the rows its `where` selects, in one query. Throws an InputError for the first bad record (by
+ * file, then line), naming its file and physical line.
+ */
+export async function validateAll(db: Database, table: string, parts: { schema: RecordSchema; where: string }[]): Promise<void> {
+  if (parts.length === 0) return;
+  const union = parts
+    .map(
+      (p, i) =>
+        `select file, rec, ${i} as part, ${problemExpr(p.schema)} as problem from (select *, ${kindsExpr(p.schema)} as kinds from ${table} where ${p.where})`,
+    )
+    .join('\n     union all\n     ');
+  const res = await db.query(
+    `select file, rec, part, problem from (${union}) where problem is not null order by file, rec, part limit 1`,
+    undefined,
+    'validating records',
+  );
+  const bad = res.rows[0];
+  if (bad) {
+    const schema = parts[Number(bad.part)]!.schema;
+    const what = await describe(db, table, String(bad.file), Number(bad.rec), schema, String(bad.problem));
+    throw recordError(String(bad.file), Number(bad.rec), `${schema.what}: ${what}`, schema.hint);
+  }
+}
+
+/** An InputError for record `rec` of `file`, at its physical line. */
+export function recordError(file: string, rec: number, what: string, hint?: string): InputError {
+  return new InputError(`${displayPath(file)}:${physicalLine(file, rec)}: ${what}`, hint);
+}

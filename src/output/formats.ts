@@ -1,0 +1,276 @@
+/**
+ * Output formats for tabular data: a terminal table (cli-table3), GitHub markdown, CSV, JSON and
+ * NDJSON. Commands hand over display rows of strings, numbers and nulls (plus the JSON objects they
+ * want printed for json/ndjson); this module lays them out and never changes a value.
+ */
+import { createRequire } from 'node:module';
+import type TableType from 'cli-table3';
+
+// cli-table3 loads when a table is first printed: most runs print markdown, csv or json.
+const require = createRequire(import.meta.url);
+let Table: typeof TableType | undefined;
+import { UsageError } from '../base/errors.js';
+
+export type Cell = string | number | boolean | null;
+
+export interface Column {
+  key: string;
+  /** Header text; the key when absent. */
+  title?: string;
+  /** Right-align (numbers). */
+  right?: boolean;
+  /** Dollars: `$0.1460` in table and markdown, the number itself in csv and json. */
+  money?: boolean;
+}
+
+/** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
+export function dollars(v: number | null): string {
+  return v === null ? '' : `$${v.toFixed(4)}`;
+}
+
+/** A display row as table and markdown show it: money in dollars. */
+function shown(columns: Column[], row: Record<string, Cell>): Record<string, Cell> {
+  const money = columns.filter((c) => c.money && typeof row[c.key] === 'number');
+  if (!money.length) return row;
+  return { ...row, ...Object.fromEntries(money.map((c) => [c.key, dollars(row[c.key] as number)])) };
+}
+
+export const TABULAR_FORMATS = ['table', 'markdown', 'csv', 'json', 'ndjson'] as const;
+export type TabularFormat = (typeof TABULAR_FORMATS)[number];
+
+/** The format when none is asked for: a table on a terminal, markdown in a pipe or a file. */
+export function defaultFormat(isTTY: boolean | undefined): 'table' | 'markdown' {
+  return isTTY ? 'table' : 'markdown';
+}
+
+/** Check a --format value against what a command offers. */
+export function checkFormat<T extends string>(value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--format must be one of ${allowed.join(', ')}; got "${value}"`);
+  }
+  return value as T;
+}
+
+/** Any query value as a cell: lists and structs as JSON text, dates as ISO 8601. */
+export function cellOf(v: unknown): Cell {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
+  return v as Cell;
+}
+
+function text(v: Cell): string {
+  return v === null ? '' : String(v);
+}
+
+/** How a terminal table is drawn: in colour or not, and within what width. */
+export interface TableStyle {
+  color?: boolean;
+  /** The terminal's width in characters; absent, a table is as wide as its cells. */
+  width?: number;
+  /** Told the titles of the columns a table left out to fit `width`. */
+  onDrop?: (titles: string[]) => void;
+}
+
+/** The narrowest a column is shortened to before columns are left out instead. */
+const NARROWEST = 8;
+
+/** How wide a cell's text shows: its longest line, in characters. */
+function textWidth(s: string): number {
+  return Math.max(...s.split('\n').map((l) => [...l].length));
+}
+
+/**
+ * The content width of each column within `width` (a border and two spaces of padding each, and
+ * one more border): narrow columns keep their width, wide ones share what is left, each shortened
+ * to no less than NARROWEST; when even that does not fit, columns are left out from the right (the
+ * first is always kept). Returns the widths of the columns kept, in order, and how many are kept.
+ */
+export function fitWidths(natural: number[], width: number): { widths: number[]; kept: number } {
+  const room = (n: number) => width - 3 * n - 1;
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= room(natural.length)) return { widths: natural, kept: natural.length };
+  let kept = natural.length;
+  const least = (n: number) => natural.slice(0, n).reduce((a, w) => a + Math.min(w, NARROWEST), 0);
+  while (kept > 1 && least(kept) > room(kept)) kept--;
+  const widths = natural.slice(0, kept);
+  // Water-fill: the narrowest first take what they need; the rest share equally what remains.
+  let left = Math.max(room(kept), 0);
+  const order = widths.map((_, i) => i).sort((a, b) => widths[a]! - widths[b]! || a - b);
+  order.forEach((i, k) => {
+    const share = Math.floor(left / (order.length - k));
+    if (widths[i]! > share) widths[i] = Math.max(share, 1);
+    left -= widths[i]!;
+  });
+  return { widths, kept };
+}
+
+const BORDER = /[─│┌┐└┘├┤┬┴┼]+/g;
+
+/** Colour as a terminal shows it: the header bold, the borders grey. */
+function paint(lines: string[]): string[] {
+  return lines.map((line, i) => {
+    const body = i === 1 ? line.replace(/(?<=│)([^│]+)(?=│)/g, '\x1b[1m$1\x1b[22m') : line;
+    return body.replace(BORDER, (b) => `\x1b[90m${b}\x1b[39m`);
+  });
+}
+
+export function toTable(columns: Column[], rows: Record<string, Cell>[], style: TableStyle = {}): string {
+  Table ??= require('cli-table3') as typeof TableType;
+  const titles = columns.map((c) => c.title ?? c.key);
+  const body = rows.map((r) => columns.map((c) => text(r[c.key] ?? null)));
+  let kept = columns.length;
+  let colWidths: number[] | undefined;
+  if (style.width !== undefined) {
+    const natural = titles.map((t, i) => Math.max(textWidth(t), ...body.map((cells) => textWidth(cells[i]!))));
+    const fit = fitWidths(natural, style.width);
+    kept = fit.kept;
+    if (fit.widths.some((w, i) => w < natural[i]!)) colWidths = fit.widths.map((w) => w + 2);
+    if (kept < columns.length) style.onDrop?.(titles.slice(kept));
+  }
+  const table = new Table({
+    head: titles.slice(0, kept),
+    colAligns: columns.slice(0, kept).map((c) => (c.right ? 'right' : 'left')),
+    ...(colWidths ? { colWidths } : {}),
+    // Colour is painted below, from `style` alone: cli-table3's own depends on the process's stdout.
+    style: { head: [], border: [] },
+    // No rule between body rows: one line per row reads better and stays greppable.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const cells of body) table.push(cells.slice(0, kept));
+  const lines = table.toString().split('\n');
+  // Without row rules cli-table3 also drops the rule under the header: draw it from the top border.
+  const rule = lines[0]!.replace('┌', '├').replaceAll('┬', '┼').replace('┐', '┤');
+  const all = [lines[0]!, lines[1]!, rule, ...lines.slice(2)];
+  return `${(style.color ? paint(all) : all).join('\n')}\n`;
+}
+
+/** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
+export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): string {
+  const head = markdownLine(columns.map((c) => c.title ?? c.key));
+  const rule = `|${columns.map((c) => (c.right ? '---:' : ':---')).join('|')}|`;
+  const body = rows.map((r) => markdownLine(columns.map((c) => text(r[c.key] ?? null))));
+  return `${[head, rule, ...body].join('\n')}\n`;
+}
+
+/** One row of a GFM pipe table, without its line break. */
+function markdownLine(values: string[]): string {
+  const esc = (s: string) => (/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
+  return `| ${values.map(esc).join(' | ')} |`;
+}
+
+/** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */
+export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
+  const lines = [columns.map((c) => csvField(c.key)), ...rows.map((r) => columns.map((c) => csvField(r[c.key] ?? null)))];
+  return `${lines.map((l) => l.join(',')).join('\r\n')}\r\n`;
+}
+
+function csvField(v: Cell): string {
+  const s = text(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+export function toNdjson(values: readonly unknown[]): string {
+  return values.map((v) => `${JSON.stringify(v)}\n`).join('');
+}
+
+/** How render lays out items: as display rows (`cells`), or as what json/ndjson print (`json`). */
+export interface Layout<T> {
+  /** An item's display row: table, markdown and csv. */
+  cells: (item: T) => Record<string, Cell>;
+  /** What json and ndjson print of an item (default: the item itself). */
+  json?: (item: T) => unknown;
+  style?: TableStyle;
+}
+
+/** Lay out items in one of the tabular formats. Only the form the format prints is made. */
+export function render<T>(format: TabularFormat, columns: Column[], items: readonly T[], layout: Layout<T>): string {
+  switch (format) {
+    case 'table':
+      return toTable(
+        columns,
+        items.map((i) => shown(columns, layout.cells(i))),
+        layout.style,
+      );
+    case 'markdown':
+      return toMarkdown(
+        columns,
+        items.map((i) => shown(columns, layout.cells(i))),
+      );
+    case 'csv':
+      return toCsv(columns, items.map(layout.cells));
+    case 'json':
+      return toJson(layout.json ? items.map(layout.json) : items);
+    case 'ndjson':
+      return toNdjson(layout.json ? items.map(layout.json) : items);
+  }
+}
+
+/** The most rows a terminal table holds to size its columns; a longer result prints as markdown (streamWriter). */
+export const TABLE_ROWS = 10_000;
+
+/**
+ * A writer for a result that arrives a chunk of rows at a time (the user's SQL), printed as it
+ * arrives so that it is never held whole. In `text` mode a row is each column's text (null for
+ * NULL), in `json` mode each column's JSON text. csv, markdown and ndjson print each row as it
+ * comes; json prints one object per line inside the array; a table must see every row to size
+ * its columns, so it holds up to TABLE_ROWS and, past that, prints them and the rest as markdown
+ * (after calling `onOverflow`).
+ */
+export function streamWriter(
+  format: TabularFormat,
+  out: (text: string) => void,
+  options: { style?: TableStyle; onOverflow?: () => void } = {},
+): { mode: 'text' | 'json'; begin(columns: Column[]): void; rows(rows: (string | null)[][]): void; end(): void } {
+  let columns: Column[] = [];
+  let count = 0;
+  let held: (string | null)[][] | undefined = format === 'table' ? [] : undefined;
+  const cells = (row: (string | null)[]) => Object.fromEntries(columns.map((c, i) => [c.key, row[i] ?? null]));
+  const markdownRows = (rows: (string | null)[][]) => {
+    if (rows.length) out(rows.map((r) => `${markdownLine(r.map((v) => v ?? ''))}\n`).join(''));
+  };
+  const object = (row: (string | null)[]) => `{${columns.map((c, i) => `${JSON.stringify(c.key)}:${row[i]}`).join(',')}}`;
+  return {
+    mode: format === 'json' || format === 'ndjson' ? 'json' : 'text',
+    begin(cols) {
+      columns = cols;
+      if (format === 'csv') out(toCsv(columns, []));
+      if (format === 'markdown') out(toMarkdown(columns, []));
+    },
+    rows(rows) {
+      switch (format) {
+        case 'csv':
+          if (rows.length) out(rows.map((r) => `${r.map(csvField).join(',')}\r\n`).join(''));
+          break;
+        case 'markdown':
+          markdownRows(rows);
+          break;
+        case 'ndjson':
+          out(rows.map((r) => `${object(r)}\n`).join(''));
+          break;
+        case 'json':
+          out(rows.map((r, i) => `${count + i === 0 ? '[\n' : ',\n'}  ${object(r)}`).join(''));
+          break;
+        case 'table':
+          if (held) {
+            held.push(...rows);
+            if (held.length > TABLE_ROWS) {
+              options.onOverflow?.();
+              out(toMarkdown(columns, []));
+              markdownRows(held);
+              held = undefined;
+            }
+          } else markdownRows(rows);
+      }
+      count += rows.length;
+    },
+    end() {
+      if (format === 'json') out(count === 0 ? '[]\n' : '\n]\n');
+      if (held) out(toTable(columns, held.map(cells), options.style));
+    },
+  };
+}

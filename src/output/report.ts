@@ -1,0 +1,37 @@
+/**
+ * Multi-part reports (verdict, cost): a heading, lines of prose and tables, laid out for a terminal
+ * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
+ */
+import { dollars, render, type Cell, type Column, type TableStyle } from './formats.js';
+
+export type Part =
+  | { kind: 'heading'; text: string }
+  | { kind: 'line'; label?: string; text: string }
+  | { kind: 'table'; columns: Column[]; rows: Record<string, Cell>[] };
+
+export function layout(parts: Part[], format: 'table' | 'markdown', style: TableStyle = {}): string {
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${p.text}\n` : `${p.text}\n`);
+    else if (p.kind === 'line') {
+      const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
+      out.push(`${label}${p.text}\n`);
+    } else if (p.rows.length) out.push(render(format, p.columns, p.rows, { cells: (r) => r, style }));
+  }
+  return out.join('\n');
+}
+
+/** A ratio as a percentage for display: 0.2051 → "20.51%". */
+export function percent(ratio: number | null): string {
+  return ratio === null ? '?' : `${Number((ratio * 100).toFixed(2))}%`;
+}
+
+/** Dollars spent, for display: 2.4616 → "$2.4616", 0.145952 → "$0.1460"; unknown is "?". */
+export function usd(value: number | null): string {
+  return value === null ? '?' : dollars(value);
+}
+
+/** A registered bound as it was registered (the ADR writes "$12"), not as an amount measured to the 1/10,000. */
+export function bound(value: number): string {
+  return `$${value}`;
+}
