@@ -20,6 +20,10 @@ import { binPath, repo } from './helpers.js';
 const tmp = mkdtempSync(join(tmpdir(), 'omg-goldens-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+// audit and extract count the home directory as set: one fixed HOME (the one home-paths/notes.md
+// names, as in audit.test.ts) keeps the tester's own out of the goldens.
+const HOME = '/srv/operator';
+
 interface Step {
   args: string[];
   input?: string;
@@ -51,7 +55,7 @@ function run(step: Step): Promise<Run> {
     const child = execFile(
       process.execPath,
       [binPath, ...step.args],
-      { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
+      { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', HOME } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         done({ code, stdout, stderr });
@@ -120,8 +124,9 @@ const ALL = ['text', 'table', 'markdown', 'csv', 'json', 'ndjson'];
 const TABLES = ['table', 'markdown', 'csv', 'json', 'ndjson'];
 const REPORTS = ['table', 'markdown', 'json'];
 const COMMANDS = ['census', 'skills', 'agree', 'extract', 'arms', 'verdict', 'cost', 'sql', 'schema', 'load', 'export', 'audit', 'render'];
+// Rounded and ordered inside: a float sum or a list's order must not hang on how DuckDB splits the work.
 const SPAWNS_BY_ARM =
-  'select arm, count(*) as spawns, sum(cost_usd) as usd, list(distinct exit_code) as exits from spawns group by arm order by arm';
+  'select arm, count(*) as spawns, round(sum(cost_usd), 6) as usd, list(distinct exit_code order by exit_code) as exits, bool_and(exit_code = 0) as all_ok from spawns group by arm order by arm';
 
 const cases: Case[] = [
   { command: 'omg-evidence', name: 'help', steps: [{ args: ['--help'] }] },
