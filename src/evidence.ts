@@ -17,9 +17,20 @@ import { readQuery } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
 import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './load/database-file.js';
 import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './load/transcripts.js';
+import { exportViews } from './db/export.js';
+import { verdicts, type Verdict } from './analysis/verdict.js';
+import type { ExtractOptions, ExtractReport } from './load/extract.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
 export { listTranscriptFiles } from './load/transcripts.js';
+// What the front ends (cli/, regions/) use of the layers below, through the facade alone.
+export type { Row, Result } from './db/database.js';
+export type { Progress } from './load/transcripts.js';
+export type { ExtractReport } from './load/extract.js';
+export { VIEWS, type View } from './db/views.js';
+export { listQueries, readQuery, type Query } from './db/queries.js';
+export { auditProbes, type Audit, type Finding } from './analysis/audit.js';
+export type { Verdict, Conjunct, Budget } from './analysis/verdict.js';
 
 export type Source = 'records' | 'transcripts';
 
@@ -161,6 +172,16 @@ export async function withUnsealed<T>(
   } finally {
     loaded.db.close();
   }
+}
+
+/**
+ * Write every documented view of the named inputs as Parquet into `dir` (db/export.ts), from a
+ * database no user SQL ever sees; returns how many views were written.
+ */
+export function exportParquet(paths: string[], dir: string, options: OpenOptions & { force?: boolean }): Promise<number> {
+  return withUnsealed(paths, options, (loaded) =>
+    exportViews(loaded.db, dir, { force: options.force, hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
+  );
 }
 
 export class Evidence {
@@ -496,6 +517,28 @@ export class Evidence {
     if (from === 'transcripts' && !this.hasTranscripts) {
       throw new InputError('transcripts were not loaded', 'open with { transcripts: true } or a transcripts directory');
     }
+  }
+
+  /** The verdict of each probe (analysis/verdict.ts), as the CLI and render print it. */
+  async verdicts(): Promise<Verdict[]> {
+    return verdicts(this);
+  }
+
+  /** Write the probe's records from its transcripts (load/extract.ts); opened with openForExtract. */
+  async extract(options: ExtractOptions): Promise<ExtractReport> {
+    const { extract } = await import('./load/extract.js');
+    return extract(this, options);
+  }
+
+  /** Every column of every table the loaders built, with DuckDB's type: table_name, column_name, data_type. */
+  async viewColumns(): Promise<Row[]> {
+    const sql = `select table_name, column_name, data_type from information_schema.columns where table_schema = 'main'`;
+    return (await this.#db.sandbox((box) => box.query(sql))).rows;
+  }
+
+  /** The absolute path of every file the loaders read, sorted. */
+  async sourceFiles(): Promise<string[]> {
+    return (await this.#db.sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
   }
 
   /** Release the database. */

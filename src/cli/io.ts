@@ -10,7 +10,7 @@ export interface IO {
   stderrIsTTY: boolean;
   /** The terminal's width when stdout is one. */
   stdoutColumns?: number;
-  env: NodeJS.ProcessEnv;
+  env: Record<string, string | undefined>;
 }
 
 export const processIO: IO = {

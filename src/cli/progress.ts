@@ -3,7 +3,7 @@
  * rate, redrawn in place and cleared at the end. Nothing at all is printed otherwise.
  */
 import type { IO } from './io.js';
-import type { Progress } from '../load/transcripts.js';
+import type { Progress } from '../evidence.js';
 
 const MB = 1024 * 1024;
 

@@ -27,9 +27,8 @@ import { Evidence, type Source } from '../evidence.js';
 import { render as renderRows } from '../output/formats.js';
 import { formatResult } from '../cli/commands/sql.js';
 import { displayPath, listFiles, packageVersion, queriesDir } from '../base/paths.js';
-import { listQueries, readQuery } from '../db/queries.js';
-import { listTranscriptFiles } from '../load/transcripts.js';
-import { verdicts } from '../analysis/verdict.js';
+import { listQueries, readQuery } from '../evidence.js';
+import { listTranscriptFiles } from '../evidence.js';
 
 const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
 const END = /^<!-- omg-evidence:end\s*-->[ \t]*\r?$/;
@@ -223,7 +222,7 @@ function specOf(doc: string, r: Region): Spec {
 /** The files a region's output depends on (what the loader read, and the registration's SQL), hashed by path and content. */
 async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string> {
   if (!ev) return hash(packageVersion);
-  const loaded = (await ev.db.query(`select abs from source_files order by abs`)).rows.map((r) => String(r.abs));
+  const loaded = await ev.sourceFiles();
   const files = new Set(loaded);
   for (const p of ev.probes) {
     for (const f of listFiles(join(p.dir, 'registration'))) files.add(f);
@@ -271,7 +270,7 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
     case 'arms':
       return wrap(formatArms(await ev!.armRows(), tabular));
     case 'verdict':
-      return wrap(formatVerdicts(await verdicts(ev!), tabular));
+      return wrap(formatVerdicts(await ev!.verdicts(), tabular));
     case 'cost':
       return wrap(formatCost(await costReports(ev!), tabular));
     case 'commands':

@@ -5,7 +5,7 @@
  * probe had nothing compared: an agreement of nothing proves nothing.
  */
 import { Command } from 'commander';
-import type { Row } from '../../db/database.js';
+import type { Row } from '../../evidence.js';
 import { DiffersError } from '../../base/errors.js';
 import { Evidence, withEvidence } from '../../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../../output/formats.js';

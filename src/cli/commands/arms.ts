@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { pythonDict, type ToolCount } from '../../output/census-block.js';
-import type { Row } from '../../db/database.js';
+import type { Row } from '../../evidence.js';
 import { Evidence, withEvidence } from '../../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../../output/formats.js';
 import { warn, type IO } from '../io.js';

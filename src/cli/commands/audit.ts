@@ -5,7 +5,7 @@
  * match masked; the summary goes to stderr. Exit 3 when anything is found.
  */
 import { Command } from 'commander';
-import { auditProbes, type Finding } from '../../analysis/audit.js';
+import { auditProbes, type Finding } from '../../evidence.js';
 import { forgeryWarnings } from '../../output/census-block.js';
 import { DiffersError, OmgError } from '../../base/errors.js';
 import { Evidence, withEvidence } from '../../evidence.js';

@@ -23,7 +23,7 @@ import {
   tableStyle,
   wideOption,
 } from '../options.js';
-import type { Row } from '../../db/database.js';
+import type { Row } from '../../evidence.js';
 
 const FORMATS = ['text', ...TABULAR_FORMATS] as const;
 type Format = (typeof FORMATS)[number];

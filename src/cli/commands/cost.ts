@@ -3,7 +3,7 @@
  * budget (queries/cost.sql, cost_by_arm.sql, cost_by_model.sql).
  */
 import { Command } from 'commander';
-import type { Row } from '../../db/database.js';
+import type { Row } from '../../evidence.js';
 import { Evidence, withEvidence } from '../../evidence.js';
 import { toJson, type TableStyle } from '../../output/formats.js';
 import { warn, type IO } from '../io.js';

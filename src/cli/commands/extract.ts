@@ -18,8 +18,7 @@ export function makeExtractCommand(io: IO): Command {
     .option('--force', 'overwrite files that differ')
     .action(async (opts: { transcripts: string; results: string; out: string; force?: boolean }) => {
       await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning: (w) => warn(io, w) }), async (ev) => {
-        const { extract } = await import('../../load/extract.js');
-        const report = await extract(ev, { out: opts.out, force: opts.force, home: io.env.HOME });
+        const report = await ev.extract({ out: opts.out, force: opts.force, home: io.env.HOME });
         // A folder that matches no row, or misses some, would otherwise go unnoticed until the
         // written probe fails to load.
         const [m] = await ev.transcriptMatches();

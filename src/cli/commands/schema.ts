@@ -3,19 +3,18 @@
  * it means. The types are read from the tables the loaders build, so they cannot drift.
  */
 import { Command } from 'commander';
-import type { Row } from '../../db/database.js';
+import type { Row } from '../../evidence.js';
 import { Evidence, withEvidence } from '../../evidence.js';
 import { render, TABULAR_FORMATS, type TableStyle } from '../../output/formats.js';
 import type { IO } from '../io.js';
 import { chosenFormat, formatOption, tableStyle, wideOption } from '../options.js';
-import { VIEWS } from '../../db/views.js';
+import { VIEWS } from '../../evidence.js';
 
 type Format = (typeof TABULAR_FORMATS)[number];
 
 /** One row per documented view and column: view, grain, column, type, meaning. */
 export async function schemaRows(ev: Evidence): Promise<Row[]> {
-  const types = (await ev.db.query(`select table_name, column_name, data_type from information_schema.columns where table_schema = 'main'`))
-    .rows;
+  const types = await ev.viewColumns();
   const typeOf = (t: string, c: string) => String(types.find((r) => r.table_name === t && r.column_name === c)?.data_type ?? '');
   return VIEWS.flatMap((v) =>
     Object.entries(v.columns).map(([column, meaning]) => ({

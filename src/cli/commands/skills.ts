@@ -3,7 +3,7 @@
  * (queries/skills.sql), from skill_results.jsonl or from the transcripts.
  */
 import { Command } from 'commander';
-import type { Row } from '../../db/database.js';
+import type { Row } from '../../evidence.js';
 import { Evidence, withEvidence, type Source } from '../../evidence.js';
 import { render, TABULAR_FORMATS, type Cell, type Column, type TableStyle } from '../../output/formats.js';
 import { warn, type IO } from '../io.js';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import type { Row } from '../../db/database.js';
+import type { Row } from '../../evidence.js';
 import { InputError, UsageError } from '../../base/errors.js';
 import { Evidence, withEvidence, type Source } from '../../evidence.js';
 import { cellOf, render, streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TableStyle } from '../../output/formats.js';

@@ -5,14 +5,13 @@
  */
 import { Command } from 'commander';
 import { forgeryWarnings } from '../../output/census-block.js';
-import type { Row } from '../../db/database.js';
+import type { Row, Verdict } from '../../evidence.js';
 import { VerdictError } from '../../base/errors.js';
 import { Evidence, withEvidence } from '../../evidence.js';
 import { toJson, type TableStyle } from '../../output/formats.js';
 import { warn, type IO } from '../io.js';
 import { chosenFormat, dbOption, formatOption, tableStyle, wideOption } from '../options.js';
 import { bound, layout, percent, usd, type Part } from '../../output/report.js';
-import { verdicts, type Verdict } from '../../analysis/verdict.js';
 
 const FORMATS = ['table', 'markdown', 'json'] as const;
 type Format = (typeof FORMATS)[number];
@@ -135,7 +134,7 @@ export function makeVerdictCommand(io: IO): Command {
       const format = chosenFormat(opts.format, io);
       // Each probe's own transcripts/ is read when present, to tell which markers the spawns could have forged.
       await withEvidence(Evidence.open(probes, { onWarning: (w) => warn(io, w), db: opts.db, ownTranscripts: true }), async (ev) => {
-        const vs = await verdicts(ev);
+        const vs = await ev.verdicts();
         io.stdout(formatVerdicts(vs, format, tableStyle(io, opts.wide)));
         // The K-FM lesson: warnings only, whatever they say the exit code stays the verdict's.
         for (const line of forgeryWarnings(await ev.forgeableRows())) warn(io, line);
