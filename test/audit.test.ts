@@ -164,9 +164,6 @@ describe('audit', () => {
     expect(run.code).toBe(0);
     const warnings = run.stderr.split('\n').filter((l) => l.startsWith('omg-evidence: warning: '));
     expect(warnings).toHaveLength(13);
-    expect(warnings).toContain(
-      'omg-evidence: warning: K-FM a97721a8: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Write toolu_01WMziENcyvKY8Ottw8jY1xF wrote /tmp/OMG-K-CEILING-BREACH',
-    );
   });
 
   it('counts $HOME as set, with or without its trailing slash', async () => {

@@ -77,14 +77,6 @@ describe('census of the bundled probe', () => {
       ]);
       expect(Object.keys(r.tools)).toEqual(Object.keys(r.tools).sort());
     }
-    const bySid = (p: string) => rows.find((r: { session_id: string }) => r.session_id.startsWith(p));
-    expect(bySid('1bb76aee')).toMatchObject({ status: 'pilot', markers: [], note: 'pilot, addendum 1' });
-    expect(bySid('4588218c')).toMatchObject({ status: 'counted', markers: ['AGENT-STAGED@HOME'], tools: { Write: 2 } });
-    expect(bySid('d3cf0e26')).toMatchObject({ arm: 'K-NEG', exit_code: 1, tools: {}, note: 'exit 1, no session' });
-    expect(bySid('a97721a8')).toMatchObject({ status: 'void', artifacts: ['BREACH'], tools: { Write: 1 }, forgeable: ['BREACH'] });
-    expect(bySid('21fe40aa')).toMatchObject({ artifacts: ['git-ok'], forgeable: [] });
-    expect(bySid('8371a071')).toMatchObject({ markers: ['STAGED-SKILL'], tools: { Skill: 1, Write: 2 } });
-    expect(bySid('afbb2a87').skills).toEqual(['omg-repo-house-html', 'oh-my-graph-staged-skills:omg-probe-standalone-html']);
     expect(rows.filter((r: { status: string }) => r.status === 'counted')).toHaveLength(25);
   });
 
@@ -92,7 +84,6 @@ describe('census of the bundled probe', () => {
     expect((await cli(['census'])).stdout).toBe((await cli(['census', '--format', 'markdown'])).stdout);
     const table = await cli(['census'], { tty: true });
     expect(table.stdout).toBe((await cli(['census', '--format', 'table'])).stdout);
-    expect(table.stdout.split('\n')[1]).toMatch(/│ seq │ arm +│ phase │ session +│ status +│ exit │ tools/);
   });
 });
 

@@ -8,13 +8,6 @@ import { shorten } from '../src/cli/main.js';
 import { bin, cli, repo } from './helpers.js';
 
 describe('usage', () => {
-  it('--help lists the commands, exit 0', async () => {
-    const run = await cli(['--help']);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Usage: omg-evidence \[options\] \[command\]/);
-    expect(run.stdout).toMatch(/\n {2}census \[options\] \[probe\.\.\.\]/);
-  });
-
   it('--version prints the package version', async () => {
     const run = await cli(['--version']);
     expect(run).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });

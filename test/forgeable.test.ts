@@ -252,8 +252,5 @@ describe('the bundled probe', () => {
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(13);
     expect(lines.every((l) => l.startsWith('omg-evidence: warning: ') && l.includes(' is forgeable: '))).toBe(true);
-    expect(lines.at(-1)).toBe(
-      'omg-evidence: warning: K-FM a97721a8: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Write toolu_01WMziENcyvKY8Ottw8jY1xF wrote /tmp/OMG-K-CEILING-BREACH',
-    );
   });
 });
