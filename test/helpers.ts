@@ -1,6 +1,6 @@
 /** Shared test helpers: run the CLI in-process or as the real bin, and find fixtures. */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
@@ -10,6 +10,16 @@ export const fixtures = join(repo, 'test', 'fixtures');
 export const probeFixture = (name: string) => join('test', 'fixtures', 'probes', name);
 export const shared = resolve(repo, '..', 'shared');
 export const bundled = join(repo, 'evidence', '0017-staged-agent-restores-layer-1');
+
+/**
+ * Whether a test that reads `path` under ../shared must skip: when it is absent, and CI is not
+ * set. It says which test and why on stdout. With CI=true the test runs, and fails on the absence.
+ */
+export function withoutShared(path: string, test: string): boolean {
+  if (existsSync(path) || process.env.CI === 'true') return false;
+  console.log(`skipped: ${test}: ${path} is absent (the shared folder sits beside the clone; with CI=true its absence fails)`);
+  return true;
+}
 
 export interface Run {
   code: number;

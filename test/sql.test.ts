@@ -10,7 +10,7 @@ import { Evidence } from '../src/evidence.js';
 import { VIEWS } from '../src/db/views.js';
 import { spawn } from 'node:child_process';
 import { totalmem } from 'node:os';
-import { binPath, bin, bundled, cli, probeFixture, repo } from './helpers.js';
+import { binPath, bin, bundled, cli, probeFixture, repo, withoutShared } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -347,6 +347,7 @@ describe('persisted databases', () => {
     expect((await cli(['load', '--from', 'transcripts', '--db', db])).code).toBe(0);
     expect((await cli(['agree', '--db', db])).code).toBe(0);
     const samples = join(repo, '..', 'shared', 'samples', 'claude-code', 'transcripts');
+    if (withoutShared(samples, 'sql.test.ts: a database of the samples answers as they do')) return;
     const sdb = join(dir, 'sessions.duckdb');
     expect((await cli(['load', '--transcripts', samples, '--db', sdb])).code).toBe(0);
     const fresh = await cli(['census', '--transcripts', samples, '--format', 'json']);

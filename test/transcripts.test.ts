@@ -27,7 +27,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
 import { findTranscripts, loadTranscripts } from '../src/load/transcripts.js';
-import { bundled, cli, probeFixture, repo, shared } from './helpers.js';
+import { bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
 const expected = JSON.parse(readFileSync(join(repo, 'test', 'fixtures', 'samples', 'expected.json'), 'utf8'));
@@ -42,67 +42,70 @@ interface Expected {
   files: string[];
 }
 
-describe('real transcripts from ../shared/samples', () => {
-  for (const folder of Object.keys(expected).sort()) {
-    it(`${folder}: tool counts, skill pairs, versions, models, first timestamp`, async () => {
-      const ev = await Evidence.openTranscripts(join(samples, folder));
-      try {
-        const sessions = await ev.sessionRows();
-        const skills = await ev.skillRows('transcripts');
-        const want = expected[folder] as Record<string, Expected>;
-        expect(sessions.map((s) => s.session_id).sort()).toEqual(Object.keys(want).sort());
-        for (const s of sessions) {
-          const e = want[String(s.session_id)]!;
-          const tools = Object.fromEntries((s.tools as { name: string; count: number }[]).map((t) => [t.name, t.count]));
-          expect({ ...s, tools }).toEqual({
-            session_id: s.session_id,
-            first_timestamp: e.first_timestamp,
-            versions: e.versions,
-            models: e.models,
-            tools: e.tools,
-            skills: e.skills.map((k) => k.skill),
-            lines: e.lines,
-            files: e.files,
-          });
-          expect(
-            skills
-              .filter((k) => k.session_id === s.session_id)
-              .map(({ tool_use_id, skill, is_error, result }) => ({ tool_use_id, skill, is_error, result })),
-          ).toEqual(e.skills);
+describe.skipIf(withoutShared(samples, 'transcripts.test.ts: real transcripts from ../shared/samples'))(
+  'real transcripts from ../shared/samples',
+  () => {
+    for (const folder of Object.keys(expected).sort()) {
+      it(`${folder}: tool counts, skill pairs, versions, models, first timestamp`, async () => {
+        const ev = await Evidence.openTranscripts(join(samples, folder));
+        try {
+          const sessions = await ev.sessionRows();
+          const skills = await ev.skillRows('transcripts');
+          const want = expected[folder] as Record<string, Expected>;
+          expect(sessions.map((s) => s.session_id).sort()).toEqual(Object.keys(want).sort());
+          for (const s of sessions) {
+            const e = want[String(s.session_id)]!;
+            const tools = Object.fromEntries((s.tools as { name: string; count: number }[]).map((t) => [t.name, t.count]));
+            expect({ ...s, tools }).toEqual({
+              session_id: s.session_id,
+              first_timestamp: e.first_timestamp,
+              versions: e.versions,
+              models: e.models,
+              tools: e.tools,
+              skills: e.skills.map((k) => k.skill),
+              lines: e.lines,
+              files: e.files,
+            });
+            expect(
+              skills
+                .filter((k) => k.session_id === s.session_id)
+                .map(({ tool_use_id, skill, is_error, result }) => ({ tool_use_id, skill, is_error, result })),
+            ).toEqual(e.skills);
+          }
+        } finally {
+          ev.close();
         }
-      } finally {
-        ev.close();
-      }
+      });
+    }
+
+    it('counts the Glob and Read calls of the 2.1.6 sub-agent file in its parent session', async () => {
+      const run = await cli(['census', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.1.6'), '--format', 'json']);
+      const [s] = JSON.parse(run.stdout);
+      expect(s.tools).toEqual({ Bash: 2, Edit: 1, Glob: 3, Grep: 8, Read: 12, Skill: 2, Task: 1 });
+      expect(s.files).toEqual([
+        '07cd273c-1bab-43cb-93ae-55957cab451c.jsonl',
+        '07cd273c-1bab-43cb-93ae-55957cab451c/subagents/agent-a12f27f.jsonl',
+      ]);
     });
-  }
 
-  it('counts the Glob and Read calls of the 2.1.6 sub-agent file in its parent session', async () => {
-    const run = await cli(['census', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.1.6'), '--format', 'json']);
-    const [s] = JSON.parse(run.stdout);
-    expect(s.tools).toEqual({ Bash: 2, Edit: 1, Glob: 3, Grep: 8, Read: 12, Skill: 2, Task: 1 });
-    expect(s.files).toEqual([
-      '07cd273c-1bab-43cb-93ae-55957cab451c.jsonl',
-      '07cd273c-1bab-43cb-93ae-55957cab451c/subagents/agent-a12f27f.jsonl',
-    ]);
-  });
+    it('pairs the 2.0.58 SlashCommand calls', async () => {
+      const run = await cli(['skills', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.0.58'), '--format', 'json']);
+      expect(
+        JSON.parse(run.stdout).map((k: { skill: string; result: string; is_error: boolean }) => [k.skill, k.is_error, k.result]),
+      ).toEqual([
+        ['wsd:boot', false, 'Launching command: /wsd:boot'],
+        ['wsd:onboard', false, 'Launching command: /wsd:onboard'],
+      ]);
+    });
 
-  it('pairs the 2.0.58 SlashCommand calls', async () => {
-    const run = await cli(['skills', '--transcripts', join(samples, 'rcgray-phantom-reads__cc-2.0.58'), '--format', 'json']);
-    expect(
-      JSON.parse(run.stdout).map((k: { skill: string; result: string; is_error: boolean }) => [k.skill, k.is_error, k.result]),
-    ).toEqual([
-      ['wsd:boot', false, 'Launching command: /wsd:boot'],
-      ['wsd:onboard', false, 'Launching command: /wsd:onboard'],
-    ]);
-  });
-
-  it('does not count the 2.1.38 progress lines that mirror sub-agent calls', async () => {
-    const run = await cli(['census', '--transcripts', join(samples, 'marot-spotter__cc-2.1.38'), '--format', 'json']);
-    const sub = JSON.parse(run.stdout).find((s: { files: string[] }) => s.files.includes('subagent.jsonl'));
-    // The file holds 9 more tool_use blocks (Read 5, Bash 4) inside progress lines.
-    expect(sub.tools).toMatchObject({ Bash: 4, Read: 1, WebSearch: 5 });
-  });
-});
+    it('does not count the 2.1.38 progress lines that mirror sub-agent calls', async () => {
+      const run = await cli(['census', '--transcripts', join(samples, 'marot-spotter__cc-2.1.38'), '--format', 'json']);
+      const sub = JSON.parse(run.stdout).find((s: { files: string[] }) => s.files.includes('subagent.jsonl'));
+      // The file holds 9 more tool_use blocks (Read 5, Bash 4) inside progress lines.
+      expect(sub.tools).toMatchObject({ Bash: 4, Read: 1, WebSearch: 5 });
+    });
+  },
+);
 
 describe('transcript edge cases', () => {
   const dir = join('test', 'fixtures', 'transcripts', 'edge-cases');
@@ -240,19 +243,22 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
   ];
 
   for (const [name, dir] of folders) {
-    it.skipIf(dir.startsWith(samples) && !existsSync(samples))(`census, sessions and skills of ${name}`, async () => {
-      let golden = '';
-      for (const args of [
-        ['census', '--format', 'text'],
-        ['census', '--format', 'json'],
-        ['skills', '--format', 'json'],
-      ]) {
-        const run = await cli([...args, '--transcripts', dir]);
-        expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-        golden += `## omg-evidence ${args.join(' ')} --transcripts DIR\n\n\`\`\`\n${run.stdout}\`\`\`\n\n`;
-      }
-      await expect(`# ${name}\n\n${golden}`).toMatchFileSnapshot(join('golden', 'transcripts', `${name}.md`));
-    });
+    it.skipIf(dir.startsWith(samples) && withoutShared(samples, `transcripts.test.ts: the golden of ${name}`))(
+      `census, sessions and skills of ${name}`,
+      async () => {
+        let golden = '';
+        for (const args of [
+          ['census', '--format', 'text'],
+          ['census', '--format', 'json'],
+          ['skills', '--format', 'json'],
+        ]) {
+          const run = await cli([...args, '--transcripts', dir]);
+          expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+          golden += `## omg-evidence ${args.join(' ')} --transcripts DIR\n\n\`\`\`\n${run.stdout}\`\`\`\n\n`;
+        }
+        await expect(`# ${name}\n\n${golden}`).toMatchFileSnapshot(join('golden', 'transcripts', `${name}.md`));
+      },
+    );
   }
 
   // The loader runs one scan per thread, each over a share of the files: every table must be the
