@@ -31,6 +31,7 @@ export { VIEWS, type View } from './db/views.js';
 export { listQueries, readQuery, type Query } from './db/queries.js';
 export { auditProbes, type Audit, type Finding } from './analysis/audit.js';
 export type { Verdict, Conjunct, Budget } from './analysis/verdict.js';
+export { costReports, type CostReport } from './analysis/cost.js';
 
 export type Source = 'records' | 'transcripts';
 

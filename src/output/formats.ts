@@ -1,7 +1,8 @@
 /**
  * Output formats for tabular data: a terminal table (cli-table3), GitHub markdown, CSV, JSON and
- * NDJSON. Commands hand over display rows of strings, numbers and nulls (plus the JSON objects they
- * want printed for json/ndjson); this module lays them out and never changes a value.
+ * NDJSON. The formatters (one module per table) hand over display rows of strings, numbers and
+ * nulls (plus the JSON objects they want printed for json/ndjson); this module lays them out and
+ * never changes a value.
  */
 import { createRequire } from 'node:module';
 import type TableType from 'cli-table3';
@@ -12,6 +13,9 @@ let Table: typeof TableType | undefined;
 import { UsageError } from '../base/errors.js';
 
 export type Cell = string | number | boolean | null;
+
+/** A query row as it arrives, column → value (db's Row, which output does not import). */
+export type Row = Record<string, unknown>;
 
 export interface Column {
   key: string;
@@ -178,8 +182,8 @@ export function toNdjson(values: readonly unknown[]): string {
   return values.map((v) => `${JSON.stringify(v)}\n`).join('');
 }
 
-/** How render lays out items: as display rows (`cells`), or as what json/ndjson print (`json`). */
-export interface Layout<T> {
+/** How tabulate lays out items: as display rows (`cells`), or as what json/ndjson print (`json`). */
+export interface RowForms<T> {
   /** An item's display row: table, markdown and csv. */
   cells: (item: T) => Record<string, Cell>;
   /** What json and ndjson print of an item (default: the item itself). */
@@ -188,25 +192,25 @@ export interface Layout<T> {
 }
 
 /** Lay out items in one of the tabular formats. Only the form the format prints is made. */
-export function render<T>(format: TabularFormat, columns: Column[], items: readonly T[], layout: Layout<T>): string {
+export function tabulate<T>(format: TabularFormat, columns: Column[], items: readonly T[], forms: RowForms<T>): string {
   switch (format) {
     case 'table':
       return toTable(
         columns,
-        items.map((i) => shown(columns, layout.cells(i))),
-        layout.style,
+        items.map((i) => shown(columns, forms.cells(i))),
+        forms.style,
       );
     case 'markdown':
       return toMarkdown(
         columns,
-        items.map((i) => shown(columns, layout.cells(i))),
+        items.map((i) => shown(columns, forms.cells(i))),
       );
     case 'csv':
-      return toCsv(columns, items.map(layout.cells));
+      return toCsv(columns, items.map(forms.cells));
     case 'json':
-      return toJson(layout.json ? items.map(layout.json) : items);
+      return toJson(forms.json ? items.map(forms.json) : items);
     case 'ndjson':
-      return toNdjson(layout.json ? items.map(layout.json) : items);
+      return toNdjson(forms.json ? items.map(forms.json) : items);
   }
 }
 

@@ -2,21 +2,21 @@
  * Multi-part reports (verdict, cost): a heading, lines of prose and tables, laid out for a terminal
  * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
  */
-import { dollars, render, type Cell, type Column, type TableStyle } from './formats.js';
+import { dollars, tabulate, type Cell, type Column, type TableStyle } from './formats.js';
 
 export type Part =
   | { kind: 'heading'; text: string }
   | { kind: 'line'; label?: string; text: string }
   | { kind: 'table'; columns: Column[]; rows: Record<string, Cell>[] };
 
-export function layout(parts: Part[], format: 'table' | 'markdown', style: TableStyle = {}): string {
+export function formatReport(parts: Part[], format: 'table' | 'markdown', style: TableStyle = {}): string {
   const out: string[] = [];
   for (const p of parts) {
     if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${p.text}\n` : `${p.text}\n`);
     else if (p.kind === 'line') {
       const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
       out.push(`${label}${p.text}\n`);
-    } else if (p.rows.length) out.push(render(format, p.columns, p.rows, { cells: (r) => r, style }));
+    } else if (p.rows.length) out.push(tabulate(format, p.columns, p.rows, { cells: (r) => r, style }));
   }
   return out.join('\n');
 }

@@ -1,169 +1,27 @@
 /**
- * Generated regions in markdown documents. A region is
- *
- *     <!-- omg-evidence:begin census probe=. format=text -->
- *     …generated…
- *     <!-- omg-evidence:provenance … content=<hash> -->
- *     <!-- omg-evidence:end -->
- *
- * This module finds the regions of a document (markers at the start of a line, outside fenced code),
- * renders each from the evidence, and says which are current, stale or hand-edited. Bytes outside
- * the markers are never touched. Writing (atomically) and printing are the command's job.
+ * Rendering the regions of a document (document.ts finds them) from the evidence: each region's
+ * name and options checked, its table made by the output/ formatters, and its provenance line
+ * (inputs.ts); and which regions are current, stale or hand-edited. Writing (atomically) and
+ * printing are the command's job.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
-import { dirname, join, relative, resolve } from 'node:path';
-import { formatArms } from '../cli/commands/arms.js';
-import { formatCensus } from '../cli/commands/census.js';
-import { costReports, formatCost } from '../cli/commands/cost.js';
-import { schemaRows, formatSchema } from '../cli/commands/schema.js';
-import { formatSkills } from '../cli/commands/skills.js';
-import { formatVerdicts } from '../cli/commands/verdict.js';
-import { InputError, OmgError } from '../base/errors.js';
-import { feedFile, sha256 } from '../base/hash.js';
-import { FenceScanner } from './fences.js';
-import { bodyState, provenanceLine, shortHash as hash } from './provenance.js';
-import { Evidence, type Source } from '../evidence.js';
-import { render as renderRows } from '../output/formats.js';
-import { formatResult } from '../cli/commands/sql.js';
-import { displayPath, listFiles, packageVersion, queriesDir } from '../base/paths.js';
-import { listQueries, readQuery } from '../evidence.js';
-import { listTranscriptFiles } from '../evidence.js';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { OmgError } from '../base/errors.js';
+import { displayPath, packageVersion } from '../base/paths.js';
+import { costReports, Evidence, listQueries, readQuery, VIEWS, type Source } from '../evidence.js';
+import { formatArms } from '../output/arms.js';
+import { formatCensus } from '../output/census.js';
+import { formatCost } from '../output/cost.js';
+import { tabulate } from '../output/formats.js';
+import { documentedColumns, formatSchema } from '../output/schema.js';
+import { formatSkills } from '../output/skills.js';
+import { formatResult } from '../output/sql.js';
+import { formatVerdicts } from '../output/verdict.js';
+import { fail, TABLES, type Parsed, type Region } from './document.js';
+import { inputsHash, queryHash } from './inputs.js';
+import { bodyState, provenanceLine } from './provenance.js';
 
-const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
-const END = /^<!-- omg-evidence:end\s*-->[ \t]*\r?$/;
-/** A line that means to be a marker (indented less than code is): one not BEGIN or END is an error, never text. */
-const MARKER_LIKE = /^ {0,3}<!--\s*omg-evidence:/;
-
-/** What a region can name besides a query: the command tables, and the two documentation tables. */
-const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
 const FORMATS = ['markdown', 'text', 'table'] as const;
-
-export interface Region {
-  /** 1-based line of the begin marker. */
-  begin: number;
-  /** 1-based line of the end marker. */
-  end: number;
-  name: string;
-  options: Record<string, string[]>;
-  /** The lines between the markers, as they are. */
-  body: string[];
-}
-
-export interface Parsed {
-  path: string;
-  /** The document's bytes as read: writing refuses if the file no longer holds them. */
-  bytes: Buffer;
-  lines: string[];
-  regions: Region[];
-  /** Things the user should know that do not stop rendering (doc:line first). */
-  warnings: string[];
-}
-
-function fail(doc: string, line: number, what: string, hint?: string): never {
-  throw new InputError(`${displayPath(doc)}:${line}: ${what}`, hint);
-}
-
-/** `key=value key="a b"` into a map of key → values (a key may repeat). */
-function parseOptions(doc: string, line: number, text: string): Record<string, string[]> {
-  const options: Record<string, string[]> = {};
-  const re = /\s*([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S+))/y;
-  let at = 0;
-  while (at < text.length) {
-    re.lastIndex = at;
-    const m = re.exec(text);
-    if (!m) {
-      if (text.slice(at).trim() === '') break;
-      fail(
-        doc,
-        line,
-        `cannot read the marker's options at "${text.slice(at).trim()}"`,
-        'options are key=value pairs, e.g. probe=. format=text',
-      );
-    }
-    options[m[1]!] ??= [];
-    options[m[1]!]!.push(m[2] ?? m[3]!);
-    at = re.lastIndex;
-  }
-  return options;
-}
-
-/**
- * A document's text. Bytes that are not UTF-8 would be written back as U+FFFD, outside the regions
- * too: such a document is refused, naming the line of its first such byte.
- */
-function utf8Text(bytes: Buffer, path: string): string {
-  if (isUtf8(bytes)) return bytes.toString('utf8');
-  let start = 0;
-  for (let line = 1; ; line++) {
-    const end = bytes.indexOf(0x0a, start);
-    if (!isUtf8(bytes.subarray(start, end < 0 ? bytes.length : end)) || end < 0) {
-      throw new InputError(
-        `${displayPath(path)}:${line}: not UTF-8 text`,
-        'render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8)',
-      );
-    }
-    start = end + 1;
-  }
-}
-
-/** Find a document's regions. Throws (naming the line) on an unbalanced or nested marker. */
-export function parseDocument(path: string): Parsed {
-  if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
-  }
-  const bytes = readFileSync(path);
-  const lines = utf8Text(bytes, path).split('\n');
-  const regions: Region[] = [];
-  let open: { begin: number; name: string; options: Record<string, string[]> } | null = null;
-  // Inside a region only its end marker counts (its own content has fences); outside, fenced code is text.
-  const fences = new FenceScanner();
-  // The fence open now (its line), and the first marker it holds: an unclosed one hides every marker after it.
-  let openFence: { line: number; marker?: number } | null = null;
-  lines.forEach((text, i) => {
-    const line = i + 1;
-    if (!open && fences.line(text)) {
-      if (!openFence) openFence = { line };
-      else if (!fences.inFence) openFence = null;
-      else if (openFence.marker === undefined && (BEGIN.test(text) || END.test(text))) openFence.marker = line;
-      return;
-    }
-    const b = BEGIN.exec(text);
-    if (b) {
-      if (open)
-        fail(
-          path,
-          line,
-          `nested marker: a region begins inside the region begun on line ${open.begin}`,
-          'close each region with <!-- omg-evidence:end --> before the next begins',
-        );
-      const [name, ...rest] = (b[1] ?? '').split(/\s+/);
-      if (!name) fail(path, line, 'the begin marker names nothing to render', `name one of ${TABLES.join(', ')} or a query`);
-      open = { begin: line, name, options: parseOptions(path, line, rest.join(' ')) };
-    } else if (END.test(text)) {
-      if (!open) fail(path, line, 'an end marker with no region begun', 'remove it, or add the <!-- omg-evidence:begin … --> it closes');
-      regions.push({ ...open, end: line, body: lines.slice(open.begin, i) });
-      open = null;
-    } else if (!open && MARKER_LIKE.test(text)) {
-      // Outside a region, a misspelt or indented marker would leave its region silently unrendered.
-      fail(
-        path,
-        line,
-        'a line that looks like a marker but is not one',
-        'write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line',
-      );
-    }
-  });
-  if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');
-  const warnings: string[] = [];
-  const unclosed = openFence as { line: number; marker?: number } | null;
-  if (fences.inFence && unclosed?.marker !== undefined) {
-    warnings.push(
-      `${displayPath(path)}:${unclosed.line}: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line ${unclosed.marker}) are text, not regions`,
-    );
-  }
-  return { path, bytes, lines, regions, warnings };
-}
 
 /** A fenced code block holding `text`. */
 const fence = (text: string) => `${['```', ...text.replace(/\n$/, '').split('\n'), '```'].join('\n')}\n`;
@@ -219,44 +77,6 @@ function specOf(doc: string, r: Region): Spec {
   return { name: r.name, format, from, probes, params };
 }
 
-/** The files a region's output depends on (what the loader read, and the registration's SQL), hashed by path and content. */
-async function inputsHash(ev: Evidence | undefined, spec: Spec): Promise<string> {
-  if (!ev) return hash(packageVersion);
-  const loaded = await ev.sourceFiles();
-  const files = new Set(loaded);
-  for (const p of ev.probes) {
-    for (const f of listFiles(join(p.dir, 'registration'))) files.add(f);
-    // A census reads the probe's own transcripts from the records too (its forgeable column).
-    if (spec.from === 'transcripts' || spec.name === 'census')
-      for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
-  }
-  const h = sha256();
-  for (const f of [...files].sort()) {
-    const probe = ev.probes.find((p) => f.startsWith(`${p.dir}/`))!;
-    h.update(`${probe.id}/${relative(probe.dir, f)}\0`);
-    feedFile(h, f);
-    h.update('\0');
-  }
-  return h.digest('hex').slice(0, 12);
-}
-
-/** The queries a table is computed by, for the provenance's query hash. */
-const QUERIES: Record<string, string[]> = {
-  census: ['census', 'forgeable'],
-  skills: ['skills'],
-  arms: ['arms'],
-  verdict: ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts'],
-  cost: ['cost', 'cost_by_arm', 'cost_by_model'],
-  commands: [],
-  queries: [],
-  schema: [],
-};
-
-function queryHash(spec: Spec): string {
-  const names = QUERIES[spec.name] ?? [spec.name];
-  return hash(names.map((n) => readFileSync(join(queriesDir, `${n}.sql`), 'utf8')).join('\0') + JSON.stringify(spec.params));
-}
-
 async function content(spec: Spec, ev: Evidence | undefined, help: () => string): Promise<string> {
   const tabular = spec.format === 'markdown' ? 'markdown' : 'table';
   const wrap = (s: string) => (spec.format === 'markdown' ? s : fence(s));
@@ -276,10 +96,10 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
     case 'commands':
       return fence(help());
     case 'schema':
-      return wrap(formatSchema(await schemaRows(ev!), tabular));
+      return wrap(formatSchema(VIEWS, documentedColumns(VIEWS, await ev!.viewColumns()), tabular));
     case 'queries': {
       const rows = listQueries().map((n) => ({ query: `\`${n}\``, summary: readQuery(n).summary, params: readQuery(n).params.join(', ') }));
-      return wrap(renderRows(tabular, [{ key: 'query' }, { key: 'summary' }, { key: 'params' }], rows, { cells: (r) => r }));
+      return wrap(tabulate(tabular, [{ key: 'query' }, { key: 'summary' }, { key: 'params' }], rows, { cells: (r) => r }));
     }
     default: {
       const res = await ev!.query(spec.name, spec.params);
@@ -333,21 +153,4 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
     out.push({ region, body, current, handEdited: !current && bodyState(old) === 'edited' });
   }
   return out;
-}
-
-/**
- * The document with every region's body replaced; bytes outside the markers are kept. The new lines
- * end as the begin marker's line does, so a CRLF document stays CRLF.
- */
-export function applyRegions(doc: Parsed, rendered: Rendered[]): string {
-  const lines: string[] = [];
-  let at = 0;
-  for (const r of rendered) {
-    lines.push(...doc.lines.slice(at, r.region.begin));
-    const cr = doc.lines[r.region.begin - 1]!.endsWith('\r') ? '\r' : '';
-    lines.push(...r.body.map((l) => l + cr));
-    at = r.region.end - 1;
-  }
-  lines.push(...doc.lines.slice(at));
-  return lines.join('\n');
 }

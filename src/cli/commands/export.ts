@@ -4,28 +4,32 @@
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
-import { exportParquet } from '../../evidence.js';
-import { warn, type IO } from '../io.js';
 import { displayPath } from '../../base/paths.js';
+import { exportParquet } from '../../evidence.js';
+import { makeCommand } from '../command.js';
+import type { IO } from '../io.js';
 import { transcriptsOption } from '../options.js';
 
 export function makeExportCommand(io: IO): Command {
-  return new Command('export')
-    .description('write every view as Parquet, hive-partitioned by probe')
-    .argument('[probe...]', 'probe directories')
-    .requiredOption('--parquet <dir>', 'the folder to write')
-    .addOption(transcriptsOption())
-    .option('--force', 'write into a folder that is not empty, replacing what it holds')
-    .action(async (probes: string[], opts: { parquet: string; transcripts?: string; force?: boolean }) => {
+  return makeCommand<{ parquet: string; transcripts?: string; force?: boolean }>(io, {
+    name: 'export',
+    description: 'write every view as Parquet, hive-partitioned by probe',
+    options: [
+      new Option('--parquet <dir>', 'the folder to write').makeOptionMandatory(),
+      transcriptsOption(),
+      new Option('--force', 'write into a folder that is not empty, replacing what it holds'),
+    ],
+    action: async ({ probes, opts, onWarning }) => {
       const out = resolve(opts.parquet);
       if (existsSync(out) && readdirSync(out).length && !opts.force) {
         throw new InputError(`${displayPath(out)}: not empty`, 'name an empty or new folder, or pass --force to replace its views');
       }
       mkdirSync(out, { recursive: true });
       // Export writes files, so it loads into a database that is never given user SQL.
-      const written = await exportParquet(probes, out, { transcripts: opts.transcripts, force: opts.force, onWarning: (w) => warn(io, w) });
+      const written = await exportParquet(probes, out, { transcripts: opts.transcripts, force: opts.force, onWarning });
       io.stderr(`omg-evidence: export: ${written} view(s) written to ${displayPath(out)}\n`);
-    });
+    },
+  });
 }

@@ -4,20 +4,25 @@
  * warn when the transcripts hold the session of none of the rows, or miss some.
  */
 import { basename, dirname } from 'node:path';
-import { Command } from 'commander';
-import { Evidence, withEvidence } from '../../evidence.js';
-import { warn, type IO } from '../io.js';
+import { type Command, Option } from 'commander';
 import { displayPath } from '../../base/paths.js';
+import { Evidence, withEvidence } from '../../evidence.js';
+import { makeCommand } from '../command.js';
+import type { IO } from '../io.js';
 
 export function makeExtractCommand(io: IO): Command {
-  return new Command('extract')
-    .description('write tool_use/<session_id>.jsonl and skill_results.jsonl from transcripts, refusing any home-directory path')
-    .requiredOption('--transcripts <dir>', "folder of the session transcripts, or one session's .jsonl")
-    .requiredOption('--results <file>', "the probe's results.jsonl")
-    .requiredOption('--out <dir>', 'folder to write tool_use/ and skill_results.jsonl into')
-    .option('--force', 'overwrite files that differ')
-    .action(async (opts: { transcripts: string; results: string; out: string; force?: boolean }) => {
-      await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning: (w) => warn(io, w) }), async (ev) => {
+  return makeCommand<{ transcripts: string; results: string; out: string; force?: boolean }>(io, {
+    name: 'extract',
+    description: 'write tool_use/<session_id>.jsonl and skill_results.jsonl from transcripts, refusing any home-directory path',
+    arguments: [],
+    options: [
+      new Option('--transcripts <dir>', "folder of the session transcripts, or one session's .jsonl").makeOptionMandatory(),
+      new Option('--results <file>', "the probe's results.jsonl").makeOptionMandatory(),
+      new Option('--out <dir>', 'folder to write tool_use/ and skill_results.jsonl into').makeOptionMandatory(),
+      new Option('--force', 'overwrite files that differ'),
+    ],
+    action: async ({ opts, onWarning }) => {
+      await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning }), async (ev) => {
         const report = await ev.extract({ out: opts.out, force: opts.force, home: io.env.HOME });
         // A folder that matches no row, or misses some, would otherwise go unnoticed until the
         // written probe fails to load.
@@ -27,10 +32,9 @@ export function makeExtractCommand(io: IO): Command {
         ).length;
         const [dir, results] = [displayPath(opts.transcripts), displayPath(opts.results)];
         if (m && m.matched === 0) {
-          warn(io, `extract: no transcript in ${dir} holds the session of any of the ${m.spawns} row(s) of ${results}`);
+          onWarning(`extract: no transcript in ${dir} holds the session of any of the ${m.spawns} row(s) of ${results}`);
         } else if (m && records < m.spawns) {
-          warn(
-            io,
+          onWarning(
             `extract: ${m.spawns - records} of the ${m.spawns} row(s) of ${results} opened a session no transcript in ${dir} holds: their tool_use record is not written`,
           );
         }
@@ -38,5 +42,6 @@ export function makeExtractCommand(io: IO): Command {
           `omg-evidence: extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}\n`,
         );
       });
-    });
+    },
+  });
 }

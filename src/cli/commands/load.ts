@@ -3,43 +3,36 @@
  * commands given `--db FILE` skip the load. The file records its inputs and their fingerprint;
  * `--db` refuses it when they differ from the ones named or changed since.
  */
-import { Command, Option } from 'commander';
-import { Evidence, type Source } from '../../evidence.js';
-import { warn, type IO } from '../io.js';
-import { progressReporter } from '../progress.js';
+import { type Command, Option } from 'commander';
 import { displayPath } from '../../base/paths.js';
+import { Evidence, type Source } from '../../evidence.js';
+import { makeCommand } from '../command.js';
+import type { IO } from '../io.js';
 import { resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
+import { progressReporter } from '../progress.js';
 
 export function makeLoadCommand(io: IO): Command {
-  return new Command('load')
-    .description(
+  return makeCommand<{ db: string; from?: Source; transcripts?: string; force?: boolean }>(io, {
+    name: 'load',
+    description:
       'load probes (and transcripts) into a DuckDB file that --db FILE reads; with --transcripts DIR, no probe and no --from, transcripts only',
-    )
-    .argument('[probe...]', 'probe directories')
-    .requiredOption('--db <file>', 'the database file to write')
-    .addOption(
+    options: [
+      new Option('--db <file>', 'the database file to write').makeOptionMandatory(),
       new Option('--from <source>', "transcripts: also load each probe's transcripts/").choices(['records', 'transcripts'] as const),
-    )
-    .addOption(transcriptsOption())
-    .option('--force', 'rebuild even when the file is current')
-    .action(async (probes: string[], opts: { db: string; from?: Source; transcripts?: string; force?: boolean }) => {
+      transcriptsOption(),
+      new Option('--force', 'rebuild even when the file is current'),
+    ],
+    action: async ({ probes, opts, onWarning }) => {
       // The same inputs as the other commands name with these options, so that their --db finds them.
       const transcripts = resolveSource(opts.from, opts.transcripts).open;
       const only = transcriptsOnly(probes, opts);
       // Each probe's own transcripts/ too when present, as census and verdict read it (forgeable markers).
       const built = await Evidence.build(
         probes,
-        {
-          db: undefined,
-          file: opts.db,
-          force: opts.force,
-          transcripts,
-          ownTranscripts: true,
-          onWarning: (w) => warn(io, w),
-          onProgress: progressReporter(io),
-        },
+        { db: undefined, file: opts.db, force: opts.force, transcripts, ownTranscripts: true, onWarning, onProgress: progressReporter(io) },
         !only,
       );
       io.stderr(`omg-evidence: load: ${displayPath(opts.db)} ${built ? 'written' : 'is up to date'}\n`);
-    });
+    },
+  });
 }

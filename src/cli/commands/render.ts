@@ -6,12 +6,14 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { unifiedDiff } from '../../regions/diff.js';
 import { DiffersError, InputError } from '../../base/errors.js';
-import { warn, type IO } from '../io.js';
+import { makeCommand } from '../command.js';
+import type { IO } from '../io.js';
 import { displayPath } from '../../base/paths.js';
-import type { Parsed, Rendered } from '../../regions/render.js';
+import type { Parsed } from '../../regions/document.js';
+import type { Rendered } from '../../regions/render.js';
 import { replaceDocument } from '../../regions/write-document.js';
 
 function regionDiff(doc: Parsed, r: Rendered): string {
@@ -25,15 +27,22 @@ function regionDiff(doc: Parsed, r: Rendered): string {
 }
 
 export function makeRenderCommand(io: IO, help: () => string): Command {
-  return new Command('render')
-    .description('regenerate the tables inside markdown documents from the evidence; --check exits 3 when any is stale')
-    .argument('<doc...>', 'markdown documents with <!-- omg-evidence:begin … --> regions')
-    .option('--check', 'write nothing; exit 3 when a region is stale, with a diff')
-    .option('--diff', 'print the diff of each region that changes')
-    .option('--force', 'overwrite regions that were edited by hand')
-    .action(async (docs: string[], opts: { check?: boolean; diff?: boolean; force?: boolean }) => {
-      // The renderer reaches every command's formatting: loaded only when rendering.
-      const { applyRegions, EvidenceCache, parseDocument, renderDocument } = await import('../../regions/render.js');
+  return makeCommand<{ check?: boolean; diff?: boolean; force?: boolean }>(io, {
+    name: 'render',
+    description: 'regenerate the tables inside markdown documents from the evidence; --check exits 3 when any is stale',
+    arguments: [['<doc...>', 'markdown documents with <!-- omg-evidence:begin … --> regions']],
+    options: [
+      new Option('--check', 'write nothing; exit 3 when a region is stale, with a diff'),
+      new Option('--diff', 'print the diff of each region that changes'),
+      new Option('--force', 'overwrite regions that were edited by hand'),
+    ],
+    action: async ({ args, opts, onWarning }) => {
+      const docs = args[0] as string[];
+      // The renderer reaches every table's formatter: loaded only when rendering.
+      const [{ applyRegions, parseDocument }, { EvidenceCache, renderDocument }] = await Promise.all([
+        import('../../regions/document.js'),
+        import('../../regions/render.js'),
+      ]);
       const cache = new EvidenceCache();
       try {
         // Parse every document first, so a bad marker anywhere stops the run before anything is written.
@@ -46,7 +55,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
         }
         const once = [...named.values()];
         const parsed = once.map((d) => parseDocument(d));
-        for (const w of parsed.flatMap((d) => d.warnings)) warn(io, w);
+        for (const w of parsed.flatMap((d) => d.warnings)) onWarning(w);
         const stale: string[] = [];
         const edited: string[] = [];
         const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
@@ -94,5 +103,6 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
       } finally {
         await cache.close();
       }
-    });
+    },
+  });
 }

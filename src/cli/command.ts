@@ -1,0 +1,105 @@
+/**
+ * The one command factory: a description (name, arguments, options, which evidence method, which
+ * formats, how rows are printed) becomes a commander Command. The files in commands/ hold only
+ * their descriptions, and what is particular to a command.
+ */
+import { Command, type Option } from 'commander';
+import { Evidence, withEvidence } from '../evidence.js';
+import type { TableStyle } from '../output/formats.js';
+import { warn, type IO } from './io.js';
+import { chosenFormat, formatOption, tableStyle, wideOption } from './options.js';
+
+/** What the probe arguments mean to most commands. */
+export const PROBES: Argument = ['[probe...]', 'probe directories'];
+
+/** A positional argument: its commander syntax and its help. */
+export type Argument = readonly [syntax: string, description: string];
+
+/** One run of a command: what it was given, and where it prints. */
+export interface Call<O> {
+  io: IO;
+  /** The positional arguments, in order (a variadic one as an array). */
+  args: unknown[];
+  /** The first argument as probe directories (`[probe...]`); [] when the command takes none. */
+  probes: string[];
+  opts: O;
+  /** The format asked for, or the default for where stdout goes ('' when the command offers none). */
+  format: string;
+  /** How a terminal table is drawn, read when it is drawn (--wide, the terminal's width). */
+  style(): TableStyle;
+  /** Print a warning on stderr. */
+  onWarning(message: string): void;
+}
+
+export interface CommandSpec<O> {
+  name: string;
+  description: string;
+  /** Default: [probe...]. */
+  arguments?: readonly Argument[];
+  /** Options before --format (sql's --file). */
+  leading?: readonly Option[];
+  /** The formats it offers: adds --format (with `formatNote` in its help) and --wide. */
+  formats?: readonly string[];
+  formatNote?: string;
+  /** Options after --format and --wide. */
+  options?: readonly Option[];
+  action(call: Call<O>): Promise<void>;
+}
+
+export function makeCommand<O extends object>(io: IO, spec: CommandSpec<O>): Command {
+  const cmd = new Command(spec.name).description(spec.description);
+  for (const [syntax, description] of spec.arguments ?? [PROBES]) cmd.argument(syntax, description);
+  for (const o of spec.leading ?? []) cmd.addOption(o);
+  if (spec.formats) cmd.addOption(formatOption(spec.formats, spec.formatNote)).addOption(wideOption());
+  for (const o of spec.options ?? []) cmd.addOption(o);
+  return cmd.action(async (...given: unknown[]) => {
+    // Commander passes the positional arguments, then the options, then the command.
+    const args = given.slice(0, -2);
+    const opts = given.at(-2) as O;
+    const shown = opts as { format?: string; wide?: boolean };
+    await spec.action({
+      io,
+      args,
+      probes: (spec.arguments ?? [PROBES])[0]?.[0] === '[probe...]' ? (args[0] as string[]) : [],
+      opts,
+      format: spec.formats ? chosenFormat(shown.format, io) : '',
+      style: () => tableStyle(io, shown.wide),
+      onWarning: (w) => warn(io, w),
+    });
+  });
+}
+
+/** A command that opens the evidence, reads rows from it, prints them, and maybe says more. */
+export interface EvidenceCommandSpec<O, R> extends Omit<CommandSpec<O>, 'action' | 'formats'> {
+  formats: readonly string[];
+  /** How the evidence is opened. Default: the probes, warnings printed, and --db. */
+  open?(call: Call<O>): Promise<Evidence>;
+  /** The evidence method it calls (and any warning about what it read). */
+  rows(ev: Evidence, call: Call<O>): Promise<R>;
+  /** How rows are printed in the format asked for. */
+  print(rows: R, format: string, style: TableStyle, call: Call<O>): string;
+  /** After printing: a summary on stderr, warnings, an exit code (thrown). */
+  after?(rows: R, ev: Evidence, call: Call<O>): Promise<void>;
+}
+
+export function makeEvidenceCommand<O extends { format?: string; wide?: boolean; db?: string }, R>(
+  io: IO,
+  spec: EvidenceCommandSpec<O, R>,
+): Command {
+  return makeCommand<O>(io, {
+    ...spec,
+    action: async (call) => {
+      const opening = spec.open ? spec.open(call) : openProbes(call);
+      await withEvidence(opening, async (ev) => {
+        const rows = await spec.rows(ev, call);
+        call.io.stdout(spec.print(rows, call.format, call.style(), call));
+        await spec.after?.(rows, ev, call);
+      });
+    },
+  });
+}
+
+/** The probes named, warnings printed on stderr, and --db when given. */
+function openProbes(call: Call<{ db?: string }>): Promise<Evidence> {
+  return Evidence.open(call.probes, { onWarning: call.onWarning, db: call.opts.db });
+}

@@ -1,0 +1,70 @@
+/**
+ * `agree`'s table (queries/agree.sql): one line or row per spawn compared, and the one-line summary
+ * of the counts.
+ */
+import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+
+export type AgreeFormat = 'text' | TabularFormat;
+
+/** One line per row: `K-RES       1bb76aee  agree`, or the difference with both sides. */
+function textLine(r: Row): string {
+  const head = `${String(r.arm).padEnd(12)}${String(r.session_id).slice(0, 8)}  `;
+  if (r.verdict === 'agree') return `${head}agree`;
+  if (r.verdict === 'gone') return `${head}gone: ${r.item === null ? 'no transcript' : `${r.item} holds no session`}`;
+  return `${head}differs: ${r.aspect} ${r.item}: records ${r.records}, transcripts ${r.transcripts}`;
+}
+
+export function formatAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
+  if (format === 'text') return rows.map((r) => `${textLine(r)}\n`).join('');
+  const probes = new Set(rows.map((r) => r.probe));
+  const wide = format === 'csv';
+  const columns: Column[] = [
+    ...(probes.size > 1 || wide ? [{ key: 'probe' }] : []),
+    { key: 'seq', right: true },
+    { key: 'arm' },
+    wide ? { key: 'session_id' } : { key: 'session' },
+    { key: 'verdict' },
+    { key: 'aspect' },
+    { key: 'item' },
+    { key: 'records' },
+    { key: 'transcripts' },
+  ];
+  return tabulate(format, columns, rows, {
+    cells: (r) => ({ ...(r as Record<string, Cell>), session: String(r.session_id).slice(0, 8) }),
+    style,
+  });
+}
+
+/** Counts for the summary: spawns compared (they agree or differ), and those gone, per probe. */
+export function agreementCounts(
+  rows: Row[],
+  probes: string[] = [],
+): { spawns: number; agree: number; differ: number; gone: Row[]; uncompared: string[] } {
+  const spawns = new Map<string, Row>();
+  const differ = new Set<string>();
+  for (const r of rows) {
+    const key = `${r.probe}/${r.session_id}`;
+    spawns.set(key, r);
+    if (r.verdict === 'differ') differ.add(key);
+  }
+  const compared = new Set([...spawns].filter(([, r]) => r.verdict !== 'gone').map(([, r]) => String(r.probe)));
+  const all = [...new Set([...probes, ...[...spawns.values()].map((r) => String(r.probe))])];
+  return {
+    spawns: spawns.size,
+    agree: rows.filter((r) => r.verdict === 'agree').length,
+    differ: differ.size,
+    gone: rows.filter((r) => r.verdict === 'gone'),
+    uncompared: all.filter((p) => !compared.has(p)),
+  };
+}
+
+/** How many gone spawns the summary names before "and N more". */
+const NAMED = 5;
+
+/** The one-line summary: `agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)`. */
+export function summaryLine(s: ReturnType<typeof agreementCounts>): string {
+  const named = s.gone.slice(0, NAMED).map((r) => `${r.arm} ${String(r.session_id).slice(0, 8)}`);
+  if (s.gone.length > NAMED) named.push(`and ${s.gone.length - NAMED} more`);
+  const gone = s.gone.length ? ` (no transcript: ${named.join(', ')})` : '';
+  return `agree: ${s.agree + s.differ} of ${s.spawns} spawn(s) compared: ${s.agree} agree, ${s.differ} differ; ${s.gone.length} gone${gone}`;
+}

@@ -1,0 +1,121 @@
+/**
+ * The census as every format prints it: the ADR's text block (census-block.ts) for `text`, a row per
+ * spawn for the tabular formats; and the census of sessions when no probe is named. Layout only:
+ * every value comes from queries/census.sql and queries/sessions.sql.
+ */
+import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from './census-block.js';
+import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+
+export type CensusFormat = 'text' | TabularFormat;
+
+const toolsObject = (tools: ToolCount[] | null) => (tools === null ? null : Object.fromEntries(tools.map((t) => [t.name, t.count])));
+
+/**
+ * The JSON form of a census row: `tools` as an object with sorted keys (null when gone). Its keys
+ * are csv's columns, in csv's order.
+ */
+export function censusJson(r: CensusRow) {
+  return {
+    probe: r.probe,
+    seq: r.seq,
+    arm: r.arm,
+    phase: r.phase,
+    session_id: r.session_id,
+    status: r.status,
+    exit_code: r.exit_code,
+    tools: toolsObject(r.tools),
+    artifacts: r.artifacts,
+    markers: r.markers,
+    skills: r.skills,
+    note: r.note,
+    forgeable: r.forgeable,
+  };
+}
+
+/** The forgeable column: the labels, or `unknown` when a label's spawn has no transcript to tell. */
+const forgeableText = (f: string[] | null) => (f === null ? 'unknown' : f.join(' '));
+
+/** Render census rows in `format`. Several probes get a probe column (text: a heading per probe). */
+export function formatCensus(rows: CensusRow[], format: CensusFormat, style: TableStyle = {}): string {
+  const probes = [...new Set(rows.map((r) => r.probe))];
+  if (format === 'text') {
+    if (probes.length <= 1) return censusBlock(rows);
+    return probes.map((p) => `${p}\n${censusBlock(rows.filter((r) => r.probe === p))}`).join('\n');
+  }
+  const wide = format === 'csv';
+  const columns: Column[] = [
+    ...(probes.length > 1 || wide ? [{ key: 'probe' }] : []),
+    { key: 'seq', right: true },
+    { key: 'arm' },
+    { key: 'phase' },
+    wide ? { key: 'session_id' } : { key: 'session' },
+    { key: 'status' },
+    { key: 'exit_code', title: wide ? 'exit_code' : 'exit', right: true },
+    { key: 'tools' },
+    { key: 'artifacts' },
+    { key: 'markers' },
+    { key: 'skills' },
+    { key: 'note' },
+    { key: 'forgeable' },
+  ];
+  const cells = (r: CensusRow): Record<string, Cell> => ({
+    probe: r.probe,
+    seq: r.seq,
+    arm: r.arm,
+    phase: r.phase,
+    session: r.session_id.slice(0, 8),
+    session_id: r.session_id,
+    status: r.status,
+    exit_code: r.exit_code,
+    tools: wide ? (r.tools === null ? null : JSON.stringify(toolsObject(r.tools))) : toolsText(r.tools),
+    artifacts: r.artifacts.join(' '),
+    markers: r.markers.join(' '),
+    skills: (wide ? r.skills : skillList(r.skills)).join(' '),
+    note: r.note,
+    forgeable: wide && r.forgeable === null ? null : forgeableText(r.forgeable),
+  });
+  return tabulate(format as TabularFormat, columns, rows, { cells, json: censusJson, style });
+}
+
+interface SessionRow {
+  session_id: string;
+  first_timestamp: string | null;
+  versions: string[];
+  models: string[];
+  tools: ToolCount[];
+  skills: string[];
+  lines: number;
+  files: string[];
+}
+
+/** Render the census of sessions (no probe). */
+export function formatSessions(rows: Row[], format: CensusFormat, style: TableStyle = {}): string {
+  const sessions = rows as unknown as SessionRow[];
+  if (format === 'text') {
+    return sessions
+      .map((s) => `${`${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd()}\n`)
+      .join('');
+  }
+  const wide = format === 'csv';
+  const columns: Column[] = [
+    { key: 'session_id' },
+    { key: 'first_timestamp' },
+    { key: 'versions' },
+    { key: 'models' },
+    { key: 'tools' },
+    { key: 'skills' },
+    { key: 'lines', right: true },
+    { key: 'files', right: !wide },
+  ];
+  const cells = (s: SessionRow): Record<string, Cell> => ({
+    session_id: s.session_id,
+    first_timestamp: s.first_timestamp,
+    versions: s.versions.join(' '),
+    models: s.models.join(' '),
+    tools: wide ? JSON.stringify(toolsObject(s.tools)) : pythonDict(s.tools),
+    skills: (wide ? s.skills : skillList(s.skills)).join(' '),
+    lines: s.lines,
+    files: wide ? s.files.join(' ') : s.files.length,
+  });
+  return tabulate(format as TabularFormat, columns, sessions, { cells, json: (s) => ({ ...s, tools: toolsObject(s.tools) }), style });
+}

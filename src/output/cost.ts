@@ -1,0 +1,55 @@
+/** What a probe spent (analysis/cost.ts gathers it), as a report: the total, by arm and by model. */
+import { toJson, type Row, type TableStyle } from './formats.js';
+import { bound, formatReport, percent, usd, type Part } from './report.js';
+
+export type CostFormat = 'table' | 'markdown' | 'json';
+
+/** One probe's spending as analysis/cost.ts gathers it. */
+export interface CostReport {
+  probe: string;
+  total_cost_usd: number;
+  spawns: number;
+  envelopes: number;
+  budget: { usd: number | null; spawns: number | null; share_usd: number | null; share_spawns: number | null };
+  by_arm: Row[];
+  by_model: Row[];
+}
+
+export function costParts(c: CostReport): Part[] {
+  const b = c.budget;
+  return [
+    { kind: 'heading', text: `Cost of ${c.probe}` },
+    {
+      kind: 'line',
+      label: 'Spent',
+      text:
+        `${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope)` +
+        (b.usd === null
+          ? '; no budget is registered'
+          : `: ${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
+    },
+    {
+      kind: 'table',
+      columns: [{ key: 'arm' }, { key: 'spawns', right: true }, { key: 'cost_usd', right: true, money: true }],
+      rows: c.by_arm as Record<string, string | number>[],
+    },
+    {
+      kind: 'table',
+      columns: [
+        { key: 'model' },
+        { key: 'spawns', right: true },
+        { key: 'cost_usd', right: true, money: true },
+        { key: 'input_tokens', right: true },
+        { key: 'output_tokens', right: true },
+        { key: 'cache_read_input_tokens', title: 'cache_read', right: true },
+        { key: 'cache_creation_input_tokens', title: 'cache_creation', right: true },
+      ],
+      rows: c.by_model as Record<string, string | number>[],
+    },
+  ];
+}
+
+export function formatCost(cs: CostReport[], format: CostFormat, style: TableStyle = {}): string {
+  if (format === 'json') return toJson(cs.length === 1 ? cs[0] : cs);
+  return cs.map((c) => formatReport(costParts(c), format, style)).join('\n');
+}

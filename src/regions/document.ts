@@ -1,0 +1,168 @@
+/**
+ * The generated regions of a markdown document. A region is
+ *
+ *     <!-- omg-evidence:begin census probe=. format=text -->
+ *     …generated…
+ *     <!-- omg-evidence:provenance … content=<hash> -->
+ *     <!-- omg-evidence:end -->
+ *
+ * This module finds the regions of a document (markers at the start of a line, outside fenced code)
+ * and puts new bodies in their place; render.ts makes the bodies. Bytes outside the markers are
+ * never touched.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { InputError } from '../base/errors.js';
+import { displayPath } from '../base/paths.js';
+import { FenceScanner } from './fences.js';
+
+const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
+const END = /^<!-- omg-evidence:end\s*-->[ \t]*\r?$/;
+/** A line that means to be a marker (indented less than code is): one not BEGIN or END is an error, never text. */
+const MARKER_LIKE = /^ {0,3}<!--\s*omg-evidence:/;
+
+/** What a region can name besides a query: the command tables, and the two documentation tables. */
+export const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
+
+export interface Region {
+  /** 1-based line of the begin marker. */
+  begin: number;
+  /** 1-based line of the end marker. */
+  end: number;
+  name: string;
+  options: Record<string, string[]>;
+  /** The lines between the markers, as they are. */
+  body: string[];
+}
+
+export interface Parsed {
+  path: string;
+  /** The document's bytes as read: writing refuses if the file no longer holds them. */
+  bytes: Buffer;
+  lines: string[];
+  regions: Region[];
+  /** Things the user should know that do not stop rendering (doc:line first). */
+  warnings: string[];
+}
+
+export function fail(doc: string, line: number, what: string, hint?: string): never {
+  throw new InputError(`${displayPath(doc)}:${line}: ${what}`, hint);
+}
+
+/** `key=value key="a b"` into a map of key → values (a key may repeat). */
+function parseOptions(doc: string, line: number, text: string): Record<string, string[]> {
+  const options: Record<string, string[]> = {};
+  const re = /\s*([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S+))/y;
+  let at = 0;
+  while (at < text.length) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) {
+      if (text.slice(at).trim() === '') break;
+      fail(
+        doc,
+        line,
+        `cannot read the marker's options at "${text.slice(at).trim()}"`,
+        'options are key=value pairs, e.g. probe=. format=text',
+      );
+    }
+    options[m[1]!] ??= [];
+    options[m[1]!]!.push(m[2] ?? m[3]!);
+    at = re.lastIndex;
+  }
+  return options;
+}
+
+/**
+ * A document's text. Bytes that are not UTF-8 would be written back as U+FFFD, outside the regions
+ * too: such a document is refused, naming the line of its first such byte.
+ */
+function utf8Text(bytes: Buffer, path: string): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  let start = 0;
+  for (let line = 1; ; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    if (!isUtf8(bytes.subarray(start, end < 0 ? bytes.length : end)) || end < 0) {
+      throw new InputError(
+        `${displayPath(path)}:${line}: not UTF-8 text`,
+        'render reads and writes UTF-8 documents only; convert it first (iconv -t UTF-8)',
+      );
+    }
+    start = end + 1;
+  }
+}
+
+/** Find a document's regions. Throws (naming the line) on an unbalanced or nested marker. */
+export function parseDocument(path: string): Parsed {
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
+  }
+  const bytes = readFileSync(path);
+  const lines = utf8Text(bytes, path).split('\n');
+  const regions: Region[] = [];
+  let open: { begin: number; name: string; options: Record<string, string[]> } | null = null;
+  // Inside a region only its end marker counts (its own content has fences); outside, fenced code is text.
+  const fences = new FenceScanner();
+  // The fence open now (its line), and the first marker it holds: an unclosed one hides every marker after it.
+  let openFence: { line: number; marker?: number } | null = null;
+  lines.forEach((text, i) => {
+    const line = i + 1;
+    if (!open && fences.line(text)) {
+      if (!openFence) openFence = { line };
+      else if (!fences.inFence) openFence = null;
+      else if (openFence.marker === undefined && (BEGIN.test(text) || END.test(text))) openFence.marker = line;
+      return;
+    }
+    const b = BEGIN.exec(text);
+    if (b) {
+      if (open)
+        fail(
+          path,
+          line,
+          `nested marker: a region begins inside the region begun on line ${open.begin}`,
+          'close each region with <!-- omg-evidence:end --> before the next begins',
+        );
+      const [name, ...rest] = (b[1] ?? '').split(/\s+/);
+      if (!name) fail(path, line, 'the begin marker names nothing to render', `name one of ${TABLES.join(', ')} or a query`);
+      open = { begin: line, name, options: parseOptions(path, line, rest.join(' ')) };
+    } else if (END.test(text)) {
+      if (!open) fail(path, line, 'an end marker with no region begun', 'remove it, or add the <!-- omg-evidence:begin … --> it closes');
+      regions.push({ ...open, end: line, body: lines.slice(open.begin, i) });
+      open = null;
+    } else if (!open && MARKER_LIKE.test(text)) {
+      // Outside a region, a misspelt or indented marker would leave its region silently unrendered.
+      fail(
+        path,
+        line,
+        'a line that looks like a marker but is not one',
+        'write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line',
+      );
+    }
+  });
+  if (open) fail(path, (open as { begin: number }).begin, 'a region begun here is never ended', 'add <!-- omg-evidence:end --> after it');
+  const warnings: string[] = [];
+  const unclosed = openFence as { line: number; marker?: number } | null;
+  if (fences.inFence && unclosed?.marker !== undefined) {
+    warnings.push(
+      `${displayPath(path)}:${unclosed.line}: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line ${unclosed.marker}) are text, not regions`,
+    );
+  }
+  return { path, bytes, lines, regions, warnings };
+}
+
+/**
+ * The document with every region's body replaced; bytes outside the markers are kept. The new lines
+ * end as the begin marker's line does, so a CRLF document stays CRLF.
+ */
+export function applyRegions(doc: Parsed, rendered: { region: Region; body: string[] }[]): string {
+  const lines: string[] = [];
+  let at = 0;
+  for (const r of rendered) {
+    lines.push(...doc.lines.slice(at, r.region.begin));
+    const cr = doc.lines[r.region.begin - 1]!.endsWith('\r') ? '\r' : '';
+    lines.push(...r.body.map((l) => l + cr));
+    at = r.region.end - 1;
+  }
+  lines.push(...doc.lines.slice(at));
+  return lines.join('\n');
+}
