@@ -8,10 +8,10 @@
 // files are not loaded one by one.
 import { totalmem } from 'node:os';
 import { DuckDBInstance, StatementType } from '@duckdb/node-api';
-import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance as Instance } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
 import { INSTANCE_OPTIONS, takeEarly } from './engine.js';
-import { sqlIdentifier, sqlString } from './sql-text.js';
+import { type Params, sqlIdentifier, sqlString } from './sql-text.js';
 import {
   type Limits,
   type ParsedSql,
@@ -27,9 +27,7 @@ import { type Result, resultOf } from './values.js';
 // The wrapper's vocabulary, from one module.
 export type { Row, Result } from './values.js';
 export type { Limits, RowSink, ParsedSql } from './statements.js';
-export { sqlString, sqlIdentifier, textList, pathList } from './sql-text.js';
-
-export type Params = Record<string, DuckDBValue> | DuckDBValue[];
+export { sqlString, sqlIdentifier, textList, pathList, type Params } from './sql-text.js';
 
 /** DuckDB's memory_limit when none is given: a quarter of the machine's memory. */
 function defaultMemoryLimit(): string {

@@ -1,6 +1,9 @@
 /** SQL text for what DuckDB cannot take as a bound parameter, and lists it can. */
 import { type DuckDBValue, listValue } from '@duckdb/node-api';
 
+/** Bound parameters: by name (`$name`) or by position. */
+export type Params = Record<string, DuckDBValue> | DuckDBValue[];
+
 /** A SQL string literal, for what DuckDB cannot take as a bound parameter (schemas, column maps). */
 export function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;

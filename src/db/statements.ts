@@ -12,7 +12,7 @@ import {
   StatementType,
 } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
-import type { Params } from './database.js';
+import type { Params } from './sql-text.js';
 import { deduplicated, jsonExact, jsonText, type Result, type Row, toPlain, UNSAFE_INTEGER } from './values.js';
 
 /** Bounds on the user's SQL. */
