@@ -9,7 +9,7 @@ import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
 import type { CensusRow, ForgeableRow } from './output/census-block.js';
-import { Database, type Limits, type Params, type Result, type Row, type RowSink } from './db/database.js';
+import { Database, type Limits, type Result, type Row, type RowSink } from './db/database.js';
 import { InputError, UsageError } from './base/errors.js';
 import { bundledProbeDir, displayPath } from './base/paths.js';
 import { loadProbes, loadResultsFile, type Probe } from './load/probe.js';
@@ -99,16 +99,6 @@ function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], p
 
 const probeOf = (dir: string): Probe => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) });
 
-/**
- * SQL over an opened evidence set that leaves it as it was: each call runs in a sandbox
- * (Database.sandbox), so a write, a temporary table or a macro is gone when it returns.
- */
-export interface Reader {
-  query(sql: string, params?: Params, source?: string): Promise<Result>;
-  select(sql: string, params?: Params, source?: string): Promise<Result>;
-  exec(sql: string, params?: Params, source?: string): Promise<void>;
-}
-
 /** Evidence loaded into a database that is not sealed: what `export` and `build` write from. */
 interface Loaded {
   db: Database;
@@ -187,11 +177,10 @@ export function exportParquet(paths: string[], dir: string, options: OpenOptions
 export class Evidence {
   #evaluated = false;
   /**
-   * The connection the evidence was loaded on, sealed. Only omg-evidence's own SQL runs on it
-   * (queries/, the loaders'); everything else goes through `db`, in a sandbox.
+   * The connection the evidence was loaded on, sealed and private. Only omg-evidence's own SQL runs
+   * on it (queries/, the loaders'); the user's goes through sql(), in a sandbox.
    */
   readonly #db: Database;
-  #reader: Reader | undefined;
 
   readonly #probes: readonly Readonly<Probe>[];
   readonly #warnings: readonly string[];
@@ -219,22 +208,6 @@ export class Evidence {
     // Nothing a library user sets afterwards may point the verdict at other check files.
     this.#probes = Object.freeze(probes.map((p) => Object.freeze({ ...p })));
     this.#warnings = Object.freeze([...warnings]);
-  }
-
-  /**
-   * SQL over the loaded tables that cannot change them: every call runs on a connection of its
-   * own, in a transaction that is rolled back (Database.sandbox).
-   */
-  get db(): Reader {
-    // Opened for some queries alone, the tables hold only what those read: no SQL may see them.
-    if (this.only) this.refuse('SQL');
-    const db = this.#db;
-    this.#reader ??= {
-      query: (sql, params, source) => db.sandbox((box) => box.query(sql, params, source)),
-      select: (sql, params, source) => db.sandbox((box) => box.select(sql, params, source)),
-      exec: (sql, params, source) => db.sandbox((box) => box.exec(sql, params, source)),
-    };
-    return this.#reader;
   }
 
   /** Load probe directories (the bundled probe when `paths` is empty), or read `options.db`. */

@@ -28,7 +28,11 @@ export async function exportViews(db: Database, dir: string, options: ExportOpti
     if (v.transcripts) {
       if (!options.hasTranscripts) continue;
       // Transcript views belong to no probe: one unpartitioned file each.
-      const leaks = await db.query(readSql('export/home-path-rows').replaceAll('__VIEW__', from), { re: HOME_PATH_RE2 }, `export ${v.name}`);
+      const leaks = await db.query(
+        readSql('export/home-path-rows').replaceAll('__VIEW__', from),
+        { re: HOME_PATH_RE2 },
+        `export ${v.name}`,
+      );
       const first = leaks.rows[0];
       if (first) {
         const path = firstHomePath(String(first.path))?.text ?? String(first.path);
