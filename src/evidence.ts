@@ -19,6 +19,9 @@ import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } f
 import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './load/transcripts.js';
 import { exportViews } from './db/export.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
+import { auditProbes as audit, type Audit } from './analysis/audit.js';
+import { physicalLine } from './load/jsonl.js';
+import { discoverProbe } from './load/probe.js';
 import type { ExtractOptions, ExtractReport } from './load/extract.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
@@ -29,7 +32,10 @@ export type { Progress } from './load/transcripts.js';
 export type { ExtractReport } from './load/extract.js';
 export { VIEWS, type View } from './db/views.js';
 export { listQueries, readQuery, type Query } from './db/queries.js';
-export { auditProbes, type Audit, type Finding } from './analysis/audit.js';
+export type { Audit, Finding } from './analysis/audit.js';
+
+/** Audit probe directories for leaks (analysis/audit.ts), each found to be a probe as load/ finds them. */
+export const auditProbes = (dirs: string[], home?: string): Audit => audit(dirs, home, discoverProbe);
 export type { Verdict, Conjunct, Budget } from './analysis/verdict.js';
 
 export type Source = 'records' | 'transcripts';
@@ -412,7 +418,7 @@ export class Evidence {
   /** Run every registered trigger and conjunct check once (registration.ts). */
   async evaluateRegistration(): Promise<void> {
     if (this.#evaluated) return;
-    await evaluateRegistration(this.#db, this.probes);
+    await evaluateRegistration(this.#db, this.probes, physicalLine);
     this.#evaluated = true;
   }
 
