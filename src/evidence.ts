@@ -12,20 +12,20 @@ import type { CensusRow, ForgeableRow } from './output/census-block.js';
 import { Database, type Limits, type Result, type Row, type RowSink } from './db/database.js';
 import { InputError, UsageError } from './base/errors.js';
 import { bundledProbeDir, displayPath } from './base/paths.js';
-import { loadProbes, loadResultsFile, type Probe } from './load/probe.js';
+import { loadProbes, loadResultsFile } from './load/probe.js';
+import { discoverProbe, findTranscripts, inputFiles, normalize, type Inputs, type Probe, type TranscriptFile } from './load/inputs.js';
 import { readQuery } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
-import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './load/database-file.js';
-import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './load/transcripts.js';
+import { fingerprint, readMeta, staleness, writeMeta } from './load/database-file.js';
+import { loadTranscripts, type Progress } from './load/transcripts.js';
 import { exportViews } from './db/export.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
 import { auditProbes as audit, type Audit } from './analysis/audit.js';
 import { physicalLine } from './load/jsonl.js';
-import { discoverProbe } from './load/probe.js';
 import type { ExtractOptions, ExtractReport } from './load/extract.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
-export { listTranscriptFiles } from './load/transcripts.js';
+export { listTranscriptFiles } from './load/inputs.js';
 // What the front ends (cli/, regions/) use of the layers below, through the facade alone.
 export type { Row, Result } from './db/database.js';
 export type { Progress } from './load/transcripts.js';
@@ -187,6 +187,7 @@ export class Evidence {
    * on it (queries/, the loaders'); the user's goes through sql(), in a sandbox.
    */
   readonly #db: Database;
+  readonly #inputs: Inputs;
 
   readonly #probes: readonly Readonly<Probe>[];
   readonly #warnings: readonly string[];
@@ -207,10 +208,13 @@ export class Evidence {
     warnings: string[],
     /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
     readonly hasTranscripts: boolean,
+    /** The probe directories and transcript folders it was opened from. */
+    inputs: Inputs,
     /** The only queries this evidence runs (OpenOptions.queries); undefined: any. */
     readonly only?: readonly string[],
   ) {
     this.#db = db;
+    this.#inputs = inputs;
     // Nothing a library user sets afterwards may point the verdict at other check files.
     this.#probes = Object.freeze(probes.map((p) => Object.freeze({ ...p })));
     this.#warnings = Object.freeze([...warnings]);
@@ -236,7 +240,7 @@ export class Evidence {
       // extract's queries read neither transcript_lines nor any probe table but spawns.
       await loadTranscripts(db, files, { lines: false });
       await db.seal();
-      return new Evidence(db, loaded.probes, loaded.warnings, true);
+      return new Evidence(db, loaded.probes, loaded.warnings, true, { probes: [], transcripts: [resolve(transcripts)] });
     } catch (err) {
       db.close();
       throw err;
@@ -288,14 +292,15 @@ export class Evidence {
 
   private static async load(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
     if (options.db) return Evidence.fromFile(paths, options, probesDefault);
-    const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
+    const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
+    const loaded = await loadInputs(inputs, options);
     try {
       await loaded.db.seal(options.memoryLimit);
     } catch (err) {
       loaded.db.close();
       throw err;
     }
-    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, loaded.only);
+    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, inputs, loaded.only);
   }
 
   /** Read a database file, refusing it when it was built from other inputs or they changed. */
@@ -327,7 +332,7 @@ export class Evidence {
       }
       // What loading the evidence warned of is said again: the database holds what it was built from.
       for (const w of meta.warnings) options.onWarning?.(w);
-      return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0);
+      return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0, meta.inputs);
     } catch (err) {
       db.close();
       throw err;
@@ -518,6 +523,15 @@ export class Evidence {
   /** The absolute path of every file the loaders read, sorted. */
   async sourceFiles(): Promise<string[]> {
     return (await this.#db.sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
+  }
+
+  /**
+   * Every input file of the probes and transcript folders this evidence was opened from
+   * (load/inputs.ts inputFiles, the list `--db` freshness is taken of), absolute and sorted;
+   * with `{ transcripts: false }`, the probes' files alone.
+   */
+  inputFiles(options: { transcripts?: boolean } = {}): string[] {
+    return inputFiles({ probes: this.#inputs.probes, transcripts: options.transcripts === false ? [] : this.#inputs.transcripts });
   }
 
   /** Release the database. */

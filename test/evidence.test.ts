@@ -248,3 +248,18 @@ describe('nothing the SQL of a library user does changes what the other methods 
     expect(Object.getOwnPropertyNames(Object.getPrototypeOf(ev)).filter((n) => /^db$|database|connection/i.test(n))).toEqual([]);
   });
 });
+
+describe('the input files', () => {
+  it('are one list: every file loaded, and every file of the registration it is evaluated from, sorted and unique', async () => {
+    const files = ev.inputFiles();
+    expect(files).toEqual([...new Set(files)].sort());
+    const loaded = await ev.sourceFiles();
+    expect(loaded.filter((f) => !files.includes(f))).toEqual([]);
+    const dir = ev.probes[0]!.dir;
+    const registration = readdirSync(join(dir, 'registration'), { recursive: true })
+      .map((f) => join(dir, 'registration', String(f)))
+      .filter((f) => statSync(f).isFile());
+    expect(files.filter((f) => !loaded.includes(f))).toEqual(registration.filter((f) => !loaded.includes(f)).sort());
+    expect(ev.inputFiles({ transcripts: false })).toEqual(files);
+  });
+});

@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
-import { findTranscripts, loadTranscripts } from '../src/load/transcripts.js';
+import { findTranscripts } from '../src/load/inputs.js';
+import { loadTranscripts } from '../src/load/transcripts.js';
 import { bundled, cli, probeFixture, repo, shared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
