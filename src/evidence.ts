@@ -11,14 +11,16 @@ import type { ColumnTable } from 'arquero';
 import type { CensusRow, ForgeableRow } from './output/census-block.js';
 import { Database, type Limits, type Result, type Row, type RowSink } from './db/database.js';
 import { InputError, UsageError } from './base/errors.js';
-import { bundledProbeDir, displayPath } from './base/paths.js';
-import { loadProbes, loadResultsFile } from './load/probe.js';
-import { discoverProbe, findTranscripts, inputFiles, normalize, type Inputs, type Probe, type TranscriptFile } from './load/inputs.js';
+import { displayPath } from './base/paths.js';
+import { loadResultsFile } from './load/probe.js';
+import { discoverProbe, findTranscripts, inputFiles, namedInputs, type Inputs, type Probe } from './load/inputs.js';
 import { readQuery } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
 import { fingerprint, readMeta, staleness, writeMeta } from './load/database-file.js';
 import { loadTranscripts, type Progress } from './load/transcripts.js';
 import { exportViews } from './db/export.js';
+import { loadInputs, type Loaded } from './load/open.js';
+import { table } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
 import { auditProbes as audit, type Audit } from './analysis/audit.js';
 import { physicalLine } from './load/jsonl.js';
@@ -79,77 +81,7 @@ export interface SqlOptions {
   maxRows?: number;
 }
 
-/** The probes and transcript folders that `paths` and `options` name. */
-function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], probesDefault: boolean, own = false): Inputs {
-  const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
-  if (transcripts === undefined && own) {
-    return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
-  }
-  const dirs =
-    typeof transcripts === 'string'
-      ? [transcripts]
-      : transcripts === true
-        ? probes.map((p) => {
-            const dir = join(p, 'transcripts');
-            if (!existsSync(dir)) {
-              throw new InputError(
-                `${displayPath(p)}: the probe has no transcripts/ folder`,
-                'pass --transcripts DIR, the folder of its session files (e.g. ~/.claude/projects/<slug>)',
-              );
-            }
-            return dir;
-          })
-        : [];
-  return normalize({ probes, transcripts: dirs });
-}
-
 const probeOf = (dir: string): Probe => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) });
-
-/** Evidence loaded into a database that is not sealed: what `export` and `build` write from. */
-interface Loaded {
-  db: Database;
-  probes: Probe[];
-  warnings: string[];
-  hasTranscripts: boolean;
-  /** OpenOptions.queries. */
-  only?: readonly string[];
-}
-
-/** Load resolved inputs into a fresh in-memory database, unsealed. */
-async function loadInputs(inputs: Inputs, options: OpenOptions): Promise<Loaded> {
-  // DuckDB starts on a worker thread while the transcript files are listed (and their folders
-  // checked) on this one.
-  const opening = Database.open({ progress: options.onProgress !== undefined });
-  let files: TranscriptFile[];
-  try {
-    files = findTranscripts(inputs.transcripts);
-  } catch (err) {
-    await opening.then(
-      (db) => db.close(),
-      () => undefined,
-    );
-    throw err;
-  }
-  const db = await opening;
-  try {
-    const only = options.queries;
-    const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
-    // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
-    const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
-    const loaded = probeTables ? await loadProbes(db, inputs.probes) : { probes: [], warnings: [] };
-    for (const w of loaded.warnings) options.onWarning?.(w);
-    await loadTranscripts(db, files, {
-      lines: !reads || reads.has('transcript_lines'),
-      results: !reads || reads.has('transcript_tool_results'),
-      onProgress: options.onProgress,
-      committed: inputs.probes,
-    });
-    return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, only };
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
 
 /**
  * Load the named inputs into a database that stays writable (no seal), for `export`, which writes
@@ -559,13 +491,6 @@ function withForgeable(rows: Omit<CensusRow, 'forgeable'>[], findings: Forgeable
     const mine = bySpawn.get(`${r.probe}\0${r.session_id}`) ?? [];
     return { ...r, forgeable: mine.some((f) => f.verdict === 'unknown') ? null : mine.map((f) => f.shown) };
   });
-}
-
-/** Rows as an arquero table, columns in the order given (or of the first row). */
-async function table(rows: Row[], columns?: string[]): Promise<ColumnTable> {
-  const aq = await import('arquero');
-  const names = columns ?? Object.keys(rows[0] ?? {});
-  return aq.table(Object.fromEntries(names.map((c) => [c, rows.map((r) => r[c])])));
 }
 
 /** Open evidence, use it, and close it whatever happens. */

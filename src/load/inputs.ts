@@ -7,7 +7,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath, inputFile, inputFolder, listDir, listFiles, walkFiles } from '../base/paths.js';
+import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, walkFiles } from '../base/paths.js';
 
 export interface Probe {
   /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
@@ -169,4 +169,28 @@ export function inputFiles(inputs: Inputs): string[] {
   }
   for (const t of inputs.transcripts) if (existsSync(t)) out.push(...listTranscriptFiles(t));
   return [...new Set(out)].sort();
+}
+
+/** The probes and transcript folders that `paths` and `options` name. */
+export function namedInputs(paths: string[], transcripts: boolean | string | undefined, probesDefault: boolean, own = false): Inputs {
+  const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
+  if (transcripts === undefined && own) {
+    return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
+  }
+  const dirs =
+    typeof transcripts === 'string'
+      ? [transcripts]
+      : transcripts === true
+        ? probes.map((p) => {
+            const dir = join(p, 'transcripts');
+            if (!existsSync(dir)) {
+              throw new InputError(
+                `${displayPath(p)}: the probe has no transcripts/ folder`,
+                'pass --transcripts DIR, the folder of its session files (e.g. ~/.claude/projects/<slug>)',
+              );
+            }
+            return dir;
+          })
+        : [];
+  return normalize({ probes, transcripts: dirs });
 }
