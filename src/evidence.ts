@@ -9,27 +9,35 @@ import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
 import type { CensusRow, ForgeableRow } from './output/census-block.js';
-import { Database, type Limits, type Params, type Result, type Row, type RowSink } from './db/database.js';
+import { Database, type Limits, type Result, type Row, type RowSink } from './db/database.js';
 import { InputError, UsageError } from './base/errors.js';
-import { bundledProbeDir, displayPath } from './base/paths.js';
-import { loadProbes, loadResultsFile, type Probe } from './load/probe.js';
+import { displayPath } from './base/paths.js';
+import { loadResultsFile } from './load/probe.js';
+import { discoverProbe, findTranscripts, inputFiles, namedInputs, type Inputs, type Probe } from './load/inputs.js';
 import { readQuery } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
-import { fingerprint, normalize, readMeta, staleness, writeMeta, type Inputs } from './load/database-file.js';
-import { findTranscripts, loadTranscripts, type Progress, type TranscriptFile } from './load/transcripts.js';
+import { fingerprint, readMeta, staleness, writeMeta } from './load/database-file.js';
+import { loadTranscripts, type Progress } from './load/transcripts.js';
 import { exportViews } from './db/export.js';
+import { loadInputs, type Loaded } from './load/open.js';
+import { table } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
+import { auditProbes as audit, type Audit } from './analysis/audit.js';
+import { physicalLine } from './load/jsonl.js';
 import type { ExtractOptions, ExtractReport } from './load/extract.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
-export { listTranscriptFiles } from './load/transcripts.js';
+export { listTranscriptFiles } from './load/inputs.js';
 // What the front ends (cli/, regions/) use of the layers below, through the facade alone.
 export type { Row, Result } from './db/database.js';
 export type { Progress } from './load/transcripts.js';
 export type { ExtractReport } from './load/extract.js';
 export { VIEWS, type View } from './db/views.js';
 export { listQueries, readQuery, type Query } from './db/queries.js';
-export { auditProbes, type Audit, type Finding } from './analysis/audit.js';
+export type { Audit, Finding } from './analysis/audit.js';
+
+/** Audit probe directories for leaks (analysis/audit.ts), each found to be a probe as load/ finds them. */
+export const auditProbes = (dirs: string[], home?: string): Audit => audit(dirs, home, discoverProbe);
 export type { Verdict, Conjunct, Budget } from './analysis/verdict.js';
 export { costReports, type CostReport } from './analysis/cost.js';
 
@@ -74,93 +82,7 @@ export interface SqlOptions {
   maxRows?: number;
 }
 
-/** The probes and transcript folders that `paths` and `options` name. */
-function namedInputs(paths: string[], transcripts: OpenOptions['transcripts'], probesDefault: boolean, own = false): Inputs {
-  const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
-  if (transcripts === undefined && own) {
-    return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
-  }
-  const dirs =
-    typeof transcripts === 'string'
-      ? [transcripts]
-      : transcripts === true
-        ? probes.map((p) => {
-            const dir = join(p, 'transcripts');
-            if (!existsSync(dir)) {
-              throw new InputError(
-                `${displayPath(p)}: the probe has no transcripts/ folder`,
-                'pass --transcripts DIR, the folder of its session files (e.g. ~/.claude/projects/<slug>)',
-              );
-            }
-            return dir;
-          })
-        : [];
-  return normalize({ probes, transcripts: dirs });
-}
-
 const probeOf = (dir: string): Probe => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) });
-
-/**
- * SQL over an opened evidence set that leaves it as it was: each call runs in a sandbox
- * (Database.sandbox), so a write, a temporary table or a macro is gone when it returns.
- */
-export interface Reader {
-  query(sql: string, params?: Params, source?: string): Promise<Result>;
-  select(sql: string, params?: Params, source?: string): Promise<Result>;
-  exec(sql: string, params?: Params, source?: string): Promise<void>;
-}
-
-/** Evidence loaded into a database that is not sealed: what `export` and `build` write from. */
-interface Loaded {
-  db: Database;
-  probes: Probe[];
-  warnings: string[];
-  hasTranscripts: boolean;
-  /** OpenOptions.queries. */
-  only?: readonly string[];
-}
-
-/** Load resolved inputs into a fresh in-memory database, unsealed. */
-async function loadInputs(inputs: Inputs, options: OpenOptions): Promise<Loaded> {
-  // DuckDB starts on a worker thread while the transcript files are listed (and their folders
-  // checked) on this one.
-  const opening = Database.open({ progress: options.onProgress !== undefined });
-  let files: TranscriptFile[];
-  try {
-    files = findTranscripts(inputs.transcripts);
-  } catch (err) {
-    await opening.then(
-      (db) => db.close(),
-      () => undefined,
-    );
-    throw err;
-  }
-  const db = await opening;
-  try {
-    const only = options.queries;
-    const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
-    // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
-    const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
-    // The probes load on a second connection while the transcripts load on this one: neither reads
-    // the other's tables. A probe's error is the one thrown when both fail (inParallel), as when
-    // the probes loaded first.
-    const [, loaded] = await db.inParallel(
-      (here) =>
-        loadTranscripts(here, files, {
-          lines: !reads || reads.has('transcript_lines'),
-          results: !reads || reads.has('transcript_tool_results'),
-          onProgress: options.onProgress,
-          committed: inputs.probes,
-        }),
-      async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
-    );
-    for (const w of loaded.warnings) options.onWarning?.(w);
-    return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, only };
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
 
 /**
  * Load the named inputs into a database that stays writable (no seal), for `export`, which writes
@@ -194,11 +116,11 @@ export function exportParquet(paths: string[], dir: string, options: OpenOptions
 export class Evidence {
   #evaluated = false;
   /**
-   * The connection the evidence was loaded on, sealed. Only omg-evidence's own SQL runs on it
-   * (queries/, the loaders'); everything else goes through `db`, in a sandbox.
+   * The connection the evidence was loaded on, sealed and private. Only omg-evidence's own SQL runs
+   * on it (queries/, the loaders'); the user's goes through sql(), in a sandbox.
    */
   readonly #db: Database;
-  #reader: Reader | undefined;
+  readonly #inputs: Inputs;
 
   readonly #probes: readonly Readonly<Probe>[];
   readonly #warnings: readonly string[];
@@ -219,29 +141,16 @@ export class Evidence {
     warnings: string[],
     /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
     readonly hasTranscripts: boolean,
+    /** The probe directories and transcript folders it was opened from. */
+    inputs: Inputs,
     /** The only queries this evidence runs (OpenOptions.queries); undefined: any. */
     readonly only?: readonly string[],
   ) {
     this.#db = db;
+    this.#inputs = inputs;
     // Nothing a library user sets afterwards may point the verdict at other check files.
     this.#probes = Object.freeze(probes.map((p) => Object.freeze({ ...p })));
     this.#warnings = Object.freeze([...warnings]);
-  }
-
-  /**
-   * SQL over the loaded tables that cannot change them: every call runs on a connection of its
-   * own, in a transaction that is rolled back (Database.sandbox).
-   */
-  get db(): Reader {
-    // Opened for some queries alone, the tables hold only what those read: no SQL may see them.
-    if (this.only) this.refuse('SQL');
-    const db = this.#db;
-    this.#reader ??= {
-      query: (sql, params, source) => db.sandbox((box) => box.query(sql, params, source)),
-      select: (sql, params, source) => db.sandbox((box) => box.select(sql, params, source)),
-      exec: (sql, params, source) => db.sandbox((box) => box.exec(sql, params, source)),
-    };
-    return this.#reader;
   }
 
   /** Load probe directories (the bundled probe when `paths` is empty), or read `options.db`. */
@@ -264,7 +173,7 @@ export class Evidence {
       // extract's queries read neither transcript_lines nor any probe table but spawns.
       await loadTranscripts(db, files, { lines: false });
       await db.seal();
-      return new Evidence(db, loaded.probes, loaded.warnings, true);
+      return new Evidence(db, loaded.probes, loaded.warnings, true, { probes: [], transcripts: [resolve(transcripts)] });
     } catch (err) {
       db.close();
       throw err;
@@ -316,14 +225,15 @@ export class Evidence {
 
   private static async load(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
     if (options.db) return Evidence.fromFile(paths, options, probesDefault);
-    const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
+    const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
+    const loaded = await loadInputs(inputs, options);
     try {
       await loaded.db.seal(options.memoryLimit);
     } catch (err) {
       loaded.db.close();
       throw err;
     }
-    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, loaded.only);
+    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, inputs, loaded.only);
   }
 
   /** Read a database file, refusing it when it was built from other inputs or they changed. */
@@ -355,7 +265,7 @@ export class Evidence {
       }
       // What loading the evidence warned of is said again: the database holds what it was built from.
       for (const w of meta.warnings) options.onWarning?.(w);
-      return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0);
+      return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0, meta.inputs);
     } catch (err) {
       db.close();
       throw err;
@@ -446,7 +356,7 @@ export class Evidence {
   /** Run every registered trigger and conjunct check once (registration.ts). */
   async evaluateRegistration(): Promise<void> {
     if (this.#evaluated) return;
-    await evaluateRegistration(this.#db, this.probes);
+    await evaluateRegistration(this.#db, this.probes, physicalLine);
     this.#evaluated = true;
   }
 
@@ -548,6 +458,15 @@ export class Evidence {
     return (await this.#db.sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
   }
 
+  /**
+   * Every input file of the probes and transcript folders this evidence was opened from
+   * (load/inputs.ts inputFiles, the list `--db` freshness is taken of), absolute and sorted;
+   * with `{ transcripts: false }`, the probes' files alone.
+   */
+  inputFiles(options: { transcripts?: boolean } = {}): string[] {
+    return inputFiles({ probes: this.#inputs.probes, transcripts: options.transcripts === false ? [] : this.#inputs.transcripts });
+  }
+
   /** Release the database. */
   async close(): Promise<void> {
     this.#db.close();
@@ -573,13 +492,6 @@ function withForgeable(rows: Omit<CensusRow, 'forgeable'>[], findings: Forgeable
     const mine = bySpawn.get(`${r.probe}\0${r.session_id}`) ?? [];
     return { ...r, forgeable: mine.some((f) => f.verdict === 'unknown') ? null : mine.map((f) => f.shown) };
   });
-}
-
-/** Rows as an arquero table, columns in the order given (or of the first row). */
-async function table(rows: Row[], columns?: string[]): Promise<ColumnTable> {
-  const aq = await import('arquero');
-  const names = columns ?? Object.keys(rows[0] ?? {});
-  return aq.table(Object.fromEntries(names.map((c) => [c, rows.map((r) => r[c])])));
 }
 
 /** Open evidence, use it, and close it whatever happens. */

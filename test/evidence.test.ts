@@ -15,7 +15,7 @@ beforeAll(async () => {
   ev = await Evidence.open([]);
 });
 afterAll(() => ev.close());
-const one = async (sql: string) => (await ev.db.query(sql)).rows[0]!;
+const one = async (sql: string) => (await ev.sqlResult(sql)).rows[0]!;
 
 describe('the bundled probe holds the ADR figures', () => {
   it('28 rows, 27 envelopes, claude 2.1.228 on every row', async () => {
@@ -43,7 +43,7 @@ describe('the bundled probe holds the ADR figures', () => {
   });
 
   it('claude-opus-5[1m] in all 27 modelUsage objects, claude-haiku-4-5 in 25', async () => {
-    expect((await ev.db.query(`select model, count(*) as n from model_usage group by model order by model`)).rows).toEqual([
+    expect((await ev.sqlResult(`select model, count(*) as n from model_usage group by model order by model`)).rows).toEqual([
       { model: 'claude-haiku-4-5', n: 25 },
       { model: 'claude-opus-5[1m]', n: 27 },
     ]);
@@ -52,7 +52,7 @@ describe('the bundled probe holds the ADR figures', () => {
   it('permission_denials name the Bash touch in the three K-CEIL envelopes only', async () => {
     expect(
       (
-        await ev.db.query(`select s.arm, d.tool_name, d.tool_input ->> 'command' as command
+        await ev.sqlResult(`select s.arm, d.tool_name, d.tool_input ->> 'command' as command
                                 from permission_denials d join spawns s using (probe, session_id) order by s.seq`)
       ).rows,
     ).toEqual(Array(3).fill({ arm: 'K-CEIL', tool_name: 'Bash', command: 'touch /tmp/OMG-K-CEILING-BREACH' }));
@@ -64,7 +64,7 @@ describe('the bundled probe holds the ADR figures', () => {
       paired: 15,
     });
     expect(
-      (await ev.db.query(`select left(session_id, 8) as sid, skill, result from skill_calls where is_error order by ordinal`)).rows,
+      (await ev.sqlResult(`select left(session_id, 8) as sid, skill, result from skill_calls where is_error order by ordinal`)).rows,
     ).toEqual([
       {
         sid: '4d4c9e7b',
@@ -172,7 +172,9 @@ describe('nothing the SQL of a library user does changes what the other methods 
             // Before the first verdict(), which evaluates the registration, and after it.
             for (let i = 0; i < 2; i++) {
               await opened.sql(attack).catch(() => undefined);
-              await opened.db.exec(attack).catch(() => undefined);
+              // sqlStream, what the CLI prints from, runs the same sandbox by another path.
+              const sink = { mode: 'plain' as const, columns: () => undefined, rows: () => undefined };
+              await opened.sqlStream(attack, 'attack', sink).catch(() => undefined);
               expect(await answers(opened)).toEqual(before);
             }
           } finally {
@@ -241,6 +243,23 @@ describe('nothing the SQL of a library user does changes what the other methods 
       'openEvidence',
     ]);
     expect(Object.getOwnPropertyNames(lib.Evidence).filter((n) => /unsealed/i.test(n))).toEqual([]);
-    expect(Object.keys(ev.db).sort()).toEqual(['exec', 'query', 'select']);
+    // Its DuckDB handle is private: no property, own or inherited, reaches it.
+    expect('db' in ev).toBe(false);
+    expect(Object.getOwnPropertyNames(Object.getPrototypeOf(ev)).filter((n) => /^db$|database|connection/i.test(n))).toEqual([]);
+  });
+});
+
+describe('the input files', () => {
+  it('are one list: every file loaded, and every file of the registration it is evaluated from, sorted and unique', async () => {
+    const files = ev.inputFiles();
+    expect(files).toEqual([...new Set(files)].sort());
+    const loaded = await ev.sourceFiles();
+    expect(loaded.filter((f) => !files.includes(f))).toEqual([]);
+    const dir = ev.probes[0]!.dir;
+    const registration = readdirSync(join(dir, 'registration'), { recursive: true })
+      .map((f) => join(dir, 'registration', String(f)))
+      .filter((f) => statSync(f).isFile());
+    expect(files.filter((f) => !loaded.includes(f))).toEqual(registration.filter((f) => !loaded.includes(f)).sort());
+    expect(ev.inputFiles({ transcripts: false })).toEqual(files);
   });
 });

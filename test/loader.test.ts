@@ -128,13 +128,13 @@ describe('what loads', () => {
 
   it('tolerates a UTF-8 byte order mark', async () => {
     const ev = await open('bom');
-    expect((await ev.db.query('select seq from spawns order by seq')).rows).toEqual([{ seq: 1 }, { seq: 2 }]);
+    expect((await ev.sqlResult('select seq from spawns order by seq')).rows).toEqual([{ seq: 1 }, { seq: 2 }]);
     ev.close();
   });
 
   it('skips blank lines but counts them in line numbers', async () => {
     const ev = await open('blank-lines');
-    expect((await ev.db.query('select count(*) as n from spawns')).rows).toEqual([{ n: 2 }]);
+    expect((await ev.sqlResult('select count(*) as n from spawns')).rows).toEqual([{ n: 2 }]);
     ev.close();
     // duplicate-session has a blank line 2: its duplicate is reported on physical line 3 (above).
   });
@@ -147,7 +147,7 @@ describe('what loads', () => {
   it('keeps unknown keys, and takes the envelope from a --verbose array', async () => {
     const ev = await open('unknown-keys');
     const rows = (
-      await ev.db.query(`select seq, record ->> 'harness_build' as build, cost_usd, envelope ->> 'type' as type from spawns order by seq`)
+      await ev.sqlResult(`select seq, record ->> 'harness_build' as build, cost_usd, envelope ->> 'type' as type from spawns order by seq`)
     ).rows;
     expect(rows).toEqual([
       { seq: 1, build: null, cost_usd: 0.01, type: 'result' },
@@ -180,7 +180,7 @@ describe('what loads', () => {
 
   it('builds every table with a probe column', async () => {
     const ev = await Evidence.open([probeFixture('minimal'), probeFixture('second')]);
-    const counts = async (t: string) => (await ev.db.query(`select probe, count(*) as n from ${t} group by probe order by probe`)).rows;
+    const counts = async (t: string) => (await ev.sqlResult(`select probe, count(*) as n from ${t} group by probe order by probe`)).rows;
     expect(await counts('spawns')).toEqual([
       { probe: 'minimal', n: 2 },
       { probe: 'second', n: 1 },
@@ -195,14 +195,14 @@ describe('what loads', () => {
     ]);
     expect(await counts('artifacts')).toEqual([{ probe: 'minimal', n: 1 }]);
     expect(await counts('markers')).toEqual([{ probe: 'minimal', n: 1 }]);
-    expect((await ev.db.query(`select agent_id from tool_uses where probe = 'second'`)).rows).toEqual([{ agent_id: 'a1' }]);
+    expect((await ev.sqlResult(`select agent_id from tool_uses where probe = 'second'`)).rows).toEqual([{ agent_id: 'a1' }]);
     ev.close();
   });
 
   it('forbids file access once loaded', async () => {
     const ev = await open('minimal');
-    await expect(ev.db.query(`select * from read_text('/etc/hostname')`)).rejects.toThrow(/file system operations are disabled/);
-    await expect(ev.db.exec(`SET enable_external_access = true`)).rejects.toThrow(/configuration has been locked/);
+    await expect(ev.sqlResult(`select * from read_text('/etc/hostname')`)).rejects.toThrow(/file system operations are disabled/);
+    await expect(ev.sqlResult(`SET enable_external_access = true`)).rejects.toThrow(/configuration has been locked/);
     ev.close();
   });
 });

@@ -301,7 +301,7 @@ describe('the documented views', () => {
     try {
       for (const v of VIEWS) {
         const cols = (
-          await ev.db.query(`select column_name from information_schema.columns where table_name = '${v.name}' order by ordinal_position`)
+          await ev.sqlResult(`select column_name from information_schema.columns where table_name = '${v.name}' order by ordinal_position`)
         ).rows.map((r) => r.column_name);
         expect(cols, v.name).toEqual(Object.keys(v.columns));
       }
@@ -488,7 +488,7 @@ describe('export --parquet', () => {
     const reader = await Database.open();
     try {
       for (const v of VIEWS.filter((x) => !x.transcripts)) {
-        const want = (await ev.db.query(`select probe, count(*) as n from ${v.name} group by probe order by probe`)).rows;
+        const want = (await ev.sqlResult(`select probe, count(*) as n from ${v.name} group by probe order by probe`)).rows;
         const got = (
           await reader.query(
             `select probe, count(*) as n from read_parquet('${out}/${v.name}/*/*.parquet', hive_partitioning = true) group by probe order by probe`,
@@ -517,7 +517,7 @@ describe('transcript tables when no transcript is loaded', () => {
   it('have the same columns and types as when transcripts are loaded', async () => {
     const shape = async (ev: Evidence) =>
       (
-        await ev.db.query(
+        await ev.sqlResult(
           `select table_name, column_name, data_type from information_schema.columns where table_name like 'transcript_%' order by table_name, ordinal_position`,
         )
       ).rows;
@@ -525,7 +525,7 @@ describe('transcript tables when no transcript is loaded', () => {
     const with_ = await Evidence.open([], { transcripts: true });
     try {
       expect(await shape(without)).toEqual(await shape(with_));
-      expect((await without.db.query('select count(*) as n from transcript_lines')).rows).toEqual([{ n: 0 }]);
+      expect((await without.sqlResult('select count(*) as n from transcript_lines')).rows).toEqual([{ n: 0 }]);
     } finally {
       await without.close();
       await with_.close();

@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
-import { findTranscripts, loadTranscripts } from '../src/load/transcripts.js';
+import { findTranscripts } from '../src/load/inputs.js';
+import { loadTranscripts } from '../src/load/transcripts.js';
 import { bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
@@ -122,7 +123,7 @@ describe('transcript edge cases', () => {
   it("keeps every line, unknown record types included, and gives lines without sessionId their file's session", async () => {
     const ev = await Evidence.openTranscripts(dir);
     try {
-      expect((await ev.db.query(`select type, count(*) as n from transcript_lines group by type order by type`)).rows).toEqual([
+      expect((await ev.sqlResult(`select type, count(*) as n from transcript_lines group by type order by type`)).rows).toEqual([
         { type: 'assistant', n: 8 },
         { type: 'brand-new-record-type', n: 1 },
         { type: 'file-history-snapshot', n: 1 },
@@ -130,9 +131,9 @@ describe('transcript edge cases', () => {
         { type: 'summary', n: 1 },
         { type: 'user', n: 7 },
       ]);
-      expect((await ev.db.query(`select count(distinct session_id) as n from transcript_lines`)).rows).toEqual([{ n: 1 }]);
+      expect((await ev.sqlResult(`select count(distinct session_id) as n from transcript_lines`)).rows).toEqual([{ n: 1 }]);
       expect(
-        (await ev.db.query(`select tool_use_id, agent_id from transcript_tool_uses where agent_id is not null order by ordinal`)).rows,
+        (await ev.sqlResult(`select tool_use_id, agent_id from transcript_tool_uses where agent_id is not null order by ordinal`)).rows,
       ).toEqual([
         { tool_use_id: 'toolu_S1', agent_id: 'a7' },
         { tool_use_id: 'toolu_S2', agent_id: 'a7' },
@@ -348,8 +349,12 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
       );
       await expect(ev.sql('select 1')).rejects.toThrow('SQL: this evidence was opened for sessions alone ({ queries })');
       // Its tables hold only what sessions reads (no transcript_lines, no tool_result, no input
-      // keys): ev.db must not show them either.
-      expect(() => ev.db).toThrow('SQL: this evidence was opened for sessions alone ({ queries })');
+      // keys): no other way into SQL may show them either.
+      await expect(ev.sqlResult('select 1')).rejects.toThrow('SQL: this evidence was opened for sessions alone ({ queries })');
+      const sink = { mode: 'plain' as const, columns: () => undefined, rows: () => undefined };
+      await expect(ev.sqlStream('select 1', 'query', sink)).rejects.toThrow(
+        'SQL: this evidence was opened for sessions alone ({ queries })',
+      );
     } finally {
       ev.close();
     }

@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { findLeaks, type LeakKind } from '../base/leaks.js';
 import { displayPath, walkFiles } from '../base/paths.js';
-import { discoverProbe } from '../load/probe.js';
 
 export interface Finding {
   /** The probe's id (its directory name). */
@@ -54,13 +53,19 @@ function readTexts(path: string): { binary: boolean; texts: string[] } {
   }
 }
 
-/** Audit probe directories; `home` is the user's $HOME, whose every spelling counts as a home path. */
-export function auditProbes(dirs: string[], home?: string): Audit {
+/** A probe directory found to be one (load/inputs.ts discoverProbe, which the facade passes down). */
+export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
+
+/**
+ * Audit probe directories, each checked to be a probe by `discover` as it comes; `home` is the
+ * user's $HOME, whose every spelling counts as a home path.
+ */
+export function auditProbes(dirs: string[], home: string | undefined, discover: FindProbe): Audit {
   const audit: Audit = { findings: [], files: 0, warnings: [] };
   // $HOME = / would make every absolute path a home path.
   const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
   for (const dir of dirs) {
-    const { probe } = discoverProbe(dir);
+    const { probe } = discover(dir);
     for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'] })) {
       const { binary, texts } = readTexts(f.path);
       if (binary)

@@ -14,10 +14,14 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import { physicalLine } from '../load/jsonl.js';
 import { displayPath, inputFile } from '../base/paths.js';
-import type { Probe } from '../load/probe.js';
 import { VIEWS } from '../db/views.js';
+
+/** A loaded probe: its id and absolute directory. */
+type Probe = { id: string; dir: string };
+
+/** The physical line of record `rec` of `file` (load/jsonl.ts physicalLine, which the facade passes down). */
+export type LineOf = (file: string, rec: number) => number;
 
 interface Spec {
   what: string;
@@ -142,9 +146,17 @@ async function mustBeAQuestion(box: Database, sql: string, where: string, spec: 
 }
 
 /** Run one registered SQL file for `probe` and return its single row. */
-async function runFile(db: Database, probe: Probe, file: string, rec: number, path: string, spec: Spec): Promise<Record<string, unknown>> {
+async function runFile(
+  db: Database,
+  probe: Probe,
+  file: string,
+  rec: number,
+  path: string,
+  spec: Spec,
+  lineOf: LineOf,
+): Promise<Record<string, unknown>> {
   const regDir = join(probe.dir, 'registration');
-  const from = `${displayPath(join(probe.dir, file))}:${physicalLine(join(probe.dir, file), rec)}`;
+  const from = `${displayPath(join(probe.dir, file))}:${lineOf(join(probe.dir, file), rec)}`;
   const abs = resolve(regDir, path);
   if (relative(regDir, abs).startsWith('..') || relative(regDir, abs).split(sep).includes('..')) {
     throw new InputError(`${from}: ${spec.what} "${path}" is outside registration/`, 'name a .sql file inside the registration folder');
@@ -191,7 +203,7 @@ async function runFile(db: Database, probe: Probe, file: string, rec: number, pa
 }
 
 /** Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results. */
-export async function evaluateRegistration(db: Database, probes: readonly Readonly<Probe>[]): Promise<void> {
+export async function evaluateRegistration(db: Database, probes: readonly Readonly<Probe>[], lineOf: LineOf): Promise<void> {
   await db.exec(`create or replace temp table trigger_results (probe VARCHAR, arm VARCHAR, fired BOOLEAN, observed VARCHAR)`);
   await db.exec(`create or replace temp table conjunct_results (probe VARCHAR, n BIGINT, required VARCHAR, result VARCHAR, holds BOOLEAN)`);
   for (const probe of probes) {
@@ -200,7 +212,7 @@ export async function evaluateRegistration(db: Database, probes: readonly Readon
       { probe: probe.id },
     );
     for (const a of arms.rows) {
-      const r = await runFile(db, probe, String(a.file), Number(a.rec), String(a.trigger), TRIGGER);
+      const r = await runFile(db, probe, String(a.file), Number(a.rec), String(a.trigger), TRIGGER, lineOf);
       await db.exec(`insert into trigger_results values ($probe, $arm, $fired, $observed)`, {
         probe: probe.id,
         arm: String(a.arm),
@@ -212,7 +224,7 @@ export async function evaluateRegistration(db: Database, probes: readonly Readon
       probe: probe.id,
     });
     for (const c of checks.rows) {
-      const r = await runFile(db, probe, String(c.file), Number(c.rec), String(c.check), CHECK);
+      const r = await runFile(db, probe, String(c.file), Number(c.rec), String(c.check), CHECK, lineOf);
       await db.exec(`insert into conjunct_results values ($probe, $n, $required, $result, $holds)`, {
         probe: probe.id,
         n: Number(c.n),

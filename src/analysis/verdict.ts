@@ -6,9 +6,8 @@
  * and git does not show the registration came after the data.
  */
 import { join } from 'node:path';
-import type { Row } from '../db/database.js';
+import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import type { Evidence } from '../evidence.js';
 import { preregistration, type Answer, type Preregistration } from './git.js';
 import { displayPath } from '../base/paths.js';
 
@@ -43,10 +42,21 @@ export interface Verdict {
   reasons: string[];
 }
 
+/**
+ * What a verdict reads, as the facade (evidence.ts) hands it down: the loaded probes, and public
+ * queries run by name. A parameter, not an import, so that analysis/ never reaches up to the facade.
+ */
+export interface VerdictSource {
+  readonly probes: readonly Readonly<{ id: string; dir: string; registered: boolean }>[];
+  query(name: string): Promise<Result>;
+  /** Run every registered check once, before the queries that read their results. */
+  evaluateRegistration(): Promise<void>;
+}
+
 const strip = ({ probe: _probe, ...rest }: Row) => rest;
 
 /** The verdict of every loaded probe, in load order. A probe with no registration is an error. */
-export async function verdicts(ev: Evidence): Promise<Verdict[]> {
+export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
   for (const p of ev.probes) {
     if (!p.registered) {
       throw new InputError(

@@ -10,14 +10,12 @@
  * (one built by an older omg-evidence), is refused. What escapes (an edit between the edges that
  * keeps the size and the mtime) is documented in README.md, section `load`.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { hashEdges, hashFile, sha256 } from '../base/hash.js';
-import { displayPath, listFiles, packageVersion } from '../base/paths.js';
-import { discoverProbe } from './probe.js';
-import { listTranscriptFiles } from './transcripts.js';
+import { displayPath, packageVersion } from '../base/paths.js';
+import { inputFiles as files, type Inputs } from './inputs.js';
 import { VIEWS } from '../db/views.js';
 
 /** The size of the first and last blocks of a file that are hashed again on every use. */
@@ -25,12 +23,6 @@ export const EDGE = 64 * 1024;
 
 /** How this build records the input files; a database recording them otherwise is refused. */
 const FORMAT = `sha256, size, mtime and edges of ${EDGE} bytes`;
-
-/** What a database is built from: probe directories and transcript folders, absolute. */
-export interface Inputs {
-  probes: string[];
-  transcripts: string[];
-}
 
 /** One input file as it was when the database was built. */
 interface Stamp {
@@ -68,24 +60,6 @@ export function layout(): string {
     .update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])))
     .digest('hex')
     .slice(0, 16);
-}
-
-function files(inputs: Inputs): string[] {
-  const out: string[] = [];
-  for (const p of inputs.probes) {
-    let listed: ReturnType<typeof discoverProbe>['files'];
-    try {
-      listed = discoverProbe(p).files;
-    } catch {
-      // Not a probe (any more): loading it says why, and a recorded file that is gone shows as removed.
-      continue;
-    }
-    out.push(...listed.map((f) => f.abs));
-    // The registration's SQL is read at evaluation time, so it is an input too.
-    out.push(...listFiles(join(p, 'registration'), (name) => !name.endsWith('.jsonl')));
-  }
-  for (const t of inputs.transcripts) if (existsSync(t)) out.push(...listTranscriptFiles(t));
-  return [...new Set(out)].sort();
 }
 
 // Non-blocking, so that a FIFO among the inputs is seen for what it is rather than waited on.
@@ -156,10 +130,6 @@ function filesChanged(recorded: Fingerprint, inputs: Inputs, exact: boolean): st
     if (why) return why;
   }
   return null;
-}
-
-export function normalize(inputs: Inputs): Inputs {
-  return { probes: inputs.probes.map((p) => resolve(p)), transcripts: inputs.transcripts.map((t) => resolve(t)) };
 }
 
 /** Record in `db` what it was built from: `fp` is fingerprint(inputs), taken before they were loaded. */

@@ -7,9 +7,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Row } from '../db/database.js';
+import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import type { Evidence } from '../evidence.js';
 import { physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/leaks.js';
 import { displayPath } from '../base/paths.js';
@@ -26,6 +25,15 @@ export interface ExtractReport {
   unchanged: string[];
 }
 
+/**
+ * What extract reads, as the facade (evidence.ts) hands it down: the results file's probe, and
+ * public queries run by name. A parameter, not an import, so that load/ never reaches up to the facade.
+ */
+export interface ExtractSource {
+  readonly probes: readonly Readonly<{ dir: string }>[];
+  query(name: string): Promise<Result>;
+}
+
 interface Planned {
   path: string;
   bytes: string;
@@ -39,7 +47,7 @@ function shorten(value: string, index: number): string {
 }
 
 /** Plan every file, check every value, then write; nothing is written when anything is refused. */
-export async function extract(ev: Evidence, options: ExtractOptions): Promise<ExtractReport> {
+export async function extract(ev: ExtractSource, options: ExtractOptions): Promise<ExtractReport> {
   const out = resolve(options.out);
   const check = (value: unknown, where: () => string, what: string) => {
     if (typeof value !== 'string') return;

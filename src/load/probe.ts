@@ -9,105 +9,22 @@
  *   registered_arms, addenda, pilot_sessions, void_arms, conjuncts, budgets, spawn_notes,
  *   registration_records, source_files.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { type Database, pathList, sqlString, textList } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/leaks.js';
-import { displayPath, inputFile, inputFolder, listDir, walkFiles } from '../base/paths.js';
+import { displayPath, inputFile } from '../base/paths.js';
+import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
 import { ENVELOPE_MACRO, NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
 import { readSql } from '../db/queries.js';
 import { recordError, validateAll } from './validate.js';
-
-export interface Probe {
-  /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
-  id: string;
-  /** Absolute path. */
-  dir: string;
-  /** Whether it has a `registration/` folder. */
-  registered: boolean;
-}
 
 export interface LoadResult {
   probes: Probe[];
   /** Things worth saying that do not stop the load (printed on stderr by the CLI). */
   warnings: string[];
-}
-
-type Kind = 'results' | 'tool_use' | 'tool_use_err' | 'skill_results' | 'notes' | 'registration';
-
-interface SourceFile {
-  abs: string;
-  probe: string;
-  kind: Kind;
-  /** Path relative to the probe directory, with `/`. */
-  rel: string;
-  /** For tool_use files: the session id the file name gives. */
-  session: string | null;
-}
-
-/** Find a probe's files. Throws when the directory is missing or holds no results.jsonl. */
-export function discoverProbe(path: string): { probe: Probe; files: SourceFile[] } {
-  const dir = resolve(path);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new InputError(
-      `${displayPath(dir)}: no such probe directory`,
-      'give the path of a probe directory, one that holds results.jsonl',
-    );
-  }
-  // Every file is checked to be a regular file inside the probe before anything opens one.
-  const real = realpathSync(dir);
-  const results = join(dir, 'results.jsonl');
-  if (!inputFile(results, real, dir)) {
-    throw new InputError(
-      `${displayPath(dir)}: not a probe: it has no results.jsonl`,
-      'give the path of a probe directory, one that holds results.jsonl',
-    );
-  }
-  const id = basename(dir);
-  const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
-  const toolDir = join(dir, 'tool_use');
-  if (inputFolder(toolDir, real, dir)) {
-    for (const name of listDir(toolDir)
-      .map((e) => e.name)
-      .sort()) {
-      const m = /^(.*)\.(jsonl|err)$/.exec(name);
-      if (!m) continue;
-      inputFile(join(toolDir, name), real, dir);
-      files.push({
-        abs: join(toolDir, name),
-        probe: id,
-        kind: m[2] === 'jsonl' ? 'tool_use' : 'tool_use_err',
-        rel: `tool_use/${name}`,
-        session: m[1]!,
-      });
-    }
-  }
-  for (const [name, kind] of [
-    ['skill_results.jsonl', 'skill_results'],
-    ['notes.jsonl', 'notes'],
-  ] as const) {
-    if (inputFile(join(dir, name), real, dir)) files.push({ abs: join(dir, name), probe: id, kind, rel: name, session: null });
-  }
-  const regDir = join(dir, 'registration');
-  const registered = inputFolder(regDir, real, dir);
-  // The registration is the `*.jsonl` files directly in registration/. Records anywhere else there
-  // (a `.json` or `.JSONL` file, a `.jsonl` in a folder) would be registered in the author's eyes
-  // and never read: each is an error, as nothing registered may be dropped.
-  if (registered) {
-    for (const f of walkFiles(regDir)) {
-      if (!f.rel.includes('/') && f.rel.endsWith('.jsonl')) {
-        files.push({ abs: join(regDir, f.rel), probe: id, kind: 'registration', rel: `registration/${f.rel}`, session: null });
-      } else if (/\.jsonl?$/i.test(f.rel)) {
-        throw new InputError(
-          `${displayPath(f.path)}: registration records that are never read`,
-          'the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/',
-        );
-      }
-    }
-  }
-  return { probe: { id, dir, registered }, files };
 }
 
 /** Load probe directories into `db`. Several load at once; their ids must differ. */

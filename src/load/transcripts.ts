@@ -17,31 +17,17 @@
  * the first `sessionId` of its file, or else the file's name. The SQL is in sql/transcripts/; this
  * module lists the files, runs it, and turns a bad line into an error naming file:line.
  */
-import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Database, pathList, textList } from '../db/database.js';
-import { InputError } from '../base/errors.js';
 import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
-import { displayPath, listFiles, walkFiles } from '../base/paths.js';
+import type { TranscriptFile } from './inputs.js';
 import { readSql } from '../db/queries.js';
 import { rejectJsonValues } from './probe.js';
 import { kindWord, recordError } from './validate.js';
 
-const isTranscript = (name: string) => name.endsWith('.jsonl');
-
 /** The least a scan of its own is given (loadTranscripts). */
 const SHARE = 16 * 1024 * 1024;
-
-/** Every `*.jsonl` file under `dir`, recursively, sorted; or `dir` alone when it is one such file. */
-export function listTranscriptFiles(dir: string): string[] {
-  const one = singleTranscript(resolve(dir));
-  return one ? [one.abs] : listFiles(dir, isTranscript);
-}
-
-/** `--transcripts FILE.jsonl`: that file alone, as if its folder held nothing else; else null. */
-function singleTranscript(abs: string): TranscriptFile | null {
-  return isTranscript(abs) && existsSync(abs) && statSync(abs).isFile() ? { abs, dir: dirname(abs), rel: basename(abs) } : null;
-}
 
 export interface Progress {
   files: number;
@@ -72,37 +58,6 @@ export interface LoadOptions {
    * full, every value of every line (strict.sql), as the probe's other records are.
    */
   committed?: string[];
-}
-
-/** A transcript file: its absolute path, its transcripts folder, and its path relative to that. */
-export interface TranscriptFile {
-  abs: string;
-  dir: string;
-  rel: string;
-}
-
-/**
- * Every transcript file under each directory, recursively, sorted. Throws InputError when a
- * directory does not exist. Reads no file: loadTranscripts does.
- */
-export function findTranscripts(dirs: string[]): TranscriptFile[] {
-  const files: TranscriptFile[] = [];
-  for (const d of dirs) {
-    const dir = resolve(d);
-    const one = singleTranscript(dir);
-    if (one) {
-      files.push(one);
-      continue;
-    }
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new InputError(
-        `${displayPath(dir)}: ${existsSync(dir) ? 'neither a folder nor a .jsonl file' : 'no such transcripts directory'}`,
-        'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
-      );
-    }
-    for (const f of walkFiles(dir, isTranscript, { keptNamesAreFiles: true })) files.push({ abs: f.path, dir, rel: f.rel });
-  }
-  return files;
 }
 
 /**

@@ -1,0 +1,196 @@
+/**
+ * The input files, found one way: a probe directory's files (discoverProbe), the transcript files
+ * under a folder (findTranscripts, listTranscriptFiles), and the one list of every input file a set
+ * of inputs names (inputFiles), which `--db` freshness and render's provenance both use. Lists and
+ * checks files; reads none.
+ */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputError } from '../base/errors.js';
+import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, walkFiles } from '../base/paths.js';
+
+export interface Probe {
+  /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
+  id: string;
+  /** Absolute path. */
+  dir: string;
+  /** Whether it has a `registration/` folder. */
+  registered: boolean;
+}
+
+type Kind = 'results' | 'tool_use' | 'tool_use_err' | 'skill_results' | 'notes' | 'registration';
+
+export interface SourceFile {
+  abs: string;
+  probe: string;
+  kind: Kind;
+  /** Path relative to the probe directory, with `/`. */
+  rel: string;
+  /** For tool_use files: the session id the file name gives. */
+  session: string | null;
+}
+
+/** Find a probe's files. Throws when the directory is missing or holds no results.jsonl. */
+export function discoverProbe(path: string): { probe: Probe; files: SourceFile[] } {
+  const dir = resolve(path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new InputError(
+      `${displayPath(dir)}: no such probe directory`,
+      'give the path of a probe directory, one that holds results.jsonl',
+    );
+  }
+  // Every file is checked to be a regular file inside the probe before anything opens one.
+  const real = realpathSync(dir);
+  const results = join(dir, 'results.jsonl');
+  if (!inputFile(results, real, dir)) {
+    throw new InputError(
+      `${displayPath(dir)}: not a probe: it has no results.jsonl`,
+      'give the path of a probe directory, one that holds results.jsonl',
+    );
+  }
+  const id = basename(dir);
+  const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
+  const toolDir = join(dir, 'tool_use');
+  if (inputFolder(toolDir, real, dir)) {
+    for (const name of listDir(toolDir)
+      .map((e) => e.name)
+      .sort()) {
+      const m = /^(.*)\.(jsonl|err)$/.exec(name);
+      if (!m) continue;
+      inputFile(join(toolDir, name), real, dir);
+      files.push({
+        abs: join(toolDir, name),
+        probe: id,
+        kind: m[2] === 'jsonl' ? 'tool_use' : 'tool_use_err',
+        rel: `tool_use/${name}`,
+        session: m[1]!,
+      });
+    }
+  }
+  for (const [name, kind] of [
+    ['skill_results.jsonl', 'skill_results'],
+    ['notes.jsonl', 'notes'],
+  ] as const) {
+    if (inputFile(join(dir, name), real, dir)) files.push({ abs: join(dir, name), probe: id, kind, rel: name, session: null });
+  }
+  const regDir = join(dir, 'registration');
+  const registered = inputFolder(regDir, real, dir);
+  // The registration is the `*.jsonl` files directly in registration/. Records anywhere else there
+  // (a `.json` or `.JSONL` file, a `.jsonl` in a folder) would be registered in the author's eyes
+  // and never read: each is an error, as nothing registered may be dropped.
+  if (registered) {
+    for (const f of walkFiles(regDir)) {
+      if (!f.rel.includes('/') && f.rel.endsWith('.jsonl')) {
+        files.push({ abs: join(regDir, f.rel), probe: id, kind: 'registration', rel: `registration/${f.rel}`, session: null });
+      } else if (/\.jsonl?$/i.test(f.rel)) {
+        throw new InputError(
+          `${displayPath(f.path)}: registration records that are never read`,
+          'the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/',
+        );
+      }
+    }
+  }
+  return { probe: { id, dir, registered }, files };
+}
+
+const isTranscript = (name: string) => name.endsWith('.jsonl');
+
+/** A transcript file: its absolute path, its transcripts folder, and its path relative to that. */
+export interface TranscriptFile {
+  abs: string;
+  dir: string;
+  rel: string;
+}
+
+/** `--transcripts FILE.jsonl`: that file alone, as if its folder held nothing else; else null. */
+function singleTranscript(abs: string): TranscriptFile | null {
+  return isTranscript(abs) && existsSync(abs) && statSync(abs).isFile() ? { abs, dir: dirname(abs), rel: basename(abs) } : null;
+}
+
+/** Every `*.jsonl` file under `dir`, recursively, sorted; or `dir` alone when it is one such file. */
+export function listTranscriptFiles(dir: string): string[] {
+  const one = singleTranscript(resolve(dir));
+  return one ? [one.abs] : listFiles(dir, isTranscript);
+}
+
+/**
+ * Every transcript file under each directory, recursively, sorted. Throws InputError when a
+ * directory does not exist. Reads no file: loadTranscripts does.
+ */
+export function findTranscripts(dirs: string[]): TranscriptFile[] {
+  const files: TranscriptFile[] = [];
+  for (const d of dirs) {
+    const dir = resolve(d);
+    const one = singleTranscript(dir);
+    if (one) {
+      files.push(one);
+      continue;
+    }
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new InputError(
+        `${displayPath(dir)}: ${existsSync(dir) ? 'neither a folder nor a .jsonl file' : 'no such transcripts directory'}`,
+        'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
+      );
+    }
+    for (const f of walkFiles(dir, isTranscript, { keptNamesAreFiles: true })) files.push({ abs: f.path, dir, rel: f.rel });
+  }
+  return files;
+}
+
+/** What a database is built from: probe directories and transcript folders, absolute. */
+export interface Inputs {
+  probes: string[];
+  transcripts: string[];
+}
+
+/** The inputs with every path absolute. */
+export function normalize(inputs: Inputs): Inputs {
+  return { probes: inputs.probes.map((p) => resolve(p)), transcripts: inputs.transcripts.map((t) => resolve(t)) };
+}
+
+/**
+ * The one list of input files: every file the inputs' probes and transcript folders hold that
+ * loading reads (and each registration's SQL, read when it is evaluated), absolute, unique, sorted.
+ * It is what a database file's freshness is taken of, and what render's provenance hashes.
+ */
+export function inputFiles(inputs: Inputs): string[] {
+  const out: string[] = [];
+  for (const p of inputs.probes) {
+    let listed: ReturnType<typeof discoverProbe>['files'];
+    try {
+      listed = discoverProbe(p).files;
+    } catch {
+      // Not a probe (any more): loading it says why, and a recorded file that is gone shows as removed.
+      continue;
+    }
+    out.push(...listed.map((f) => f.abs));
+    // The registration's SQL is read at evaluation time, so it is an input too.
+    out.push(...listFiles(join(p, 'registration'), (name) => !name.endsWith('.jsonl')));
+  }
+  for (const t of inputs.transcripts) if (existsSync(t)) out.push(...listTranscriptFiles(t));
+  return [...new Set(out)].sort();
+}
+
+/** The probes and transcript folders that `paths` and `options` name. */
+export function namedInputs(paths: string[], transcripts: boolean | string | undefined, probesDefault: boolean, own = false): Inputs {
+  const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
+  if (transcripts === undefined && own) {
+    return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
+  }
+  const dirs =
+    typeof transcripts === 'string'
+      ? [transcripts]
+      : transcripts === true
+        ? probes.map((p) => {
+            const dir = join(p, 'transcripts');
+            if (!existsSync(dir)) {
+              throw new InputError(
+                `${displayPath(p)}: the probe has no transcripts/ folder`,
+                'pass --transcripts DIR, the folder of its session files (e.g. ~/.claude/projects/<slug>)',
+              );
+            }
+            return dir;
+          })
+        : [];
+  return normalize({ probes, transcripts: dirs });
+}
