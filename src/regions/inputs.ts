@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { feedFile, sha256 } from '../base/hash.js';
-import { listFiles, packageVersion, queriesDir } from '../base/paths.js';
-import { listTranscriptFiles, type Evidence } from '../evidence.js';
+import { packageVersion, queriesDir } from '../base/paths.js';
+import type { Evidence } from '../evidence.js';
 import { shortHash as hash } from './provenance.js';
 
 /** What of a region the hashes depend on: the table or query it names, where from, and its parameters. */
@@ -19,16 +19,10 @@ export interface HashedSpec {
 /** The files a region's output depends on (what the loader read, and the registration's SQL), hashed by path and content. */
 export async function inputsHash(ev: Evidence | undefined, spec: HashedSpec): Promise<string> {
   if (!ev) return hash(packageVersion);
-  const loaded = await ev.sourceFiles();
-  const files = new Set(loaded);
-  for (const p of ev.probes) {
-    for (const f of listFiles(join(p.dir, 'registration'))) files.add(f);
-    // A census reads the probe's own transcripts from the records too (its forgeable column).
-    if (spec.from === 'transcripts' || spec.name === 'census')
-      for (const f of listTranscriptFiles(join(p.dir, 'transcripts'))) files.add(f);
-  }
+  // A census reads the probe's own transcripts from the records too (its forgeable column).
+  const files = ev.inputFiles({ transcripts: spec.from === 'transcripts' || spec.name === 'census' });
   const h = sha256();
-  for (const f of [...files].sort()) {
+  for (const f of files) {
     const probe = ev.probes.find((p) => f.startsWith(`${p.dir}/`))!;
     h.update(`${probe.id}/${relative(probe.dir, f)}\0`);
     feedFile(h, f);
