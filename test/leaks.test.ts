@@ -9,7 +9,7 @@ import { listValue } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
-import { firstHomePath, HOME_PATH_RE2, homePaths, maskHomePath } from '../src/base/leaks.js';
+import { firstHomePath, HOME_PATH_RE2, homePaths, maskHomePath } from '../src/base/home-paths.js';
 import { listFiles } from '../src/base/paths.js';
 import { bundled, cli, repo } from './helpers.js';
 

@@ -1,4 +1,4 @@
--- The rows of a transcript view that hold a home-directory path (src/base/leaks.ts), as one row:
+-- The rows of a transcript view that hold a home-directory path (src/base/home-paths.ts), as one row:
 -- how many, and the first path. Record views are not searched here: loading warns of their files.
 -- params: re  the home-path pattern (RE2). The relation searched, after `from`, is filled in by
 -- src/db/export.ts: the view, or its export select.

@@ -1,7 +1,7 @@
 -- Each committed file that holds a home-directory path: a record of any kind, or a line of a
 -- tool_use/<session_id>.err (rec is then the line number, file NULL). Per file, the first such line
 -- and its path, and how many lines hold one.
--- params: re  the home-path pattern (RE2, src/base/leaks.ts)
+-- params: re  the home-path pattern (RE2, src/base/home-paths.ts)
 with lines as (
     select probe, rel, file, rec, json::VARCHAR as text from records
     union all

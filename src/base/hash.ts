@@ -1,6 +1,6 @@
 /**
- * SHA-256, for fingerprints and render's content hashes. node:crypto loads on first use: it takes
- * ~8 ms to load, which a command that hashes nothing (most runs) need not pay at start-up.
+ * SHA-256, for fingerprints and render's content hashes. node:crypto loads on first use, so a
+ * command that hashes nothing (most runs) does not pay for loading it at start-up.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';

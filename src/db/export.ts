@@ -3,7 +3,7 @@
  * by probe, transcript views one file each. Paths of the exporting machine are not written: the
  * views that hold them are written relative (sql/export/*.sql).
  */
-import { firstHomePath, HOME_PATH_RE2 } from '../base/leaks.js';
+import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { type Database, sqlString } from './database.js';
 import { readSql } from './queries.js';
 import { VIEWS } from './views.js';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { physicalLine } from './jsonl.js';
-import { firstHomePath } from '../base/leaks.js';
+import { firstHomePath } from '../base/home-paths.js';
 import { displayPath } from '../base/paths.js';
 
 export interface ExtractOptions {
@@ -51,7 +51,7 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
   const out = resolve(options.out);
   const check = (value: unknown, where: () => string, what: string) => {
     if (typeof value !== 'string') return;
-    // Every spelling, `~/` included: a committed record writes its home as $HOME (leaks.ts).
+    // Every spelling, `~/` included: a committed record writes its home as $HOME (home-paths.ts).
     const found = firstHomePath(value, { home: options.home, bareTilde: true });
     if (found) {
       throw new InputError(

@@ -14,7 +14,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { type Database, pathList, sqlString, textList } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
-import { firstHomePath, HOME_PATH_RE2 } from '../base/leaks.js';
+import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { displayPath, inputFile } from '../base/paths.js';
 import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
 import { ENVELOPE_MACRO, NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
@@ -236,7 +236,7 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
 }
 
 /**
- * The warnings for each committed file that holds a home-directory path (leaks.ts): a record of any
+ * The warnings for each committed file that holds a home-directory path (home-paths.ts): a record of any
  * kind, or a tool_use/<session_id>.err. It names the file's first such line and the path, and how
  * many more lines hold one. The evidence still loads: nothing in it is wrong, but it leaks the
  * measuring machine.
@@ -246,7 +246,7 @@ async function homePathWarnings(db: Database): Promise<string[]> {
   return res.rows.map((r) => {
     const line = r.file === null ? Number(r.rec) : physicalLine(String(r.file), Number(r.rec));
     const more = Number(r.n) > 1 ? ` (and ${Number(r.n) - 1} more line(s))` : '';
-    // DuckDB found it; the same matcher in JavaScript trims what RE2 cannot leave out (leaks.ts).
+    // DuckDB found it; the same matcher in JavaScript trims what RE2 cannot leave out (home-paths.ts).
     const path = firstHomePath(String(r.path))?.text ?? String(r.path);
     return `${r.probe}/${r.rel}:${line}: holds the home-directory path ${path}${more} (committed records must not leak the measuring machine: write such paths with $HOME)`;
   });
