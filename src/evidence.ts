@@ -4,22 +4,20 @@
  * row methods (`censusRows`, …); the library's methods (`census()`, …) return the same rows as
  * arquero tables.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
 import type { CensusRow, ForgeableRow } from './output/census-block.js';
-import { Database, type Limits, type Result, type Row, type RowSink } from './db/database.js';
+import type { Database, Limits, Result, Row, RowSink } from './db/database.js';
 import { InputError, UsageError } from './base/errors.js';
-import { displayPath } from './base/paths.js';
-import { loadResultsFile } from './load/probe.js';
-import { discoverProbe, findTranscripts, inputFiles, namedInputs, type Inputs, type Probe } from './load/inputs.js';
+import { discoverProbe, inputFiles, namedInputs, type Inputs, type Probe } from './load/inputs.js';
 import { readQuery } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
-import { fingerprint, readMeta, staleness, writeMeta } from './load/database-file.js';
-import { loadTranscripts, type Progress } from './load/transcripts.js';
+import { buildDatabaseFile, openDatabaseFile } from './load/database-file.js';
 import { exportViews } from './db/export.js';
-import { loadInputs, type Loaded } from './load/open.js';
+import { loadForExtract, loadInputs, type Loaded, type OpenOptions } from './load/open.js';
+export type { OpenOptions } from './load/open.js';
 import { table } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
 import { auditProbes as audit, type Audit } from './analysis/audit.js';
@@ -42,37 +40,6 @@ export type { Verdict, Conjunct, Budget } from './analysis/verdict.js';
 export { costReports, type CostReport } from './analysis/cost.js';
 
 export type Source = 'records' | 'transcripts';
-
-export interface OpenOptions {
-  /** Called with each warning as loading finds it (the CLI prints them on stderr). */
-  onWarning?: (message: string) => void;
-  /**
-   * Load transcripts too: `true` for each probe's own `transcripts/` folder, or a folder to use
-   * instead. Default: no transcripts.
-   */
-  transcripts?: boolean | string;
-  /**
-   * Without `transcripts`: load each probe's own `transcripts/` folder when it has one (what
-   * `forgeableRows` needs), and none when it has not.
-   */
-  ownTranscripts?: boolean;
-  /** Read this database file (built by `load`) instead of loading the evidence. */
-  db?: string;
-  /**
-   * The only queries (names in queries/) this evidence will run: the load then builds only the
-   * tables their `reads:` headers name (today that leaves out transcript_tool_results, and the probe
-   * tables when no probe is named), and every other query, and sql(), is refused. Default: every
-   * table is built. Ignored with `db`.
-   */
-  queries?: string[];
-  /** Told how a long transcript scan is going (the CLI prints it on a terminal). */
-  onProgress?: (p: Progress) => void;
-  /**
-   * DuckDB's memory_limit once the evidence is loaded (every query after, sql() included), as
-   * DuckDB writes sizes: '2GB', '512MiB'. Default: a quarter of the machine's memory.
-   */
-  memoryLimit?: string;
-}
 
 /** Bounds on sql(): see Limits in db/database.ts. */
 export interface SqlOptions {
@@ -165,62 +132,17 @@ export class Evidence {
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
   static async openForExtract(results: string, transcripts: string, options: Pick<OpenOptions, 'onWarning'> = {}): Promise<Evidence> {
-    const files = findTranscripts([transcripts]);
-    const db = await Database.open();
-    try {
-      const loaded = await loadResultsFile(db, results);
-      for (const w of loaded.warnings) options.onWarning?.(w);
-      // extract's queries read neither transcript_lines nor any probe table but spawns.
-      await loadTranscripts(db, files, { lines: false });
-      await db.seal();
-      return new Evidence(db, loaded.probes, loaded.warnings, true, { probes: [], transcripts: [resolve(transcripts)] });
-    } catch (err) {
-      db.close();
-      throw err;
-    }
+    const { db, probes, warnings } = await loadForExtract(results, transcripts, options.onWarning);
+    return new Evidence(db, probes, warnings, true, { probes: [], transcripts: [resolve(transcripts)] });
   }
 
   /**
-   * Build database file `file` from the named inputs (`omg-evidence load`): loaded in memory, then
-   * copied into a file beside it (Database.copyTo) and renamed into place. Returns false, writing
-   * nothing, when `file` is already current (unless `force`).
+   * Build database file `file` from the named inputs (`omg-evidence load`, load/database-file.ts).
+   * Returns false, writing nothing, when `file` is already current (unless `force`).
    */
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
     const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
-    const file = resolve(options.file);
-    if (existsSync(file) && !options.force) {
-      const db = await Database.open({ file, readOnly: true });
-      try {
-        const meta = await readMeta(db, file).catch(() => null);
-        if (meta && staleness(meta, inputs, true) === null) return false;
-      } finally {
-        db.close();
-      }
-    }
-    const tmp = `${file}.${process.pid}.tmp`;
-    const clean = () => {
-      rmSync(tmp, { force: true });
-      rmSync(`${tmp}.wal`, { force: true });
-    };
-    clean();
-    try {
-      // Hashed before they are loaded: a file edited during the load then differs from its record.
-      const fp = fingerprint(inputs);
-      const loaded = await loadInputs(inputs, options);
-      try {
-        await writeMeta(loaded.db, inputs, loaded.warnings, fp);
-        await loaded.db.copyTo(tmp);
-      } finally {
-        loaded.db.close();
-      }
-    } catch (err) {
-      // A failed build leaves nothing behind, and the file it would have replaced untouched.
-      clean();
-      throw err;
-    }
-    rmSync(`${file}.wal`, { force: true });
-    renameSync(tmp, file);
-    return true;
+    return buildDatabaseFile(inputs, resolve(options.file), options);
   }
 
   private static async load(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
@@ -238,38 +160,8 @@ export class Evidence {
 
   /** Read a database file, refusing it when it was built from other inputs or they changed. */
   private static async fromFile(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
-    const file = resolve(options.db!);
-    const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
-    if (!existsSync(file))
-      throw new InputError(
-        `${displayPath(file)}: no such database`,
-        'build it first: omg-evidence load [PROBE...] [--transcripts DIR] --db FILE',
-      );
-    const db = await Database.open({ file, readOnly: true, memoryLimit: options.memoryLimit });
-    try {
-      const meta = await readMeta(db, file);
-      // Probes named on the command line must be the recorded ones; none named means the recorded.
-      const named: Partial<Inputs> = {};
-      if (paths.length || (!probesDefault && options.transcripts !== undefined)) named.probes = namedInputs(paths, undefined, false).probes;
-      if (options.transcripts !== undefined) {
-        const probes = named.probes ?? meta.inputs.probes;
-        named.transcripts = namedInputs(probes, options.transcripts, false).transcripts;
-      }
-      const why = staleness(meta, named);
-      if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, rebuild);
-      if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
-        throw new InputError(
-          `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
-          'for the census of its sessions: omg-evidence census --transcripts DIR --db FILE',
-        );
-      }
-      // What loading the evidence warned of is said again: the database holds what it was built from.
-      for (const w of meta.warnings) options.onWarning?.(w);
-      return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0, meta.inputs);
-    } catch (err) {
-      db.close();
-      throw err;
-    }
+    const { db, meta } = await openDatabaseFile(resolve(options.db!), paths, options, probesDefault);
+    return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0, meta.inputs);
   }
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */

@@ -10,12 +10,13 @@
  * (one built by an older omg-evidence), is refused. What escapes (an edit between the edges that
  * keeps the size and the mtime) is documented in README.md, section `load`.
  */
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
-import type { Database } from '../db/database.js';
+import { closeSync, constants, existsSync, fstatSync, openSync, renameSync, rmSync } from 'node:fs';
+import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { hashEdges, hashFile, sha256 } from '../base/hash.js';
 import { displayPath, packageVersion } from '../base/paths.js';
-import { inputFiles as files, type Inputs } from './inputs.js';
+import { inputFiles as files, type Inputs, namedInputs } from './inputs.js';
+import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { VIEWS } from '../db/views.js';
 
 /** The size of the first and last blocks of a file that are hashed again on every use. */
@@ -174,4 +175,88 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
       : 'it was built without transcripts';
   }
   return filesChanged(meta.fingerprint, meta.inputs, exact);
+}
+
+/**
+ * Build database file `file` from `inputs`: loaded in memory, then copied into a file beside it
+ * (Database.copyTo) and renamed into place. Returns false, writing nothing, when `file` is already
+ * current (unless `options.force`).
+ */
+export async function buildDatabaseFile(inputs: Inputs, file: string, options: LoadInputsOptions & { force?: boolean }): Promise<boolean> {
+  if (existsSync(file) && !options.force) {
+    const db = await Database.open({ file, readOnly: true });
+    try {
+      const meta = await readMeta(db, file).catch(() => null);
+      if (meta && staleness(meta, inputs, true) === null) return false;
+    } finally {
+      db.close();
+    }
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  const clean = () => {
+    rmSync(tmp, { force: true });
+    rmSync(`${tmp}.wal`, { force: true });
+  };
+  clean();
+  try {
+    // Hashed before they are loaded: a file edited during the load then differs from its record.
+    const fp = fingerprint(inputs);
+    const loaded = await loadInputs(inputs, options);
+    try {
+      await writeMeta(loaded.db, inputs, loaded.warnings, fp);
+      await loaded.db.copyTo(tmp);
+    } finally {
+      loaded.db.close();
+    }
+  } catch (err) {
+    // A failed build leaves nothing behind, and the file it would have replaced untouched.
+    clean();
+    throw err;
+  }
+  rmSync(`${file}.wal`, { force: true });
+  renameSync(tmp, file);
+  return true;
+}
+
+/**
+ * Open database file `file` read-only for the named inputs (`--db FILE`), refusing it when it was
+ * built from other inputs or they changed, and repeating the warnings its load gave.
+ */
+export async function openDatabaseFile(
+  file: string,
+  paths: string[],
+  options: Pick<OpenOptions, 'transcripts' | 'memoryLimit' | 'onWarning'>,
+  probesDefault: boolean,
+): Promise<{ db: Database; meta: Meta }> {
+  const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
+  if (!existsSync(file))
+    throw new InputError(
+      `${displayPath(file)}: no such database`,
+      'build it first: omg-evidence load [PROBE...] [--transcripts DIR] --db FILE',
+    );
+  const db = await Database.open({ file, readOnly: true, memoryLimit: options.memoryLimit });
+  try {
+    const meta = await readMeta(db, file);
+    // Probes named on the command line must be the recorded ones; none named means the recorded.
+    const named: Partial<Inputs> = {};
+    if (paths.length || (!probesDefault && options.transcripts !== undefined)) named.probes = namedInputs(paths, undefined, false).probes;
+    if (options.transcripts !== undefined) {
+      const probes = named.probes ?? meta.inputs.probes;
+      named.transcripts = namedInputs(probes, options.transcripts, false).transcripts;
+    }
+    const why = staleness(meta, named);
+    if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, rebuild);
+    if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
+      throw new InputError(
+        `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
+        'for the census of its sessions: omg-evidence census --transcripts DIR --db FILE',
+      );
+    }
+    // What loading the evidence warned of is said again: the database holds what it was built from.
+    for (const w of meta.warnings) options.onWarning?.(w);
+    return { db, meta };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }

@@ -5,14 +5,42 @@
 import { Database } from '../db/database.js';
 import { readQuery } from '../db/queries.js';
 import { findTranscripts, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
-import { loadProbes } from './probe.js';
+import { loadProbes, loadResultsFile } from './probe.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
-/** What loading is told by the facade's OpenOptions (which see). */
-export interface LoadInputsOptions {
+/** What loading is told of the facade's OpenOptions. */
+export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries'>;
+
+/** How evidence is opened (Evidence.open and the other openers). */
+export interface OpenOptions {
+  /** Called with each warning as loading finds it (the CLI prints them on stderr). */
   onWarning?: (message: string) => void;
-  onProgress?: (p: Progress) => void;
+  /**
+   * Load transcripts too: `true` for each probe's own `transcripts/` folder, or a folder to use
+   * instead. Default: no transcripts.
+   */
+  transcripts?: boolean | string;
+  /**
+   * Without `transcripts`: load each probe's own `transcripts/` folder when it has one (what
+   * `forgeableRows` needs), and none when it has not.
+   */
+  ownTranscripts?: boolean;
+  /** Read this database file (built by `load`) instead of loading the evidence. */
+  db?: string;
+  /**
+   * The only queries (names in queries/) this evidence will run: the load then builds only the
+   * tables their `reads:` headers name (today that leaves out transcript_tool_results, and the probe
+   * tables when no probe is named), and every other query, and sql(), is refused. Default: every
+   * table is built. Ignored with `db`.
+   */
   queries?: string[];
+  /** Told how a long transcript scan is going (the CLI prints it on a terminal). */
+  onProgress?: (p: Progress) => void;
+  /**
+   * DuckDB's memory_limit once the evidence is loaded (every query after, sql() included), as
+   * DuckDB writes sizes: '2GB', '512MiB'. Default: a quarter of the machine's memory.
+   */
+  memoryLimit?: string;
 }
 
 /** Evidence loaded into a database that is not sealed: what `export` and `build` write from. */
@@ -61,6 +89,29 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
     );
     for (const w of loaded.warnings) options.onWarning?.(w);
     return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, only };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/**
+ * Load a lone results.jsonl and the transcripts under `transcripts`, sealed: what `extract` reads.
+ * Its queries read neither transcript_lines nor any probe table but spawns.
+ */
+export async function loadForExtract(
+  results: string,
+  transcripts: string,
+  onWarning?: (message: string) => void,
+): Promise<{ db: Database; probes: Probe[]; warnings: string[] }> {
+  const files = findTranscripts([transcripts]);
+  const db = await Database.open();
+  try {
+    const loaded = await loadResultsFile(db, results);
+    for (const w of loaded.warnings) onWarning?.(w);
+    await loadTranscripts(db, files, { lines: false });
+    await db.seal();
+    return { db, probes: loaded.probes, warnings: loaded.warnings };
   } catch (err) {
     db.close();
     throw err;
