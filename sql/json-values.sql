@@ -3,14 +3,15 @@
 -- object, or value nested more than 256 levels deep (RFC 8259 §9 lets a reader limit nesting;
 -- each level is read again below it), by file, record and kind; none when every value is JSON.
 -- A record whose text has at most 256 opening brackets cannot nest that deep: its nodes are listed
--- at once (json_extract's `$.**`, every value below the root), unless listing them, each one's
--- text, could exceed 64 MiB (the text's length times its brackets bounds it). Every other record
+-- at once (json_extract's `$.**`, every value below the root), unless it is over 1 MiB (a list of
+-- a million values costs more that way than walked) or listing them, each one's text, could exceed
+-- 64 MiB (the text's length times its brackets bounds it). Every other record
 -- is walked a level at a time, each object and array turned into a list and unnested, which takes
 -- time in proportion to its nodes but a statement per level (json_tree and json_each, joined to a
 -- table, take time quadratic in a record's nodes: a record of 32,768 numbers took seconds).
 -- The routing and the listing are materialized: otherwise each use computes them again.
 with recursive shapes as materialized (
-    select file, rec, json, opens <= 256 and size * (opens + 1) <= 67108864 as flat
+    select file, rec, json, opens <= 256 and size <= 1048576 and size * (opens + 1) <= 67108864 as flat
     from (
         select file, rec, json, strlen(json::VARCHAR) as size,
                size - strlen(replace(replace(json::VARCHAR, '{', ''), '[', '')) as opens
