@@ -13,7 +13,7 @@ import { replaceDocument } from '../src/regions/write-document.js';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const HINT_LINE = '(every line must be one JSON object; fix or remove that line)';
-const HINT_ROW = '(see shared/evidence-format.md, "results.jsonl")';
+const HINT_ROW = '(see docs/evidence-format.md#results-jsonl)';
 const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S2 = 'bbbbbbbb-0000-4000-8000-000000000002';
 const TOKENS =
@@ -44,7 +44,7 @@ const bad: [fixture: string, message: string][] = [
   ],
   [
     'bad-tool-use-record',
-    `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id")`,
+    `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use)`,
   ],
   [
     'note-unknown-session',
@@ -52,7 +52,7 @@ const bad: [fixture: string, message: string][] = [
   ],
   [
     'bad-registration',
-    `registration/prereg.jsonl:1: registration "budget" record: "usd" must be a number, got a string "twelve" (see the README, "The registration")`,
+    `registration/prereg.jsonl:1: registration "budget" record: "usd" must be a number, got a string "twelve" (see docs/registration.md)`,
   ],
   // JSON is JSON: what DuckDB's reader lets through but RFC 8259 does not.
   ['json-nan', `results.jsonl:2: NaN is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`],

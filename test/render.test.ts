@@ -5,7 +5,7 @@
  * region by hand has a fixture (hand-*.md), markers in fenced code have one per kind of fence
  * (fence-*.md), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
  * and random fences. Writing keeps symlinks, modes and CRLF, and refuses a file changed meanwhile.
- * Also: the README and the bundled probe's adr-tables.md are current.
+ * Also: the README, the generated pages of docs/ and the bundled probe's adr-tables.md are current.
  */
 import {
   chmodSync,
@@ -567,8 +567,14 @@ describe('render: writing', () => {
 });
 
 describe('the documents this repository ships', () => {
-  it('README.md and the bundled adr-tables.md are current (render --check)', async () => {
-    const run = await cli(['render', '--check', 'README.md', 'evidence/0017-staged-agent-restores-layer-1/adr-tables.md']);
+  it('README.md, every docs/*.md with a region and the bundled adr-tables.md are current (render --check)', async () => {
+    // Every page of docs/ that holds a region is checked, so a new generated page cannot go stale unseen.
+    const docs = readdirSync(join(repo, 'docs'))
+      .filter((f) => f.endsWith('.md') && readFileSync(join(repo, 'docs', f), 'utf8').includes('<!-- omg-evidence:begin '))
+      .sort()
+      .map((f) => `docs/${f}`);
+    expect(docs).toEqual(expect.arrayContaining(['docs/commands.md', 'docs/queries.md', 'docs/views.md']));
+    const run = await cli(['render', '--check', 'README.md', ...docs, 'evidence/0017-staged-agent-restores-layer-1/adr-tables.md']);
     expect(run.stdout).toBe('');
     expect(run.code).toBe(0);
   });

@@ -15,6 +15,7 @@ import { makeSchemaCommand } from './commands/schema.js';
 import { makeSqlCommand } from './commands/sql.js';
 import { makeCensusCommand } from './commands/census.js';
 import { makeExtractCommand } from './commands/extract.js';
+import { makeInitCommand } from './commands/init.js';
 import { makeSkillsCommand } from './commands/skills.js';
 import { makeVerdictCommand } from './commands/verdict.js';
 import { EXIT, OmgError } from '../base/errors.js';
@@ -45,6 +46,7 @@ export function makeProgram(io: IO): Command {
     makeLoadCommand,
     makeExportCommand,
     makeAuditCommand,
+    makeInitCommand,
   ];
   const all = [...makers.map((make) => make(io)), makeRenderCommand(io, () => commandReference(program))];
   for (const cmd of all) {

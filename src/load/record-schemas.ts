@@ -100,7 +100,7 @@ export const RESULTS: RecordSchema = {
       why: 'every "markers" item must be an object with a string "label" and a string "dir"',
     },
   ],
-  hint: 'see shared/evidence-format.md, "results.jsonl"',
+  hint: 'see docs/evidence-format.md#results-jsonl',
 };
 
 export const TOOL_USE: RecordSchema = {
@@ -113,7 +113,7 @@ export const TOOL_USE: RecordSchema = {
     { key: 'agent_id', kinds: ['string'], required: false },
   ],
   checks: [{ bad: anyItem('$.input_keys', `json_type(x) <> 'VARCHAR'`), why: '"input_keys" must hold strings only' }],
-  hint: 'each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"',
+  hint: 'each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use',
 };
 
 export const SKILL_RESULTS: RecordSchema = {
@@ -126,7 +126,7 @@ export const SKILL_RESULTS: RecordSchema = {
     { key: 'is_error', kinds: ['boolean', 'null'] },
     { key: 'result', kinds: ['string', 'null'] },
   ],
-  hint: 'each line pairs one Skill call with its tool_result: {"session_id","tool_use_id","skill","is_error","result"}',
+  hint: 'each line pairs one Skill call with its tool_result: {"session_id","tool_use_id","skill","is_error","result"}; see docs/evidence-format.md#skill-results-jsonl',
 };
 
 export const NOTES: RecordSchema = {
@@ -135,10 +135,10 @@ export const NOTES: RecordSchema = {
     { key: 'session_id', kinds: ['string'] },
     { key: 'note', kinds: ['string'] },
   ],
-  hint: 'each line is {"session_id":"…","note":"…"}',
+  hint: 'each line is {"session_id":"…","note":"…"}; see docs/evidence-format.md#notes-jsonl',
 };
 
-const REG_HINT = 'see the README, "The registration"';
+const REG_HINT = 'see docs/registration.md';
 
 export const REGISTRATION: RecordSchema = {
   what: 'registration record',

@@ -1,0 +1,104 @@
+/**
+ * `init DIR` scaffolds a probe that the front door's guide runs as it stands: census, verdict (the
+ * conjunct holds, exit 0) and render, then render --check finds the README current. Nothing existing
+ * is overwritten: a folder that is not empty, or a path that is a file, is an error (exit 1) that
+ * leaves it as it was.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bin } from './helpers.js';
+
+const temps: string[] = [];
+function temp(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'omg-init-'));
+  temps.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const FILES = [
+  'README.md',
+  'registration/conjuncts/1-example-exits-0.sql',
+  'registration/prereg.jsonl',
+  'results.jsonl',
+  'tool_use/00000000-0000-4000-8000-000000000001.jsonl',
+];
+
+describe('init', () => {
+  it('scaffolds a probe that census, verdict and render work on', async () => {
+    const cwd = temp();
+    const init = bin(['init', 'my-probe'], { cwd });
+    expect(init.stderr).toBe(
+      'omg-evidence: init: wrote a probe of 5 files to my-probe; next: omg-evidence census my-probe, verdict my-probe, render my-probe/README.md\n',
+    );
+    expect(init.stdout).toBe(FILES.map((f) => `${f}\n`).join(''));
+    expect(init.code).toBe(0);
+    // The probe id is filled in where the templates ask for it.
+    expect(readFileSync(join(cwd, 'my-probe', 'registration', 'prereg.jsonl'), 'utf8')).toContain(
+      '{"kind":"probe","title":"my-probe: replace with what the probe measures"}',
+    );
+
+    const census = bin(['census', 'my-probe', '--format', 'csv'], { cwd });
+    expect(census.stderr).toBe('');
+    expect(census.stdout).toBe(
+      'probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note,forgeable\r\n' +
+        'my-probe,1,EXAMPLE,A,00000000-0000-4000-8000-000000000001,counted,0,"{""Bash"":1}",,,,,\r\n',
+    );
+    expect(census.code).toBe(0);
+
+    const verdict = bin(['verdict', 'my-probe', '--format', 'markdown'], { cwd });
+    expect(verdict.stderr).toBe('');
+    await expect(verdict.stdout).toMatchFileSnapshot(join('golden', 'init', 'verdict.md'));
+    expect(verdict.code).toBe(0);
+
+    const render = bin(['render', 'my-probe/README.md'], { cwd });
+    expect(render.stderr).toBe('omg-evidence: render: my-probe/README.md: 1 of 1 region(s) rewritten\n');
+    expect(render.code).toBe(0);
+    await expect(readFileSync(join(cwd, 'my-probe', 'README.md'), 'utf8')).toMatchFileSnapshot(join('golden', 'init', 'README.md'));
+
+    const check = bin(['render', '--check', 'my-probe/README.md'], { cwd });
+    expect(check.stdout).toBe('');
+    expect(check.code).toBe(0);
+  });
+
+  it('writes into an empty folder', () => {
+    const cwd = temp();
+    mkdirSync(join(cwd, 'empty'));
+    const run = bin(['init', 'empty'], { cwd });
+    expect(run.code).toBe(0);
+    expect(readdirSync(join(cwd, 'empty')).sort()).toEqual(['README.md', 'registration', 'results.jsonl', 'tool_use']);
+  });
+
+  it('refuses a folder that is not empty, and leaves it as it was', () => {
+    const cwd = temp();
+    mkdirSync(join(cwd, 'mine'));
+    writeFileSync(join(cwd, 'mine', 'notes.txt'), 'mine\n');
+    const run = bin(['init', 'mine'], { cwd });
+    expect(run.stderr).toBe('omg-evidence: mine: not empty (name a new or empty folder for the probe; init never overwrites)\n');
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(1);
+    expect(readdirSync(join(cwd, 'mine'))).toEqual(['notes.txt']);
+    expect(readFileSync(join(cwd, 'mine', 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('refuses a path that is a file', () => {
+    const cwd = temp();
+    writeFileSync(join(cwd, 'probe'), 'a file\n');
+    const run = bin(['init', 'probe'], { cwd });
+    expect(run.stderr).toBe('omg-evidence: probe: exists and is not a folder (name a new or empty folder for the probe)\n');
+    expect(run.code).toBe(1);
+    expect(readFileSync(join(cwd, 'probe'), 'utf8')).toBe('a file\n');
+  });
+
+  it('names the file it cannot write, with the system code', () => {
+    const cwd = temp();
+    writeFileSync(join(cwd, 'file'), '');
+    const run = bin(['init', 'file/probe'], { cwd });
+    expect(run.stderr).toBe('omg-evidence: file/probe/README.md: cannot write (ENOTDIR) (name a new or empty folder you can write to)\n');
+    expect(run.code).toBe(1);
+  });
+});
