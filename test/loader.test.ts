@@ -94,6 +94,43 @@ describe('bad input is a one-line error naming file:line, exit 1', () => {
     });
   }
 
+  it('several problems in one file are each named, with the hint once (several-problems)', async () => {
+    const f = `${probeFixture('several-problems')}/results.jsonl`;
+    const run = await cli(['census', probeFixture('several-problems')]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        `omg-evidence: ${f}:1: results.jsonl row: missing required key "seq" ${HINT_ROW}`,
+        `omg-evidence: ${f}:1: results.jsonl row: missing required key "arm"`,
+        `omg-evidence: ${f}:1: results.jsonl row: "exit_code" must be an integer, got a string "zero"`,
+        `omg-evidence: ${f}:2: results.jsonl row: missing required key "phase"`,
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('at most 20 problems of a file are named, and the rest counted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-problems-'));
+    try {
+      cpSync(probeFixture('minimal'), dir, { recursive: true });
+      const file = join(dir, 'results.jsonl');
+      const [first] = readFileSync(file, 'utf8').split('\n');
+      const row = JSON.parse(first!);
+      // 25 rows, each without its seq: 25 problems, 20 named.
+      const rows = Array.from({ length: 25 }, (_, i) => JSON.stringify({ ...row, seq: undefined, session_id: `s-${i}` }));
+      writeFileSync(file, `${rows.join('\n')}\n`);
+      const run = await cli(['census', dir]);
+      const lines = run.stderr.trimEnd().split('\n');
+      expect(run.code).toBe(1);
+      expect(lines).toHaveLength(21);
+      expect(lines[19]).toMatch(/results\.jsonl:20: results\.jsonl row: missing required key "seq"$/);
+      expect(lines[20]).toMatch(/results\.jsonl: 5 more problem\(s\) not shown: mend these and run again$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a path that does not exist', async () => {
     const run = await cli(['census', 'test/fixtures/no-such-probe']);
     expect(run).toEqual({

@@ -521,7 +521,7 @@ describe('the registration is complete or it is an error', () => {
   });
 
   it('a registration record of an unknown kind ("conjunt") is an error naming file:line, for every command', async () => {
-    const stderr = `omg-evidence: ${prereg('reg-kind-typo')}:5: registration record of unknown kind "conjunt" (the kinds are probe, budget, arm, conjunct, addendum; see the README, "The registration")\n`;
+    const stderr = `omg-evidence: ${prereg('reg-kind-typo')}:5: registration record of unknown kind "conjunt" (the kinds are probe, budget, arm, conjunct, addendum; see docs/registration.md)\n`;
     expect(await cli(['verdict', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
     expect(await cli(['census', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
   });

@@ -61,7 +61,7 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
     if (!p.registered) {
       throw new InputError(
         `${displayPath(p.dir)}: the probe has no registration/ folder`,
-        'a verdict needs the conjuncts registered before the first spawn; see the README, "The registration"',
+        'a verdict needs the conjuncts registered before the first spawn; see docs/registration.md',
       );
     }
   }

@@ -23,10 +23,13 @@ export class OmgError extends Error {
   readonly exitCode: ExitCode = EXIT.error;
   /** What the user can do about it; printed after the message, on the same line. */
   readonly hint?: string;
-  constructor(message: string, hint?: string, options?: ErrorOptions) {
+  /** More problems of the same input, each a line of its own after the message (the first). */
+  readonly details: readonly string[];
+  constructor(message: string, hint?: string, options?: ErrorOptions & { details?: string[] }) {
     super(message, options);
     this.name = new.target.name;
     this.hint = hint;
+    this.details = options?.details ?? [];
   }
 }
 

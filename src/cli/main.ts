@@ -89,6 +89,7 @@ function report(err: unknown, io: IO): number {
   }
   if (err instanceof OmgError) {
     io.stderr(`omg-evidence: ${shorten(err.message)}${err.hint ? ` (${shorten(err.hint)})` : ''}\n`);
+    for (const line of err.details) io.stderr(`omg-evidence: ${shorten(line)}\n`);
     return err.exitCode;
   }
   const e = err as Error;

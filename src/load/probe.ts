@@ -158,7 +158,7 @@ async function checkKinds(db: Database): Promise<void> {
       String(u.file),
       Number(u.rec),
       `registration record of unknown kind ${JSON.stringify(String(u.kind))}`,
-      `the kinds are ${kinds.join(', ')}; see the README, "The registration"`,
+      `the kinds are ${kinds.join(', ')}; see docs/registration.md`,
     );
   }
 }

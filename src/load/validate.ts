@@ -1,8 +1,8 @@
 /**
  * Record validation in one SQL pass per record kind. A schema names each key, the JSON kinds it may
  * take, whether it is required, and optional extra checks written in SQL over the row's `json`.
- * The first problem (by file, then line) becomes an InputError naming `file:line`; unknown keys
- * are never a problem (they are kept in the loaded tables).
+ * The problems of the first bad file become one InputError, a line for each naming `file:line`;
+ * unknown keys are never a problem (they are kept in the loaded tables).
  */
 import { type Database, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
@@ -75,24 +75,26 @@ function article(kinds: JsonKind[]): string {
 }
 
 /**
- * The SQL CASE that yields a code for the first problem of a row, or NULL: `object`, `missing:<i>`,
- * `type:<i>` (field i) or `check:<j>`. It reads the row's key types from `kinds`, a list computed
- * once per row by `kindsExpr`. Codes keep the expression small; messages are built on the error
- * path only (`describe`).
+ * The SQL that yields the codes of every problem of a row, a list (empty when it has none):
+ * `object`; else `missing:<i>` or `type:<i>` for each field i that has one; else, once the key
+ * types are right, `check:<j>` for each check that fails. It reads the row's key types from
+ * `kinds`, a list computed once per row by `kindsExpr`. Codes keep the expression small; messages
+ * are built on the error path only (`describe`).
  */
 export function problemExpr(schema: RecordSchema): string {
-  const arms: string[] = [`when json_type(json) <> 'OBJECT' then 'object'`];
-  schema.fields.forEach((f, i) => {
+  const fields = schema.fields.map((f, i) => {
     const t = `kinds[${i + 1}]`;
     const allowed = f.kinds
       .flatMap((k) => DUCK[k])
       .map(sqlString)
       .join(', ');
-    if (f.required !== false) arms.push(`when ${t} is null then 'missing:${i}'`);
-    arms.push(`when ${t} not in (${allowed}) then 'type:${i}'`);
+    const missing = f.required !== false ? `when ${t} is null then 'missing:${i}' ` : '';
+    return `case ${missing}when ${t} not in (${allowed}) then 'type:${i}' end`;
   });
-  for (const [j, c] of (schema.checks ?? []).entries()) arms.push(`when coalesce(${c.bad}, false) then 'check:${j}'`);
-  return `case ${arms.join(' ')} end`;
+  const checks = (schema.checks ?? []).map((c, j) => `case when coalesce(${c.bad}, false) then 'check:${j}' end`);
+  const list = (items: string[]) => `list_filter([${items.join(', ')}]::VARCHAR[], x -> x is not null)`;
+  // A CASE evaluates a branch only for the rows that reach it: checks see only well-typed records.
+  return `case when json_type(json) <> 'OBJECT' then ['object'] when len(${list(fields)}) > 0 then ${list(fields)} else ${list(checks)} end`;
 }
 
 /** The words for a problem code of `schema`, looking at the offending record only. */
@@ -118,33 +120,45 @@ export function kindsExpr(schema: RecordSchema): string {
   return `json_type(json, [${schema.fields.map((f) => sqlString(`$."${f.key}"`)).join(', ')}])`;
 }
 
+/** How many problems of one file an error lists; the rest are counted. */
+export const MAX_PROBLEMS = 20;
+
 /**
  * Validate the rows of `table` (as made by readJsonl) against several schemas at once, each for
- * the rows its `where` selects, in one query. Throws an InputError for the first bad record (by
- * file, then line), naming its file and physical line.
+ * the rows its `where` selects, in one query. Throws an InputError for the first file (by path)
+ * with a bad record: each problem of its records, by line, up to MAX_PROBLEMS, each naming the
+ * file and physical line.
  */
 export async function validateAll(db: Database, table: string, parts: { schema: RecordSchema; where: string }[]): Promise<void> {
   if (parts.length === 0) return;
   const union = parts
     .map(
       (p, i) =>
-        `select file, rec, ${i} as part, ${problemExpr(p.schema)} as problem from (select *, ${kindsExpr(p.schema)} as kinds from ${table} where ${p.where})`,
+        `select file, rec, ${i} as part, ${problemExpr(p.schema)} as problems from (select *, ${kindsExpr(p.schema)} as kinds from ${table} where ${p.where})`,
     )
     .join('\n     union all\n     ');
   const res = await db.query(
-    `select file, rec, part, problem from (${union}) where problem is not null order by file, rec, part limit 1`,
+    `with bad as (select file, rec, part, unnest(problems) as problem, generate_subscripts(problems, 1) as k from (${union}) where len(problems) > 0)
+     select file, rec, part, problem, count(*) over () as n from bad where file = (select min(file) from bad)
+     order by rec, part, k limit ${MAX_PROBLEMS}`,
     undefined,
     'validating records',
   );
-  const bad = res.rows[0];
-  if (bad) {
+  if (res.rows.length === 0) return;
+  const errors = [];
+  for (const bad of res.rows) {
     const schema = parts[Number(bad.part)]!.schema;
     const what = await describe(db, table, String(bad.file), Number(bad.rec), schema, String(bad.problem));
-    throw recordError(String(bad.file), Number(bad.rec), `${schema.what}: ${what}`, schema.hint);
+    errors.push(recordError(String(bad.file), Number(bad.rec), `${schema.what}: ${what}`, schema.hint));
   }
+  const [first, ...rest] = errors;
+  const more = Number(res.rows[0]!.n) - errors.length;
+  const file = displayPath(String(res.rows[0]!.file));
+  throw new InputError(first!.message, first!.hint, {
+    details: [...rest.map((e) => e.message), ...(more > 0 ? [`${file}: ${more} more problem(s) not shown: mend these and run again`] : [])],
+  });
 }
 
-/** An InputError for record `rec` of `file`, at its physical line. */
 export function recordError(file: string, rec: number, what: string, hint?: string): InputError {
   return new InputError(`${displayPath(file)}:${physicalLine(file, rec)}: ${what}`, hint);
 }
