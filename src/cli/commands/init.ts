@@ -2,16 +2,19 @@
  * `omg-evidence init DIR`: scaffolds a minimal probe (output/scaffold.ts) that census, verdict and
  * render work on as it stands, to be replaced record by record with a probe of one's own.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { displayPath } from '../../base/paths.js';
 import { scaffoldProbe } from '../../output/scaffold.js';
+import { makeCommand } from '../command.js';
 import type { IO } from '../io.js';
 
 export function makeInitCommand(io: IO): Command {
-  return new Command('init')
-    .description('scaffold a minimal probe in a new or empty folder: one spawn, one arm, a budget, one conjunct')
-    .argument('<dir>', 'the folder to create (or an empty one)')
-    .action((dir: string) => {
+  return makeCommand<Record<string, never>>(io, {
+    name: 'init',
+    description: 'scaffold a minimal probe in a new or empty folder: one spawn, one arm, a budget, one conjunct',
+    arguments: [['<dir>', 'the folder to create (or an empty one)']],
+    action: async ({ args }) => {
+      const dir = String(args[0]);
       const written = scaffoldProbe(dir);
       // The files are the data; what to do next is a note.
       io.stdout(written.map((f) => `${f}\n`).join(''));
@@ -19,5 +22,6 @@ export function makeInitCommand(io: IO): Command {
       io.stderr(
         `omg-evidence: init: wrote a probe of ${written.length} files to ${d}; next: omg-evidence census ${d}, verdict ${d}, render ${d}/README.md\n`,
       );
-    });
+    },
+  });
 }
