@@ -123,7 +123,22 @@ function everyFormat(command: string, formats: string[], extra: string[] = []): 
 const ALL = ['text', 'table', 'markdown', 'csv', 'json', 'ndjson'];
 const TABLES = ['table', 'markdown', 'csv', 'json', 'ndjson'];
 const REPORTS = ['table', 'markdown', 'json'];
-const COMMANDS = ['census', 'skills', 'agree', 'extract', 'arms', 'verdict', 'cost', 'sql', 'schema', 'load', 'export', 'audit', 'render', 'init'];
+const COMMANDS = [
+  'census',
+  'skills',
+  'agree',
+  'extract',
+  'arms',
+  'verdict',
+  'cost',
+  'sql',
+  'schema',
+  'load',
+  'export',
+  'audit',
+  'render',
+  'init',
+];
 // Rounded and ordered inside: a float sum or a list's order must not hang on how DuckDB splits the work.
 const SPAWNS_BY_ARM =
   'select arm, count(*) as spawns, round(sum(cost_usd), 6) as usd, list(distinct exit_code order by exit_code) as exits, bool_and(exit_code = 0) as all_ok from spawns group by arm order by arm';

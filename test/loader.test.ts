@@ -131,6 +131,40 @@ describe('bad input is a one-line error naming file:line, exit 1', () => {
     }
   });
 
+  it('a check that follows from a wrong type is not reported too (a cost that is a string is not "negative")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-cascade-'));
+    try {
+      cpSync(probeFixture('minimal'), dir, { recursive: true });
+      const file = join(dir, 'results.jsonl');
+      const [first, ...rest] = readFileSync(file, 'utf8').split('\n');
+      const row = JSON.parse(first!);
+      row.envelope = { ...row.envelope, total_cost_usd: '-1' };
+      writeFileSync(file, [JSON.stringify(row), ...rest].join('\n'));
+      const run = await cli(['census', dir]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/results\.jsonl:1: results\.jsonl row: "envelope\.total_cost_usd" must be a number/),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('render names every problem of a bad record too, after the region that loaded it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-render-problems-'));
+    try {
+      const probe = join(dir, 'p');
+      cpSync(probeFixture('several-problems'), probe, { recursive: true });
+      writeFileSync(join(dir, 'doc.md'), '<!-- omg-evidence:begin census probe=p -->\n<!-- omg-evidence:end -->\n');
+      const run = await cli(['render', join(dir, 'doc.md')]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(4);
+      expect(run.stderr).toContain('results.jsonl:2: results.jsonl row: missing required key "phase"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a path that does not exist', async () => {
     const run = await cli(['census', 'test/fixtures/no-such-probe']);
     expect(run).toEqual({

@@ -77,7 +77,7 @@ function article(kinds: JsonKind[]): string {
 /**
  * The SQL that yields the codes of every problem of a row, a list (empty when it has none):
  * `object`; else `missing:<i>` or `type:<i>` for each field i that has one; else, once the key
- * types are right, `check:<j>` for each check that fails. It reads the row's key types from
+ * types are right, `check:<j>` for the first check that fails. It reads the row's key types from
  * `kinds`, a list computed once per row by `kindsExpr`. Codes keep the expression small; messages
  * are built on the error path only (`describe`).
  */
@@ -94,7 +94,9 @@ export function problemExpr(schema: RecordSchema): string {
   const checks = (schema.checks ?? []).map((c, j) => `case when coalesce(${c.bad}, false) then 'check:${j}' end`);
   const list = (items: string[]) => `list_filter([${items.join(', ')}]::VARCHAR[], x -> x is not null)`;
   // A CASE evaluates a branch only for the rows that reach it: checks see only well-typed records.
-  return `case when json_type(json) <> 'OBJECT' then ['object'] when len(${list(fields)}) > 0 then ${list(fields)} else ${list(checks)} end`;
+  // Only the first failing check: a later one may follow from it (a cost that is not a number is
+  // not "negative" either).
+  return `case when json_type(json) <> 'OBJECT' then ['object'] when len(${list(fields)}) > 0 then ${list(fields)} else ${list(checks)}[1:1] end`;
 }
 
 /** The words for a problem code of `schema`, looking at the offending record only. */

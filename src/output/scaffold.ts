@@ -13,9 +13,13 @@ export const probeTemplatesDir: string = join(packageRoot, 'templates', 'probe')
 
 /** Write a minimal probe into `dir` (new, or an empty folder). Returns the files written, relative to `dir`, sorted. */
 export function scaffoldProbe(dir: string): string[] {
+  if (dir.trim() === '') throw new InputError('init: no folder named', 'name a new or empty folder for the probe: omg-evidence init DIR');
   const out = resolve(dir);
   const probe = basename(out);
   const stat = lstatOrNull(out);
+  if (stat?.isSymbolicLink()) {
+    throw new InputError(`${displayPath(out)}: is a symbolic link`, 'name the folder itself, new or empty: init writes through no link');
+  }
   if (stat && !stat.isDirectory()) {
     throw new InputError(`${displayPath(out)}: exists and is not a folder`, 'name a new or empty folder for the probe');
   }
@@ -37,7 +41,11 @@ export function scaffoldProbe(dir: string): string[] {
     try {
       mkdirSync(dirname(target), { recursive: true });
       // 'wx': never replace a file, even one that appeared since the folder was found empty.
-      writeFileSync(target, text.replaceAll('{{probe}}', id), { flag: 'wx' });
+      writeFileSync(
+        target,
+        text.replaceAll('{{probe}}', () => id),
+        { flag: 'wx' },
+      );
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       throw new InputError(`${displayPath(target)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });

@@ -45,8 +45,8 @@ export interface Parsed {
   warnings: string[];
 }
 
-export function fail(doc: string, line: number, what: string, hint?: string): never {
-  throw new InputError(`${displayPath(doc)}:${line}: ${what}`, hint);
+export function fail(doc: string, line: number, what: string, hint?: string, details: readonly string[] = []): never {
+  throw new InputError(`${displayPath(doc)}:${line}: ${what}`, hint, { details: [...details] });
 }
 
 /** `key=value key="a b"` into a map of key → values (a key may repeat). */

@@ -128,7 +128,7 @@ async function openFor(doc: string, region: Region, spec: Spec, cache: EvidenceC
     return await cache.get(spec.probes, spec.from);
   } catch (e) {
     if (!(e instanceof OmgError) || e.message.startsWith(`${displayPath(doc)}:`)) throw e;
-    fail(doc, region.begin, e.message, e.hint);
+    fail(doc, region.begin, e.message, e.hint, e.details);
   }
 }
 
