@@ -14,8 +14,7 @@ export type JsonKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 
 /** DuckDB's json_type() names for each kind. */
 const DUCK: Record<JsonKind, string[]> = {
   string: ['VARCHAR'],
-  // Past 2^63 - 1 DuckDB types an integer UBIGINT, which the tables' BIGINT columns cannot hold.
-  integer: ['BIGINT'],
+  integer: ['UBIGINT', 'BIGINT'],
   number: ['UBIGINT', 'BIGINT', 'DOUBLE'],
   boolean: ['BOOLEAN'],
   object: ['OBJECT'],
@@ -49,7 +48,7 @@ export interface RecordSchema {
 /** What each json_type() result is called in messages. */
 const KIND_WORDS: Record<string, string> = {
   VARCHAR: 'a string',
-  UBIGINT: 'an integer over 2^63 - 1',
+  UBIGINT: 'an integer',
   BIGINT: 'an integer',
   DOUBLE: 'a number',
   BOOLEAN: 'a boolean',
