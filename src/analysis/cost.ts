@@ -2,17 +2,10 @@
  * What each probe spent, gathered from queries/cost.sql, cost_by_arm.sql and cost_by_model.sql:
  * the total against the registered budget, and the rows by arm and by model.
  */
-import type { Result, Row } from '../db/database.js';
+import type { CostReport, Row } from '../base/shapes.js';
+import type { Result } from '../db/database.js';
 
-export interface CostReport {
-  probe: string;
-  total_cost_usd: number;
-  spawns: number;
-  envelopes: number;
-  budget: { usd: number | null; spawns: number | null; share_usd: number | null; share_spawns: number | null };
-  by_arm: Row[];
-  by_model: Row[];
-}
+export type { CostReport } from '../base/shapes.js';
 
 /** What runs the named queries: the opened evidence. */
 export interface QueryRunner {

@@ -6,27 +6,13 @@
  * and git does not show the registration came after the data.
  */
 import { join } from 'node:path';
-import type { Result, Row } from '../db/database.js';
+import type { Budget, Conjunct, Row } from '../base/shapes.js';
+import type { Result } from '../db/database.js';
+
+export type { Budget, Conjunct } from '../base/shapes.js';
 import { InputError } from '../base/errors.js';
 import { preregistration, type Answer, type Preregistration } from './git.js';
 import { displayPath } from '../base/paths.js';
-
-export interface Conjunct {
-  n: number;
-  required: string;
-  result: string;
-  holds: boolean;
-}
-
-export interface Budget {
-  spent_usd: number;
-  spawns: number;
-  bound_usd: number | null;
-  bound_spawns: number | null;
-  share_usd: number | null;
-  share_spawns: number | null;
-  within: boolean | null;
-}
 
 export interface Verdict {
   probe: string;

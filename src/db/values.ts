@@ -20,7 +20,9 @@ import {
   JSDuckDBValueConverter,
 } from '@duckdb/node-api';
 
-export type Row = Record<string, unknown>;
+import type { Row } from '../base/shapes.js';
+
+export type { Row };
 
 /** BIGINT/HUGEINT → number when safe (else a decimal string); everything else as node-api's JS form. */
 export const toPlain: DuckDBValueConverter<JS> = (value, type, converter) => {

@@ -1,19 +1,9 @@
 /** What a probe spent (analysis/cost.ts gathers it), as a report: the total, by arm and by model. */
-import { toJson, type Row, type TableStyle } from './formats.js';
+import type { CostReport } from '../base/shapes.js';
+import { toJson, type TableStyle } from './formats.js';
 import { bound, formatReport, percent, usd, type Part } from './report.js';
 
 export type CostFormat = 'table' | 'markdown' | 'json';
-
-/** One probe's spending as analysis/cost.ts gathers it. */
-export interface CostReport {
-  probe: string;
-  total_cost_usd: number;
-  spawns: number;
-  envelopes: number;
-  budget: { usd: number | null; spawns: number | null; share_usd: number | null; share_spawns: number | null };
-  by_arm: Row[];
-  by_model: Row[];
-}
 
 export function costParts(c: CostReport): Part[] {
   const b = c.budget;

@@ -14,8 +14,8 @@ import { UsageError } from '../base/errors.js';
 
 export type Cell = string | number | boolean | null;
 
-/** A query row as it arrives, column → value (db's Row, which output does not import). */
-export type Row = Record<string, unknown>;
+/** A query row as it arrives, column → value: the one Row of base/shapes.ts. */
+export type { Row } from '../base/shapes.js';
 
 export interface Column {
   key: string;

@@ -2,6 +2,7 @@
  * A probe's verdict (analysis/verdict.ts computes it) as a report: the conjuncts, completeness,
  * budget, uniformity and pre-registration order; or as JSON.
  */
+import type { Budget, Conjunct } from '../base/shapes.js';
 import { toJson, type Row, type TableStyle } from './formats.js';
 import { bound, formatReport, percent, usd, type Part } from './report.js';
 
@@ -10,18 +11,10 @@ export type VerdictFormat = 'table' | 'markdown' | 'json';
 /** A verdict as analysis/verdict.ts gives it: what this module reads of it. */
 export interface Verdict {
   probe: string;
-  conjuncts: { n: number; required: string; result: string; holds: boolean }[];
+  conjuncts: Conjunct[];
   complete: boolean;
   completeness: Row[];
-  budget: {
-    spent_usd: number;
-    spawns: number;
-    bound_usd: number | null;
-    bound_spawns: number | null;
-    share_usd: number | null;
-    share_spawns: number | null;
-    within: boolean | null;
-  };
+  budget: Budget;
   uniformity: Row[];
   preregistered: string;
   preregistration: {

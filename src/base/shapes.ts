@@ -1,0 +1,38 @@
+/**
+ * The shapes that cross layers as plain data: a row as DuckDB's results hand it on, and the parts
+ * of the reports analysis/ computes and output/ lays out. Declared once here, since neither of
+ * those two may import the other.
+ */
+
+/** One row: column name to plain value. */
+export type Row = Record<string, unknown>;
+
+/** A registered conjunct as its check evaluated it. */
+export interface Conjunct {
+  n: number;
+  required: string;
+  result: string;
+  holds: boolean;
+}
+
+/** What a probe spent against its registered budget (queries/budget.sql). */
+export interface Budget {
+  spent_usd: number;
+  spawns: number;
+  bound_usd: number | null;
+  bound_spawns: number | null;
+  share_usd: number | null;
+  share_spawns: number | null;
+  within: boolean | null;
+}
+
+/** One probe's spending: the total against the budget, and the rows by arm and by model. */
+export interface CostReport {
+  probe: string;
+  total_cost_usd: number;
+  spawns: number;
+  envelopes: number;
+  budget: { usd: number | null; spawns: number | null; share_usd: number | null; share_spawns: number | null };
+  by_arm: Row[];
+  by_model: Row[];
+}
