@@ -4,14 +4,14 @@
  * its golden text output beside it (<name>.txt); `clean` holds near misses only. Every secret in
  * the fixtures is fake.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findLeaks } from '../src/base/leaks.js';
 import { listFiles } from '../src/base/paths.js';
-import { cli, fixtures, shared } from './helpers.js';
+import { cli, fixtures, shared, withoutShared } from './helpers.js';
 
 const dir = join(fixtures, 'audit');
 const at = (name: string) => join('test', 'fixtures', 'audit', name);
@@ -231,9 +231,7 @@ describe('secrets, as found in text', () => {
 
 // The samples are real transcripts: they hold their authors' home paths (SOURCES.md lists them) and no secret.
 const samples = join(shared, 'samples');
-const haveSamples = existsSync(samples);
-if (!haveSamples && process.env.CI !== 'true') console.log(`audit.test.ts: skipping the samples test: ${samples} is absent`);
-describe.skipIf(!haveSamples && process.env.CI !== 'true')('the samples in ../shared', () => {
+describe.skipIf(withoutShared(samples, 'audit.test.ts: the samples in ../shared'))('the samples in ../shared', () => {
   it('give home paths only, never a secret', () => {
     const found = listFiles(samples).flatMap((f) => findLeaks(readFileSync(f, 'utf8')).map((l) => ({ f, ...l })));
     expect(found.filter((l) => l.kind !== 'home-path')).toEqual([]);
