@@ -4,21 +4,20 @@
  * row methods (`censusRows`, …); the library's methods (`census()`, …) return the same rows as
  * arquero tables.
  */
-import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
-import type { CensusRow, ForgeableRow } from './output/census-block.js';
+import { type CensusRow, type ForgeableRow, withForgeable } from './output/census-block.js';
 import type { Database, Limits, Result, Row, RowSink } from './db/database.js';
 import { InputError, UsageError } from './base/errors.js';
 import { discoverProbe, inputFiles, namedInputs, type Inputs, type Probe } from './load/inputs.js';
-import { readQuery } from './db/queries.js';
+import { readQuery, readSql } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
-import { buildDatabaseFile, openDatabaseFile } from './load/database-file.js';
-import { exportViews } from './db/export.js';
-import { loadForExtract, loadInputs, type Loaded, type OpenOptions } from './load/open.js';
-export type { OpenOptions } from './load/open.js';
-import { table } from './output/arquero.js';
+import { buildDatabaseFile } from './load/database-file.js';
+import { type Opened, openSealed, openSealedForExtract } from './load/open-sealed.js';
+import type { OpenOptions } from './load/open.js';
+export { exportParquet, type OpenOptions } from './load/open.js';
+import { table, tabled, type Tabled } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
 import { auditProbes as audit, type Audit } from './analysis/audit.js';
 import { physicalLine } from './load/jsonl.js';
@@ -49,37 +48,6 @@ export interface SqlOptions {
   maxRows?: number;
 }
 
-const probeOf = (dir: string): Probe => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) });
-
-/**
- * Load the named inputs into a database that stays writable (no seal), for `export`, which writes
- * Parquet files from it, and close it once `write` is done. Not part of the library (index.ts
- * does not export it): no Evidence, and so no user SQL, is ever given an unsealed database.
- */
-export async function withUnsealed<T>(
-  paths: string[],
-  options: OpenOptions,
-  write: (loaded: Loaded) => Promise<T>,
-  probesDefault = true,
-): Promise<T> {
-  const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
-  try {
-    return await write(loaded);
-  } finally {
-    loaded.db.close();
-  }
-}
-
-/**
- * Write every documented view of the named inputs as Parquet into `dir` (db/export.ts), from a
- * database no user SQL ever sees; returns how many views were written.
- */
-export function exportParquet(paths: string[], dir: string, options: OpenOptions & { force?: boolean }): Promise<number> {
-  return withUnsealed(paths, options, (loaded) =>
-    exportViews(loaded.db, dir, { force: options.force, hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
-  );
-}
-
 export class Evidence {
   #evaluated = false;
   /**
@@ -88,6 +56,10 @@ export class Evidence {
    */
   readonly #db: Database;
   readonly #inputs: Inputs;
+  /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
+  readonly hasTranscripts: boolean;
+  /** The only queries this evidence runs (OpenOptions.queries); undefined: any. */
+  readonly only?: readonly string[];
 
   readonly #probes: readonly Readonly<Probe>[];
   readonly #warnings: readonly string[];
@@ -102,38 +74,29 @@ export class Evidence {
     return this.#warnings;
   }
 
-  private constructor(
-    db: Database,
-    probes: Probe[],
-    warnings: string[],
-    /** Whether transcripts were loaded (queries with from = 'transcripts' need them). */
-    readonly hasTranscripts: boolean,
-    /** The probe directories and transcript folders it was opened from. */
-    inputs: Inputs,
-    /** The only queries this evidence runs (OpenOptions.queries); undefined: any. */
-    readonly only?: readonly string[],
-  ) {
-    this.#db = db;
-    this.#inputs = inputs;
+  private constructor(opened: Opened) {
+    this.#db = opened.db;
+    this.#inputs = opened.inputs;
+    this.hasTranscripts = opened.hasTranscripts;
+    this.only = opened.only;
     // Nothing a library user sets afterwards may point the verdict at other check files.
-    this.#probes = Object.freeze(probes.map((p) => Object.freeze({ ...p })));
-    this.#warnings = Object.freeze([...warnings]);
+    this.#probes = Object.freeze(opened.probes.map((p) => Object.freeze({ ...p })));
+    this.#warnings = Object.freeze([...opened.warnings]);
   }
 
   /** Load probe directories (the bundled probe when `paths` is empty), or read `options.db`. */
   static async open(paths: string[] = [], options: OpenOptions = {}): Promise<Evidence> {
-    return Evidence.load(paths, options, true);
+    return new Evidence(await openSealed(paths, options, true));
   }
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */
   static async openTranscripts(dir: string, options: Omit<OpenOptions, 'transcripts'> = {}): Promise<Evidence> {
-    return Evidence.load([], { ...options, transcripts: dir }, false);
+    return new Evidence(await openSealed([], { ...options, transcripts: dir }, false));
   }
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
   static async openForExtract(results: string, transcripts: string, options: Pick<OpenOptions, 'onWarning'> = {}): Promise<Evidence> {
-    const { db, probes, warnings } = await loadForExtract(results, transcripts, options.onWarning);
-    return new Evidence(db, probes, warnings, true, { probes: [], transcripts: [resolve(transcripts)] });
+    return new Evidence(await openSealedForExtract(results, transcripts, options.onWarning));
   }
 
   /**
@@ -143,25 +106,6 @@ export class Evidence {
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
     const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
     return buildDatabaseFile(inputs, resolve(options.file), options);
-  }
-
-  private static async load(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
-    if (options.db) return Evidence.fromFile(paths, options, probesDefault);
-    const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
-    const loaded = await loadInputs(inputs, options);
-    try {
-      await loaded.db.seal(options.memoryLimit);
-    } catch (err) {
-      loaded.db.close();
-      throw err;
-    }
-    return new Evidence(loaded.db, loaded.probes, loaded.warnings, loaded.hasTranscripts, inputs, loaded.only);
-  }
-
-  /** Read a database file, refusing it when it was built from other inputs or they changed. */
-  private static async fromFile(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Evidence> {
-    const { db, meta } = await openDatabaseFile(resolve(options.db!), paths, options, probesDefault);
-    return new Evidence(db, meta.inputs.probes.map(probeOf), meta.warnings, meta.inputs.transcripts.length > 0, meta.inputs);
   }
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
@@ -232,8 +176,8 @@ export class Evidence {
    */
   async transcriptMatches(): Promise<{ probe: string; spawns: number; matched: number }[]> {
     this.need('transcripts');
-    const sql = `select probe, count(*)::INTEGER as spawns, count(*) filter (where session_id in (select session_id from transcript_sessions))::INTEGER as matched from spawns group by probe order by probe`;
-    return (await this.#db.select(sql, undefined, 'transcript matches')).rows as { probe: string; spawns: number; matched: number }[];
+    const matches = await this.#db.select(readSql('transcript-matches'), undefined, 'sql/transcript-matches.sql');
+    return matches.rows as { probe: string; spawns: number; matched: number }[];
   }
 
   /**
@@ -283,16 +227,7 @@ export class Evidence {
 
   /** The verdict of each probe: its conjuncts, completeness and uniformity as tables, and the rest as values. */
   async verdict(): Promise<LibraryVerdict[]> {
-    const { verdicts } = await import('./analysis/verdict.js');
-    const vs = await verdicts(this);
-    return Promise.all(
-      vs.map(async (v) => ({
-        ...v,
-        conjuncts: await table(v.conjuncts as unknown as Row[]),
-        completeness: await table(v.completeness),
-        uniformity: await table(v.uniformity),
-      })),
-    );
+    return Promise.all((await this.verdicts()).map((v) => tabled(v, ['conjuncts', 'completeness', 'uniformity'])));
   }
 
   /** What was spent: one row per probe, with by-arm and by-model tables beside it. */
@@ -341,8 +276,7 @@ export class Evidence {
 
   /** Every column of every table the loaders built, with DuckDB's type: table_name, column_name, data_type. */
   async viewColumns(): Promise<Row[]> {
-    const sql = `select table_name, column_name, data_type from information_schema.columns where table_schema = 'main'`;
-    return (await this.#db.sandbox((box) => box.query(sql))).rows;
+    return (await this.#db.sandbox((box) => box.query(readSql('view-columns')))).rows;
   }
 
   /** The absolute path of every file the loaders read, sorted. */
@@ -365,33 +299,5 @@ export class Evidence {
   }
 }
 
-export type LibraryVerdict = Omit<import('./analysis/verdict.js').Verdict, 'conjuncts' | 'completeness' | 'uniformity'> & {
-  conjuncts: ColumnTable;
-  completeness: ColumnTable;
-  uniformity: ColumnTable;
-};
-
-/** Census rows (without `forgeable`) given their `forgeable` from the findings of queries/forgeable.sql. */
-function withForgeable(rows: Omit<CensusRow, 'forgeable'>[], findings: ForgeableRow[]): CensusRow[] {
-  const bySpawn = new Map<string, ForgeableRow[]>();
-  for (const f of findings) {
-    const key = `${f.probe}\0${f.session_id}`;
-    const mine = bySpawn.get(key);
-    if (mine) mine.push(f);
-    else bySpawn.set(key, [f]);
-  }
-  return rows.map((r) => {
-    const mine = bySpawn.get(`${r.probe}\0${r.session_id}`) ?? [];
-    return { ...r, forgeable: mine.some((f) => f.verdict === 'unknown') ? null : mine.map((f) => f.shown) };
-  });
-}
-
-/** Open evidence, use it, and close it whatever happens. */
-export async function withEvidence<T>(opening: Promise<Evidence>, use: (ev: Evidence) => Promise<T>): Promise<T> {
-  const ev = await opening;
-  try {
-    return await use(ev);
-  } finally {
-    await ev.close();
-  }
-}
+/** A verdict for the library: its conjuncts, completeness and uniformity as arquero tables. */
+export type LibraryVerdict = Tabled<Verdict, 'conjuncts' | 'completeness' | 'uniformity'>;

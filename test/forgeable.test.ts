@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/output/census-block.js';
-import { Evidence, withEvidence } from '../src/evidence.js';
+import { withEvidence } from '../src/cli/command.js';
+import { Evidence } from '../src/evidence.js';
 import { bundled, cli, probeFixture } from './helpers.js';
 
 const FIXTURES = [

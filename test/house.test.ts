@@ -15,7 +15,7 @@ const sources = listFiles(join(repo, 'src'), (name) => name.endsWith('.ts')).map
 const MAX_LINES = 320;
 // Files still over it, each held to its length today so it can only shrink (the closing note of
 // #17 says what is left to move out of each).
-const OVER_TODAY: Record<string, number> = { 'src/evidence.ts': 397 };
+const OVER_TODAY: Record<string, number> = {};
 
 describe('the house', () => {
   it(`has no source file over ${MAX_LINES} lines`, () => {

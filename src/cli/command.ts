@@ -4,7 +4,7 @@
  * their descriptions, and what is particular to a command.
  */
 import { Command, type Option } from 'commander';
-import { Evidence, withEvidence } from '../evidence.js';
+import { Evidence } from '../evidence.js';
 import type { TableStyle } from '../output/formats.js';
 import { warn, type IO } from './io.js';
 import { chosenFormat, formatOption, tableStyle, wideOption } from './options.js';
@@ -102,4 +102,14 @@ export function makeEvidenceCommand<O extends { format?: string; wide?: boolean;
 /** The probes named, warnings printed on stderr, and --db when given. */
 function openProbes(call: Call<{ db?: string }>): Promise<Evidence> {
   return Evidence.open(call.probes, { onWarning: call.onWarning, db: call.opts.db });
+}
+
+/** Open evidence, use it, and close it whatever happens. */
+export async function withEvidence<T>(opening: Promise<Evidence>, use: (ev: Evidence) => Promise<T>): Promise<T> {
+  const ev = await opening;
+  try {
+    return await use(ev);
+  } finally {
+    await ev.close();
+  }
 }

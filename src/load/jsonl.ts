@@ -1,15 +1,14 @@
 /**
- * Reads JSONL files into DuckDB with every physical line accounted for. DuckDB parses
- * (`read_ndjson_objects`); this module only lists files, and on the error path maps DuckDB's
- * per-file record number back to a physical line number (DuckDB skips blank lines).
- *
- * The table it makes holds one row per non-blank line: `file` (as given), `rec` (1-based record
- * number within the file) and `json` (NULL when the line is not valid JSON or not valid UTF-8).
- * Callers never see a NULL row: a malformed line is an InputError naming `file:line`.
+ * Reads a probe's JSONL files into DuckDB with every physical line accounted for. DuckDB parses
+ * (`read_ndjson_objects`, sql/probe/raw-records.sql); this module hands it the files, and on the
+ * error path maps DuckDB's per-file record number back to a physical line number (DuckDB skips
+ * blank lines). Callers never see a line DuckDB could not read: it is an InputError naming
+ * `file:line`.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { DuckDBValue } from '@duckdb/node-api';
-import { type Database, pathList, sqlString } from '../db/database.js';
+import { type Database, pathList } from '../db/database.js';
+import { readSql } from '../db/queries.js';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
 
@@ -17,64 +16,28 @@ import { displayPath } from '../base/paths.js';
 export const MAX_OBJECT = 256 * 1024 * 1024;
 
 /**
- * Load `files` into table `table (file VARCHAR, rec BIGINT, json JSON)`. An empty list makes an
- * empty table. Throws InputError for the first malformed line, by file then line.
- *
- * With a projection, the table holds `file, rec, ok` and the projection's columns instead of
- * `json`: they are computed during the scan, so a large line's body is never stored. `columns` is a
- * SQL select list over `json` and, when `parse` (a from_json schema) is given, over `t`, the line
- * parsed with it.
+ * Load `files` into temp table `raw_records (file VARCHAR, rec BIGINT, json JSON)`
+ * (sql/probe/raw-records.sql). An empty list makes an empty table. Throws InputError for the first
+ * malformed line, by file then line.
  */
-export interface Projection {
-  columns: string;
-  parse?: string;
-  /** Make a persistent table rather than a temporary one (it is then saved by `load --db`). */
-  persistent?: boolean;
-  /** Told how far the scan has got, 0 to 1, while it runs. */
-  onProgress?: (fraction: number) => void;
-}
-
-export async function readJsonl(db: Database, table: string, files: string[], projection?: Projection): Promise<void> {
-  const columns = projection?.columns;
+export async function readJsonl(db: Database, files: string[]): Promise<void> {
   if (files.length === 0) {
-    await db.exec(
-      `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
-       select null::VARCHAR as file, null::BIGINT as rec, ${columns ? `true as ok, ${columns}` : 'json'}
-       from (select '{}'::JSON as json${projection?.parse ? `, from_json('{}'::JSON, ${sqlString(projection.parse)}) as t` : ''}) where false`,
-    );
+    await db.exec('create or replace temp table raw_records (file VARCHAR, rec BIGINT, json JSON)');
     return;
   }
   // DuckDB rejects a UTF-8 BOM when it reads a single file, and skips it when it reads a list of
-  // two or more (duckdb/duckdb#16568). Reading a lone file twice and keeping the first copy makes
-  // both cases behave alike.
+  // two or more (duckdb/duckdb#16568): a lone file with one is read twice, its first copy kept.
   const twice = files.length === 1 && startsWithBom(files[0]!);
-  // WITH ORDINALITY numbers records across the whole scan, file after file; subtracting each
-  // file's first number gives the record number within the file. The projection runs before the
-  // window, so only the small columns pass through it.
-  // Even with ignore_errors, a line longer than maximum_object_size stops the scan.
   try {
     await db.exec(
-      `create or replace ${projection?.persistent ? '' : 'temp '}table ${table} as
-       with scan as (
-         select file, o, json is not null as ok, ${columns ?? 'json'}
-         from (
-           select filename as file, ordinality as o, json${projection?.parse ? `, from_json(json, ${sqlString(projection.parse)}) as t` : ''}
-           from read_ndjson_objects($files, filename = true, ignore_errors = true,
-                                    maximum_object_size = ${MAX_OBJECT}) with ordinality)
-       ), numbered as (
-         select * exclude (o), o - min(o) over (partition by file) + 1 as rec${twice ? ', count(*) over (partition by file) as n' : ''}
-         from scan
-       )
-       select file, rec, ${columns ? `* exclude (file, rec${twice ? ', n' : ''})` : 'json'} from numbered
-       where ${twice ? 'rec <= n / 2' : 'true'}`,
-      { files: pathList(twice ? [files[0]!, files[0]!] : files) },
+      readSql('probe/raw-records'),
+      { files: pathList(twice ? [files[0]!, files[0]!] : files), twice, max_object: MAX_OBJECT },
       'reading JSONL',
-      projection?.onProgress,
     );
   } catch (err) {
     throw lineTooLong(err) ?? err;
   }
-  const bad = await db.query(`select file, rec from ${table} where ${columns ? 'not ok' : 'json is null'} order by file, rec limit 1`);
+  const bad = await db.query('select file, rec from raw_records where json is null order by file, rec limit 1');
   const first = bad.rows[0];
   if (first) throw await describeLine(db, String(first.file), Number(first.rec));
 }

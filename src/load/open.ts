@@ -3,8 +3,9 @@
  * (evidence.ts) opens, builds a database file from, and exports from.
  */
 import { Database } from '../db/database.js';
+import { exportViews } from '../db/export.js';
 import { readQuery } from '../db/queries.js';
-import { findTranscripts, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
+import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
@@ -116,4 +117,33 @@ export async function loadForExtract(
     db.close();
     throw err;
   }
+}
+
+/**
+ * Load the named inputs into a database that stays writable (no seal), for `export`, which writes
+ * Parquet files from it, and close it once `write` is done. Not part of the library (the facade
+ * uses it, index.ts does not export it): no Evidence, and so no user SQL, is ever given an unsealed database.
+ */
+export async function withUnsealed<T>(
+  paths: string[],
+  options: OpenOptions,
+  write: (loaded: Loaded) => Promise<T>,
+  probesDefault = true,
+): Promise<T> {
+  const loaded = await loadInputs(namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts), options);
+  try {
+    return await write(loaded);
+  } finally {
+    loaded.db.close();
+  }
+}
+
+/**
+ * Write every documented view of the named inputs as Parquet into `dir` (db/export.ts), from a
+ * database no user SQL ever sees; returns how many views were written.
+ */
+export function exportParquet(paths: string[], dir: string, options: OpenOptions & { force?: boolean }): Promise<number> {
+  return withUnsealed(paths, options, (loaded) =>
+    exportViews(loaded.db, dir, { force: options.force, hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
+  );
 }

@@ -17,7 +17,7 @@ import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { displayPath, inputFile } from '../base/paths.js';
 import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
-import { ENVELOPE_MACRO, NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
+import { NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
 import { readSql } from '../db/queries.js';
 import { recordError, validateAll } from './validate.js';
 
@@ -64,16 +64,11 @@ export async function loadResultsFile(db: Database, path: string): Promise<LoadR
 
 async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boolean): Promise<string[]> {
   const warnings: string[] = [];
-  const values = files
-    .map((f) => `(${[f.abs, f.probe, f.kind, f.rel].map(sqlString).join(', ')}, ${f.session === null ? 'NULL' : sqlString(f.session)})`)
-    .join(',\n');
-  await db.exec(
-    `${ENVELOPE_MACRO};
-     create or replace table source_files (abs VARCHAR, probe VARCHAR, kind VARCHAR, rel VARCHAR, session_id VARCHAR);
-     ${files.length ? `insert into source_files values ${values}` : ''}`,
-  );
+  await db.exec(readSql('probe/macros'));
+  const listed = files.map((f) => ({ abs: f.abs, probe: f.probe, kind: f.kind, rel: f.rel, session_id: f.session }));
+  await db.exec(readSql('probe/source-files'), { files: JSON.stringify(listed) }, 'listing the files');
   const jsonl = files.filter((f) => f.kind !== 'tool_use_err').map((f) => f.abs);
-  await readJsonl(db, 'raw_records', jsonl);
+  await readJsonl(db, jsonl);
   // The envelope a results row carries is resolved once, for the checks and tables that look inside
   // it. records is a plain table, dropped at the end, so that a second connection can check it.
   await db.exec(readSql('probe/records'), undefined, 'reading the records');

@@ -6,14 +6,6 @@ import type { RecordSchema } from './validate.js';
 
 const SESSION_ID_RE = `'[0-9a-f]+(-[0-9a-f]+)*'`;
 
-/** The envelope a row carries: the object itself, or the last `"type":"result"` of a --verbose array. */
-export const ENVELOPE_MACRO = `create or replace temp macro omg_envelope(e) as
-  case json_type(e)
-    when 'OBJECT' then e
-    when 'ARRAY' then list_filter(from_json(e, '["JSON"]'), x -> (x ->> 'type') = 'result')[-1]
-    else null
-  end`;
-
 /** TRUE when a JSON array at `path` has an item for which `itemBad(x)` holds. */
 function anyItem(path: string, itemBad: string): string {
   return `len(list_filter(from_json(json -> '${path}', '["JSON"]'), x -> ${itemBad})) > 0`;

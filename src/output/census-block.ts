@@ -138,3 +138,18 @@ export function forgeryWarnings(rows: ForgeableRow[]): string[] {
   }
   return lines;
 }
+
+/** Census rows (without `forgeable`) given their `forgeable` from the findings of queries/forgeable.sql. */
+export function withForgeable(rows: Omit<CensusRow, 'forgeable'>[], findings: ForgeableRow[]): CensusRow[] {
+  const bySpawn = new Map<string, ForgeableRow[]>();
+  for (const f of findings) {
+    const key = `${f.probe}\0${f.session_id}`;
+    const mine = bySpawn.get(key);
+    if (mine) mine.push(f);
+    else bySpawn.set(key, [f]);
+  }
+  return rows.map((r) => {
+    const mine = bySpawn.get(`${r.probe}\0${r.session_id}`) ?? [];
+    return { ...r, forgeable: mine.some((f) => f.verdict === 'unknown') ? null : mine.map((f) => f.shown) };
+  });
+}

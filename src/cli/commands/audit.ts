@@ -7,7 +7,8 @@
 import type { Command } from 'commander';
 import { DiffersError, OmgError } from '../../base/errors.js';
 import { bundledProbeDir } from '../../base/paths.js';
-import { auditProbes, Evidence, withEvidence } from '../../evidence.js';
+import { auditProbes, Evidence } from '../../evidence.js';
+import { withEvidence } from '../command.js';
 import { formatAudit, type AuditFormat } from '../../output/audit.js';
 import { forgeryWarnings } from '../../output/census-block.js';
 import { TABULAR_FORMATS } from '../../output/formats.js';

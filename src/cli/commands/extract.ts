@@ -6,7 +6,8 @@
 import { basename, dirname } from 'node:path';
 import { type Command, Option } from 'commander';
 import { displayPath } from '../../base/paths.js';
-import { Evidence, withEvidence } from '../../evidence.js';
+import { Evidence } from '../../evidence.js';
+import { withEvidence } from '../command.js';
 import { makeCommand } from '../command.js';
 import type { IO } from '../io.js';
 
