@@ -17,7 +17,7 @@ const HINT_ROW = '(see docs/evidence-format.md#results-jsonl)';
 const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S2 = 'bbbbbbbb-0000-4000-8000-000000000002';
 const TOKENS =
-  'every "envelope.modelUsage" entry\'s token counts ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens") must be non-negative integers';
+  'every "envelope.modelUsage" entry\'s token counts ("inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens") must be integers from 0 to 2^63 - 1';
 
 const bad: [fixture: string, message: string][] = [
   ['malformed-truncated', `results.jsonl:2: malformed JSON: unexpected end of data ${HINT_LINE}`],
@@ -74,6 +74,9 @@ const bad: [fixture: string, message: string][] = [
   ['negative-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   ['fractional-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   ['usage-wrong-type', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  // Past 2^63 - 1 the tables' BIGINT columns cannot hold an integer: refused, never loaded as NULL.
+  ['bigint-seq', `results.jsonl:2: results.jsonl row: "seq" must be an integer of at most 2^63 - 1, got 9223372036854775808 ${HINT_ROW}`],
+  ['bigint-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   [
     'duplicate-tool-use-id',
     `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`,

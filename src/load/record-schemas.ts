@@ -70,8 +70,12 @@ export const RESULTS: RecordSchema = {
       why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a non-negative number',
     },
     {
-      bad: anyUsage(TOKENS.map((k) => `coalesce(json_type(x, '$.${k}'), 'UBIGINT') <> 'UBIGINT'`).join(' or ')),
-      why: `every "envelope.modelUsage" entry's token counts (${TOKENS.map((k) => `"${k}"`).join(', ')}) must be non-negative integers`,
+      bad: anyUsage(
+        TOKENS.map(
+          (k) => `coalesce(json_type(x, '$.${k}'), 'UBIGINT') <> 'UBIGINT' or try_cast(x ->> '$.${k}' as UBIGINT) > 9223372036854775807`,
+        ).join(' or '),
+      ),
+      why: `every "envelope.modelUsage" entry's token counts (${TOKENS.map((k) => `"${k}"`).join(', ')}) must be integers from 0 to 2^63 - 1`,
     },
     {
       bad: `json_type(env, '$.permission_denials') <> 'ARRAY'`,

@@ -11,6 +11,12 @@ import { displayPath } from '../base/paths.js';
 
 export type JsonKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
+/** The largest integer the tables' BIGINT columns hold; DuckDB types 2^63 to 2^64 - 1 UBIGINT. */
+const MAX_BIGINT = '9223372036854775807';
+
+/** Whether a field takes integers alone: a number past MAX_BIGINT is then refused. */
+const bigintOnly = (f: Field): boolean => f.kinds.includes('integer') && !f.kinds.includes('number');
+
 /** DuckDB's json_type() names for each kind. */
 const DUCK: Record<JsonKind, string[]> = {
   string: ['VARCHAR'],
@@ -89,7 +95,8 @@ export function problemExpr(schema: RecordSchema): string {
       .map(sqlString)
       .join(', ');
     const missing = f.required !== false ? `when ${t} is null then 'missing:${i}' ` : '';
-    return `case ${missing}when ${t} not in (${allowed}) then 'type:${i}' end`;
+    const big = bigintOnly(f) ? ` or (${t} = 'UBIGINT' and (json ->> ${sqlString(`$."${f.key}"`)})::UBIGINT > ${MAX_BIGINT})` : '';
+    return `case ${missing}when ${t} not in (${allowed})${big} then 'type:${i}' end`;
   });
   const checks = (schema.checks ?? []).map((c, j) => `case when coalesce(${c.bad}, false) then 'check:${j}' end`);
   const list = (items: string[]) => `list_filter([${items.join(', ')}]::VARCHAR[], x -> x is not null)`;
@@ -114,6 +121,7 @@ async function describe(db: Database, table: string, file: string, rec: number, 
     )
   ).rows[0]!;
   if (!f) return `not a JSON object (got ${got.kind})`;
+  if (bigintOnly(f) && got.kind === 'an integer') return `"${f.key}" must be an integer of at most 2^63 - 1, got ${got.value}`;
   return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind === 'null' ? 'null' : `${got.kind} ${got.value}`}`;
 }
 
