@@ -190,3 +190,32 @@ describe('a database whose input files changed since it was built', () => {
     expect((await cli(['census', '--db', db])).code).toBe(0);
   });
 });
+
+describe('what load --db will not write over or into', () => {
+  it("someone's own DuckDB database is left as it is, unless --force", async () => {
+    const file = join(temp(), 'mine.duckdb');
+    const db = await Database.open({ file });
+    await db.exec('create table precious as select 42 as x');
+    db.close();
+    const run = await cli(['load', '--db', file]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: not a database omg-evidence built, so it is left as it is (name another file, or give --force to replace it)\n`,
+    });
+    const kept = await Database.open({ file, readOnly: true });
+    expect((await kept.query('select x from precious')).rows).toEqual([{ x: 42 }]);
+    kept.close();
+    expect((await cli(['load', '--db', file, '--force'])).code).toBe(0);
+  });
+
+  it('a file in a folder that does not exist is refused before anything loads', async () => {
+    const folder = join(temp(), 'no-such-folder');
+    const run = await cli(['load', '--db', join(folder, 'x.duckdb')]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${folder}: no such folder (make it first, or give --db a file in a folder that exists)\n`,
+    });
+  });
+});

@@ -10,7 +10,8 @@
  * (one built by an older omg-evidence), is refused. What escapes (an edit between the edges that
  * keeps the size and the mtime) is documented in README.md, section `load`.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { hashEdges, hashFile, sha256 } from '../base/hash.js';
@@ -183,11 +184,21 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
  * current (unless `options.force`).
  */
 export async function buildDatabaseFile(inputs: Inputs, file: string, options: LoadInputsOptions & { force?: boolean }): Promise<boolean> {
+  const folder = dirname(file);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new InputError(`${displayPath(folder)}: no such folder`, 'make it first, or give --db a file in a folder that exists');
+  }
   if (existsSync(file) && !options.force) {
     const db = await Database.open({ file, readOnly: true });
     try {
+      // Someone's own DuckDB database is never replaced unasked.
       const meta = await readMeta(db, file).catch(() => null);
-      if (meta && staleness(meta, inputs, true) === null) return false;
+      if (!meta)
+        throw new InputError(
+          `${displayPath(file)}: not a database omg-evidence built, so it is left as it is`,
+          'name another file, or give --force to replace it',
+        );
+      if (staleness(meta, inputs, true) === null) return false;
     } finally {
       db.close();
     }

@@ -20,7 +20,7 @@ export function makeLoadCommand(io: IO): Command {
       new Option('--db <file>', 'the database file to write').makeOptionMandatory(),
       new Option('--from <source>', "transcripts: also load each probe's transcripts/").choices(['records', 'transcripts'] as const),
       transcriptsOption(),
-      new Option('--force', 'rebuild even when the file is current'),
+      new Option('--force', 'rebuild even when the file is current, or replace a file omg-evidence did not build'),
     ],
     action: async ({ probes, opts, onWarning }) => {
       // The same inputs as the other commands name with these options, so that their --db finds them.
