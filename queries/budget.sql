@@ -1,6 +1,9 @@
 -- budget: what each probe spent, against the bounds its registration sets.
 --
--- Every spawn counts against the budget, pilots and void ones included: the money was spent.
+-- Every spawn counts against the budget, pilots and void ones included: the money was spent. A
+-- spawn whose envelope gives no total_cost_usd cost an unknown amount, not nothing: with one, the
+-- budget is within its bound only if it is known to be (NULL: cannot be checked). A spawn with no
+-- envelope (the CLI exited before a session) counts $0.
 --
 -- reads:   spawns, budgets
 -- params:  none
@@ -8,11 +11,13 @@
 --   probe          VARCHAR
 --   spent_usd      DOUBLE   the sum of the envelopes' total_cost_usd, to the micro-dollar
 --   spawns         BIGINT   results.jsonl rows
+--   unpriced       BIGINT   spawns whose envelope gives no total_cost_usd (left out of spent_usd)
 --   bound_usd      DOUBLE   the registered bound (NULL when none is registered)
 --   bound_spawns   BIGINT
 --   share_usd      DOUBLE   spent_usd / bound_usd, to 4 places
 --   share_spawns   DOUBLE   spawns / bound_spawns, to 4 places
---   within         BOOLEAN  both within their bounds (NULL when no bound is registered)
+--   within         BOOLEAN  both within their bounds; NULL when no bound is registered, or when
+--                           unpriced spawns leave it unknown (spent_usd and spawns within)
 -- order:   probe
 
 with
@@ -21,7 +26,8 @@ spent as (
     select
         probe,
         round(coalesce(sum(cost_usd), 0), 6) as spent_usd,
-        count(*) as spawns
+        count(*) as spawns,
+        count(*) filter (where envelope is not null and cost_usd is null) as unpriced
     from spawns
     group by probe
 ),
@@ -31,11 +37,17 @@ final as (
         s.probe,
         s.spent_usd,
         s.spawns,
+        s.unpriced,
         b.usd as bound_usd,
         b.spawns as bound_spawns,
         round(s.spent_usd / b.usd, 4) as share_usd,
         round(s.spawns / b.spawns, 4) as share_spawns,
-        case when b.probe is not null then s.spent_usd <= b.usd and s.spawns <= b.spawns end as within
+        case
+            when b.probe is null then null
+            when s.spent_usd > b.usd or s.spawns > b.spawns then false
+            when s.unpriced > 0 then null
+            else true
+        end as within
     from spent as s
     left join budgets as b using (probe)
 )

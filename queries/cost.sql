@@ -7,6 +7,8 @@
 --   total_cost_usd  DOUBLE   the sum of the envelopes' total_cost_usd, to the micro-dollar
 --   spawns          BIGINT   results.jsonl rows
 --   envelopes       BIGINT   rows with an envelope (a spawn that exits before a session has none)
+--   unpriced        BIGINT   rows whose envelope gives no total_cost_usd (an unknown cost, left out
+--                            of total_cost_usd)
 --   budget_usd      DOUBLE   the registered bound, NULL when none
 --   budget_spawns   BIGINT
 --   share_usd       DOUBLE   total_cost_usd / budget_usd, to 4 places
@@ -20,7 +22,8 @@ totals as (
         probe,
         round(coalesce(sum(cost_usd), 0), 6) as total_cost_usd,
         count(*) as spawns,
-        count(envelope) as envelopes
+        count(envelope) as envelopes,
+        count(*) filter (where envelope is not null and cost_usd is null) as unpriced
     from spawns
     group by probe
 )
@@ -30,6 +33,7 @@ select
     t.total_cost_usd,
     t.spawns,
     t.envelopes,
+    t.unpriced,
     b.usd as budget_usd,
     b.spawns as budget_spawns,
     round(t.total_cost_usd / b.usd, 4) as share_usd,

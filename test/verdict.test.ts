@@ -66,6 +66,7 @@ describe('verdict of the bundled probe', () => {
     expect(v.budget).toEqual({
       spent_usd: 2.4616,
       spawns: 28,
+      unpriced: 0,
       bound_usd: 12,
       bound_spawns: 40,
       share_usd: 0.2051,
@@ -140,6 +141,25 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout).budget).toMatchObject({ within: false, bound_usd: 12 });
     expect(run.stderr).toMatch(/the verdict does not hold: over budget: \$12\.\d+ of \$12, 28 of 40 spawns\n$/);
+  });
+
+  it('an envelope without total_cost_usd: its cost is unknown, not $0, so the budget cannot be checked', async () => {
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) =>
+      rows.map((r) => {
+        if (!r.session_id.startsWith('c70d6473')) return r;
+        const { total_cost_usd: _gone, ...envelope } = r.envelope;
+        return { ...r, envelope };
+      }),
+    );
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(4);
+    expect(JSON.parse(run.stdout).budget).toMatchObject({ unpriced: 1, within: null, bound_usd: 12 });
+    expect(run.stderr).toMatch(
+      /the verdict does not hold: the budget cannot be checked: 1 spawn\(s\) have an envelope without total_cost_usd, so what they cost is unknown\n$/,
+    );
+    const cost = await cli(['cost', dir]);
+    expect(cost.stdout).toMatch(/over 28 spawns \(27 with an envelope, 1 of them with no total_cost_usd: not counted\)/);
   });
 
   it('a probe with no registration cannot be judged (exit 1)', async () => {
@@ -272,7 +292,7 @@ describe('arms and cost', () => {
 
   it('cost: the total, by arm and by model, and the share of the budget', async () => {
     const c = JSON.parse((await cli(['cost', '--format', 'json'])).stdout);
-    expect(Object.keys(c)).toEqual(['probe', 'total_cost_usd', 'spawns', 'envelopes', 'budget', 'by_arm', 'by_model']);
+    expect(Object.keys(c)).toEqual(['probe', 'total_cost_usd', 'spawns', 'envelopes', 'unpriced', 'budget', 'by_arm', 'by_model']);
     expect(c.by_arm).toHaveLength(12);
     expect(c.by_model.map((m: { model: string; spawns: number }) => [m.model, m.spawns])).toEqual([
       ['claude-opus-5[1m]', 27],

@@ -22,6 +22,7 @@ export async function costReports(ev: QueryRunner): Promise<CostReport[]> {
       total_cost_usd: t.total_cost_usd as number,
       spawns: t.spawns as number,
       envelopes: t.envelopes as number,
+      unpriced: t.unpriced as number,
       budget: {
         usd: t.budget_usd as number | null,
         spawns: t.budget_spawns as number | null,

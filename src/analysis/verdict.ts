@@ -75,8 +75,12 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
     for (const c of cs) if (!c.holds) reasons.push(`conjunct ${c.n} (${c.required}) does not hold: ${c.result}`);
     const incomplete = arms.filter((a) => !a.complete);
     for (const a of incomplete) reasons.push(`incomplete: ${a.arm} ${a.note}`);
-    if (budget.within === null) reasons.push('no budget is registered');
-    else if (!budget.within) {
+    if (budget.bound_usd === null) reasons.push('no budget is registered');
+    else if (budget.within === null) {
+      reasons.push(
+        `the budget cannot be checked: ${budget.unpriced} spawn(s) have an envelope without total_cost_usd, so what they cost is unknown`,
+      );
+    } else if (!budget.within) {
       reasons.push(`over budget: $${budget.spent_usd} of $${budget.bound_usd}, ${budget.spawns} of ${budget.bound_spawns} spawns`);
     }
     if (pre.answer === 'no') reasons.push(`not pre-registered: ${pre.reason}`);

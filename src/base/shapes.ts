@@ -19,6 +19,8 @@ export interface Conjunct {
 export interface Budget {
   spent_usd: number;
   spawns: number;
+  /** Spawns whose envelope gives no total_cost_usd: an unknown cost, left out of spent_usd. */
+  unpriced: number;
   bound_usd: number | null;
   bound_spawns: number | null;
   share_usd: number | null;
@@ -32,6 +34,8 @@ export interface CostReport {
   total_cost_usd: number;
   spawns: number;
   envelopes: number;
+  /** Spawns whose envelope gives no total_cost_usd: an unknown cost, left out of total_cost_usd. */
+  unpriced: number;
   budget: { usd: number | null; spawns: number | null; share_usd: number | null; share_spawns: number | null };
   by_arm: Row[];
   by_model: Row[];

@@ -91,9 +91,10 @@ export function verdictParts(v: Verdict): Part[] {
       kind: 'line',
       label: 'Budget',
       text:
-        b.bound_usd === null
+        (b.bound_usd === null
           ? `${usd(b.spent_usd)}, ${b.spawns} spawns; no budget is registered`
-          : `${usd(b.spent_usd)} of ${bound(b.bound_usd)} (${percent(b.share_usd)}), ${b.spawns} of ${b.bound_spawns} spawns (${percent(b.share_spawns)}): ${b.within ? 'within' : 'OVER'}`,
+          : `${usd(b.spent_usd)} of ${bound(b.bound_usd)} (${percent(b.share_usd)}), ${b.spawns} of ${b.bound_spawns} spawns (${percent(b.share_spawns)}): ${b.within === null ? 'UNKNOWN' : b.within ? 'within' : 'OVER'}`) +
+        (b.unpriced ? `; ${b.unpriced} spawn(s) with no total_cost_usd not counted` : ''),
     },
     { kind: 'line', label: 'Uniformity', text: `${uniformityText(v.uniformity)}${outliers ? '' : '; no outlier'}` },
     { kind: 'line', label: 'Pre-registration', text: `${v.preregistered}: ${v.preregistration.reason}` },
