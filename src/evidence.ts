@@ -84,9 +84,14 @@ export class Evidence {
     this.#warnings = Object.freeze([...opened.warnings]);
   }
 
-  /** Load probe directories (the bundled probe when `paths` is empty), or read `options.db`. */
-  static async open(paths: string[] = [], options: OpenOptions = {}): Promise<Evidence> {
-    return new Evidence(await openSealed(paths, options, true));
+  /** Load probe directories (the bundled probe when `paths` is empty; one may be a string), or read `options.db`. */
+  static async open(paths: string[] | string = [], options: OpenOptions = {}): Promise<Evidence> {
+    const list = typeof paths === 'string' ? [paths] : paths;
+    // Plain JavaScript can pass anything: refused in words, not with a TypeError from deep inside.
+    if (!Array.isArray(list) || list.some((p) => typeof p !== 'string')) {
+      throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
+    }
+    return new Evidence(await openSealed(list, options, true));
   }
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */

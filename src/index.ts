@@ -8,7 +8,7 @@ export { main } from './cli/main.js';
 
 import { Evidence, type OpenOptions } from './evidence.js';
 
-/** Open probe directories (the bundled probe when `paths` is empty). Call `close()` when done. */
-export function openEvidence(paths: string[] = [], options: OpenOptions = {}): Promise<Evidence> {
+/** Open probe directories (the bundled probe when `paths` is empty; one may be a string). Call `close()` when done. */
+export function openEvidence(paths: string[] | string = [], options: OpenOptions = {}): Promise<Evidence> {
   return Evidence.open(paths, options);
 }

@@ -249,6 +249,20 @@ describe('nothing the SQL of a library user does changes what the other methods 
   });
 });
 
+describe('openEvidence from plain JavaScript', () => {
+  it('takes one probe as a string, and refuses what is not a path in words, not with a TypeError', async () => {
+    const { openEvidence, UsageError } = await import('omg-evidence');
+    const one = await openEvidence(bundled);
+    expect((await one.census()).numRows()).toBe(28);
+    await one.close();
+    for (const bad of [42, [bundled, 7], { dir: bundled }]) {
+      const err = await openEvidence(bad as never).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
+    }
+  });
+});
+
 describe('the input files', () => {
   it('are one list: every file loaded, and every file of the registration it is evaluated from, sorted and unique', async () => {
     const files = ev.inputFiles();
