@@ -101,4 +101,26 @@ describe('init', () => {
     expect(run.stderr).toBe('omg-evidence: file/probe/README.md: cannot write (ENOTDIR) (name a new or empty folder you can write to)\n');
     expect(run.code).toBe(1);
   });
+
+  it('leaves nothing behind when it cannot finish: the probe is written aside and renamed into place', () => {
+    const cwd = temp();
+    // A name too long for a folder: every file is written first, and the last step fails.
+    const long = 'p'.repeat(300);
+    const run = bin(['init', long], { cwd });
+    // The error printer shortens a word that long (the colon is part of it) to its first 80 and last 60 characters.
+    const shown = `${long.slice(0, 80)}…${long.slice(-59)}:`;
+    expect(run.stderr).toBe(`omg-evidence: ${shown} cannot write (ENAMETOOLONG) (name a new or empty folder you can write to)\n`);
+    expect(run.code).toBe(1);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('quotes a folder with spaces or quotes in the commands it suggests next', () => {
+    const cwd = temp();
+    const run = bin(['init', "Bob's probe"], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `omg-evidence: init: wrote a probe of 5 files to Bob's probe; next: omg-evidence census 'Bob'\\''s probe', verdict 'Bob'\\''s probe', render 'Bob'\\''s probe/README.md'\n`,
+    );
+    expect(bin(['census', "Bob's probe"], { cwd }).code).toBe(0);
+  });
 });

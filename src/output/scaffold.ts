@@ -3,7 +3,7 @@
  * probe id (DIR's name) filled in where a template says `{{probe}}`. It writes only into a folder
  * that is new or empty: a probe is evidence, and nothing already there is ever overwritten.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath, packageRoot, walkFiles } from '../base/paths.js';
@@ -33,25 +33,44 @@ export function scaffoldProbe(dir: string): string[] {
       'reinstall omg-evidence: its templates/ folder is missing',
     );
   }
-  for (const rel of templates) {
-    const text = readFileSync(join(probeTemplatesDir, rel), 'utf8');
-    // In a JSON string the id is written as JSON escapes it; elsewhere as it is.
-    const id = rel.endsWith('.jsonl') ? JSON.stringify(probe).slice(1, -1) : probe;
-    const target = join(out, rel);
-    try {
-      mkdirSync(dirname(target), { recursive: true });
-      // 'wx': never replace a file, even one that appeared since the folder was found empty.
-      writeFileSync(
-        target,
-        text.replaceAll('{{probe}}', () => id),
-        { flag: 'wx' },
-      );
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw new InputError(`${displayPath(target)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });
+  // Written into a hidden folder beside it, then renamed into place: a failure leaves nothing behind.
+  const staging = join(dirname(out), `.omg-evidence-init-${process.pid}`);
+  try {
+    for (const rel of templates) {
+      const text = readFileSync(join(probeTemplatesDir, rel), 'utf8');
+      // In a JSON string the id is written as JSON escapes it; elsewhere as it is.
+      const id = rel.endsWith('.jsonl') ? JSON.stringify(probe).slice(1, -1) : probe;
+      const target = join(staging, rel);
+      try {
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(
+          target,
+          text.replaceAll('{{probe}}', () => id),
+          { flag: 'wx' },
+        );
+      } catch (err) {
+        throw cannotWrite(join(out, rel), err);
+      }
     }
+    try {
+      // An empty folder gives way to the probe; one that filled meanwhile does not (rmdir fails).
+      if (stat) rmdirSync(out);
+      renameSync(staging, out);
+    } catch (err) {
+      throw cannotWrite(out, err);
+    }
+  } finally {
+    // Best effort: when the folder could not even be made (its parent is a file), there is nothing to remove.
+    try {
+      rmSync(staging, { recursive: true, force: true });
+    } catch {}
   }
   return templates;
+}
+
+function cannotWrite(path: string, err: unknown): InputError {
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  return new InputError(`${displayPath(path)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });
 }
 
 function lstatOrNull(p: string) {

@@ -19,9 +19,15 @@ export function makeInitCommand(io: IO): Command {
       // The files are the data; what to do next is a note.
       io.stdout(written.map((f) => `${f}\n`).join(''));
       const d = displayPath(dir);
+      const [p, readme] = [shellWord(d), shellWord(`${d}/README.md`)];
       io.stderr(
-        `omg-evidence: init: wrote a probe of ${written.length} files to ${d}; next: omg-evidence census ${d}, verdict ${d}, render ${d}/README.md\n`,
+        `omg-evidence: init: wrote a probe of ${written.length} files to ${d}; next: omg-evidence census ${p}, verdict ${p}, render ${readme}\n`,
       );
     },
   });
+}
+
+/** `word` as a POSIX shell reads it back: as it is when that is safe, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
