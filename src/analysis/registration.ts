@@ -1,6 +1,6 @@
 /**
  * Runs a probe's registered SQL: the trigger of every conditional arm and the check of every
- * conjunct (README, "The registration"). Each file is one SELECT over the documented views, given
+ * conjunct (docs/registration.md). Each file is one SELECT over the documented views, given
  * `$probe`; a trigger returns one row (fired, observed), a check one row (holds, result). Their
  * answers are stored in the tables `trigger_results` and `conjunct_results`, which queries/ read.
  *

@@ -56,7 +56,7 @@ export function makeProgram(io: IO): Command {
   return program;
 }
 
-/** Every command's --help, for the README's generated command reference. */
+/** Every command's --help, for the generated command reference in docs/commands.md. */
 export function commandReference(program: Command): string {
   const width = { helpWidth: 100 };
   const parts = [program.configureHelp(width).helpInformation()];

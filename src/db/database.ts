@@ -68,7 +68,8 @@ export class Database {
   /**
    * An in-memory database, or a database file. `temp_directory: ''` keeps DuckDB from allow-listing
    * (or creating) `./.tmp`. A read-only file is sealed from the start: no file access, no
-   * extension loading, configuration locked once its time zone is set (stack-notes §4).
+   * extension loading, configuration locked once its time zone is set (DuckDB's
+   * enable_external_access and lock_configuration).
    */
   static async open(options: { file?: string; readOnly?: boolean; progress?: boolean; memoryLimit?: string } = {}): Promise<Database> {
     // The configuration is locked once the time zone is set (below).
@@ -262,8 +263,9 @@ export class Database {
   }
 
   /**
-   * Forbid file access from here on (stack-notes §4): tables must be loaded first. With no temp
-   * directory nothing stays allow-listed, and the configuration cannot be changed back.
+   * Forbid file access from here on (DuckDB's enable_external_access and lock_configuration):
+   * tables must be loaded first. With no temp directory nothing stays allow-listed, and the
+   * configuration cannot be changed back.
    */
   async seal(memoryLimit?: string): Promise<void> {
     await this.limitMemory(memoryLimit);

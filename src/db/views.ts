@@ -1,6 +1,6 @@
 /**
  * The documented views: the tables a user's SQL can rely on, their columns and what each means.
- * `omg-evidence schema` prints them with DuckDB's types, the README's view reference is rendered
+ * `omg-evidence schema` prints them with DuckDB's types, docs/views.md's reference is rendered
  * from them, and a test checks them against the tables the loaders really build.
  */
 

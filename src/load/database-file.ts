@@ -8,7 +8,7 @@
  * edited still matches. A database whose recorded inputs differ from the ones named, whose files
  * changed since, or whose tables or record of its files are laid out otherwise than this build's
  * (one built by an older omg-evidence), is refused. What escapes (an edit between the edges that
- * keeps the size and the mtime) is documented in README.md, section `load`.
+ * keeps the size and the mtime) is documented in docs/commands.md, section `load`.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -12,7 +12,7 @@ import { readSql } from '../db/queries.js';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
 
-/** DuckDB's `maximum_object_size` is per line; set generously (stack-notes §7.5). */
+/** DuckDB's `maximum_object_size` is per line; set generously (DuckDB's default is 16 MiB; a Claude Code line with a large tool result can pass it). */
 export const MAX_OBJECT = 256 * 1024 * 1024;
 
 /**

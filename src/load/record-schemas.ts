@@ -1,6 +1,6 @@
 /**
- * The schemas of a probe's committed records (shared/evidence-format.md) and of its registration
- * (README, "The registration"). Only what the tables need is required; every other key is kept.
+ * The schemas of a probe's committed records (docs/evidence-format.md) and of its registration
+ * (docs/registration.md). Only what the tables need is required; every other key is kept.
  */
 import type { RecordSchema } from './validate.js';
 

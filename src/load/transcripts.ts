@@ -1,5 +1,5 @@
 /**
- * Loads Claude Code session transcripts (shared/reference/claude-code-formats.md) into DuckDB:
+ * Loads Claude Code session transcripts (docs/evidence-format.md, "transcripts/") into DuckDB:
  * every `*.jsonl` under a directory, recursively, so `<sid>.jsonl`, `<sid>/subagents/agent-*.jsonl`
  * (2.1.x) and `agent-*.jsonl` beside the session file (2.0.x) all load.
  *

@@ -1,5 +1,5 @@
 /**
- * The ADR's fixed-width census block (shared/evidence-format.md, "The census text block"), and the
+ * The ADR's fixed-width census block (docs/commands.md, `census --format text`), and the
  * display forms of census values the other formats share. Layout only: every value comes from
  * queries/census.sql.
  */
