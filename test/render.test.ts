@@ -161,6 +161,18 @@ describe('render', () => {
     });
   }
 
+  it('a probe whose folder name holds a newline, a space or "-->" renders, and is then current', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
+    temps.push(dir);
+    const probe = join(dir, 'odd\nname -->');
+    cpSync(join(repo, 'test', 'fixtures', 'probes', 'minimal'), probe, { recursive: true });
+    const doc = join(probe, 'README.md');
+    writeFileSync(doc, '# odd\n\n<!-- omg-evidence:begin census probe=. format=markdown -->\n<!-- omg-evidence:end -->\n');
+    expect((await cli(['render', doc])).code).toBe(0);
+    expect(readFileSync(doc, 'utf8')).toMatch(/ probe=odd%0Aname%20--%3E inputs=/);
+    expect(await cli(['render', '--check', doc])).toMatchObject({ code: 0, stdout: '' });
+  });
+
   it('a probe path that does not exist says which, relative to the document', async () => {
     const { doc } = scratch('missing-probe.md');
     const run = await cli(['render', doc]);

@@ -141,7 +141,7 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
     const needsEvidence = spec.name !== 'commands' && spec.name !== 'queries';
     const ev = needsEvidence ? await openFor(doc.path, region, spec, cache) : undefined;
     const text = await content(spec, ev, help);
-    const probeIds = ev ? ev.probes.map((p) => p.id).join(',') : '-';
+    const probeIds = ev ? ev.probes.map((p) => lineSafe(p.id)).join(',') : '-';
     const lines = text.replace(/\n$/, '').split('\n');
     const provenance = provenanceLine(
       `omg-evidence@${packageVersion} probe=${probeIds} inputs=${await inputsHash(ev, spec)} query=${queryHash(spec)}`,
@@ -153,4 +153,12 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
     out.push({ region, body, current, handEdited: !current && bodyState(old) === 'edited' });
   }
   return out;
+}
+
+/**
+ * A probe id as it can stand in the provenance line: a folder name may hold a newline, a space or
+ * `-->`, which would break the line or end its comment; those characters (and `%`) are %-escaped.
+ */
+function lineSafe(id: string): string {
+  return id.replace(/[%>\s\p{Cc}]/gu, (c) => encodeURIComponent(c));
 }
