@@ -541,9 +541,20 @@ describe('the registration is complete or it is an error', () => {
   });
 
   it('a registration record of an unknown kind ("conjunt") is an error naming file:line, for every command', async () => {
-    const stderr = `omg-evidence: ${prereg('reg-kind-typo')}:5: registration record of unknown kind "conjunt" (the kinds are probe, budget, arm, conjunct, addendum; see docs/registration.md)\n`;
+    const stderr = `omg-evidence: ${prereg('reg-kind-typo')}:5: registration record: unknown kind "conjunt" (the kinds are probe, budget, arm, conjunct, addendum; see docs/registration.md)\n`;
     expect(await cli(['verdict', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
     expect(await cli(['census', probeFixture('reg-kind-typo')])).toEqual({ code: 1, stdout: '', stderr });
+  });
+
+  it('an unknown kind is named in the same run as the type problems of its file, each at its line', async () => {
+    const f = prereg('reg-kind-and-type');
+    expect(await cli(['verdict', probeFixture('reg-kind-and-type')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `omg-evidence: ${f}:1: registration "budget" record: "usd" must be a number, got a string "2" (see docs/registration.md)\n` +
+        `omg-evidence: ${f}:5: registration record: unknown kind "conjunt"\n`,
+    });
   });
 
   it('a gap in the conjunct numbers', async () => {

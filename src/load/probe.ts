@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { type Database, pathList, sqlString, textList } from '../db/database.js';
+import { type Database, pathList, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
@@ -108,7 +108,6 @@ async function checkRecords(db: Database): Promise<void> {
       where: `kind = 'registration' and json_type(json, '$.kind') = 'VARCHAR' and (json ->> 'kind') = ${sqlString(kind)}`,
     })),
   ]);
-  await checkKinds(db);
   await checkDuplicates(db);
   await checkConjunctNumbers(db);
 }
@@ -141,21 +140,6 @@ export async function rejectJsonValues(db: Database, table: string): Promise<voi
     `key ${JSON.stringify(detail)} is repeated within one object`,
     'readers disagree on which copy wins: keep one',
   );
-}
-
-/** A registration record of a kind not in REGISTRATION_KINDS (a typo would drop what it registers) is an error. */
-async function checkKinds(db: Database): Promise<void> {
-  const kinds = Object.keys(REGISTRATION_KINDS);
-  const res = await db.query(readSql('probe/unknown-kind'), { kinds: textList(kinds) }, 'checking registration kinds');
-  const u = res.rows[0];
-  if (u) {
-    throw recordError(
-      String(u.file),
-      Number(u.rec),
-      `registration record of unknown kind ${JSON.stringify(String(u.kind))}`,
-      `the kinds are ${kinds.join(', ')}; see docs/registration.md`,
-    );
-  }
 }
 
 /**

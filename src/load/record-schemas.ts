@@ -136,13 +136,7 @@ export const NOTES: RecordSchema = {
 
 const REG_HINT = 'see docs/registration.md';
 
-export const REGISTRATION: RecordSchema = {
-  what: 'registration record',
-  fields: [{ key: 'kind', kinds: ['string'] }],
-  hint: REG_HINT,
-};
-
-/** Registration records by `kind`. A kind not listed here is an error (probe.ts checkKinds). */
+/** Registration records by `kind`. A kind not listed here is an error (REGISTRATION's check). */
 export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
   probe: {
     what: 'registration "probe" record',
@@ -208,4 +202,20 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
     ],
     hint: REG_HINT,
   },
+};
+
+const KINDS = Object.keys(REGISTRATION_KINDS);
+
+export const REGISTRATION: RecordSchema = {
+  what: 'registration record',
+  fields: [{ key: 'kind', kinds: ['string'] }],
+  checks: [
+    {
+      bad: `not list_contains([${KINDS.map((k) => `'${k}'`).join(', ')}], json ->> 'kind')`,
+      why: 'unknown kind',
+      value: `json ->> 'kind'`,
+      hint: `the kinds are ${KINDS.join(', ')}; see docs/registration.md`,
+    },
+  ],
+  hint: REG_HINT,
 };

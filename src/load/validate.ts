@@ -40,6 +40,10 @@ export interface Check {
   bad: string;
   /** The problem, in words. */
   why: string;
+  /** SQL over `json` whose value the message quotes after `why`. */
+  value?: string;
+  /** What to do, when it is not the schema's hint. */
+  hint?: string;
 }
 
 export interface RecordSchema {
@@ -109,7 +113,12 @@ export function problemExpr(schema: RecordSchema): string {
 /** The words for a problem code of `schema`, looking at the offending record only. */
 async function describe(db: Database, table: string, file: string, rec: number, schema: RecordSchema, code: string): Promise<string> {
   const [kind, index] = code.split(':');
-  if (kind === 'check') return schema.checks![Number(index)]!.why;
+  if (kind === 'check') {
+    const c = schema.checks![Number(index)]!;
+    if (!c.value) return c.why;
+    const shown = await db.query(`select (${c.value})::VARCHAR as v from ${table} where file = $file and rec = $rec`, { file, rec });
+    return `${c.why} ${JSON.stringify(left(String(shown.rows[0]!.v), 60))}`;
+  }
   const f = kind === 'object' ? undefined : schema.fields[Number(index)]!;
   if (kind === 'missing') return `missing required key "${f!.key}"`;
   const path = f ? sqlString(`$."${f.key}"`) : `'$'`;
@@ -159,7 +168,9 @@ export async function validateAll(db: Database, table: string, parts: { schema: 
   for (const bad of res.rows) {
     const schema = parts[Number(bad.part)]!.schema;
     const what = await describe(db, table, String(bad.file), Number(bad.rec), schema, String(bad.problem));
-    errors.push(recordError(String(bad.file), Number(bad.rec), `${schema.what}: ${what}`, schema.hint));
+    const [kind, index] = String(bad.problem).split(':');
+    const hint = (kind === 'check' && schema.checks![Number(index)]!.hint) || schema.hint;
+    errors.push(recordError(String(bad.file), Number(bad.rec), `${schema.what}: ${what}`, hint));
   }
   const [first, ...rest] = errors;
   const more = Number(res.rows[0]!.n) - errors.length;
@@ -168,6 +179,9 @@ export async function validateAll(db: Database, table: string, parts: { schema: 
     details: [...rest.map((e) => e.message), ...(more > 0 ? [`${file}: ${more} more problem(s) not shown: mend these and run again`] : [])],
   });
 }
+
+/** The first `n` characters of `s`, and an ellipsis when there were more. */
+const left = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 export function recordError(file: string, rec: number, what: string, hint?: string): InputError {
   return new InputError(`${displayPath(file)}:${physicalLine(file, rec)}: ${what}`, hint);
