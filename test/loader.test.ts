@@ -168,6 +168,23 @@ describe('bad input is a one-line error naming file:line, exit 1', () => {
     }
   });
 
+  it('a registration record over 1 MiB (a pilot list of 200,000 numbers) is refused at its line before any table is built', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-oversized-'));
+    try {
+      cpSync(probeFixture('registered'), dir, { recursive: true });
+      const pilot = Array.from({ length: 200_000 }, (_, i) => i);
+      writeFileSync(join(dir, 'registration', 'addendum-1.jsonl'), `${JSON.stringify({ kind: 'addendum', n: 1, text: 'x', pilot })}\n`);
+      const run = await cli(['census', dir]);
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${dir}/registration/addendum-1.jsonl:1: a record of 1.2 MiB, over the 1 MiB a registration record or a note may hold (a registration or a note is a few lines of JSON: shorten it)\n`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a path that does not exist', async () => {
     const run = await cli(['census', 'test/fixtures/no-such-probe']);
     expect(run).toEqual({

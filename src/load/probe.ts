@@ -72,6 +72,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   // The envelope a results row carries is resolved once, for the checks and tables that look inside
   // it. records is a plain table, dropped at the end, so that a second connection can check it.
   await db.exec(readSql('probe/records'), undefined, 'reading the records');
+  await refuseOversized(db);
   // The records are checked on a second connection while this one builds the tables from them. A
   // record the checks refuse is the error to report, whatever building made of it (inParallel
   // throws the second connection's error first).
@@ -92,6 +93,23 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   warnings.push(...leaks);
   await db.exec(`drop table records`);
   return warnings;
+}
+
+/** The most bytes a registration record or a note may hold. */
+const MAX_SMALL_RECORD = 1024 * 1024;
+
+/** A registration record or note too large for what it is: refused before any table is built from it. */
+async function refuseOversized(db: Database): Promise<void> {
+  const big = (await db.query(readSql('probe/oversized'), { limit: MAX_SMALL_RECORD }, 'checking record sizes')).rows[0];
+  if (big) {
+    const mib = (Number(big.size) / (1024 * 1024)).toFixed(1);
+    throw recordError(
+      String(big.file),
+      Number(big.rec),
+      `a record of ${mib} MiB, over the 1 MiB a registration record or a note may hold`,
+      'a registration or a note is a few lines of JSON: shorten it',
+    );
+  }
 }
 
 /** Every record against its kind's schema, then the keys that must be unique within a probe. */
