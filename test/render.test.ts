@@ -60,7 +60,7 @@ describe('render', () => {
     );
     // A query by its file name renders as a markdown table of its columns.
     expect(after).toContain(
-      '| probe | spent_usd | spawns | bound_usd | bound_spawns | share_usd | share_spawns | within |\n|:---|---:|---:|---:|---:|---:|---:|:---|\n| minimal | 0.02 | 2 |  |  |  |  |  |',
+      '| probe | spent_usd | spawns | unpriced | bound_usd | bound_spawns | share_usd | share_spawns | within |\n|:---|---:|---:|---:|---:|---:|---:|---:|:---|\n| minimal | 0.02 | 2 | 0 |  |  |  |  |  |',
     );
     expect(readdirSync(join(doc, '..')).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
