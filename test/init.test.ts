@@ -4,7 +4,7 @@
  * is overwritten: a folder that is not empty, or a path that is a file, is an error (exit 1) that
  * leaves it as it was.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,13 +98,13 @@ describe('init', () => {
     const cwd = temp();
     writeFileSync(join(cwd, 'file'), '');
     const run = bin(['init', 'file/probe'], { cwd });
-    expect(run.stderr).toBe('omg-evidence: file/probe/README.md: cannot write (ENOTDIR) (name a new or empty folder you can write to)\n');
+    expect(run.stderr).toBe('omg-evidence: file/probe: cannot write (ENOTDIR) (name a new or empty folder you can write to)\n');
     expect(run.code).toBe(1);
   });
 
-  it('leaves nothing behind when it cannot finish: the probe is written aside and renamed into place', () => {
+  it('leaves nothing behind when it cannot make the folder', () => {
     const cwd = temp();
-    // A name too long for a folder: every file is written first, and the last step fails.
+    // A name too long for a folder.
     const long = 'p'.repeat(300);
     const run = bin(['init', long], { cwd });
     // The error printer shortens a word that long (the colon is part of it) to its first 80 and last 60 characters.
@@ -112,6 +112,44 @@ describe('init', () => {
     expect(run.stderr).toBe(`omg-evidence: ${shown} cannot write (ENAMETOOLONG) (name a new or empty folder you can write to)\n`);
     expect(run.code).toBe(1);
     expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('takes back what it wrote when a write fails midway, and leaves an empty folder it was given as it was', () => {
+    const cwd = temp();
+    // A folder whose path is so long that README.md fits under PATH_MAX (4096) and
+    // registration/conjuncts/1-example-exits-0.sql does not: the first file is written, a later one fails.
+    let deep = cwd;
+    while (deep.length < 4096 - 30) deep = join(deep, 'd'.repeat(Math.min(200, 4096 - 30 - deep.length - 1)));
+    mkdirSync(deep, { recursive: true });
+    for (const given of [false, true]) {
+      const probe = join(deep, 'p');
+      if (given) mkdirSync(probe);
+      const run = bin(['init', probe], { cwd });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/: cannot write \(ENAMETOOLONG\) \(name a new or empty folder you can write to\)\n$/);
+      expect(readdirSync(deep)).toEqual(given ? ['p'] : []);
+      if (given) expect(readdirSync(probe)).toEqual([]);
+      rmSync(probe, { recursive: true, force: true });
+    }
+  });
+
+  it('init . fills the current folder, which stays the same folder', () => {
+    const cwd = temp();
+    mkdirSync(join(cwd, 'here'));
+    const before = statSync(join(cwd, 'here')).ino;
+    const run = bin(['init', '.'], { cwd: join(cwd, 'here') });
+    expect(run.code).toBe(0);
+    expect(statSync(join(cwd, 'here')).ino).toBe(before);
+    expect(bin(['census', '.'], { cwd: join(cwd, 'here') }).code).toBe(0);
+  });
+
+  it('a folder whose name starts with a dash is suggested as ./-name, so the next command does not read it as an option', () => {
+    const cwd = temp();
+    const run = bin(['init', '--', '-dash'], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      'omg-evidence: init: wrote a probe of 5 files to -dash; next: omg-evidence census ./-dash, verdict ./-dash, render ./-dash/README.md\n',
+    );
   });
 
   it('quotes a folder with spaces or quotes in the commands it suggests next', () => {

@@ -3,7 +3,7 @@
  * probe id (DIR's name) filled in where a template says `{{probe}}`. It writes only into a folder
  * that is new or empty: a probe is evidence, and nothing already there is ever overwritten.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath, packageRoot, walkFiles } from '../base/paths.js';
@@ -33,44 +33,36 @@ export function scaffoldProbe(dir: string): string[] {
       'reinstall omg-evidence: its templates/ folder is missing',
     );
   }
-  // Written into a hidden folder beside it, then renamed into place: a failure leaves nothing behind.
-  const staging = join(dirname(out), `.omg-evidence-init-${process.pid}`);
+  // A failure midway takes back what this run made (the folder too, when it made it), so nothing
+  // half-written is left; an empty folder that was there stays, as it was.
+  const made: string[] = [];
   try {
+    if (!stat) {
+      mkdirSync(out, { recursive: true });
+      made.push(out);
+    }
     for (const rel of templates) {
       const text = readFileSync(join(probeTemplatesDir, rel), 'utf8');
       // In a JSON string the id is written as JSON escapes it; elsewhere as it is.
       const id = rel.endsWith('.jsonl') ? JSON.stringify(probe).slice(1, -1) : probe;
-      const target = join(staging, rel);
-      try {
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(
-          target,
-          text.replaceAll('{{probe}}', () => id),
-          { flag: 'wx' },
-        );
-      } catch (err) {
-        throw cannotWrite(join(out, rel), err);
-      }
+      const target = join(out, rel);
+      const top = join(out, rel.split('/')[0]!);
+      if (!made.includes(top) && !made.includes(out)) made.push(top);
+      mkdirSync(dirname(target), { recursive: true });
+      // 'wx': never replace a file, even one that appeared since the folder was found empty.
+      writeFileSync(
+        target,
+        text.replaceAll('{{probe}}', () => id),
+        { flag: 'wx' },
+      );
     }
-    try {
-      // An empty folder gives way to the probe; one that filled meanwhile does not (rmdir fails).
-      if (stat) rmdirSync(out);
-      renameSync(staging, out);
-    } catch (err) {
-      throw cannotWrite(out, err);
-    }
-  } finally {
-    // Best effort: when the folder could not even be made (its parent is a file), there is nothing to remove.
-    try {
-      rmSync(staging, { recursive: true, force: true });
-    } catch {}
+  } catch (err) {
+    for (const path of made.reverse()) rmSync(path, { recursive: true, force: true });
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    const path = (err as NodeJS.ErrnoException).path ?? out;
+    throw new InputError(`${displayPath(path)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });
   }
   return templates;
-}
-
-function cannotWrite(path: string, err: unknown): InputError {
-  const code = (err as NodeJS.ErrnoException).code ?? 'error';
-  return new InputError(`${displayPath(path)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });
 }
 
 function lstatOrNull(p: string) {

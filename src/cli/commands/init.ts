@@ -29,5 +29,7 @@ export function makeInitCommand(io: IO): Command {
 
 /** `word` as a POSIX shell reads it back: as it is when that is safe, else in single quotes. */
 function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  // A leading dash would read as an option: ./-name is the same path.
+  const path = word.startsWith('-') ? `./${word}` : word;
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
