@@ -5,7 +5,18 @@
  * and the check takes its fast path (size and mtime as recorded: only the first and last blocks are
  * read again).
  */
-import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -207,6 +218,30 @@ describe('what load --db will not write over or into', () => {
     expect((await kept.query('select x from precious')).rows).toEqual([{ x: 42 }]);
     kept.close();
     expect((await cli(['load', '--db', file, '--force'])).code).toBe(0);
+  });
+
+  it('a folder is not a database file, with or without --force, and nothing is left beside it', async () => {
+    const dir = temp();
+    const target = join(dir, 'adir');
+    mkdirSync(target);
+    for (const force of [[], ['--force']]) {
+      expect(await cli(['load', '--db', target, ...force])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${target}: is a folder, not a database file (give --db the path of a file)\n`,
+      });
+    }
+    expect(readdirSync(dir)).toEqual(['adir']);
+  });
+
+  it('a --db path under a file is named as such', async () => {
+    const file = join(temp(), 'text.db');
+    writeFileSync(file, 'text\n');
+    expect(await cli(['load', '--db', join(file, 'x.db')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: not a folder (give --db a file in a folder)\n`,
+    });
   });
 
   it('a file in a folder that does not exist is refused before anything loads', async () => {

@@ -185,8 +185,11 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
  */
 export async function buildDatabaseFile(inputs: Inputs, file: string, options: LoadInputsOptions & { force?: boolean }): Promise<boolean> {
   const folder = dirname(file);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+  if (!existsSync(folder))
     throw new InputError(`${displayPath(folder)}: no such folder`, 'make it first, or give --db a file in a folder that exists');
+  if (!statSync(folder).isDirectory()) throw new InputError(`${displayPath(folder)}: not a folder`, 'give --db a file in a folder');
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    throw new InputError(`${displayPath(file)}: is a folder, not a database file`, 'give --db the path of a file');
   }
   if (existsSync(file) && !options.force) {
     const db = await Database.open({ file, readOnly: true });
@@ -219,13 +222,13 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
     } finally {
       loaded.db.close();
     }
+    rmSync(`${file}.wal`, { force: true });
+    renameSync(tmp, file);
   } catch (err) {
     // A failed build leaves nothing behind, and the file it would have replaced untouched.
     clean();
     throw err;
   }
-  rmSync(`${file}.wal`, { force: true });
-  renameSync(tmp, file);
   return true;
 }
 
