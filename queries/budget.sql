@@ -5,7 +5,7 @@
 -- budget is within its bound only if it is known to be (NULL: cannot be checked). A spawn with no
 -- envelope (the CLI exited before a session) counts $0.
 --
--- reads:   spawns, budgets
+-- reads:   source_files, spawns, budgets
 -- params:  none
 -- returns: one row per probe
 --   probe          VARCHAR
@@ -22,14 +22,16 @@
 
 with
 
+-- Every probe loaded, its spawns or none.
 spent as (
     select
-        probe,
-        round(coalesce(sum(cost_usd), 0), 6) as spent_usd,
-        count(*) as spawns,
-        count(*) filter (where envelope is not null and cost_usd is null) as unpriced
-    from spawns
-    group by probe
+        p.probe,
+        round(coalesce(sum(s.cost_usd), 0), 6) as spent_usd,
+        count(s.probe) as spawns,
+        count(s.probe) filter (where s.envelope is not null and s.cost_usd is null) as unpriced
+    from (select distinct probe from source_files) as p
+    left join spawns as s using (probe)
+    group by p.probe
 ),
 
 final as (

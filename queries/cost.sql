@@ -1,6 +1,6 @@
 -- cost: what each probe spent, with its budget bound and the share of it used.
 --
--- reads:   spawns, budgets
+-- reads:   source_files, spawns, budgets
 -- params:  none
 -- returns: one row per probe
 --   probe           VARCHAR
@@ -17,15 +17,17 @@
 
 with
 
+-- Every probe loaded, its spawns or none.
 totals as (
     select
-        probe,
-        round(coalesce(sum(cost_usd), 0), 6) as total_cost_usd,
-        count(*) as spawns,
-        count(envelope) as envelopes,
-        count(*) filter (where envelope is not null and cost_usd is null) as unpriced
-    from spawns
-    group by probe
+        p.probe,
+        round(coalesce(sum(s.cost_usd), 0), 6) as total_cost_usd,
+        count(s.probe) as spawns,
+        count(s.envelope) as envelopes,
+        count(s.probe) filter (where s.envelope is not null and s.cost_usd is null) as unpriced
+    from (select distinct probe from source_files) as p
+    left join spawns as s using (probe)
+    group by p.probe
 )
 
 select

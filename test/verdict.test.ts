@@ -160,6 +160,32 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     );
     const cost = await cli(['cost', dir]);
     expect(cost.stdout).toMatch(/over 28 spawns \(27 with an envelope, 1 of them with no total_cost_usd: not counted\)/);
+    // T-REF's cost is unknown, not the sum of its other spawn's.
+    const byArm = JSON.parse((await cli(['cost', dir, '--format', 'json'])).stdout).by_arm;
+    expect(byArm.find((a: { arm: string }) => a.arm === 'T-REF')).toEqual({ arm: 'T-REF', spawns: 2, cost_usd: null });
+  });
+
+  it('a registered probe with no spawn yet is judged (exit 4, nothing ran), and its cost is $0 over 0 spawns', async () => {
+    const dir = copyProbe(bundled);
+    writeFileSync(join(dir, 'results.jsonl'), '');
+    for (const f of [
+      'tool_use',
+      'transcripts',
+      'notes.jsonl',
+      'skill_results.jsonl',
+      'registration/addendum-1.jsonl',
+      'registration/addendum-2.jsonl',
+    ]) {
+      rmSync(join(dir, f), { recursive: true, force: true });
+    }
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(4);
+    const v = JSON.parse(run.stdout);
+    expect(v.budget).toMatchObject({ spent_usd: 0, spawns: 0, unpriced: 0, within: true });
+    expect(v.conjuncts.filter((c: { holds: boolean }) => c.holds)).toHaveLength(1);
+    expect((await cli(['verdict', dir])).stdout).toMatch(/\*\*Uniformity:\*\* no spawn to compare; no outlier/);
+    const cost = JSON.parse((await cli(['cost', dir, '--format', 'json'])).stdout);
+    expect(cost).toMatchObject({ total_cost_usd: 0, spawns: 0, envelopes: 0, unpriced: 0 });
   });
 
   it('a probe with no registration cannot be judged (exit 1)', async () => {

@@ -29,6 +29,7 @@ const yesNo = (b: unknown) => (b === true ? 'yes' : b === false ? 'no' : '');
 
 /** "claude_version 2.1.228 in 28 of 28 spawns; …", with every other value named as an outlier. */
 export function uniformityText(rows: Row[]): string {
+  if (rows.length === 0) return 'no spawn to compare';
   const aspects = [...new Set(rows.map((r) => String(r.aspect)))];
   return aspects
     .map((aspect) => {
