@@ -63,7 +63,8 @@ for (const s of snapshots) {
 
 const totals = {};
 for (const { session, usage } of responses.values()) {
-  const t = (totals[session] ??= Object.fromEntries([['responses', 0], ...FIELDS.map((f) => [f, 0])]));
+  totals[session] ??= Object.fromEntries([['responses', 0], ...FIELDS.map((f) => [f, 0])]);
+  const t = totals[session];
   t.responses += 1;
   for (const f of FIELDS) t[f] += usage[f] ?? 0;
 }
