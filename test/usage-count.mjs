@@ -9,9 +9,11 @@
  * its message.id gives); a line with no message.id is a response of its own. Of each response's
  * snapshots the one with the most output_tokens counts, the later read on ties; it counts once,
  * in the session of the first line read of it (files are read in sorted path order). Per session,
- * each usage field is summed over its responses.
+ * each usage field is summed over its responses, in all and per model (with the 1-hour part of
+ * the cache writes, which prices differently).
  *
- * Usage: node test/usage-count.mjs DIR... ; prints {session_id: {field: total}} as JSON.
+ * Usage: node test/usage-count.mjs DIR... ; prints {session_id: {responses, field: total, …,
+ * models: {model: {responses, field: total, …, cache_creation_1h_input_tokens}}}} as JSON.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +45,7 @@ for (const file of process.argv.slice(2).flatMap(files).sort()) {
         id: line.message.id,
         request: line.requestId,
         session: line.sessionId ?? fileSession,
+        model: line.message.model,
         usage,
         where: `${file}:${i}`,
       });
@@ -57,15 +60,22 @@ const responses = new Map();
 for (const s of snapshots) {
   const key = s.id ? `${s.id}\0${s.request ?? requestOf.get(s.id) ?? ''}` : s.where;
   const seen = responses.get(key);
-  if (!seen) responses.set(key, { session: s.session, usage: s.usage });
+  if (!seen) responses.set(key, { session: s.session, model: s.model, usage: s.usage });
   else if ((s.usage.output_tokens ?? 0) >= (seen.usage.output_tokens ?? 0)) seen.usage = s.usage;
 }
 
-const totals = {};
-for (const { session, usage } of responses.values()) {
-  totals[session] ??= Object.fromEntries([['responses', 0], ...FIELDS.map((f) => [f, 0])]);
-  const t = totals[session];
+const zero = () => Object.fromEntries([['responses', 0], ...FIELDS.map((f) => [f, 0])]);
+const add = (t, usage) => {
   t.responses += 1;
   for (const f of FIELDS) t[f] += usage[f] ?? 0;
+};
+const totals = {};
+for (const { session, model, usage } of responses.values()) {
+  totals[session] ??= { ...zero(), models: {} };
+  add(totals[session], usage);
+  totals[session].models[model] ??= { ...zero(), cache_creation_1h_input_tokens: 0 };
+  const m = totals[session].models[model];
+  add(m, usage);
+  m.cache_creation_1h_input_tokens += usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
 }
 process.stdout.write(`${JSON.stringify(totals, null, 2)}\n`);
