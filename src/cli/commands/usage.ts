@@ -64,8 +64,8 @@ function timezoneOption(): Option {
 
 /** The report and the probes, from the positional arguments: a first one that names no report is a probe. */
 function reportAndProbes(args: unknown[]): { report: UsageReport; probes: string[] } {
-  const [first, rest] = [args[0] as string | undefined, (args[1] as string[] | undefined) ?? []];
-  if (first === undefined) return { report: 'daily', probes: rest };
+  const [first, ...rest] = (args[0] as string[] | undefined) ?? [];
+  if (first === undefined) return { report: 'daily', probes: [] };
   if ((USAGE_REPORTS as readonly string[]).includes(first)) return { report: first as UsageReport, probes: rest };
   return { report: 'daily', probes: [first, ...rest] };
 }
@@ -93,7 +93,7 @@ export function makeUsageCommand(io: IO) {
   const plan = (call: Call<UsageOptions>) => {
     const { report, probes } = reportAndProbes(call.args);
     const bySpawn = call.opts.by === 'spawn';
-    const named = (USAGE_REPORTS as readonly unknown[]).includes(call.args[0]);
+    const named = (USAGE_REPORTS as readonly unknown[]).includes(((call.args[0] as string[] | undefined) ?? [])[0]);
     if (bySpawn && (call.opts.since || call.opts.until || call.opts.breakdown || named)) {
       throw new UsageError('--by spawn takes no report, --since, --until or --breakdown: it lists every spawn of the probe');
     }
@@ -103,9 +103,12 @@ export function makeUsageCommand(io: IO) {
     name: 'usage',
     description:
       'tokens and cost of Claude Code sessions, from their transcripts: by day (default), week, month, session, project or model',
+    // One list, so the report may be left out before the probes: `usage PROBE`, `usage model PROBE`.
     arguments: [
-      ['[report]', `${USAGE_REPORTS.join(' | ')} (default: daily)`],
-      ['[probe...]', "probe directories: their transcripts (default: --transcripts DIR, else Claude Code's own sessions)"],
+      [
+        '[what...]',
+        `the report: ${USAGE_REPORTS.join(' | ')} (default: daily); then probe directories, whose transcripts are read (default: --transcripts DIR, else Claude Code's own sessions)`,
+      ],
     ],
     formats: TABULAR_FORMATS,
     options: [
