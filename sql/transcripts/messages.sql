@@ -84,6 +84,8 @@ order by s.first_timestamp nulls last, s.file, s.rec;
 update transcript_sessions as t
 set cwd = m.cwd,
     git_branch = m.git_branch,
+    last_timestamp = m.last_timestamp,
+    duration = m.last_timestamp - t.first_timestamp,
     responses = m.responses,
     input_tokens = m.input_tokens,
     output_tokens = m.output_tokens,
@@ -94,6 +96,7 @@ from (
     select session_id,
            arg_min(cwd, first_timestamp) filter (where cwd is not null) as cwd,
            arg_min(git_branch, first_timestamp) filter (where git_branch is not null) as git_branch,
+           max(last_timestamp) as last_timestamp,
            count(*) as responses,
            coalesce(sum(input_tokens), 0)::BIGINT as input_tokens,
            coalesce(sum(output_tokens), 0)::BIGINT as output_tokens,

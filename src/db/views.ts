@@ -210,7 +210,7 @@ export const VIEWS: View[] = [
       cwd: 'the working directory of its first response',
       project: "the folder that holds its session file (under ~/.claude/projects, the project's slug)",
       git_branch: 'the git branch of its first response',
-      last_timestamp: 'the latest timestamp of its lines',
+      last_timestamp: 'the latest timestamp of its responses',
       duration: 'last_timestamp - first_timestamp',
       responses: 'its API responses (transcript_messages)',
       input_tokens: 'summed over its responses',
