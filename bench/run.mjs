@@ -36,7 +36,7 @@ const OUT = join(ROOT, 'bench', 'out');
 const TMP = join(OUT, 'tmp');
 const TIME = '/usr/bin/time';
 // Issue #16 §4: medians in one run, each command's ratio to the typed scan of the same corpus.
-const TARGETS = { census: 0.75, skills: 1.0, sql: 1.0, load: 1.0, rssMB: 400, linearity: 2.2, coldS: 0.3 };
+const TARGETS = { census: 0.75, skills: 1.0, sql: 1.0, load: 1.0, usage: 1.0, rssMB: 400, linearity: 2.2, coldS: 0.3 };
 
 const CORPORA = {
   default: { dir: 'corpus-s1', scale: 1, flags: [], label: 'default' },
@@ -44,7 +44,7 @@ const CORPORA = {
   'skill-heavy': { dir: 'corpus-s1-skill-heavy', scale: 1, flags: ['--skill-heavy'], label: 'skill-heavy' },
   s2: { dir: 'corpus-s2', scale: 2, flags: [], label: 'default ×2 (s2)' },
 };
-const CLI_COMMANDS = ['census', 'skills', 'sql', 'load'];
+const CLI_COMMANDS = ['census', 'skills', 'sql', 'load', 'usage'];
 const COMMANDS = [...CLI_COMMANDS, 'scan', 'floor', 'python'];
 const DEFAULT_COMMANDS = COMMANDS.filter((c) => c !== 'python');
 const SQL_QUERY = 'select name, count(*) as n from transcript_tool_uses group by name order by name';
@@ -324,6 +324,9 @@ function job(command, c) {
         args: [...bin, 'sql', '--transcripts', c.dir, SQL_QUERY, '--format', 'json'],
         check: { rows: sqlRows, want: () => toolTotals(c.expected), key: tsvKey, truth: 'the per-tool totals of expected.tsv' },
       };
+    // Issue #19: the daily report (totals row included); the corpus has no ground truth of usage.
+    case 'usage':
+      return { cmd: node, args: [...bin, 'usage', '--transcripts', c.dir, '--timezone', 'UTC', '--format', 'json'] };
     case 'load': {
       const db = join(TMP, `load-${c.key}.duckdb`);
       return {
@@ -355,6 +358,7 @@ const LABELS = {
   skills: 'skills --transcripts',
   sql: 'sql --transcripts (count per tool)',
   load: 'load --transcripts --db',
+  usage: 'usage --transcripts (daily)',
   scan: 'DuckDB typed scan (reference)',
   floor: 'DuckDB read only (no census)',
   python: 'python3 json.loads census',

@@ -46,7 +46,7 @@ skills as (
 final as (
     select
         s.session_id,
-        s.first_timestamp,
+        strftime(s.first_timestamp, '%Y-%m-%dT%H:%M:%S.%gZ') as first_timestamp,
         s.versions,
         s.models,
         coalesce(t.tools, []) as tools,

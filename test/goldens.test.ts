@@ -50,12 +50,16 @@ interface Run {
   stderr: string;
 }
 
+// usage reads $CLAUDE_CONFIG_DIR/projects when no folder is named: never the tester's.
+const { CLAUDE_CONFIG_DIR: _, ...env0 } = process.env;
+const env = { ...env0, NO_COLOR: '1', HOME };
+
 function run(step: Step): Promise<Run> {
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
       [binPath, ...step.args],
-      { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', HOME } },
+      { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         done({ code, stdout, stderr });
@@ -131,6 +135,7 @@ const COMMANDS = [
   'arms',
   'verdict',
   'cost',
+  'usage',
   'sql',
   'schema',
   'load',
@@ -252,6 +257,63 @@ const cases: Case[] = [
   // cost
   ...everyFormat('cost', REPORTS),
   { command: 'cost', name: 'no-budget', lang: 'markdown', steps: [{ args: ['cost', fixture('probes', 'minimal'), '-f', 'markdown'] }] },
+
+  // usage: a folder of sessions in every format and report, around midnight in two zones; a
+  // probe's transcripts, by spawn beside the envelopes; a model with no price; no sessions at all
+  ...TABLES.map((f) => ({
+    command: 'usage',
+    name: `days-${f}`,
+    lang: langOf[f],
+    steps: [{ args: ['usage', '--transcripts', fixture('usage', 'days'), '--timezone', 'UTC', '--breakdown', '--format', f] }],
+  })),
+  ...['weekly', 'monthly', 'session', 'project', 'model'].map((report) => ({
+    command: 'usage',
+    name: `days-${report}`,
+    lang: 'markdown',
+    steps: [{ args: ['usage', report, '--transcripts', fixture('usage', 'days'), '--timezone', 'Asia/Tokyo', '-f', 'markdown'] }],
+  })),
+  {
+    command: 'usage',
+    name: 'days-since-until',
+    lang: 'markdown',
+    steps: [
+      { args: ['usage', '--transcripts', fixture('usage', 'days'), '--timezone', 'Asia/Tokyo', '--since', '2026-03-02', '-f', 'markdown'] },
+      {
+        args: [
+          'usage',
+          '--transcripts',
+          fixture('usage', 'days'),
+          '--timezone',
+          'America/Los_Angeles',
+          '--until',
+          '2026-03-01',
+          '-f',
+          'markdown',
+        ],
+      },
+    ],
+  },
+  {
+    command: 'usage',
+    name: 'bundled-probe',
+    lang: 'markdown',
+    steps: [{ args: ['usage', 'session', bundledDir, '--timezone', 'UTC', '-f', 'markdown'] }],
+  },
+  ...TABLES.map((f) => ({
+    command: 'usage',
+    name: `by-spawn-${f}`,
+    lang: langOf[f],
+    steps: [{ args: ['usage', '--by', 'spawn', '--format', f] }],
+  })),
+  {
+    command: 'usage',
+    name: 'unpriced',
+    lang: 'markdown',
+    steps: [{ args: ['usage', 'model', '--transcripts', fixture('usage', 'unpriced'), '--timezone', 'UTC', '-f', 'markdown'] }],
+  },
+  { command: 'usage', name: 'no-sessions', steps: [{ args: ['usage'] }] },
+  { command: 'agree', name: 'usage-text', lang: 'text', steps: [{ args: ['agree', '--usage', '-f', 'text'] }] },
+  { command: 'agree', name: 'usage-markdown', lang: 'markdown', steps: [{ args: ['agree', '--usage', '-f', 'markdown'] }] },
 
   // sql: the query as an argument, from stdin, from a file; over transcripts; an error
   ...everyFormat('sql', TABLES, [SPAWNS_BY_ARM]),

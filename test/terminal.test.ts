@@ -59,7 +59,18 @@ describe('-f is --format', () => {
   it('in every command that has --format', () => {
     const program = makeProgram(processIO);
     const withFormat = program.commands.filter((c) => c.options.some((o) => o.long === '--format'));
-    expect(withFormat.map((c) => c.name())).toEqual(['census', 'skills', 'agree', 'arms', 'verdict', 'cost', 'sql', 'schema', 'audit']);
+    expect(withFormat.map((c) => c.name())).toEqual([
+      'census',
+      'skills',
+      'agree',
+      'arms',
+      'verdict',
+      'cost',
+      'usage',
+      'sql',
+      'schema',
+      'audit',
+    ]);
     for (const c of withFormat) expect([c.name(), c.options.find((o) => o.long === '--format')!.short]).toEqual([c.name(), '-f']);
   });
 

@@ -82,11 +82,41 @@ create or replace temp macro omg_line(j) as {
     'keyless': omg_keyless(j)
 };
 
+-- The project of a transcript file: the folder that holds its session's file (`<sid>.jsonl`, and
+-- `agent-*.jsonl` beside it or under `<sid>/subagents/`); under ~/.claude/projects, the project's slug.
+create or replace temp macro omg_project(abs) as
+    regexp_extract(abs, '([^/]+)/(?:[^/]+/subagents/)?[^/]+$', 1);
+
+-- An assistant line's API response as the line states it, for transcript_messages (messages.sql):
+-- its ids, model and usage snapshot, and where and by whom it was made. NULL for any other line,
+-- and for an assistant line with no usage. `o` gives its record number.
+create or replace temp macro omg_response(j, o) as
+    case when j.type = 'assistant' and j.message.usage is not null then {
+        'o': o,
+        'session_id': j.sessionId,
+        'timestamp': j.timestamp ->> '$',
+        'message_id': j.message.id,
+        'request_id': j.requestId,
+        'model': j.message.model,
+        'input_tokens': j.message.usage.input_tokens,
+        'output_tokens': j.message.usage.output_tokens,
+        'cache_creation_input_tokens': j.message.usage.cache_creation_input_tokens,
+        'cache_read_input_tokens': j.message.usage.cache_read_input_tokens,
+        'cache_creation_5m_input_tokens': j.message.usage.cache_creation.ephemeral_5m_input_tokens,
+        'cache_creation_1h_input_tokens': j.message.usage.cache_creation.ephemeral_1h_input_tokens,
+        'service_tier': j.message.usage.service_tier,
+        'is_sidechain': coalesce(j.isSidechain, false),
+        'agent_id': j.agentId,
+        'cwd': j.cwd,
+        'git_branch': j.gitBranch
+    } end;
+
 -- The passes over the lines (scan-*.sql). read_json types the fields below and leaves the rest of
 -- a line unread; a line that is not JSON gives a row of NULLs, like a line with none of the fields
 -- (omg_keyless), and such lines are looked at again (keyless.sql). Lean: what census and forgeable
 -- read, without a tool_result, a call's input keys, or a line's uuid, subtype, isSidechain and
--- agentId (NULL). Full: everything, a call's input as a MAP (for its key names), and each
+-- agentId (NULL). Usage: the lean fields and each response's usage (omg_response), for what reads
+-- transcript_messages and no tool_result (usage). Full: everything, each response's usage, a call's input as a MAP (for its key names), and each
 -- tool_result block's call id, error flag and content, and toolUseResult.
 create or replace temp macro omg_scan_lean(files) as table
 select abs, o, unnest(omg_line(j)),
@@ -110,6 +140,31 @@ from (
          with ordinality
 );
 
+create or replace temp macro omg_scan_usage(files) as table
+select abs, o, unnest(omg_line(j)),
+       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
+            then omg_call(j.message.content[1], 1, null::VARCHAR[])
+       end as call1,
+       case when j.type = 'assistant' and len(j.message.content) > 1
+            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, null::VARCHAR[])), c -> c.is_call)
+       end as calls,
+       null as result1,
+       null as results,
+       omg_response(j, o) as response
+from (
+    select filename as abs, ordinality as o,
+           {'type': type, 'subtype': null::VARCHAR, 'sessionId': sessionId, 'uuid': null::VARCHAR, 'timestamp': timestamp,
+            'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'requestId': requestId, 'cwd': cwd,
+            'gitBranch': gitBranch, 'message': message} as j
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
+                              isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens BIGINT, output_tokens BIGINT, cache_creation_input_tokens BIGINT, cache_read_input_tokens BIGINT, cache_creation STRUCT(ephemeral_5m_input_tokens BIGINT, ephemeral_1h_input_tokens BIGINT), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
+         with ordinality
+);
+
 create or replace temp macro omg_scan_full(files) as table
 select abs, o, unnest(omg_line(j)),
        case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
@@ -124,17 +179,19 @@ select abs, o, unnest(omg_line(j)),
        end as result1,
        case when j.type = 'user' and len(j.message.content) > 1
             then list_filter(list_transform(j.message.content, (b, i) -> omg_result(j, b, i)), r -> r.is_result)
-       end as results
+       end as results,
+       omg_response(j, o) as response
 from (
     select filename as abs, ordinality as o,
            {'type': type, 'subtype': subtype, 'sessionId': sessionId, 'uuid': uuid, 'timestamp': timestamp,
             'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'toolUseResult': toolUseResult,
-            'message': message} as j
+            'requestId': requestId, 'cwd': cwd, 'gitBranch': gitBranch, 'message': message} as j
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
                               version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'JSON',
-                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                              requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens BIGINT, output_tokens BIGINT, cache_creation_input_tokens BIGINT, cache_read_input_tokens BIGINT, cache_creation STRUCT(ephemeral_5m_input_tokens BIGINT, ephemeral_1h_input_tokens BIGINT), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
                                   input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content JSON)[])'})
          with ordinality
 );
@@ -162,3 +219,8 @@ create or replace temp macro omg_group(o, keyless, mistyped, line_type, ts, ver,
     'results1': list({'o': o, 'timestamp': ts, 'result': result1}) filter (where result1 is not null),
     'results': list({'o': o, 'timestamp': ts, 'results': results}) filter (where len(results) > 0)
 };
+
+-- The id a model is priced by (model_prices): without a date suffix (claude-opus-4-5-20251101) or a
+-- bracketed variant (claude-opus-5[1m], as an envelope's modelUsage names a 1M-context session).
+create or replace temp macro omg_price_key(model) as
+    regexp_replace(model, '(-[0-9]{8})?(\[[^\]]*\])?$', '');

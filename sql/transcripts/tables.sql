@@ -1,15 +1,30 @@
 -- The transcript tables, from scan_groups and scan_files, once every line is known to be a record.
 
+-- The columns after `files` are about the session's responses: cwd and git_branch those of its
+-- first, last_timestamp its last one's, the token totals and cost their sums (the pass census
+-- makes reads no usage, and gains no aggregate for them). messages.sql fills them when it builds
+-- transcript_messages; a load that builds no transcript_messages leaves them NULL.
 create or replace table transcript_sessions as
-select coalesce(g.session_id, f.session_id) as session_id,
-       min(g.g.first_timestamp) as first_timestamp,
-       coalesce(list_sort(list_distinct(flatten(list(g.g.versions) filter (where g.g.versions is not null)))), []) as versions,
-       coalesce(list_sort(list_distinct(flatten(list(g.g.models) filter (where g.g.models is not null)))), []) as models,
-       sum(g.g.lines // f.copies)::BIGINT as lines,
-       list_sort(list_distinct(list(f.file))) as files
-from scan_groups as g
-join scan_files as f using (abs)
-group by all;
+select session_id, try_cast(first_timestamp as TIMESTAMPTZ) as first_timestamp, versions, models, lines, files,
+       null::VARCHAR as cwd, project, null::VARCHAR as git_branch,
+       null::TIMESTAMPTZ as last_timestamp,
+       null::INTERVAL as duration,
+       null::BIGINT as responses,
+       null::BIGINT as input_tokens, null::BIGINT as output_tokens,
+       null::BIGINT as cache_creation_input_tokens, null::BIGINT as cache_read_input_tokens,
+       null::DECIMAL(18, 9) as cost_usd
+from (
+    select coalesce(g.session_id, f.session_id) as session_id,
+           min(g.g.first_timestamp) as first_timestamp,
+           coalesce(list_sort(list_distinct(flatten(list(g.g.versions) filter (where g.g.versions is not null)))), []) as versions,
+           coalesce(list_sort(list_distinct(flatten(list(g.g.models) filter (where g.g.models is not null)))), []) as models,
+           sum(g.g.lines // f.copies)::BIGINT as lines,
+           list_sort(list_distinct(list(f.file))) as files,
+           min(omg_project(f.abs)) as project
+    from scan_groups as g
+    join scan_files as f using (abs)
+    group by all
+);
 
 -- Copies of a call share its id: the first in transcript order counts; a block without an id is a
 -- call of its own.

@@ -18,6 +18,7 @@ import { makeExtractCommand } from './commands/extract.js';
 import { makeInitCommand } from './commands/init.js';
 import { makeSkillsCommand } from './commands/skills.js';
 import { makeVerdictCommand } from './commands/verdict.js';
+import { makeUsageCommand } from './commands/usage.js';
 import { EXIT, OmgError } from '../base/errors.js';
 import { processIO, type IO } from './io.js';
 import { packageVersion } from '../base/paths.js';
@@ -41,6 +42,7 @@ export function makeProgram(io: IO): Command {
     makeArmsCommand,
     makeVerdictCommand,
     makeCostCommand,
+    makeUsageCommand,
     makeSqlCommand,
     makeSchemaCommand,
     makeLoadCommand,

@@ -10,7 +10,7 @@ import { loadProbes, loadResultsFile } from './probe.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
 /** What loading is told of the facade's OpenOptions. */
-export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries'>;
+export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries' | 'pricing'>;
 
 /** How evidence is opened (Evidence.open and the other openers). */
 export interface OpenOptions {
@@ -42,6 +42,11 @@ export interface OpenOptions {
    * DuckDB writes sizes: '2GB', '512MiB'. Default: a quarter of the machine's memory.
    */
   memoryLimit?: string;
+  /**
+   * The price table transcript_messages is priced by, instead of the package's data/pricing.json
+   * (docs/views.md, model_prices). Read when the transcripts are loaded, never fetched.
+   */
+  pricing?: string;
 }
 
 /** Evidence loaded into a database that is not sealed: what `export` and `build` write from. */
@@ -78,18 +83,21 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
     // The probes load on a second connection while the transcripts load on this one: neither reads
     // the other's tables. A probe's error is the one thrown when both fail (inParallel), as when
     // the probes loaded first.
-    const [, loaded] = await db.inParallel(
+    const [unpriced, loaded] = await db.inParallel(
       (here) =>
         loadTranscripts(here, files, {
           lines: !reads || reads.has('transcript_lines'),
           results: !reads || reads.has('transcript_tool_results'),
+          messages: !reads || reads.has('transcript_messages'),
+          pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
         }),
       async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
     );
-    for (const w of loaded.warnings) options.onWarning?.(w);
-    return { db, probes: loaded.probes, warnings: loaded.warnings, hasTranscripts: inputs.transcripts.length > 0, only };
+    const warnings = [...loaded.warnings, ...unpriced];
+    for (const w of warnings) options.onWarning?.(w);
+    return { db, probes: loaded.probes, warnings, hasTranscripts: inputs.transcripts.length > 0, only };
   } catch (err) {
     db.close();
     throw err;
@@ -110,7 +118,7 @@ export async function loadForExtract(
   try {
     const loaded = await loadResultsFile(db, results);
     for (const w of loaded.warnings) onWarning?.(w);
-    await loadTranscripts(db, files, { lines: false });
+    await loadTranscripts(db, files, { lines: false, messages: false });
     await db.seal();
     return { db, probes: loaded.probes, warnings: loaded.warnings };
   } catch (err) {

@@ -12,13 +12,18 @@
  *                           within a session, in transcript order; `progress` lines never count
  *   transcript_tool_results the tool_result answering each Skill call (first answer per id); built
  *                           only when asked for (LoadOptions.results), as it reads the results
+ *   transcript_messages     one row per API response, its final usage snapshot, priced by
+ *                           model_prices (the price table); built only when asked for
+ *                           (LoadOptions.messages), as it reads each line's usage
  *
  * A line's session is its `sessionId`; a line without one (summary, file-history-snapshot) takes
  * the first `sessionId` of its file, or else the file's name. The SQL is in sql/transcripts/; this
  * module lists the files, runs it, and turns a bad line into an error naming file:line.
  */
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { InputError } from '../base/errors.js';
+import { displayPath, packageRoot } from '../base/paths.js';
 import { type Database, pathList, textList } from '../db/database.js';
 import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import type { TranscriptFile } from './inputs.js';
@@ -47,6 +52,13 @@ export interface LoadOptions {
    * it aggregates them per file and session as it reads. Implies results.
    */
   lines?: boolean;
+  /**
+   * Build transcript_messages and model_prices (default true): the pass then also reads each
+   * assistant line's ids and usage, and where it was made.
+   */
+  messages?: boolean;
+  /** The price table transcript_messages is priced by (default: the package's data/pricing.json). */
+  pricing?: string;
   onProgress?: (p: Progress) => void;
   /**
    * How many scans run at once, each over its share of the files (default: one per DuckDB thread,
@@ -60,19 +72,27 @@ export interface LoadOptions {
   committed?: string[];
 }
 
+/** The price table that ships with the package. */
+export const DEFAULT_PRICING = join(packageRoot, 'data', 'pricing.json');
+
 /**
  * Load transcript files (findTranscripts). Throws InputError naming file:line when a line is not
- * a JSON object, or its timestamp or version is not a string.
+ * a JSON object, or its timestamp or version is not a string. Returns its warnings: each model
+ * with no price.
  */
-export async function loadTranscripts(db: Database, files: TranscriptFile[], options: LoadOptions = {}): Promise<void> {
-  const lines = options.lines ?? true;
+export async function loadTranscripts(db: Database, files: TranscriptFile[], options: LoadOptions = {}): Promise<string[]> {
+  const messages = options.messages ?? true;
+  // One pass reads either the lean fields or all of them: responses and results together take all.
+  const lines = (options.lines ?? true) || (messages && (options.results ?? true));
   const results = lines || (options.results ?? true);
   if (files.length === 0) {
     // No transcripts: the same tables, empty, without a scan (a test holds the two shapes equal).
     await db.exec(readSql('transcripts/empty'), undefined, 'creating the transcript tables');
     if (!results) await db.exec('drop table transcript_tool_results');
     if (!lines) await db.exec('drop table transcript_lines');
-    return;
+    if (!messages) await db.exec('drop table transcript_messages');
+    else await loadPricing(db, options.pricing ?? DEFAULT_PRICING);
+    return [];
   }
   const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
   const bytes = sized.reduce((n, f) => n + f.size, 0);
@@ -101,7 +121,9 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   const committed = files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`)));
   await db.onConnections(committed.length ? 2 : 1, async (con, i) => {
     if (i === 1) return rejectNonJsonValues(con, committed);
-    const pass = readSql(lines ? 'transcripts/scan-lines' : results ? 'transcripts/scan-results' : 'transcripts/scan');
+    const pass = readSql(
+      lines ? 'transcripts/scan-lines' : messages ? 'transcripts/scan-usage' : results ? 'transcripts/scan-results' : 'transcripts/scan',
+    );
     const into = lines ? 'transcript_scan' : 'scan_groups';
     try {
       // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
@@ -135,10 +157,40 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
   if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
   if (results) await buildResults(db);
+  const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING) : [];
   await db.exec(
     `drop table scan_groups; drop table scan_files; drop table transcript_input_files${lines ? '; drop table transcript_scan' : ''}`,
     undefined,
     'building the transcript tables',
+  );
+  return warnings;
+}
+
+/** model_prices from the price table `file`, each model's five prices checked. */
+async function loadPricing(db: Database, file: string): Promise<void> {
+  const shown = displayPath(file);
+  const hint =
+    'a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md)';
+  try {
+    await db.exec(readSql('transcripts/pricing'), { file: resolve(file) }, shown);
+  } catch (err) {
+    throw new InputError(`${shown}: not a price table (${(err as Error).message.split('\n')[0]})`, hint, { cause: err });
+  }
+  const bad = (await db.query(readSql('transcripts/pricing-check'), undefined, shown)).rows[0];
+  if (bad) throw new InputError(`${shown}: ${bad.problem}`, hint);
+}
+
+/**
+ * transcript_messages and the response columns of transcript_sessions, priced by `pricing`; a
+ * warning for each model with no price (its responses' cost_usd is NULL, never 0).
+ */
+async function buildMessages(db: Database, pricing: string): Promise<string[]> {
+  await loadPricing(db, pricing);
+  await db.exec(readSql('transcripts/messages'), undefined, 'building the transcript messages');
+  const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
+  return unpriced.map(
+    (r) =>
+      `no price for model ${r.model} in ${displayPath(pricing)}: the cost of its ${r.responses} response(s) is left empty (null); --pricing FILE can price it`,
   );
 }
 

@@ -68,3 +68,53 @@ export function summaryLine(s: ReturnType<typeof agreementCounts>): string {
   const gone = s.gone.length ? ` (no transcript: ${named.join(', ')})` : '';
   return `agree: ${s.agree + s.differ} of ${s.spawns} spawn(s) compared: ${s.agree} agree, ${s.differ} differ; ${s.gone.length} gone${gone}`;
 }
+
+/**
+ * `agree --usage`: each spawn's transcript-derived cost beside its envelope's, over the models both
+ * show (queries/usage_spawns.sql), as `K-RES       1bb76aee  agree: $0.087137 / $0.087137 = 1`.
+ */
+export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
+  if (format === 'text') {
+    return rows
+      .map((r) => {
+        const head = `${String(r.arm).padEnd(12)}${String(r.session_id).slice(0, 8)}  ${r.verdict}`;
+        if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
+        return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}\n`;
+      })
+      .join('');
+  }
+  const probes = new Set(rows.map((r) => r.probe));
+  const wide = format === 'csv';
+  const columns: Column[] = [
+    ...(probes.size > 1 || wide ? [{ key: 'probe' }] : []),
+    { key: 'seq', right: true },
+    { key: 'arm' },
+    wide ? { key: 'session_id' } : { key: 'session' },
+    { key: 'verdict' },
+    { key: 'cost_usd', title: 'transcripts', right: true, money: true },
+    { key: 'envelope_models_cost_usd', title: 'envelope', right: true, money: true },
+    { key: 'models_ratio', title: 'ratio', right: true },
+    { key: 'envelope_only_models', title: 'envelope only' },
+  ];
+  return tabulate(format, columns, rows, {
+    cells: (r) => ({
+      ...(r as Record<string, Cell>),
+      session: String(r.session_id).slice(0, 8),
+      envelope_only_models: ((r.envelope_only_models as string[] | null) ?? []).join(' '),
+    }),
+    style,
+  });
+}
+
+const money = (v: unknown) => (v === null || v === undefined ? '-' : `$${Number(v).toFixed(6)}`);
+
+/** The summary of agree --usage: how many spawns were compared, and how many agree within `tolerance`. */
+export function usageSummary(rows: Row[], tolerance: number): { line: string; compared: number; differ: number } {
+  const count = (v: string) => rows.filter((r) => r.verdict === v).length;
+  const compared = count('agree') + count('differ');
+  const others = ['gone', 'no envelope', 'unpriced'].filter((v) => count(v)).map((v) => `${count(v)} ${v}`);
+  const line =
+    `agree --usage: ${compared} of ${rows.length} spawn(s) compared within ${tolerance * 100}%: ${count('agree')} agree, ${count('differ')} differ` +
+    (others.length ? `; ${others.join(', ')}` : '');
+  return { line, compared, differ: count('differ') };
+}

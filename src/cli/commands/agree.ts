@@ -4,10 +4,12 @@
  * transcript is listed as gone, not as a disagreement); exit 3 when anything differs, or when a
  * probe had nothing compared: an agreement of nothing proves nothing.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { DiffersError } from '../../base/errors.js';
 import { Evidence } from '../../evidence.js';
-import { agreementCounts, formatAgree, summaryLine, type AgreeFormat } from '../../output/agree.js';
+import { agreementCounts, formatAgree, formatUsageAgree, summaryLine, usageSummary, type AgreeFormat } from '../../output/agree.js';
+import { USAGE_TOLERANCE } from '../../output/usage.js';
+import type { Row } from '../../evidence.js';
 import { TABULAR_FORMATS } from '../../output/formats.js';
 import { makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
@@ -16,24 +18,45 @@ import { progressReporter } from '../progress.js';
 
 export function makeAgreeCommand(io: IO): Command {
   return makeEvidenceCommand<
-    { format?: AgreeFormat; wide?: boolean; transcripts?: string; db?: string },
-    Awaited<ReturnType<Evidence['agreeRows']>>
+    { format?: AgreeFormat; wide?: boolean; transcripts?: string; db?: string; usage?: boolean; pricing?: string },
+    { census: Row[] } | { usage: Row[] }
   >(io, {
     name: 'agree',
     description: 'check that the census from the committed records and the census from the transcripts agree (exit 3 if not)',
     formats: ['text', ...TABULAR_FORMATS],
-    options: [transcriptsOption(), dbOption()],
+    options: [
+      transcriptsOption(),
+      dbOption(),
+      new Option(
+        '--usage',
+        `compare instead each spawn's cost counted from its transcript with its envelope's modelUsage, over the models both show (exit 3 beyond ${USAGE_TOLERANCE * 100}%)`,
+      ),
+      new Option('--pricing <file>', 'with --usage: the price table to use instead of the shipped one'),
+    ],
     open: ({ probes, opts, onWarning }) =>
       Evidence.open(probes, {
         onWarning,
         transcripts: opts.transcripts ?? true,
         db: opts.db,
-        queries: ['agree'],
+        queries: [opts.usage ? 'usage_spawns' : 'agree'],
         onProgress: progressReporter(io),
+        pricing: opts.pricing,
       }),
-    rows: (ev) => ev.agreeRows(),
-    print: (rows, format, style) => formatAgree(rows, format as AgreeFormat, style),
-    after: async (rows, ev) => {
+    rows: async (ev, { opts }) =>
+      opts.usage ? { usage: (await ev.query('usage_spawns', { tolerance: USAGE_TOLERANCE })).rows } : { census: await ev.agreeRows() },
+    print: (rows, format, style) =>
+      'usage' in rows ? formatUsageAgree(rows.usage, format as AgreeFormat, style) : formatAgree(rows.census, format as AgreeFormat, style),
+    after: async (result, ev) => {
+      if ('usage' in result) {
+        const u = usageSummary(result.usage, USAGE_TOLERANCE);
+        if (u.compared === 0) {
+          throw new DiffersError(`${u.line}: nothing was compared`, "pass --transcripts DIR, the folder that holds the spawns' sessions");
+        }
+        if (u.differ) throw new DiffersError(u.line);
+        io.stderr(`omg-evidence: ${u.line}\n`);
+        return;
+      }
+      const rows = result.census;
       const s = agreementCounts(
         rows,
         ev.probes.map((p) => p.id),

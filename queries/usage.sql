@@ -1,0 +1,122 @@
+-- usage: the tokens and cost of the loaded transcripts' API responses, one row per day, week,
+-- month, session, project or model, each response counted once at its final usage snapshot
+-- (transcript_messages).
+--
+-- Needs no probe: this is the usage of any folder of session files, e.g. ~/.claude/projects.
+--
+-- reads:   transcript_messages
+-- params:  period, timezone, since, until, breakdown
+--   period     daily | weekly | monthly | session | project | model
+--   timezone   the IANA zone days, weeks and months are counted in, e.g. Europe/Paris
+--   since      the earliest response counted: a date (its first instant in timezone) or a
+--              timestamp (in timezone unless it gives its offset); '' for none
+--   until      the last counted, likewise (a date counts all of its day); '' for none
+--   breakdown  true: a row per model under each row
+-- returns: one row per period (or session, project, model), then, with breakdown, one per model
+--          under it, and a totals row last
+--   key                          VARCHAR  the day (YYYY-MM-DD), the week's Monday (YYYY-MM-DD),
+--                                         the month (YYYY-MM), the session id, project or model;
+--                                         NULL on the totals row
+--   model                        VARCHAR  the model of a breakdown row; NULL on the others
+--   is_total                     BOOLEAN  the totals row
+--   sessions                     BIGINT   sessions with a response counted in the row
+--   responses                    BIGINT   API responses
+--   input_tokens                 BIGINT
+--   output_tokens                BIGINT
+--   cache_creation_input_tokens  BIGINT
+--   cache_read_input_tokens      BIGINT
+--   total_tokens                 BIGINT   the four summed
+--   cost_usd                     DECIMAL  NULL when a response of the row has no price (unpriced)
+--   unpriced                     BIGINT   responses whose model has no price
+--   first_at                     VARCHAR  the row's first response, YYYY-MM-DD HH:MM:SS in timezone
+--   last_at                      VARCHAR  the row's last response, likewise
+-- order:   key (sessions by first_at), each row's models by cost, the totals row last
+-- A response is placed by its first timestamp.
+
+with
+
+bounds as (
+    select
+        case when $since = '' then null
+             when regexp_full_match($since, '\d{4}-\d{2}-\d{2}') then timezone($timezone, try_cast($since as DATE)::TIMESTAMP)
+             when regexp_matches($since, '(Z|[+-]\d{2}(:?\d{2})?)$') then try_cast($since as TIMESTAMPTZ)
+             else timezone($timezone, try_cast($since as TIMESTAMP))
+        end as since_at,
+        case when $until = '' then null
+             when regexp_full_match($until, '\d{4}-\d{2}-\d{2}')
+                 then timezone($timezone, (try_cast($until as DATE) + 1)::TIMESTAMP) - interval 1 microsecond
+             when regexp_matches($until, '(Z|[+-]\d{2}(:?\d{2})?)$') then try_cast($until as TIMESTAMPTZ)
+             else timezone($timezone, try_cast($until as TIMESTAMP))
+        end as until_at
+),
+
+counted as (
+    select
+        m.*,
+        timezone($timezone, m.first_timestamp) as local_at
+    from transcript_messages as m, bounds as b
+    where (b.since_at is null or m.first_timestamp >= b.since_at)
+      and (b.until_at is null or m.first_timestamp <= b.until_at)
+),
+
+keyed as (
+    select
+        *,
+        case $period
+            when 'daily' then strftime(local_at, '%Y-%m-%d')
+            when 'weekly' then strftime(date_trunc('week', local_at), '%Y-%m-%d')
+            when 'monthly' then strftime(local_at, '%Y-%m')
+            when 'session' then session_id
+            when 'project' then project
+            when 'model' then model
+        end as key
+    from counted
+),
+
+grouped as (
+    select
+        key,
+        model,
+        grouping(key) = 1 as is_total,
+        grouping(model) = 0 as is_breakdown,
+        count(distinct session_id) as sessions,
+        count(*) as responses,
+        coalesce(sum(input_tokens), 0)::BIGINT as input_tokens,
+        coalesce(sum(output_tokens), 0)::BIGINT as output_tokens,
+        coalesce(sum(cache_creation_input_tokens), 0)::BIGINT as cache_creation_input_tokens,
+        coalesce(sum(cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
+        case when bool_and(cost_usd is not null) then sum(cost_usd) end as cost_usd,
+        count(*) filter (where cost_usd is null) as unpriced,
+        min(local_at) as first_local,
+        max(local_at) as last_local
+    from keyed
+    group by grouping sets ((key), (key, model), ())
+),
+
+final as (
+    select
+        case when is_total then null else key end as key,
+        case when is_breakdown then model end as model,
+        is_total,
+        sessions,
+        responses,
+        input_tokens,
+        output_tokens,
+        cache_creation_input_tokens,
+        cache_read_input_tokens,
+        (input_tokens + output_tokens + cache_creation_input_tokens + cache_read_input_tokens)::BIGINT as total_tokens,
+        cost_usd,
+        unpriced,
+        strftime(first_local, '%Y-%m-%d %H:%M:%S') as first_at,
+        strftime(last_local, '%Y-%m-%d %H:%M:%S') as last_at,
+        -- The place of a row: its key's (a session's by its first response), then its models'.
+        min(case when $period = 'session' then strftime(first_local, '%Y-%m-%d %H:%M:%S.%f') || key else key end)
+            over (partition by key) as place,
+        is_breakdown
+    from grouped
+    where not is_breakdown or ($breakdown and $period <> 'model')
+)
+
+select * exclude (place, is_breakdown)
+from final
+order by is_total, place nulls last, key nulls last, is_breakdown, cost_usd desc nulls first, model

@@ -1,0 +1,117 @@
+-- usage_spawns: each spawn's tokens and cost counted from its transcript (transcript_messages)
+-- beside what its result envelope says (total_cost_usd and modelUsage), with their ratio.
+--
+-- The envelope counts calls the transcript never shows (Claude Code's own small-model calls, such
+-- as a title or a summary); models_ratio compares the models both show, ratio everything.
+--
+-- reads:   spawns, model_usage, transcript_messages
+-- params:  tolerance  the most |models_ratio - 1| that agrees (agree --usage: 0.01)
+-- returns: one row per spawn
+--   probe                      VARCHAR
+--   seq                        BIGINT
+--   arm                        VARCHAR
+--   session_id                 VARCHAR
+--   responses                  BIGINT     its transcript's API responses; NULL with no transcript
+--   input_tokens               BIGINT     from the transcript, and so the next three
+--   output_tokens              BIGINT
+--   cache_creation_input_tokens BIGINT
+--   cache_read_input_tokens    BIGINT
+--   cost_usd                   DECIMAL    priced by model_prices; NULL when a model has no price
+--   envelope_cost_usd          DOUBLE     the envelope's total_cost_usd; NULL with no envelope
+--   ratio                      DOUBLE     cost_usd / envelope_cost_usd, to 4 places
+--   envelope_input_tokens      BIGINT     modelUsage summed over the models the transcript shows,
+--   envelope_output_tokens     BIGINT     and so the next three and envelope_models_cost_usd
+--   envelope_cache_creation_input_tokens BIGINT
+--   envelope_cache_read_input_tokens     BIGINT
+--   envelope_models_cost_usd   DOUBLE     their costUSD
+--   models_ratio               DOUBLE     cost_usd / envelope_models_cost_usd, to 4 places
+--   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
+--   verdict                    VARCHAR    agree (models_ratio within tolerance of 1), differ,
+--                                         gone (no transcript), no envelope, or unpriced (a model
+--                                         of the transcript has no price)
+-- order:   probe, seq
+-- A model is matched by its id without a date suffix or bracketed variant (claude-opus-5[1m]).
+
+with
+
+counted as (
+    select
+        session_id,
+        count(*) as responses,
+        sum(input_tokens)::BIGINT as input_tokens,
+        sum(output_tokens)::BIGINT as output_tokens,
+        sum(cache_creation_input_tokens)::BIGINT as cache_creation_input_tokens,
+        sum(cache_read_input_tokens)::BIGINT as cache_read_input_tokens,
+        case when bool_and(cost_usd is not null) then sum(cost_usd) end as cost_usd
+    from transcript_messages
+    group by all
+),
+
+shown_models as (
+    select distinct
+        session_id,
+        regexp_replace(model, '(-[0-9]{8})?(\[[^\]]*\])?$', '') as model_key
+    from transcript_messages
+    where model is not null and model <> '<synthetic>'
+),
+
+envelope_models as (
+    select
+        u.*,
+        regexp_replace(u.model, '(-[0-9]{8})?(\[[^\]]*\])?$', '') as model_key,
+        exists (
+            select 1 from shown_models as m
+            where m.session_id = u.session_id and m.model_key = regexp_replace(u.model, '(-[0-9]{8})?(\[[^\]]*\])?$', '')
+        ) as shown
+    from model_usage as u
+),
+
+envelope as (
+    select
+        probe,
+        session_id,
+        sum(input_tokens) filter (where shown)::BIGINT as envelope_input_tokens,
+        sum(output_tokens) filter (where shown)::BIGINT as envelope_output_tokens,
+        sum(cache_creation_input_tokens) filter (where shown)::BIGINT as envelope_cache_creation_input_tokens,
+        sum(cache_read_input_tokens) filter (where shown)::BIGINT as envelope_cache_read_input_tokens,
+        round(sum(cost_usd) filter (where shown), 6) as envelope_models_cost_usd,
+        coalesce(list(model order by model) filter (where not shown), []) as envelope_only_models
+    from envelope_models
+    group by all
+),
+
+final as (
+    select
+        s.probe,
+        s.seq,
+        s.arm,
+        s.session_id,
+        c.responses,
+        c.input_tokens,
+        c.output_tokens,
+        c.cache_creation_input_tokens,
+        c.cache_read_input_tokens,
+        c.cost_usd,
+        s.cost_usd as envelope_cost_usd,
+        round(c.cost_usd::DOUBLE / nullif(s.cost_usd, 0), 4) as ratio,
+        e.envelope_input_tokens,
+        e.envelope_output_tokens,
+        e.envelope_cache_creation_input_tokens,
+        e.envelope_cache_read_input_tokens,
+        e.envelope_models_cost_usd,
+        round(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0), 4) as models_ratio,
+        coalesce(e.envelope_only_models, []) as envelope_only_models,
+        case
+            when c.responses is null then 'gone'
+            when s.cost_usd is null then 'no envelope'
+            when c.cost_usd is null then 'unpriced'
+            when abs(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0) - 1) <= $tolerance then 'agree'
+            else 'differ'
+        end as verdict
+    from spawns as s
+    left join counted as c using (session_id)
+    left join envelope as e using (probe, session_id)
+)
+
+select * from final
+order by probe, seq

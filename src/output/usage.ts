@@ -1,0 +1,98 @@
+/**
+ * What Claude Code sessions used and cost (queries/usage.sql), one row per day, week, month,
+ * session, project or model, with a row per model under each (--breakdown) and a totals row; and
+ * per spawn of a probe, beside its envelope (queries/usage_spawns.sql).
+ */
+import { type Cell, type Column, type Row, type TableStyle, type TabularFormat, tabulate } from './formats.js';
+
+/**
+ * How far a spawn's transcript-derived cost may stray from its envelope's, over the models both
+ * show, and still agree (agree --usage): 1%, as |models_ratio - 1|.
+ */
+export const USAGE_TOLERANCE = 0.01;
+
+export const USAGE_REPORTS = ['daily', 'weekly', 'monthly', 'session', 'project', 'model'] as const;
+export type UsageReport = (typeof USAGE_REPORTS)[number];
+
+/** What the first column holds, per report. */
+const KEY_TITLE: Record<UsageReport, string> = {
+  daily: 'date',
+  weekly: 'week',
+  monthly: 'month',
+  session: 'session',
+  project: 'project',
+  model: 'model',
+};
+
+const TOKENS: Column[] = [
+  { key: 'input_tokens', title: 'input', right: true },
+  { key: 'output_tokens', title: 'output', right: true },
+  { key: 'cache_creation_input_tokens', title: 'cache_write', right: true },
+  { key: 'cache_read_input_tokens', title: 'cache_read', right: true },
+];
+
+/** The usage rows in `format`: breakdown rows under their row, the totals row last. */
+export function formatUsage(
+  rows: Row[],
+  report: UsageReport,
+  format: TabularFormat,
+  options: { breakdown?: boolean; style?: TableStyle } = {},
+): string {
+  const wide = format === 'csv' || format === 'json' || format === 'ndjson';
+  const columns: Column[] = [
+    { key: 'key', title: wide ? 'key' : KEY_TITLE[report] },
+    ...(options.breakdown && report !== 'model' ? [{ key: 'model' }] : []),
+    ...(wide ? [{ key: 'is_total' }] : []),
+    ...(report === 'session'
+      ? [
+          { key: 'first_at', title: 'first' },
+          { key: 'last_at', title: 'last' },
+        ]
+      : [{ key: 'sessions', right: true }]),
+    { key: 'responses', right: true },
+    ...TOKENS,
+    { key: 'total_tokens', title: 'total', right: true },
+    { key: 'cost_usd', right: true, money: true },
+    ...(wide || rows.some((r) => Number(r.unpriced) > 0) ? [{ key: 'unpriced', right: true }] : []),
+  ];
+  const cells = (r: Row): Record<string, Cell> => {
+    const c: Record<string, Cell> = Object.fromEntries(columns.map((col) => [col.key, cellOf(r[col.key])]));
+    if (!wide && r.is_total) c.key = 'Total';
+    // A breakdown row shows its model alone, under the row it breaks down.
+    if (!wide && r.model !== null) c.key = '';
+    return c;
+  };
+  return tabulate(format, columns, rows, { cells, json: (r) => r, style: options.style });
+}
+
+/** Each spawn's transcript-derived usage beside its envelope's. */
+export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: TableStyle = {}): string {
+  const wide = format === 'csv' || format === 'json' || format === 'ndjson';
+  const columns: Column[] = wide
+    ? Object.keys(rows[0] ?? { probe: null }).map((key) => ({ key }))
+    : [
+        { key: 'probe' },
+        { key: 'seq', right: true },
+        { key: 'arm' },
+        { key: 'responses', right: true },
+        ...TOKENS,
+        { key: 'cost_usd', title: 'cost_usd (transcript)', right: true, money: true },
+        { key: 'envelope_cost_usd', title: 'total_cost_usd (envelope)', right: true, money: true },
+        { key: 'ratio', right: true },
+        { key: 'envelope_output_tokens', title: 'output (modelUsage)', right: true },
+        { key: 'envelope_models_cost_usd', title: 'costUSD (same models)', right: true, money: true },
+        { key: 'models_ratio', title: 'ratio (same models)', right: true },
+        { key: 'envelope_only_models', title: 'envelope only' },
+        { key: 'verdict' },
+      ];
+  const cells = (r: Row): Record<string, Cell> => Object.fromEntries(columns.map((c) => [c.key, cellOf(r[c.key])]));
+  return tabulate(format, columns, rows, { cells, json: (r) => r, style });
+}
+
+/** A query value as a cell: a list as its items joined by spaces in tables, JSON text in csv. */
+function cellOf(v: unknown): Cell {
+  if (v === undefined || v === null) return null;
+  if (Array.isArray(v)) return v.join(' ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return v as Cell;
+}

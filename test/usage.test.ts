@@ -1,0 +1,424 @@
+/**
+ * Usage and cost (#19): transcript_messages, the response columns of transcript_sessions, the
+ * price table, `usage` and `agree --usage`.
+ *
+ * The real-data expectations come from test/usage-count.mjs, a separate plain line reader that
+ * shares no code or SQL with omg-evidence. Its method (stated in its header): every assistant line
+ * with message.usage is a snapshot of the response its message.id and requestId name (a line
+ * without requestId takes its message's); the snapshot with the most output_tokens counts, the
+ * later read on ties; each response counts once, in the session of its first line read. Cost is
+ * then tokens × data/pricing.json's prices, computed here in JavaScript.
+ *
+ * Every test sets HOME (and CLAUDE_CONFIG_DIR where it matters) to fixtures: none reads the
+ * tester's own sessions.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Evidence } from '../src/evidence.js';
+import { namedInputs } from '../src/load/inputs.js';
+import { loadInputs } from '../src/load/open.js';
+import { bundled, cli, repo, shared, withoutShared } from './helpers.js';
+
+const samples = join(shared, 'samples', 'claude-code', 'transcripts');
+const fixture = (name: string) => join('test', 'fixtures', 'usage', name);
+const HOME = { HOME: join(repo, 'test', 'fixtures', 'usage', 'nowhere') };
+const FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
+
+const tmp = mkdtempSync(join(tmpdir(), 'omg-usage-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+type Counted = Record<string, number> & { models: Record<string, Record<string, number>> };
+
+/** The independent count of test/usage-count.mjs over `dir`. */
+function independentCount(dir: string): Record<string, Counted> {
+  return JSON.parse(execFileSync(process.execPath, [join(repo, 'test', 'usage-count.mjs'), dir], { encoding: 'utf8' }));
+}
+
+const pricing = JSON.parse(readFileSync(join(repo, 'data', 'pricing.json'), 'utf8')) as {
+  models: Record<string, Record<'input' | 'output' | 'cache_write_5m' | 'cache_write_1h' | 'cache_read', number>>;
+};
+
+/** A session's cost from the independent counts and the price table. */
+function costOf(c: Counted): number {
+  let usd = 0;
+  for (const [model, t] of Object.entries(c.models)) {
+    if (model === '<synthetic>') continue;
+    const p = pricing.models[model.replace(/(-\d{8})?(\[[^\]]*\])?$/, '')]!;
+    const h1 = t.cache_creation_1h_input_tokens!;
+    usd +=
+      (t.input_tokens! * p.input +
+        t.output_tokens! * p.output +
+        (t.cache_creation_input_tokens! - h1) * p.cache_write_5m +
+        h1 * p.cache_write_1h +
+        t.cache_read_input_tokens! * p.cache_read) /
+      1e6;
+  }
+  return usd;
+}
+
+async function sessionsOf(dir: string, options: { transcripts?: boolean } = {}): Promise<Record<string, Record<string, unknown>>> {
+  const ev = options.transcripts ? await Evidence.open([dir], { transcripts: true }) : await Evidence.openTranscripts(dir);
+  try {
+    const rows = (await ev.sqlResult('select * from transcript_sessions')).rows;
+    return Object.fromEntries(rows.map((r) => [String(r.session_id), r]));
+  } finally {
+    await ev.close();
+  }
+}
+
+async function messagesOf(dir: string, warnings: string[] = []): Promise<Record<string, unknown>[]> {
+  const ev = await Evidence.openTranscripts(dir, { onWarning: (w) => warnings.push(w) });
+  try {
+    return (await ev.sqlResult('select * from transcript_messages order by first_timestamp, file, rec')).rows;
+  } finally {
+    await ev.close();
+  }
+}
+
+function expectCounts(got: Record<string, Record<string, unknown>>, want: Record<string, Counted>): void {
+  expect(Object.keys(want).length).toBeGreaterThan(0);
+  for (const [session, c] of Object.entries(want)) {
+    const s = got[session]!;
+    expect({ session, responses: Number(s.responses), ...Object.fromEntries(FIELDS.map((f) => [f, Number(s[f])])) }).toEqual({
+      session,
+      responses: c.responses,
+      ...Object.fromEntries(FIELDS.map((f) => [f, c[f]])),
+    });
+    expect(Number(s.cost_usd)).toBeCloseTo(costOf(c), 8);
+  }
+}
+
+describe('token totals equal an independent count (test/usage-count.mjs)', () => {
+  it.skipIf(withoutShared(samples, 'usage.test.ts: the samples in ../shared'))(
+    'every session of the real samples in ../shared, per field, and its cost from those counts',
+    async () => {
+      expectCounts(await sessionsOf(samples), independentCount(samples));
+    },
+  );
+
+  it.skipIf(withoutShared(samples, 'usage.test.ts: the 2.0.58 sample'))(
+    "the 2.0.58 session's own file: 7,298 output tokens at each response's last line, not 4,370 at its first (#19)",
+    async () => {
+      const file = 'rcgray-phantom-reads__cc-2.0.58/c489af7a-584d-4276-a76c-ddb29f988ace.jsonl';
+      const rows = (await messagesOf(samples)).filter((m) => m.file === file);
+      expect(rows.reduce((n, m) => n + Number(m.output_tokens), 0)).toBe(7298);
+    },
+  );
+
+  it("every session of the bundled probe's transcripts, and each spawn's cost equals its envelope's costUSD for the model", async () => {
+    expectCounts(await sessionsOf(bundled, { transcripts: true }), independentCount(join(bundled, 'transcripts')));
+    const r = await cli(['usage', '--by', 'spawn', '-f', 'json'], { env: HOME });
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+    const compared = rows.filter((s) => s.responses !== null);
+    expect(compared).toHaveLength(27);
+    for (const s of compared) expect({ seq: s.seq, ratio: s.models_ratio }).toEqual({ seq: s.seq, ratio: 1 });
+  });
+
+  it('every fixture of test/fixtures/usage', async () => {
+    for (const name of ['streamed', 'no-request-id', 'subagent-copy', 'synthetic', 'days']) {
+      const dir = join(repo, fixture(name));
+      const got = await sessionsOf(dir);
+      const want = independentCount(dir);
+      for (const [session, c] of Object.entries(want)) {
+        expect({ name, ...Object.fromEntries(FIELDS.map((f) => [f, Number(got[session]![f])])) }).toEqual({
+          name,
+          ...Object.fromEntries(FIELDS.map((f) => [f, c[f]])),
+        });
+      }
+    }
+  });
+});
+
+describe('how a response is counted (test/fixtures/usage)', () => {
+  const pick = (m: Record<string, unknown>) => ({
+    message_id: m.message_id,
+    request_id: m.request_id,
+    output_tokens: Number(m.output_tokens),
+    cache_read_input_tokens: Number(m.cache_read_input_tokens),
+    lines: Number(m.lines),
+  });
+
+  it('a streamed response counts at its final snapshot: the most output_tokens, the last line on ties', async () => {
+    expect((await messagesOf(join(repo, fixture('streamed')))).map(pick)).toEqual([
+      // Its lines say 1, 10, 42 and 42: the first line (ccusage's) would count 1.
+      { message_id: 'msg_A', request_id: 'req_A', output_tokens: 42, cache_read_input_tokens: 2000, lines: 4 },
+      { message_id: 'msg_B', request_id: 'req_B', output_tokens: 5, cache_read_input_tokens: 3000, lines: 1 },
+    ]);
+  });
+
+  it('lines without requestId are de-duplicated by message.id; a line without message.id counts on its own', async () => {
+    expect((await messagesOf(join(repo, fixture('no-request-id')))).map(pick)).toEqual([
+      { message_id: 'msg_C', request_id: null, output_tokens: 30, cache_read_input_tokens: 1000, lines: 2 },
+      { message_id: null, request_id: null, output_tokens: 7, cache_read_input_tokens: 1000, lines: 1 },
+      // Its second line has no requestId: it takes the first's.
+      { message_id: 'msg_D', request_id: 'req_D', output_tokens: 20, cache_read_input_tokens: 1000, lines: 2 },
+    ]);
+  });
+
+  it("a response in a sub-agent's file and its parent's counts once, as the sub-agent's", async () => {
+    const rows = await messagesOf(join(repo, fixture('subagent-copy')));
+    expect(rows.map((m) => ({ ...pick(m), is_sidechain: m.is_sidechain, agent_id: m.agent_id }))).toEqual([
+      {
+        message_id: 'msg_E',
+        request_id: 'req_E',
+        output_tokens: 100,
+        cache_read_input_tokens: 1000,
+        lines: 1,
+        is_sidechain: false,
+        agent_id: null,
+      },
+      {
+        message_id: 'msg_F',
+        request_id: 'req_F',
+        output_tokens: 9,
+        cache_read_input_tokens: 1000,
+        lines: 3,
+        is_sidechain: true,
+        agent_id: 'a1',
+      },
+    ]);
+  });
+
+  it('<synthetic> costs nothing, and is not warned of', async () => {
+    const warnings: string[] = [];
+    const rows = await messagesOf(join(repo, fixture('synthetic')), warnings);
+    expect(rows.map((m) => [m.model, Number(m.cost_usd)])).toEqual([
+      ['claude-opus-4-5-20251101', (3 * 5 + 50 * 25 + 100 * 6.25 + 1000 * 0.5) / 1e6],
+      ['<synthetic>', 0],
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('a model missing from the price table costs null, never 0, with one warning naming it', async () => {
+    const warnings: string[] = [];
+    const rows = await messagesOf(join(repo, fixture('unpriced')), warnings);
+    expect(rows.map((m) => [m.model, m.cost_usd === null ? null : Number(m.cost_usd)])).toEqual([
+      ['claude-opus-4-5-20251101', (3 * 5 + 60 * 25 + 100 * 6.25 + 1000 * 0.5) / 1e6],
+      ['claude-imaginary-9', null],
+      ['claude-imaginary-9', null],
+    ]);
+    expect(warnings).toEqual([
+      'no price for model claude-imaginary-9 in data/pricing.json: the cost of its 2 response(s) is left empty (null); --pricing FILE can price it',
+    ]);
+    const session = Object.values(await sessionsOf(join(repo, fixture('unpriced'))))[0]!;
+    expect(session.cost_usd).toBeNull();
+  });
+
+  it('--pricing FILE replaces the price table', async () => {
+    const file = join(tmp, 'prices.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        as_of: '2026-01-01',
+        source: ['test'],
+        models: {
+          'claude-opus-4-5': { input: 1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1 },
+          'claude-imaginary-9': { input: 2, output: 2, cache_write_5m: 2, cache_write_1h: 2, cache_read: 2 },
+        },
+      }),
+    );
+    const r = await cli(['usage', 'model', '--transcripts', fixture('unpriced'), '--pricing', file, '--timezone', 'UTC', '-f', 'json'], {
+      env: HOME,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const costs = (JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.cost_usd]);
+    expect(costs).toEqual([
+      ['claude-imaginary-9', (2 * (3 + 100 + 1000) * 2 + 2 * (70 + 80)) / 1e6],
+      ['claude-opus-4-5-20251101', (3 + 60 + 100 + 1000) / 1e6],
+      [null, (2 * (3 + 100 + 1000) * 2 + 2 * (70 + 80) + 3 + 60 + 100 + 1000) / 1e6],
+    ]);
+  });
+
+  it('a price table that is not one is refused, naming the file and what is wrong', async () => {
+    const file = join(tmp, 'short.json');
+    writeFileSync(file, JSON.stringify({ as_of: '2026-01-01', source: [], models: { m: { input: 1, output: 1, cache_read: 1 } } }));
+    const r = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', file], { env: HOME });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `omg-evidence: ${file}: model m: "cache_write_1h" must be a non-negative number of USD per million tokens` +
+        ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n',
+    );
+  });
+});
+
+describe('usage: --since, --until and --timezone at day boundaries (test/fixtures/usage/days)', () => {
+  // Responses at 14:30Z and 15:30Z on 1 March, 07:30Z and 08:30Z on 2 March, of 1, 10, 100 and
+  // 1,000 output tokens: Tokyo (+09:00) turns its day between the first two, Los Angeles (-08:00)
+  // between the last two.
+  const daily = async (...args: string[]) => {
+    const r = await cli(['usage', '--transcripts', fixture('days'), '-f', 'json', ...args], { env: HOME });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    return (JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.output_tokens]);
+  };
+
+  it('days are counted in the time zone asked for', async () => {
+    expect(await daily('--timezone', 'UTC')).toEqual([
+      ['2026-03-01', 11],
+      ['2026-03-02', 1100],
+      [null, 1111],
+    ]);
+    expect(await daily('--timezone', 'Asia/Tokyo')).toEqual([
+      ['2026-03-01', 1],
+      ['2026-03-02', 1110],
+      [null, 1111],
+    ]);
+    expect(await daily('--timezone', 'America/Los_Angeles')).toEqual([
+      ['2026-03-01', 111],
+      ['2026-03-02', 1000],
+      [null, 1111],
+    ]);
+  });
+
+  it('a date in --since and --until is a whole day in that time zone', async () => {
+    expect(await daily('--timezone', 'Asia/Tokyo', '--since', '2026-03-02')).toEqual([
+      ['2026-03-02', 1110],
+      [null, 1110],
+    ]);
+    expect(await daily('--timezone', 'Asia/Tokyo', '--until', '2026-03-01')).toEqual([
+      ['2026-03-01', 1],
+      [null, 1],
+    ]);
+    expect(await daily('--timezone', 'America/Los_Angeles', '--until', '2026-03-01')).toEqual([
+      ['2026-03-01', 111],
+      [null, 111],
+    ]);
+    expect(await daily('--timezone', 'America/Los_Angeles', '--since', '2026-03-02', '--until', '2026-03-02')).toEqual([
+      ['2026-03-02', 1000],
+      [null, 1000],
+    ]);
+  });
+
+  it('a timestamp bounds to the instant, in the zone unless it gives its offset; both bounds count', async () => {
+    expect(await daily('--timezone', 'UTC', '--since', '2026-03-01T15:30:00Z', '--until', '2026-03-02T07:30:00Z')).toEqual([
+      ['2026-03-01', 10],
+      ['2026-03-02', 100],
+      [null, 110],
+    ]);
+    expect(await daily('--timezone', 'Asia/Tokyo', '--since', '2026-03-02T00:30', '--until', '2026-03-02T16:29')).toEqual([
+      ['2026-03-02', 10],
+      [null, 10],
+    ]);
+  });
+
+  it('weekly, monthly, project and model reports, and --breakdown', async () => {
+    expect(await daily('weekly', '--timezone', 'UTC')).toEqual([
+      ['2026-02-23', 11],
+      ['2026-03-02', 1100],
+      [null, 1111],
+    ]);
+    expect(await daily('monthly', '--timezone', 'UTC')).toEqual([
+      ['2026-03', 1111],
+      [null, 1111],
+    ]);
+    expect(await daily('project', '--timezone', 'UTC')).toEqual([
+      ['-work-demo', 11],
+      ['-work-other', 1100],
+      [null, 1111],
+    ]);
+    const r = await cli(['usage', '--transcripts', fixture('days'), '-f', 'json', '--timezone', 'UTC', '--breakdown'], { env: HOME });
+    expect((JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.model, row.output_tokens])).toEqual([
+      ['2026-03-01', null, 11],
+      ['2026-03-01', 'claude-opus-4-5-20251101', 11],
+      ['2026-03-02', null, 1100],
+      ['2026-03-02', 'claude-sonnet-4-5-20250929', 1100],
+      [null, null, 1111],
+    ]);
+  });
+
+  it('a bad --since, --until or --timezone is a usage error (exit 2)', async () => {
+    for (const [args, what] of [
+      [['--since', '2026-02-30'], "option '--since <when>' argument '2026-02-30' is invalid"],
+      [['--until', 'yesterday'], "option '--until <when>' argument 'yesterday' is invalid"],
+    ] as const) {
+      const r = await cli(['usage', '--transcripts', fixture('days'), ...args], { env: HOME });
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `omg-evidence: ${what}. give a date (2026-01-31) or a timestamp (2026-01-31T09:00, 2026-01-31T09:00:00Z).`,
+      );
+    }
+    const r = await cli(['usage', '--transcripts', fixture('days'), '--timezone', 'Mars/Olympus'], { env: HOME });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      "omg-evidence: option '--timezone <zone>' argument 'Mars/Olympus' is invalid. give an IANA time zone such as UTC, Europe/Paris or America/New_York.",
+    );
+  });
+});
+
+describe('usage: where it reads', () => {
+  const home = join(repo, 'test', 'fixtures', 'usage', 'home');
+  const config = join(repo, 'test', 'fixtures', 'usage', 'config');
+
+  it('~/.claude/projects by default, saying so and how many files', async () => {
+    const r = await cli(['usage', '-f', 'csv', '--timezone', 'UTC'], { env: { HOME: home } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('omg-evidence: reading test/fixtures/usage/home/.claude/projects (1 session files)\n');
+    expect(r.stdout.split('\r\n')[1]).toMatch(/^2026-03-01,false,1,2,/);
+  });
+
+  it('$CLAUDE_CONFIG_DIR/projects before it', async () => {
+    const r = await cli(['usage', '-f', 'csv', '--timezone', 'UTC'], { env: { HOME: home, CLAUDE_CONFIG_DIR: config } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('omg-evidence: reading test/fixtures/usage/config/projects (1 session files)\n');
+    expect(r.stdout.split('\r\n')[1]).toMatch(/^2026-03-02,false,1,2,/);
+  });
+
+  it('a clear error when neither exists', async () => {
+    const nowhere = join(repo, 'test', 'fixtures', 'usage', 'nowhere');
+    const r = await cli(['usage'], { env: { HOME: nowhere, CLAUDE_CONFIG_DIR: join(nowhere, 'config') } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'omg-evidence: no Claude Code sessions: test/fixtures/usage/nowhere/config/projects and test/fixtures/usage/nowhere/.claude/projects do not exist' +
+        ' (pass --transcripts DIR, the folder of session files (.jsonl))\n',
+    );
+  });
+
+  it("usage PROBE reads the probe's transcripts: its opus-5 tokens and cost are the envelopes' modelUsage summed", async () => {
+    const r = await cli(['usage', 'model', bundled, '-f', 'csv'], { env: HOME });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([
+      'key,is_total,sessions,responses,input_tokens,output_tokens,cache_creation_input_tokens,cache_read_input_tokens,total_tokens,cost_usd,unpriced',
+      'claude-opus-5,false,27,97,594,19769,198620,1301996,1520979,2.389568,0',
+    ]);
+  });
+
+  it('census builds no transcript_messages (it reads no usage); usage builds it', async () => {
+    const tables = async (queries: string[]) => {
+      const loaded = await loadInputs(namedInputs([], join(repo, fixture('streamed')), false), { queries });
+      try {
+        return (await loaded.db.query("select table_name from information_schema.tables where table_name like 'transcript_%'")).rows.map(
+          (r) => r.table_name,
+        );
+      } finally {
+        loaded.db.close();
+      }
+    };
+    expect(await tables(['sessions'])).not.toContain('transcript_messages');
+    expect(await tables(['usage'])).toContain('transcript_messages');
+  });
+});
+
+describe('agree --usage', () => {
+  it("exits 0 when every spawn's transcript cost is within 1% of its envelope's, over the models both show", async () => {
+    const r = await cli(['agree', '--usage', '-f', 'text'], { env: HOME });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('K-RES       1bb76aee  agree: transcripts $0.087137, envelope $0.087137, ratio 1');
+    expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 27 agree, 0 differ; 1 gone\n');
+  });
+
+  it('exits 3 when they differ by more', async () => {
+    const file = join(tmp, 'dear.json');
+    const prices = JSON.parse(readFileSync(join(repo, 'data', 'pricing.json'), 'utf8'));
+    prices.models['claude-opus-5'].output *= 1.5;
+    writeFileSync(file, JSON.stringify(prices));
+    const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
+    expect(r.code).toBe(3);
+    expect(r.stdout.split('\n')[0]).toBe('K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107');
+    expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 0 agree, 27 differ; 1 gone\n');
+  });
+});
