@@ -234,6 +234,23 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     ]);
   });
 
+  it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {
+    const table = (price: number) =>
+      JSON.stringify({
+        as_of: '2026-01-01',
+        source: ['test'],
+        models: { 'claude-opus-4-5': { input: price, output: price, cache_write_5m: price, cache_write_1h: price, cache_read: price } },
+      });
+    writeFileSync(join(tmp, 'prices[1].json'), table(1));
+    writeFileSync(join(tmp, 'prices1.json'), table(1000));
+    const r = await cli(
+      ['usage', 'model', '--transcripts', fixture('unpriced'), '--pricing', join(tmp, 'prices[1].json'), '--timezone', 'UTC', '-f', 'json'],
+      { env: HOME },
+    );
+    const opus = (JSON.parse(r.stdout) as Record<string, unknown>[]).find((row) => row.key === 'claude-opus-4-5-20251101');
+    expect(opus?.cost_usd).toBe((3 + 60 + 100 + 1000) / 1e6);
+  });
+
   it('a price table that is not one is refused, naming the file and what is wrong', async () => {
     const file = join(tmp, 'short.json');
     writeFileSync(file, JSON.stringify({ as_of: '2026-01-01', source: [], models: { m: { input: 1, output: 1, cache_read: 1 } } }));

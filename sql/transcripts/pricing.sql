@@ -1,7 +1,7 @@
 -- model_prices: the price table (data/pricing.json, or the file --pricing names), one row per
 -- model id, in USD per million tokens, with the date of its prices and where they come from.
 -- A model is priced by its id without a date suffix or a bracketed variant (omg_price_key).
--- params: file  the price table, an absolute path
+-- params: file  the price table: a list of one absolute path (no glob)
 create or replace table model_prices as
 select e.key as model,
        e.value.input::DECIMAL(12, 6) as input,

@@ -172,7 +172,8 @@ async function loadPricing(db: Database, file: string): Promise<void> {
   const hint =
     'a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md)';
   try {
-    await db.exec(readSql('transcripts/pricing'), { file: resolve(file) }, shown);
+    // A list of one path: DuckDB reads it as named, never as a glob (pathList).
+    await db.exec(readSql('transcripts/pricing'), { file: pathList([resolve(file)]) }, shown);
   } catch (err) {
     throw new InputError(`${shown}: not a price table (${(err as Error).message.split('\n')[0]})`, hint, { cause: err });
   }
