@@ -2,8 +2,8 @@
 -- `rec` its record number within the file (1-based; DuckDB skips blank lines, jsonl.ts maps a
 -- record back to its physical line), `json` NULL when the line is not valid JSON or not UTF-8.
 -- WITH ORDINALITY numbers records across the whole scan, file after file; subtracting each file's
--- first number gives the number within the file. A lone file is read twice ($twice, see jsonl.ts
--- oneScan) and the first copy kept. Even with ignore_errors, a line longer than
+-- first number gives the number within the file. A lone file with a UTF-8 BOM is read twice
+-- ($twice: DuckDB rejects the BOM of a lone file, duckdb/duckdb#16568) and the first copy kept. Even with ignore_errors, a line longer than
 -- maximum_object_size stops the scan (jsonl.ts lineTooLong says which line).
 -- params: files  the files (a lone one twice), absolute paths
 --         twice  whether $files is one file read twice

@@ -111,6 +111,18 @@ create or replace temp macro omg_response(j, o) as
         'git_branch': j.gitBranch
     } end;
 
+-- An assistant line's calls, for the passes that read no call's input keys (lean, usage): its one
+-- content block as a call, or its list of several.
+create or replace temp macro omg_call1(j) as
+    case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
+         then omg_call(j.message.content[1], 1, null::VARCHAR[])
+    end;
+
+create or replace temp macro omg_calls(j) as
+    case when j.type = 'assistant' and len(j.message.content) > 1
+         then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, null::VARCHAR[])), c -> c.is_call)
+    end;
+
 -- The passes over the lines (scan-*.sql). read_json types the fields below and leaves the rest of
 -- a line unread; a line that is not JSON gives a row of NULLs, like a line with none of the fields
 -- (omg_keyless), and such lines are looked at again (keyless.sql). Lean: what census and forgeable
@@ -120,12 +132,8 @@ create or replace temp macro omg_response(j, o) as
 -- tool_result block's call id, error flag and content, and toolUseResult.
 create or replace temp macro omg_scan_lean(files) as table
 select abs, o, unnest(omg_line(j)),
-       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
-            then omg_call(j.message.content[1], 1, null::VARCHAR[])
-       end as call1,
-       case when j.type = 'assistant' and len(j.message.content) > 1
-            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, null::VARCHAR[])), c -> c.is_call)
-       end as calls,
+       omg_call1(j) as call1,
+       omg_calls(j) as calls,
        null as result1,
        null as results
 from (
@@ -142,12 +150,8 @@ from (
 
 create or replace temp macro omg_scan_usage(files) as table
 select abs, o, unnest(omg_line(j)),
-       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
-            then omg_call(j.message.content[1], 1, null::VARCHAR[])
-       end as call1,
-       case when j.type = 'assistant' and len(j.message.content) > 1
-            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, null::VARCHAR[])), c -> c.is_call)
-       end as calls,
+       omg_call1(j) as call1,
+       omg_calls(j) as calls,
        null as result1,
        null as results,
        omg_response(j, o) as response

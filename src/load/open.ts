@@ -129,10 +129,10 @@ export async function loadForExtract(
 
 /**
  * Load the named inputs into a database that stays writable (no seal), for `export`, which writes
- * Parquet files from it, and close it once `write` is done. Not part of the library (the facade
- * uses it, index.ts does not export it): no Evidence, and so no user SQL, is ever given an unsealed database.
+ * Parquet files from it, and close it once `write` is done. Kept to this module: no Evidence, and
+ * so no user SQL, is ever given an unsealed database.
  */
-export async function withUnsealed<T>(
+async function withUnsealed<T>(
   paths: string[],
   options: OpenOptions,
   write: (loaded: Loaded) => Promise<T>,

@@ -6,9 +6,23 @@ import { tabulate, type Cell, type Column, type Row, type TableStyle, type Tabul
 
 export type AgreeFormat = 'text' | TabularFormat;
 
+/** The start of a spawn's text line: its arm in 12 columns, its session's first 8 characters. */
+const spawnHead = (r: Row) => `${String(r.arm).padEnd(12)}${String(r.session_id).slice(0, 8)}  `;
+
+/** The columns that name a spawn: probe (when several, or in csv), seq, arm, and session (its id in csv). */
+function spawnColumns(rows: Row[], wide: boolean): Column[] {
+  const several = new Set(rows.map((r) => r.probe)).size > 1;
+  return [
+    ...(several || wide ? [{ key: 'probe' }] : []),
+    { key: 'seq', right: true },
+    { key: 'arm' },
+    wide ? { key: 'session_id' } : { key: 'session' },
+  ];
+}
+
 /** One line per row: `K-RES       1bb76aee  agree`, or the difference with both sides. */
 function textLine(r: Row): string {
-  const head = `${String(r.arm).padEnd(12)}${String(r.session_id).slice(0, 8)}  `;
+  const head = spawnHead(r);
   if (r.verdict === 'agree') return `${head}agree`;
   if (r.verdict === 'gone') return `${head}gone: ${r.item === null ? 'no transcript' : `${r.item} holds no session`}`;
   return `${head}differs: ${r.aspect} ${r.item}: records ${r.records}, transcripts ${r.transcripts}`;
@@ -16,13 +30,8 @@ function textLine(r: Row): string {
 
 export function formatAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
   if (format === 'text') return rows.map((r) => `${textLine(r)}\n`).join('');
-  const probes = new Set(rows.map((r) => r.probe));
-  const wide = format === 'csv';
   const columns: Column[] = [
-    ...(probes.size > 1 || wide ? [{ key: 'probe' }] : []),
-    { key: 'seq', right: true },
-    { key: 'arm' },
-    wide ? { key: 'session_id' } : { key: 'session' },
+    ...spawnColumns(rows, format === 'csv'),
     { key: 'verdict' },
     { key: 'aspect' },
     { key: 'item' },
@@ -77,19 +86,14 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
   if (format === 'text') {
     return rows
       .map((r) => {
-        const head = `${String(r.arm).padEnd(12)}${String(r.session_id).slice(0, 8)}  ${r.verdict}`;
+        const head = `${spawnHead(r)}${r.verdict}`;
         if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
         return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}\n`;
       })
       .join('');
   }
-  const probes = new Set(rows.map((r) => r.probe));
-  const wide = format === 'csv';
   const columns: Column[] = [
-    ...(probes.size > 1 || wide ? [{ key: 'probe' }] : []),
-    { key: 'seq', right: true },
-    { key: 'arm' },
-    wide ? { key: 'session_id' } : { key: 'session' },
+    ...spawnColumns(rows, format === 'csv'),
     { key: 'verdict' },
     { key: 'cost_usd', title: 'transcripts', right: true, money: true },
     { key: 'envelope_models_cost_usd', title: 'envelope', right: true, money: true },

@@ -1,7 +1,7 @@
 /**
  * The ADR's fixed-width census block (docs/commands.md, `census --format text`), and the
- * display forms of census values the other formats share. Layout only: every value comes from
- * queries/census.sql.
+ * display forms of census values the other formats share, and each row's forgeable markers joined
+ * to it (withForgeable). Every value comes from queries/census.sql and queries/forgeable.sql.
  */
 
 export interface ToolCount {
