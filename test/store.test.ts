@@ -13,10 +13,12 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -251,6 +253,67 @@ describe('what load --db will not write over or into', () => {
       code: 1,
       stdout: '',
       stderr: `omg-evidence: ${folder}: no such folder (make it first, or give --db a file in a folder that exists)\n`,
+    });
+  });
+
+  it('a file that is not a DuckDB database is left as it is; --force replaces it', async () => {
+    const file = join(temp(), 'notes.db');
+    writeFileSync(file, 'my notes\n');
+    expect(await cli(['load', '--db', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: not a database omg-evidence built, so it is left as it is (name another file, or give --force to replace it)\n`,
+    });
+    expect(readFileSync(file, 'utf8')).toBe('my notes\n');
+    expect((await cli(['load', '--db', file, '--force'])).code).toBe(0);
+    expect((await cli(['census', '--db', file])).code).toBe(0);
+  });
+
+  it('through a symbolic link, the file it points at is replaced and the link kept', async () => {
+    const dir = temp();
+    const real = join(dir, 'real.duckdb');
+    const link = join(dir, 'link.duckdb');
+    expect((await cli(['load', '--db', real])).code).toBe(0);
+    symlinkSync('real.duckdb', link);
+    expect((await cli(['load', probeFixture('minimal'), '--db', link, '--force'])).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['link.duckdb', 'real.duckdb']);
+    // Read through the link: DuckDB's sealed access had refused the .wal beside the real file.
+    expect((await cli(['census', probeFixture('minimal'), '--db', link])).code).toBe(0);
+  });
+});
+
+describe('what --db will not read', () => {
+  it('a FIFO is named, never waited on, by load and by a reader', async () => {
+    const fifo = join(temp(), 'pipe.duckdb');
+    execFileSync('mkfifo', [fifo]);
+    const said = {
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${fifo}: a FIFO (named pipe), where a database file is expected (give the path of a database file)\n`,
+    };
+    expect(await cli(['load', '--db', fifo, '--force'])).toEqual(said);
+    expect(await cli(['census', '--db', fifo])).toEqual(said);
+  });
+
+  it('a file that is not a DuckDB database, or empty, is said to be so', async () => {
+    for (const body of ['', 'SQLite format 3\u0000 and more than twelve bytes']) {
+      const file = join(temp(), 'x.db');
+      writeFileSync(file, body);
+      expect(await cli(['census', '--db', file])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${file}: not a DuckDB database file (give --db a file that omg-evidence load built)\n`,
+      });
+    }
+  });
+
+  it('a dangling symbolic link says where it points', async () => {
+    const link = join(temp(), 'gone.duckdb');
+    symlinkSync('nowhere.duckdb', link);
+    expect(await cli(['census', '--db', link])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${link}: a dangling symbolic link: it points at nowhere.duckdb, which does not exist (give the path of a database file)\n`,
     });
   });
 });

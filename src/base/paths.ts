@@ -179,6 +179,31 @@ export function inputFile(p: string, realRoot: string, folder: string): boolean 
   return true;
 }
 
+/**
+ * The real path of file `p` that the user named (a symbolic link may point anywhere), or undefined
+ * when nothing is there. A dangling link, a loop, a FIFO, a folder, a device or an unreadable file
+ * is an InputError naming `p`, before anything opens it (opening a FIFO would wait for a writer).
+ */
+export function namedFile(p: string, expected: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, `give the path of ${expected}`);
+    if (code !== 'ENOENT') throw ioError(p, err);
+    if (!lstatSync(p, { throwIfNoEntry: false })) return undefined;
+    throw new InputError(
+      `${displayPath(p)}: a dangling symbolic link: it points at ${readlinkSync(p)}, which does not exist`,
+      `give the path of ${expected}`,
+    );
+  }
+  const st = statSync(real);
+  if (!st.isFile()) throw new InputError(`${displayPath(p)}: ${kindOf(st)}, where ${expected} is expected`, `give the path of ${expected}`);
+  mustRead(real);
+  return real;
+}
+
 /** An InputError (EACCES) unless this process may read `p`. */
 function mustRead(p: string): void {
   try {

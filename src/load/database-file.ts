@@ -10,12 +10,12 @@
  * (one built by an older omg-evidence), is refused. What escapes (an edit between the edges that
  * keeps the size and the mtime) is documented in docs/commands.md, section `load`.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { hashEdges, hashFile, sha256 } from '../base/hash.js';
-import { displayPath, packageVersion } from '../base/paths.js';
+import { displayPath, namedFile, packageVersion } from '../base/paths.js';
 import { inputFiles as files, type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { VIEWS } from '../db/views.js';
@@ -66,6 +66,32 @@ export function layout(): string {
 
 // Non-blocking, so that a FIFO among the inputs is seen for what it is rather than waited on.
 const openFile = (path: string) => openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+
+/** Whether regular file `path` starts as a DuckDB database does: "DUCK" at bytes 8 to 11. */
+function isDuckDbFile(path: string): boolean {
+  const head = Buffer.alloc(12);
+  const fd = openFile(path);
+  try {
+    return readSync(fd, head, 0, 12, 0) === 12 && head.toString('latin1', 8, 12) === 'DUCK';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Open the DuckDB database at `real` (the real path of `file`, so that DuckDB's sealed file access
+ * allows its .wal beside it), read-only; what DuckDB says of a file it cannot open names `file`.
+ */
+async function openReadOnly(file: string, real: string, memoryLimit?: string): Promise<Database> {
+  try {
+    return await Database.open({ file: real, readOnly: true, memoryLimit });
+  } catch (err) {
+    const said = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
+    throw new InputError(`${displayPath(file)}: ${said.split('\n')[0]}`, 'is it a DuckDB database that no other process holds open?', {
+      cause: err,
+    });
+  }
+}
 
 function stamp(path: string): Stamp {
   let fd: number;
@@ -191,22 +217,26 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
   if (existsSync(file) && statSync(file).isDirectory()) {
     throw new InputError(`${displayPath(file)}: is a folder, not a database file`, 'give --db the path of a file');
   }
-  if (existsSync(file) && !options.force) {
-    const db = await Database.open({ file, readOnly: true });
+  const real = namedFile(file, 'a database file');
+  if (real && !options.force) {
+    const notOurs = new InputError(
+      `${displayPath(file)}: not a database omg-evidence built, so it is left as it is`,
+      'name another file, or give --force to replace it',
+    );
+    if (!isDuckDbFile(real)) throw notOurs;
+    const db = await openReadOnly(file, real);
     try {
       // Someone's own DuckDB database is never replaced unasked.
       const meta = await readMeta(db, file).catch(() => null);
-      if (!meta)
-        throw new InputError(
-          `${displayPath(file)}: not a database omg-evidence built, so it is left as it is`,
-          'name another file, or give --force to replace it',
-        );
+      if (!meta) throw notOurs;
       if (staleness(meta, inputs, true) === null) return false;
     } finally {
       db.close();
     }
   }
-  const tmp = `${file}.${process.pid}.tmp`;
+  // Through a symbolic link, the file it points at is replaced, not the link.
+  const target = real ?? file;
+  const tmp = `${target}.${process.pid}.tmp`;
   const clean = () => {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
@@ -222,8 +252,8 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
     } finally {
       loaded.db.close();
     }
-    rmSync(`${file}.wal`, { force: true });
-    renameSync(tmp, file);
+    rmSync(`${target}.wal`, { force: true });
+    renameSync(tmp, target);
   } catch (err) {
     // A failed build leaves nothing behind, and the file it would have replaced untouched.
     clean();
@@ -243,12 +273,15 @@ export async function openDatabaseFile(
   probesDefault: boolean,
 ): Promise<{ db: Database; meta: Meta }> {
   const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
-  if (!existsSync(file))
+  const real = namedFile(file, 'a database file');
+  if (!real)
     throw new InputError(
       `${displayPath(file)}: no such database`,
       'build it first: omg-evidence load [PROBE...] [--transcripts DIR] --db FILE',
     );
-  const db = await Database.open({ file, readOnly: true, memoryLimit: options.memoryLimit });
+  if (!isDuckDbFile(real))
+    throw new InputError(`${displayPath(file)}: not a DuckDB database file`, 'give --db a file that omg-evidence load built');
+  const db = await openReadOnly(file, real, options.memoryLimit);
   try {
     const meta = await readMeta(db, file);
     // Probes named on the command line must be the recorded ones; none named means the recorded.
