@@ -76,6 +76,12 @@ const bad: [fixture: string, message: string][] = [
   ['usage-wrong-type', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   // Past 2^63 - 1 the tables' BIGINT columns cannot hold an integer: refused, never loaded as NULL.
   ['bigint-seq', `results.jsonl:2: results.jsonl row: "seq" must be an integer of at most 2^63 - 1, got 9223372036854775808 ${HINT_ROW}`],
+  // Past 2^64 - 1 DuckDB types it DOUBLE: still an integer, too large, and said so.
+  ['huge-seq', `results.jsonl:2: results.jsonl row: "seq" must be an integer of at most 2^63 - 1, got 18446744073709551616 ${HINT_ROW}`],
+  [
+    'bigint-exit-code',
+    `results.jsonl:2: results.jsonl row: "exit_code" must be an integer of at least -2^63, got -9223372036854775809 ${HINT_ROW}`,
+  ],
   ['bigint-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   [
     'duplicate-tool-use-id',

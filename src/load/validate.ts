@@ -130,7 +130,10 @@ async function describe(db: Database, table: string, file: string, rec: number, 
     )
   ).rows[0]!;
   if (!f) return `not a JSON object (got ${got.kind})`;
-  if (bigintOnly(f) && got.kind === 'an integer') return `"${f.key}" must be an integer of at most 2^63 - 1, got ${got.value}`;
+  // Past 2^64 - 1 DuckDB types an integer DOUBLE: written in digits, it is still an integer too large.
+  const tooLarge = got.kind === 'an integer' || (got.kind === 'a number' && /^-?\d+$/.test(String(got.value)));
+  if (bigintOnly(f) && tooLarge)
+    return `"${f.key}" must be an integer ${String(got.value).startsWith('-') ? 'of at least -2^63' : 'of at most 2^63 - 1'}, got ${got.value}`;
   return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind === 'null' ? 'null' : `${got.kind} ${got.value}`}`;
 }
 
