@@ -7,6 +7,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { left } from '../src/load/validate.js';
 import { InputError } from '../src/base/errors.js';
 import { Evidence } from '../src/evidence.js';
 import { replaceDocument } from '../src/regions/write-document.js';
@@ -461,5 +462,13 @@ describe('writing: a file extract or render cannot write is an error naming it, 
     );
     expect(readFileSync(doc, 'utf8')).toBe('before');
     expect(statSync(tmp).isDirectory()).toBe(true);
+  });
+});
+
+describe('a value quoted in an error', () => {
+  it('is cut between code points, never inside a surrogate pair', () => {
+    expect(left(`${'a'.repeat(59)}😀😀`, 60)).toBe(`${'a'.repeat(59)}😀…`);
+    expect(left('😀'.repeat(60), 60)).toBe('😀'.repeat(60));
+    expect(left('😀'.repeat(61), 60)).toBe(`${'😀'.repeat(60)}…`);
   });
 });

@@ -184,7 +184,11 @@ export async function validateAll(db: Database, table: string, parts: { schema: 
 }
 
 /** The first `n` characters of `s`, and an ellipsis when there were more. */
-const left = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+/** The first `n` code points of `s` (never half of a surrogate pair), with an ellipsis when cut. */
+export const left = (s: string, n: number): string => {
+  const cps = Array.from(s);
+  return cps.length > n ? `${cps.slice(0, n).join('')}…` : s;
+};
 
 export function recordError(file: string, rec: number, what: string, hint?: string): InputError {
   return new InputError(`${displayPath(file)}:${physicalLine(file, rec)}: ${what}`, hint);
