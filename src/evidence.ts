@@ -88,7 +88,8 @@ export class Evidence {
   static async open(paths: string[] | string = [], options: OpenOptions = {}): Promise<Evidence> {
     const list = typeof paths === 'string' ? [paths] : paths;
     // Plain JavaScript can pass anything: refused in words, not with a TypeError from deep inside.
-    if (!Array.isArray(list) || list.some((p) => typeof p !== 'string')) {
+    // Array.from: some() skips the holes of a sparse array, which would then reach the loader.
+    if (!Array.isArray(list) || Array.from(list).some((p) => typeof p !== 'string')) {
       throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
     }
     return new Evidence(await openSealed(list, options, true));

@@ -255,7 +255,9 @@ describe('openEvidence from plain JavaScript', () => {
     const one = await openEvidence(bundled);
     expect((await one.census()).numRows()).toBe(28);
     await one.close();
-    for (const bad of [42, [bundled, 7], { dir: bundled }]) {
+    const sparse: string[] = [bundled];
+    sparse[2] = bundled; // a hole at 1
+    for (const bad of [42, [bundled, 7], { dir: bundled }, sparse]) {
       const err = await openEvidence(bad as never).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect((err as Error).message).toBe('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
