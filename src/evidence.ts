@@ -24,7 +24,7 @@ import { physicalLine } from './load/jsonl.js';
 import type { ExtractOptions, ExtractReport } from './load/extract.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
-export { listTranscriptFiles } from './load/inputs.js';
+export { claudeSessionsDir, listTranscriptFiles } from './load/inputs.js';
 // What the front ends (cli/, regions/) use of the layers below, through the facade alone.
 export type { Row, Result } from './db/database.js';
 export type { Progress } from './load/transcripts.js';

@@ -5,6 +5,7 @@
  * checks files; reads none.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, walkFiles } from '../base/paths.js';
@@ -105,6 +106,25 @@ export interface TranscriptFile {
 /** `--transcripts FILE.jsonl`: that file alone, as if its folder held nothing else; else null. */
 function singleTranscript(abs: string): TranscriptFile | null {
   return isTranscript(abs) && existsSync(abs) && statSync(abs).isFile() ? { abs, dir: dirname(abs), rel: basename(abs) } : null;
+}
+
+/**
+ * Where the sessions are when no probe and no --transcripts is named: $CLAUDE_CONFIG_DIR/projects,
+ * else ~/.claude/projects (Claude Code's own places).
+ */
+export function claudeSessionsDir(env: Record<string, string | undefined>): string {
+  const places = [
+    ...(env.CLAUDE_CONFIG_DIR ? [join(env.CLAUDE_CONFIG_DIR, 'projects')] : []),
+    join(env.HOME || homedir(), '.claude', 'projects'),
+  ];
+  const found = places.find((p) => existsSync(p));
+  if (!found) {
+    throw new InputError(
+      `no Claude Code sessions: ${places.map(displayPath).join(' and ')} ${places.length > 1 ? 'do' : 'does'} not exist`,
+      'pass --transcripts DIR, the folder of session files (.jsonl)',
+    );
+  }
+  return found;
 }
 
 /** Every `*.jsonl` file under `dir`, recursively, sorted; or `dir` alone when it is one such file. */

@@ -6,13 +6,10 @@
  * With no probe it reads --transcripts DIR, else $CLAUDE_CONFIG_DIR/projects, else
  * ~/.claude/projects, and says on stderr which and how many files.
  */
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
-import { InputError, UsageError } from '../../base/errors.js';
+import { UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
-import { Evidence, listTranscriptFiles, type Row } from '../../evidence.js';
+import { claudeSessionsDir, Evidence, listTranscriptFiles, type Row } from '../../evidence.js';
 import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { formatUsage, formatUsageBySpawn, USAGE_REPORTS, USAGE_TOLERANCE, type UsageReport } from '../../output/usage.js';
 import { type Call, makeEvidenceCommand } from '../command.js';
@@ -70,25 +67,6 @@ function reportAndProbes(args: unknown[]): { report: UsageReport; probes: string
   return { report: 'daily', probes: [first, ...rest] };
 }
 
-/**
- * Where the sessions are when no probe and no --transcripts is named: $CLAUDE_CONFIG_DIR/projects,
- * else ~/.claude/projects (Claude Code's own places).
- */
-export function defaultTranscripts(env: Record<string, string | undefined>): string {
-  const places = [
-    ...(env.CLAUDE_CONFIG_DIR ? [join(env.CLAUDE_CONFIG_DIR, 'projects')] : []),
-    join(env.HOME || homedir(), '.claude', 'projects'),
-  ];
-  const found = places.find((p) => existsSync(p));
-  if (!found) {
-    throw new InputError(
-      `no Claude Code sessions: ${places.map(displayPath).join(' and ')} ${places.length > 1 ? 'do' : 'does'} not exist`,
-      'pass --transcripts DIR, the folder of session files (.jsonl)',
-    );
-  }
-  return found;
-}
-
 export function makeUsageCommand(io: IO) {
   const plan = (call: Call<UsageOptions>) => {
     const { report, probes } = reportAndProbes(call.args);
@@ -125,7 +103,7 @@ export function makeUsageCommand(io: IO) {
       const { opts, onWarning } = call;
       const common = { onWarning, pricing: opts.pricing, onProgress: progressReporter(io) };
       if (standalone) {
-        const dir = opts.transcripts ?? defaultTranscripts(io.env);
+        const dir = opts.transcripts ?? claudeSessionsDir(io.env);
         if (opts.transcripts === undefined) {
           io.stderr(`omg-evidence: reading ${displayPath(dir)} (${listTranscriptFiles(dir).length} session files)\n`);
         }
