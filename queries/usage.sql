@@ -10,7 +10,8 @@
 --   timezone   the IANA zone days, weeks and months are counted in, e.g. Europe/Paris
 --   since      the earliest response counted: a date (its first instant in timezone) or a
 --              timestamp (in timezone unless it gives its offset); '' for none
---   until      the last counted, likewise (a date counts all of its day); '' for none
+--   until      the last counted, likewise (a date counts all of its day); '' for none.
+--              A bound DuckDB cannot cast is an error, never no bound.
 --   breakdown  true: a row per model under each row
 -- returns: one row per period (or session, project, model), then, with breakdown, one per model
 --          under it, and a totals row last
@@ -35,7 +36,7 @@
 
 with
 
-bounds as (
+given as (
     select
         case when $since = '' then null
              when regexp_full_match($since, '\d{4}-\d{2}-\d{2}') then timezone($timezone, try_cast($since as DATE)::TIMESTAMP)
@@ -48,6 +49,16 @@ bounds as (
              when regexp_matches($until, '(Z|[+-]\d{2}(:?\d{2})?)$') then try_cast($until as TIMESTAMPTZ)
              else timezone($timezone, try_cast($until as TIMESTAMP))
         end as until_at
+),
+
+-- A bound that does not cast is an error: as NULL it would bound nothing, and count everything.
+bounds as (
+    select
+        case when $since <> '' and since_at is null
+             then error('since: not a date or timestamp DuckDB reads: ' || $since) else since_at end as since_at,
+        case when $until <> '' and until_at is null
+             then error('until: not a date or timestamp DuckDB reads: ' || $until) else until_at end as until_at
+    from given
 ),
 
 counted as (

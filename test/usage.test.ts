@@ -323,6 +323,28 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
+  it('a timestamp with its offset but no seconds bounds as with them (it had cast to NULL, which bounds nothing)', async () => {
+    const bounded = [
+      ['2026-03-01', 10],
+      ['2026-03-02', 100],
+      [null, 110],
+    ];
+    for (const [since, until] of [
+      ['2026-03-01T15:30Z', '2026-03-02T07:30Z'],
+      ['2026-03-02T00:30+09:00', '2026-03-02T16:30+09'],
+      ['2026-03-02T00:30+0900', '2026-03-01T23:30-0800'],
+    ]) {
+      expect(await daily('--timezone', 'UTC', '--since', since!, '--until', until!)).toEqual(bounded);
+    }
+  });
+
+  it('a bound the library is given that DuckDB cannot cast is an error, never no bound', async () => {
+    const ev = await Evidence.openTranscripts(fixture('days'), { queries: ['usage'] });
+    const params = { period: 'daily', timezone: 'UTC', since: '2026-03-01T25:00:00Z', until: '', breakdown: false };
+    await expect(ev.query('usage', params)).rejects.toThrow('since: not a date or timestamp DuckDB reads: 2026-03-01T25:00:00Z');
+    await ev.close();
+  });
+
   it('weekly, monthly, project and model reports, and --breakdown', async () => {
     expect(await daily('weekly', '--timezone', 'UTC')).toEqual([
       ['2026-02-23', 11],
@@ -348,15 +370,27 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
+  it('a TZ that names no IANA zone is said, and days are counted in UTC (it had failed deep in the query)', async () => {
+    const r = await cli(['usage', '--transcripts', fixture('days'), '-f', 'json'], { env: { ...HOME, TZ: 'JST-9' } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'omg-evidence: warning: this machine\'s time zone (TZ="JST-9") is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)\n',
+    );
+    expect((JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => row.key)).toEqual(['2026-03-01', '2026-03-02', null]);
+  });
+
   it('a bad --since, --until or --timezone is a usage error (exit 2)', async () => {
     for (const [args, what] of [
       [['--since', '2026-02-30'], "option '--since <when>' argument '2026-02-30' is invalid"],
       [['--until', 'yesterday'], "option '--until <when>' argument 'yesterday' is invalid"],
+      [['--until', '2026-03-01T24:00'], "option '--until <when>' argument '2026-03-01T24:00' is invalid"],
+      [['--since', '2026-03-01T23:59:60Z'], "option '--since <when>' argument '2026-03-01T23:59:60Z' is invalid"],
+      [['--since', '2026-03-01T09:00+15:00'], "option '--since <when>' argument '2026-03-01T09:00+15:00' is invalid"],
     ] as const) {
       const r = await cli(['usage', '--transcripts', fixture('days'), ...args], { env: HOME });
       expect(r.code).toBe(2);
       expect(r.stderr.split('\n')[0]).toBe(
-        `omg-evidence: ${what}. give a date (2026-01-31) or a timestamp (2026-01-31T09:00, 2026-01-31T09:00:00Z).`,
+        `omg-evidence: ${what}. give a date (2026-01-31) or a timestamp (2026-01-31T09:00, 2026-01-31T09:00:00Z, 2026-01-31T09:00+09:00).`,
       );
     }
     const r = await cli(['usage', '--transcripts', fixture('days'), '--timezone', 'Mars/Olympus'], { env: HOME });

@@ -31,18 +31,55 @@ export type UsageOptions = {
 
 type Usage = { report: UsageReport; rows: Row[] } | { bySpawn: Row[] };
 
-/** A date, or a timestamp with or without its offset, as --since and --until take them. */
-const WHEN = /^(\d{4}-\d{2}-\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
+/** A date, or a timestamp with or without seconds and its offset, as --since and --until take them. */
+const WHEN = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?(?:(Z)|([+-])(\d{2}):?(\d{2})?)?)?$/;
+
+/**
+ * The date or timestamp `v` written as DuckDB casts it (seconds and the offset's minutes always
+ * given), or null when it is not one: a time or an offset out of range would otherwise cast to
+ * NULL in queries/usage.sql, and a NULL bound counts everything.
+ */
+export function canonicalWhen(v: string): string | null {
+  const m = WHEN.exec(v.trim());
+  if (!m) return null;
+  const [, y, mo, d, hh, mi, ss, frac, z, sign, oh, om] = m;
+  const day = new Date(`${y}-${mo}-${d}T00:00:00Z`);
+  // A date that is not one (2026-02-30) is refused, as is 24:00, 23:60, 23:59:60 and +15:00.
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== `${y}-${mo}-${d}`) return null;
+  if (hh === undefined) return `${y}-${mo}-${d}`;
+  const offset = z ? '+00:00' : sign ? `${sign}${oh}:${om ?? '00'}` : '';
+  const inRange = Number(hh) < 24 && Number(mi) < 60 && Number(ss ?? 0) < 60 && (!sign || (Number(oh) <= 14 && Number(om ?? 0) < 60));
+  return inRange ? `${y}-${mo}-${d} ${hh}:${mi}:${ss ?? '00'}${frac ?? ''}${offset}` : null;
+}
+
+/**
+ * This machine's IANA time zone. A TZ that names none (a POSIX rule such as JST-9, or a typo) is
+ * said, and days are counted in UTC rather than failing deep in the query.
+ */
+function localZone(io: IO, onWarning: (line: string) => void): string {
+  const tz = io.env.TZ;
+  let zone: string | undefined;
+  try {
+    zone = new Intl.DateTimeFormat('en-US', tz === undefined ? {} : { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    zone = undefined;
+  }
+  if (zone && zone !== 'Etc/Unknown') return zone;
+  onWarning(
+    `this machine's time zone (TZ=${JSON.stringify(io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
+  );
+  return 'UTC';
+}
 
 function whenOption(flag: string, what: string): Option {
   return new Option(`${flag} <when>`, what).argParser((v: string) => {
-    const m = WHEN.exec(v.trim());
-    // A date that is not one (2026-02-30) would otherwise bound nothing, silently.
-    const day = m && new Date(`${m[1]}T00:00:00Z`);
-    if (!m || !day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== m[1]) {
-      throw new InvalidArgumentError('give a date (2026-01-31) or a timestamp (2026-01-31T09:00, 2026-01-31T09:00:00Z).');
+    const when = canonicalWhen(v);
+    if (when === null) {
+      throw new InvalidArgumentError(
+        'give a date (2026-01-31) or a timestamp (2026-01-31T09:00, 2026-01-31T09:00:00Z, 2026-01-31T09:00+09:00).',
+      );
     }
-    return v.trim();
+    return when;
   });
 }
 
@@ -117,7 +154,7 @@ export function makeUsageCommand(io: IO) {
       const { opts } = call;
       const params = {
         period: report,
-        timezone: opts.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        timezone: opts.timezone ?? localZone(io, call.onWarning),
         since: opts.since ?? '',
         until: opts.until ?? '',
         breakdown: opts.breakdown === true,
