@@ -26,7 +26,7 @@
 --   envelope_models_cost_usd   DOUBLE     their costUSD
 --   models_ratio               DOUBLE     cost_usd / envelope_models_cost_usd, to 4 places
 --   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
---   verdict                    VARCHAR    agree (models_ratio within tolerance of 1), differ,
+--   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ,
 --                                         gone (no transcript), no envelope, or unpriced (a model
 --                                         of the transcript has no price)
 -- order:   probe, seq
@@ -105,6 +105,8 @@ final as (
             when c.responses is null then 'gone'
             when s.cost_usd is null then 'no envelope'
             when c.cost_usd is null then 'unpriced'
+            -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
+            when c.cost_usd = 0 and coalesce(e.envelope_models_cost_usd, 0) = 0 then 'agree'
             when abs(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0) - 1) <= $tolerance then 'agree'
             else 'differ'
         end as verdict

@@ -13,7 +13,7 @@
  * tester's own sessions.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -251,6 +251,80 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     expect(opus?.cost_usd).toBe((3 + 60 + 100 + 1000) / 1e6);
   });
 
+  const priceTable = (models: Record<string, number>) =>
+    JSON.stringify({
+      as_of: '2026-01-01',
+      source: ['test'],
+      models: Object.fromEntries(
+        Object.entries(models).map(([m, p]) => [m, { input: p, output: p, cache_write_5m: p, cache_write_1h: p, cache_read: p }]),
+      ),
+    });
+  const modelCost = async (pricingFile: string) => {
+    const r = await cli(
+      ['usage', 'model', '--transcripts', fixture('unpriced'), '--pricing', pricingFile, '--timezone', 'UTC', '-f', 'json'],
+      {
+        env: HOME,
+      },
+    );
+    return {
+      ...r,
+      opus: (r.code === 0 ? (JSON.parse(r.stdout) as Record<string, unknown>[]) : []).find((row) => row.key === 'claude-opus-4-5-20251101'),
+    };
+  };
+
+  it('a key of the price table with its date prices the model as one without it does', async () => {
+    const file = join(tmp, 'dated.json');
+    writeFileSync(file, priceTable({ 'claude-opus-4-5-20251101': 1000 }));
+    expect((await modelCost(file)).opus?.cost_usd).toBe(((3 + 60 + 100 + 1000) * 1000) / 1e6);
+  });
+
+  it('a model priced twice is refused: a key written twice, two tables in one file, a key with and without its date', async () => {
+    const hint =
+      '(a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))';
+    const one = priceTable({ 'claude-opus-4-5': 1 });
+    for (const [name, body, keys] of [
+      [
+        'twice.json',
+        one.replace(
+          '"models":{',
+          '"models":{"claude-opus-4-5":{"input":2,"output":2,"cache_write_5m":2,"cache_write_1h":2,"cache_read":2},',
+        ),
+        'claude-opus-4-5, claude-opus-4-5',
+      ],
+      ['two-tables.json', `${one}\n${one}\n`, 'claude-opus-4-5, claude-opus-4-5'],
+      [
+        'dated-and-not.json',
+        priceTable({ 'claude-opus-4-5': 1, 'claude-opus-4-5-20251101': 1 }),
+        'claude-opus-4-5, claude-opus-4-5-20251101',
+      ],
+    ]) {
+      const file = join(tmp, name!);
+      writeFileSync(file, body!);
+      const r = await modelCost(file);
+      expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${file}: model claude-opus-4-5 is priced more than once (${keys}): keep one ${hint}\n`,
+      });
+    }
+  });
+
+  it('--pricing names one regular file: a folder, a FIFO or nothing is refused (a folder had its every file read)', async () => {
+    const folder = join(tmp, 'prices');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a.json'), priceTable({ 'claude-opus-4-5': 1 }));
+    const fifo = join(tmp, 'prices.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const [file, what] of [
+      [folder, 'a directory, where a price table is expected (give the path of a price table)'],
+      [fifo, 'a FIFO (named pipe), where a price table is expected (give the path of a price table)'],
+      [join(tmp, 'none.json'), 'no such file (give --pricing the path of a price table)'],
+    ]) {
+      const r = await modelCost(file!);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: `omg-evidence: ${file}: ${what}\n` });
+    }
+  });
+
   it('a price table that is not one is refused, naming the file and what is wrong', async () => {
     const file = join(tmp, 'short.json');
     writeFileSync(file, JSON.stringify({ as_of: '2026-01-01', source: [], models: { m: { input: 1, output: 1, cache_read: 1 } } }));
@@ -460,6 +534,51 @@ describe('agree --usage', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('K-RES       1bb76aee  agree: transcripts $0.087137, envelope $0.087137, ratio 1');
     expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 27 agree, 0 differ; 1 gone\n');
+  });
+
+  it('a spawn that made no model call (an API error: <synthetic> lines only, an envelope of $0) agrees', async () => {
+    const probe = join(tmp, 'api-error');
+    cpSync(bundled, probe, { recursive: true });
+    const session = '3c7e9740-434d-4a49-8512-4b2e61dd6fa4';
+    const results = join(probe, 'results.jsonl');
+    const rows = readFileSync(results, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { session_id: string; envelope: Record<string, unknown> });
+    const spawn = rows.find((r) => r.session_id === session)!;
+    spawn.envelope.total_cost_usd = 0;
+    spawn.envelope.modelUsage = {};
+    writeFileSync(results, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const transcript = join(probe, 'transcripts', `${session}.jsonl`);
+    const lines = readFileSync(transcript, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; message: Record<string, unknown> });
+    for (const l of lines) {
+      if (l.type !== 'assistant') continue;
+      l.message.model = '<synthetic>';
+      l.message.usage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    }
+    writeFileSync(transcript, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const r = await cli(['agree', '--usage', probe, '-f', 'csv'], { env: HOME });
+    expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 27 agree, 0 differ; 1 gone\n');
+    expect(r.code).toBe(0);
+  });
+
+  it('--pricing goes with --usage, and cannot re-price a database file (it had been ignored)', async () => {
+    expect(await cli(['agree', '--pricing', join(repo, 'data', 'pricing.json')], { env: HOME })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'omg-evidence: --pricing prices --usage: give both, or neither\n',
+    });
+    const db = join(tmp, 'usage.duckdb');
+    expect((await cli(['load', '--db', db], { env: HOME })).code).toBe(0);
+    expect(await cli(['agree', '--usage', '--db', db, '--pricing', join(repo, 'data', 'pricing.json')], { env: HOME })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'omg-evidence: a price table cannot re-price a database file: it holds the prices load built it with (leave out --db to count from the transcripts with --pricing FILE)\n',
+    });
   });
 
   it('exits 3 when they differ by more', async () => {

@@ -1,9 +1,13 @@
--- model_prices: the price table (data/pricing.json, or the file --pricing names), one row per
+-- price_rows, then model_prices: the price table (data/pricing.json, or the file --pricing names), one row per
 -- model id, in USD per million tokens, with the date of its prices and where they come from.
--- A model is priced by its id without a date suffix or a bracketed variant (omg_price_key).
+-- A model is priced by its id without a date suffix or a bracketed variant (omg_price_key), and
+-- so is a key of the table: `claude-opus-4-5-20251101` prices claude-opus-4-5 (key: as written).
 -- params: file  the price table: a list of one absolute path (no glob)
-create or replace table model_prices as
-select e.key as model,
+-- price_rows keeps each key as written, for pricing-check.sql to name; model_prices is made from
+-- it, without the key, once checked.
+create or replace temp table price_rows as
+select omg_price_key(e.key) as model,
+       e.key as key,
        e.value.input::DECIMAL(12, 6) as input,
        e.value.output::DECIMAL(12, 6) as output,
        e.value.cache_write_5m::DECIMAL(12, 6) as cache_write_5m,

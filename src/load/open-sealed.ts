@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Database } from '../db/database.js';
+import { UsageError } from '../base/errors.js';
 import { type Inputs, namedInputs, type Probe } from './inputs.js';
 import { openDatabaseFile } from './database-file.js';
 import { loadForExtract, loadInputs, type OpenOptions } from './open.js';
@@ -30,6 +31,12 @@ export interface Opened {
  */
 export async function openSealed(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Opened> {
   if (options.db) {
+    // A database file holds the prices it was built with; another table would be silently ignored.
+    if (options.pricing !== undefined)
+      throw new UsageError(
+        'a price table cannot re-price a database file: it holds the prices load built it with',
+        'leave out --db to count from the transcripts with --pricing FILE',
+      );
     const { db, meta } = await openDatabaseFile(resolve(options.db), paths, options, probesDefault);
     const probes = meta.inputs.probes.map((dir) => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) }));
     return { db, probes, warnings: meta.warnings, hasTranscripts: meta.inputs.transcripts.length > 0, inputs: meta.inputs };

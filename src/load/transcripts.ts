@@ -23,7 +23,7 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath, packageRoot } from '../base/paths.js';
+import { displayPath, namedFile, packageRoot } from '../base/paths.js';
 import { type Database, pathList, textList } from '../db/database.js';
 import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import type { TranscriptFile } from './inputs.js';
@@ -171,14 +171,18 @@ async function loadPricing(db: Database, file: string): Promise<void> {
   const shown = displayPath(file);
   const hint =
     'a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md)';
+  // One regular file: DuckDB would read every file of a folder, and wait on a FIFO.
+  const real = namedFile(file, 'a price table');
+  if (!real) throw new InputError(`${shown}: no such file`, 'give --pricing the path of a price table');
   try {
     // A list of one path: DuckDB reads it as named, never as a glob (pathList).
-    await db.exec(readSql('transcripts/pricing'), { file: pathList([resolve(file)]) }, shown);
+    await db.exec(readSql('transcripts/pricing'), { file: pathList([real]) }, shown);
   } catch (err) {
     throw new InputError(`${shown}: not a price table (${(err as Error).message.split('\n')[0]})`, hint, { cause: err });
   }
   const bad = (await db.query(readSql('transcripts/pricing-check'), undefined, shown)).rows[0];
   if (bad) throw new InputError(`${shown}: ${bad.problem}`, hint);
+  await db.exec('create or replace table model_prices as select * exclude (key) from price_rows; drop table price_rows');
 }
 
 /**

@@ -5,7 +5,7 @@
  * probe had nothing compared: an agreement of nothing proves nothing.
  */
 import { type Command, Option } from 'commander';
-import { DiffersError } from '../../base/errors.js';
+import { DiffersError, UsageError } from '../../base/errors.js';
 import { Evidence } from '../../evidence.js';
 import { agreementCounts, formatAgree, formatUsageAgree, summaryLine, usageSummary, type AgreeFormat } from '../../output/agree.js';
 import { USAGE_TOLERANCE } from '../../output/usage.js';
@@ -33,15 +33,17 @@ export function makeAgreeCommand(io: IO): Command {
       ),
       new Option('--pricing <file>', 'with --usage: the price table to use instead of the shipped one'),
     ],
-    open: ({ probes, opts, onWarning }) =>
-      Evidence.open(probes, {
+    open: ({ probes, opts, onWarning }) => {
+      if (opts.pricing !== undefined && !opts.usage) throw new UsageError('--pricing prices --usage: give both, or neither');
+      return Evidence.open(probes, {
         onWarning,
         transcripts: opts.transcripts ?? true,
         db: opts.db,
         queries: [opts.usage ? 'usage_spawns' : 'agree'],
         onProgress: progressReporter(io),
         pricing: opts.pricing,
-      }),
+      });
+    },
     rows: async (ev, { opts }) =>
       opts.usage ? { usage: (await ev.query('usage_spawns', { tolerance: USAGE_TOLERANCE })).rows } : { census: await ev.agreeRows() },
     print: (rows, format, style) =>
