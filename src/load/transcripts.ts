@@ -91,7 +91,11 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     if (!results) await db.exec('drop table transcript_tool_results');
     if (!lines) await db.exec('drop table transcript_lines');
     if (!messages) await db.exec('drop table transcript_messages');
-    else await loadPricing(db, options.pricing ?? DEFAULT_PRICING);
+    else {
+      // Price keys are read as models are (omg_price_key).
+      await db.exec(readSql('transcripts/macros'), undefined, 'reading the price table');
+      await loadPricing(db, options.pricing ?? DEFAULT_PRICING);
+    }
     return [];
   }
   const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
