@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type IO, warn } from '../src/cli/io.js';
 import { shorten } from '../src/cli/main.js';
 import { bin, cli, repo } from './helpers.js';
 
@@ -151,5 +152,23 @@ describe('what the fuzz found', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('what reaches the terminal', () => {
+  it('control characters and bidirectional overrides of an error are written as escapes, on one line', async () => {
+    const r = await cli(['census', 'no\u001b[31mpe\nx\u202e']);
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: no\\u001b[31mpe\\u000ax\\u202e: no such probe directory (give the path of a probe directory, one that holds results.jsonl)\n',
+    });
+  });
+
+  it('and of a warning', () => {
+    let said = '';
+    warn({ stderr: (t: string) => (said += t) } as unknown as IO, 'model \u001b]0;pwned\u0007 has no price');
+    expect(said).toBe('omg-evidence: warning: model \\u001b]0;pwned\\u0007 has no price\n');
   });
 });

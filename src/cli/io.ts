@@ -27,7 +27,19 @@ export const processIO: IO = {
 
 /** Print a warning line on stderr. */
 export function warn(io: IO, message: string): void {
-  io.stderr(`omg-evidence: warning: ${message}\n`);
+  io.stderr(`omg-evidence: warning: ${visible(message)}\n`);
+}
+
+/**
+ * `text` with its control characters (C0, DEL, C1) and the bidirectional overrides written as
+ * \u escapes: a model id or a path from hostile input may hold an escape sequence or a newline,
+ * which would otherwise drive the terminal or split a one-line message.
+ */
+export function visible(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

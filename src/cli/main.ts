@@ -20,7 +20,7 @@ import { makeSkillsCommand } from './commands/skills.js';
 import { makeVerdictCommand } from './commands/verdict.js';
 import { makeUsageCommand } from './commands/usage.js';
 import { EXIT, OmgError } from '../base/errors.js';
-import { processIO, type IO } from './io.js';
+import { processIO, visible, type IO } from './io.js';
 import { packageVersion } from '../base/paths.js';
 
 export function makeProgram(io: IO): Command {
@@ -112,7 +112,7 @@ export function shorten(message: string): string {
     return cps.length > head + tail + 20 ? `${cps.slice(0, head).join('')}…${cps.slice(-tail).join('')}` : text;
   };
   return cut(
-    message.replace(/\S{161,}/gu, (w) => cut(w, 80, 60)),
+    visible(message).replace(/\S{161,}/gu, (w) => cut(w, 80, 60)),
     600,
     300,
   );
