@@ -482,14 +482,14 @@ describe('usage: where it reads', () => {
   it('~/.claude/projects by default, saying so and how many files', async () => {
     const r = await cli(['usage', '-f', 'csv', '--timezone', 'UTC'], { env: { HOME: home } });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('omg-evidence: reading test/fixtures/usage/home/.claude/projects (1 session files)\n');
+    expect(r.stderr).toBe('omg-evidence: reading test/fixtures/usage/home/.claude/projects (1 transcript file)\n');
     expect(r.stdout.split('\r\n')[1]).toMatch(/^2026-03-01,false,1,2,/);
   });
 
   it('$CLAUDE_CONFIG_DIR/projects before it', async () => {
     const r = await cli(['usage', '-f', 'csv', '--timezone', 'UTC'], { env: { HOME: home, CLAUDE_CONFIG_DIR: config } });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('omg-evidence: reading test/fixtures/usage/config/projects (1 session files)\n');
+    expect(r.stderr).toBe('omg-evidence: reading test/fixtures/usage/config/projects (1 transcript file)\n');
     expect(r.stdout.split('\r\n')[1]).toMatch(/^2026-03-02,false,1,2,/);
   });
 

@@ -52,6 +52,9 @@ export function canonicalWhen(v: string): string | null {
   return inRange ? `${y}-${mo}-${d} ${hh}:${mi}:${ss ?? '00'}${frac ?? ''}${offset}` : null;
 }
 
+/** How many transcript files: sessions and their sub-agents' files alike. */
+const count = (n: number) => `${n} transcript ${n === 1 ? 'file' : 'files'}`;
+
 /**
  * This machine's IANA time zone. A TZ that names none (a POSIX rule such as JST-9, or a typo) is
  * said, and days are counted in UTC rather than failing deep in the query.
@@ -142,7 +145,7 @@ export function makeUsageCommand(io: IO) {
       if (standalone) {
         const dir = opts.transcripts ?? claudeSessionsDir(io.env);
         if (opts.transcripts === undefined) {
-          io.stderr(`omg-evidence: reading ${displayPath(dir)} (${listTranscriptFiles(dir).length} session files)\n`);
+          io.stderr(`omg-evidence: reading ${displayPath(dir)} (${count(listTranscriptFiles(dir).length)})\n`);
         }
         return Evidence.openTranscripts(dir, { ...common, queries: ['usage'] });
       }
