@@ -96,7 +96,8 @@ grouped as (
         coalesce(sum(output_tokens), 0)::BIGINT as output_tokens,
         coalesce(sum(cache_creation_input_tokens), 0)::BIGINT as cache_creation_input_tokens,
         coalesce(sum(cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
-        case when bool_and(cost_usd is not null) then sum(cost_usd) end as cost_usd,
+        -- Nothing counted costs 0; a row holding a response of unknown cost has an unknown cost.
+        case when count(*) filter (where cost_usd is null) = 0 then coalesce(sum(cost_usd), 0) end as cost_usd,
         count(*) filter (where cost_usd is null) as unpriced,
         min(local_at) as first_local,
         max(local_at) as last_local

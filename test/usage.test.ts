@@ -444,6 +444,26 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
+  it('a mistyped report is a usage error, not a probe without transcripts', async () => {
+    expect(await cli(['usage', 'week'], { env: HOME })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'omg-evidence: week: neither a report (daily, weekly, monthly, session, project, model) nor a probe directory\n',
+    });
+  });
+
+  it('an empty folder is warned of, and its total costs 0 (it had been unknown)', async () => {
+    const empty = join(tmp, 'no-sessions');
+    mkdirSync(empty);
+    const r = await cli(['usage', '--transcripts', empty, '-f', 'csv', '--timezone', 'UTC'], { env: HOME });
+    expect(r).toEqual({
+      code: 0,
+      stdout:
+        'key,is_total,sessions,responses,input_tokens,output_tokens,cache_creation_input_tokens,cache_read_input_tokens,total_tokens,cost_usd,unpriced\r\n,true,0,0,0,0,0,0,0,0,0\r\n',
+      stderr: `omg-evidence: warning: ${empty}: holds no *.jsonl file, so no session was read\n`,
+    });
+  });
+
   it('a TZ that names no IANA zone is said, and days are counted in UTC (it had failed deep in the query)', async () => {
     const r = await cli(['usage', '--transcripts', fixture('days'), '-f', 'json'], { env: { ...HOME, TZ: 'JST-9' } });
     expect(r.code).toBe(0);

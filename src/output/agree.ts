@@ -113,12 +113,12 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
 const money = (v: unknown) => (v === null || v === undefined ? '-' : `$${Number(v).toFixed(6)}`);
 
 /** The summary of agree --usage: how many spawns were compared, and how many agree within `tolerance`. */
-export function usageSummary(rows: Row[], tolerance: number): { line: string; compared: number; differ: number } {
+export function usageSummary(rows: Row[], tolerance: number): { line: string; compared: number; differ: number; unpriced: number } {
   const count = (v: string) => rows.filter((r) => r.verdict === v).length;
   const compared = count('agree') + count('differ');
   const others = ['gone', 'no envelope', 'unpriced'].filter((v) => count(v)).map((v) => `${count(v)} ${v}`);
   const line =
     `agree --usage: ${compared} of ${rows.length} spawn(s) compared within ${tolerance * 100}%: ${count('agree')} agree, ${count('differ')} differ` +
     (others.length ? `; ${others.join(', ')}` : '');
-  return { line, compared, differ: count('differ') };
+  return { line, compared, differ: count('differ'), unpriced: count('unpriced') };
 }

@@ -52,7 +52,12 @@ export function makeAgreeCommand(io: IO): Command {
       if ('usage' in result) {
         const u = usageSummary(result.usage, USAGE_TOLERANCE);
         if (u.compared === 0) {
-          throw new DiffersError(`${u.line}: nothing was compared`, "pass --transcripts DIR, the folder that holds the spawns' sessions");
+          throw new DiffersError(
+            `${u.line}: nothing was compared`,
+            u.unpriced
+              ? 'give --pricing FILE, a price table with a price for the models the warnings name'
+              : "pass --transcripts DIR, the folder that holds the spawns' sessions",
+          );
         }
         if (u.differ) throw new DiffersError(u.line);
         io.stderr(`omg-evidence: ${u.line}\n`);

@@ -6,6 +6,7 @@
  * With no probe it reads --transcripts DIR, else $CLAUDE_CONFIG_DIR/projects, else
  * ~/.claude/projects, and says on stderr which and how many files.
  */
+import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
@@ -14,7 +15,7 @@ import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { formatUsage, formatUsageBySpawn, USAGE_REPORTS, USAGE_TOLERANCE, type UsageReport } from '../../output/usage.js';
 import { type Call, makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
-import { transcriptsOption } from '../options.js';
+import { transcriptsOption, warnNoTranscripts } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 export type UsageOptions = {
@@ -104,6 +105,10 @@ function reportAndProbes(args: unknown[]): { report: UsageReport; probes: string
   const [first, ...rest] = (args[0] as string[] | undefined) ?? [];
   if (first === undefined) return { report: 'daily', probes: [] };
   if ((USAGE_REPORTS as readonly string[]).includes(first)) return { report: first as UsageReport, probes: rest };
+  // A bare word that names no folder is a report mistyped (week), not a probe without transcripts.
+  if (/^[a-z]+$/.test(first) && !existsSync(first)) {
+    throw new UsageError(`${first}: neither a report (${USAGE_REPORTS.join(', ')}) nor a probe directory`);
+  }
   return { report: 'daily', probes: [first, ...rest] };
 }
 
@@ -147,6 +152,7 @@ export function makeUsageCommand(io: IO) {
         if (opts.transcripts === undefined) {
           io.stderr(`omg-evidence: reading ${displayPath(dir)} (${count(listTranscriptFiles(dir).length)})\n`);
         }
+        warnNoTranscripts(0, dir, onWarning);
         return Evidence.openTranscripts(dir, { ...common, queries: ['usage'] });
       }
       return Evidence.open(probes, { ...common, transcripts: opts.transcripts ?? true, queries: [bySpawn ? 'usage_spawns' : 'usage'] });
