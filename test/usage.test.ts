@@ -444,6 +444,23 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
+  it('responses without a readable timestamp fall on no date, shown and warned of (a blank row before)', async () => {
+    const r = await cli(['usage', '--transcripts', fixture('no-timestamp'), '--timezone', 'UTC', '-f', 'markdown'], { env: HOME });
+    expect(r).toEqual({
+      code: 0,
+      stdout: [
+        '| date | sessions | responses | input | output | cache_write | cache_read | total | cost_usd |',
+        '|:---|---:|---:|---:|---:|---:|---:|---:|---:|',
+        '| 2026-03-01 | 1 | 1 | 1 | 1 | 0 | 0 | 2 | $0.0000 |',
+        '| (no timestamp) | 1 | 2 | 110 | 110 | 0 | 0 | 220 | $0.0033 |',
+        '| Total | 1 | 3 | 111 | 111 | 0 | 0 | 222 | $0.0033 |',
+        '',
+      ].join('\n'),
+      stderr:
+        'omg-evidence: warning: 2 response(s) have no timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out\n',
+    });
+  });
+
   it('a mistyped report is a usage error, not a probe without transcripts', async () => {
     expect(await cli(['usage', 'week'], { env: HOME })).toEqual({
       code: 2,

@@ -58,6 +58,8 @@ export function formatUsage(
   const cells = (r: Row): Record<string, Cell> => {
     const c: Record<string, Cell> = Object.fromEntries(columns.map((col) => [col.key, cellOf(r[col.key])]));
     if (!wide && r.is_total) c.key = 'Total';
+    // Responses whose line had no timestamp (or one DuckDB cannot read) fall on no date.
+    else if (!wide && r.key === null && r.model === null) c.key = '(no timestamp)';
     // A breakdown row shows its model alone, under the row it breaks down.
     if (!wide && r.model !== null) c.key = '';
     return c;
@@ -95,4 +97,15 @@ function cellOf(v: unknown): Cell {
   if (Array.isArray(v)) return v.join(' ');
   if (typeof v === 'object') return JSON.stringify(v);
   return v as Cell;
+}
+
+/**
+ * The warning for responses that fall on no date (their line has no timestamp DuckDB reads), in a
+ * report by date; null when there are none.
+ */
+export function undatedWarning(rows: Row[], report: UsageReport): string | null {
+  if (!['daily', 'weekly', 'monthly'].includes(report)) return null;
+  const undated = rows.find((r) => r.key === null && !r.is_total && r.model === null);
+  if (!undated) return null;
+  return `${undated.responses} response(s) have no timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out`;
 }

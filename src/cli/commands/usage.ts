@@ -12,7 +12,7 @@ import { UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
 import { claudeSessionsDir, Evidence, listTranscriptFiles, type Row } from '../../evidence.js';
 import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
-import { formatUsage, formatUsageBySpawn, USAGE_REPORTS, USAGE_TOLERANCE, type UsageReport } from '../../output/usage.js';
+import { formatUsage, formatUsageBySpawn, undatedWarning, USAGE_REPORTS, USAGE_TOLERANCE, type UsageReport } from '../../output/usage.js';
 import { type Call, makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
 import { transcriptsOption, warnNoTranscripts } from '../options.js';
@@ -174,5 +174,9 @@ export function makeUsageCommand(io: IO) {
       'bySpawn' in usage
         ? formatUsageBySpawn(usage.bySpawn, format as TabularFormat, style)
         : formatUsage(usage.rows, usage.report, format as TabularFormat, { breakdown: call.opts.breakdown, style }),
+    after: async (usage, _ev, { onWarning }) => {
+      const undated = 'rows' in usage ? undatedWarning(usage.rows, usage.report) : null;
+      if (undated) onWarning(undated);
+    },
   });
 }
