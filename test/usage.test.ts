@@ -618,6 +618,19 @@ describe('agree --usage', () => {
     });
   });
 
+  it('exits 3 when unpriced models left nothing compared, and says to price them', async () => {
+    const file = join(tmp, 'no-opus-5.json');
+    const prices = JSON.parse(readFileSync(join(repo, 'data', 'pricing.json'), 'utf8'));
+    delete prices.models['claude-opus-5'];
+    writeFileSync(file, JSON.stringify(prices));
+    const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
+    expect(r.code).toBe(3);
+    expect(r.stderr.split('\n').slice(1)).toEqual([
+      'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 unpriced: nothing was compared (give --pricing FILE, a price table with a price for the models the warnings name)',
+      '',
+    ]);
+  });
+
   it('exits 3 when they differ by more', async () => {
     const file = join(tmp, 'dear.json');
     const prices = JSON.parse(readFileSync(join(repo, 'data', 'pricing.json'), 'utf8'));
