@@ -335,6 +335,28 @@ describe('how a response is counted (test/fixtures/usage)', () => {
         ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n',
     );
   });
+
+  it("what DuckDB finds wrong is said without the file's absolute path or advice on read_json's options", async () => {
+    const hint =
+      ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';
+    for (const [name, body, found] of [
+      [
+        'array.json',
+        '{"as_of": "2026-01-01", "source": [], "models": [1]}',
+        'JSON transform error in record/value 1: Expected OBJECT, but got ARRAY: [1]',
+      ],
+      [
+        'date.json',
+        '{"as_of": "yesterday", "source": [], "models": {}}',
+        'JSON transform error in record/value 1: invalid date field format: "yesterday", expected format is (YYYY-MM-DD)',
+      ],
+    ]) {
+      const file = join(tmp, name!);
+      writeFileSync(file, body!);
+      const r = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', file], { env: HOME });
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: `omg-evidence: ${file}: not a price table (${found})${hint}` });
+    }
+  });
 });
 
 describe('usage: --since, --until and --timezone at day boundaries (test/fixtures/usage/days)', () => {

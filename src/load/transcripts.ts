@@ -182,7 +182,13 @@ async function loadPricing(db: Database, file: string): Promise<void> {
     // A list of one path: DuckDB reads it as named, never as a glob (pathList).
     await db.exec(readSql('transcripts/pricing'), { file: pathList([real]) }, shown);
   } catch (err) {
-    throw new InputError(`${shown}: not a price table (${(err as Error).message.split('\n')[0]})`, hint, { cause: err });
+    // What DuckDB found, without its file path (shown already) or its advice on read_json's options.
+    const found = (err as Error).message
+      .split('\n')[0]!
+      .replace(/^.*?Error: /, '')
+      .replace(/ in file "[^"]*",?/, '')
+      .replace(/; (Try setting|If this error occurred)[^;]*/g, '');
+    throw new InputError(`${shown}: not a price table (${found})`, hint, { cause: err });
   }
   const bad = (await db.query(readSql('transcripts/pricing-check'), undefined, shown)).rows[0];
   if (bad) throw new InputError(`${shown}: ${bad.problem}`, hint);
