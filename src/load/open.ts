@@ -89,6 +89,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
           lines: !reads || reads.has('transcript_lines'),
           results: !reads || reads.has('transcript_tool_results'),
           messages: !reads || reads.has('transcript_messages'),
+          calls: !reads || reads.has('transcript_sessions') || reads.has('transcript_tool_uses'),
           pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
