@@ -11,32 +11,45 @@
 
 create or replace table transcript_messages as
 with lines as (
-    select coalesce(r.session_id, f.session_id) as session_id, f.file, r.o - f.first + 1 as rec,
-           try_cast(r.timestamp as TIMESTAMPTZ) as line_at, omg_project(f.abs) as project,
+    select coalesce(r.session_id, f.session_id) as session_id, f.file, f.file_no, r.o - f.first + 1 as rec,
+           try_cast(r.timestamp as TIMESTAMPTZ) as line_at, f.project,
            r.* exclude (o, session_id, timestamp)
     from scan_responses as r
-    join scan_files as f using (abs)
+    -- Per file, not per line: its project, and its rank in file order (file_no) for the keys below.
+    join (select *, omg_project(abs) as project, dense_rank() over (order by file) as file_no from scan_files) as f using (abs)
     where r.o - f.first + 1 <= f.n
 ),
 
-keyed as (
-    select *,
-           case when message_id is null then 'line:' || file || ':' || rec
-                else message_id || ':' || coalesce(request_id, max(request_id) over (partition by message_id), '')
-           end as k
+-- A line without requestId takes its message's (a join: a window over every line sorts them).
+requests as (
+    select message_id, max(request_id) as message_request
     from lines
+    where message_id is not null and request_id is not null
+    group by message_id
 ),
 
--- One row per response: its final snapshot's fields (f), and what its lines say together.
+keyed as (
+    select l.*,
+           case when l.message_id is null then 'line:' || l.file || ':' || l.rec
+                else l.message_id || ':' || coalesce(l.request_id, q.message_request, '')
+           end as k
+    from lines as l
+    left join requests as q using (message_id)
+),
+
+-- One row per response: its final snapshot's fields (f), and what its lines say together. The
+-- final line is the greatest of (has output_tokens, output_tokens, file first, rec last), the first
+-- session the least of (has a timestamp first, timestamp, file, rec): arg_max and arg_min with
+-- struct keys, which compare field by field, stream where ordered aggregates or windows sort.
 snapshots as (
-    select first({'message_id': message_id, 'model': model, 'input_tokens': input_tokens, 'output_tokens': output_tokens,
+    select arg_max({'message_id': message_id, 'model': model, 'input_tokens': input_tokens, 'output_tokens': output_tokens,
                   'cache_creation_input_tokens': cache_creation_input_tokens,
                   'cache_read_input_tokens': cache_read_input_tokens,
                   'cache_creation_5m_input_tokens': cache_creation_5m_input_tokens,
                   'cache_creation_1h_input_tokens': cache_creation_1h_input_tokens, 'service_tier': service_tier,
-                  'cwd': cwd, 'git_branch': git_branch, 'project': project, 'file': file, 'rec': rec}
-                 order by output_tokens desc nulls last, file, rec desc) as f,
-           first(session_id order by line_at nulls last, file, rec) as first_session,
+                  'cwd': cwd, 'git_branch': git_branch, 'project': project, 'file': file, 'rec': rec},
+                   {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': -file_no, 'rec': rec}) as f,
+           arg_min(session_id, {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first_session,
            min(line_at) as first_timestamp,
            max(line_at) as last_timestamp,
            bool_or(is_sidechain) as any_sidechain,
