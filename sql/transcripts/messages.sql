@@ -10,31 +10,31 @@
 -- earliest line. A line with no message.id is a response of its own.
 
 create or replace table transcript_messages as
-with lines as (
-    select coalesce(r.session_id, f.session_id) as session_id, f.file, f.file_no, r.o - f.first + 1 as rec,
-           try_cast(r.timestamp as TIMESTAMPTZ) as line_at, f.project,
-           r.* exclude (o, session_id, timestamp)
-    from scan_responses as r
-    -- Per file, not per line: its project, and its rank in file order (file_no) for the keys below.
-    join (select *, omg_project(abs) as project, dense_rank() over (order by file) as file_no from scan_files) as f using (abs)
-    where r.o - f.first + 1 <= f.n
+-- Per file, not per line: its project, and its place in file order (file_no) for the keys below.
+with files as (
+    select abs, file, first, n, session_id, omg_project(abs) as project, row_number() over (order by file, abs) as file_no
+    from scan_files
 ),
 
 -- A line without requestId takes its message's (a join: a window over every line sorts them).
 requests as (
     select message_id, max(request_id) as message_request
-    from lines
+    from scan_responses
     where message_id is not null and request_id is not null
     group by message_id
 ),
 
-keyed as (
-    select l.*,
-           case when l.message_id is null then 'line:' || l.file || ':' || l.rec
-                else l.message_id || ':' || coalesce(l.request_id, q.message_request, '')
-           end as k
-    from lines as l
+lines as (
+    select coalesce(r.session_id, f.session_id) as session_id, f.file_no, r.o - f.first + 1 as rec,
+           try_cast(r.timestamp as TIMESTAMPTZ) as line_at,
+           case when r.message_id is null then 'line:' || f.file || ':' || (r.o - f.first + 1)
+                else r.message_id || ':' || coalesce(r.request_id, q.message_request, '')
+           end as k,
+           r.* exclude (abs, o, session_id, timestamp)
+    from scan_responses as r
+    join files as f using (abs)
     left join requests as q using (message_id)
+    where r.o - f.first + 1 <= f.n
 ),
 
 -- One row per response: its final snapshot's fields (f), and what its lines say together. The
@@ -47,7 +47,7 @@ snapshots as (
                   'cache_read_input_tokens': cache_read_input_tokens,
                   'cache_creation_5m_input_tokens': cache_creation_5m_input_tokens,
                   'cache_creation_1h_input_tokens': cache_creation_1h_input_tokens, 'service_tier': service_tier,
-                  'cwd': cwd, 'git_branch': git_branch, 'project': project, 'file': file, 'rec': rec},
+                  'cwd': cwd, 'git_branch': git_branch, 'file_no': file_no, 'rec': rec},
                    {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': -file_no, 'rec': rec}) as f,
            arg_min(session_id, {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first_session,
            min(line_at) as first_timestamp,
@@ -56,7 +56,7 @@ snapshots as (
            max(agent_id) as any_agent,
            max(request_id) as any_request,
            count(*) as n_lines
-    from keyed
+    from lines
     group by k
 )
 
@@ -77,7 +77,7 @@ select s.first_session as session_id,
        s.any_agent as agent_id,
        s.f.cwd,
        s.f.git_branch,
-       s.f.project,
+       fl.project,
        -- Cache writes without the 5-minute/1-hour split (before about 2.0) are priced as 5-minute ones,
        -- the only kind Claude Code wrote then.
        case when s.f.model = '<synthetic>' then 0::DECIMAL(18, 9)
@@ -88,8 +88,9 @@ select s.first_session as session_id,
                    + coalesce(s.f.cache_read_input_tokens, 0) * p.cache_read) / 1000000)::DECIMAL(18, 9)
        end as cost_usd,
        s.n_lines as lines,
-       s.f.file,
+       fl.file,
        s.f.rec
 from snapshots as s
+join files as fl on fl.file_no = s.f.file_no
 left join model_prices as p on p.model = omg_price_key(s.f.model)
-order by s.first_timestamp nulls last, s.f.file, s.f.rec;
+order by s.first_timestamp nulls last, fl.file, s.f.rec;
