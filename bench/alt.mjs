@@ -2,9 +2,9 @@
 /**
  * Several commands over one corpus, alternated run by run so that they share the machine alike:
  * `node bench/alt.mjs [--runs N] DIR LABEL=COMMAND...`. `{dir}` in a COMMAND stands for DIR; a
- * COMMAND is split on spaces (no quoting). One warm-up run each (which also reads the corpus into
- * the page cache), then N rounds; each round runs every command once, in an order rotated by one
- * per round. Prints, per LABEL, the median and min–max of wall and of CPU time (user + sys), the
+ * COMMAND is split on spaces, or is a JSON array of its arguments (`sql=["node","dist/bin.js","sql",…]`).
+ * One warm-up run each (which also reads the corpus into the page cache), then N rounds; each
+ * round runs every command once, in an order rotated by one per round. Prints, per LABEL, the median and min–max of wall and of CPU time (user + sys), the
  * peak RSS, and the 1-minute load average before each run (median, max), under /usr/bin/time.
  * Labels that share the part before `@` (`usage@base`, `usage@new`) must print the same stdout.
  */
@@ -25,14 +25,9 @@ const dir = resolve(positionals[0]);
 const commands = positionals.slice(1).map((s) => {
   const eq = s.indexOf('=');
   if (eq < 1) throw new Error(`not LABEL=COMMAND: ${s}`);
-  return {
-    label: s.slice(0, eq),
-    argv: s
-      .slice(eq + 1)
-      .trim()
-      .split(/\s+/)
-      .map((a) => a.replaceAll('{dir}', dir)),
-  };
+  const command = s.slice(eq + 1).trim();
+  const argv = command.startsWith('[') ? JSON.parse(command) : command.split(/\s+/);
+  return { label: s.slice(0, eq), argv: argv.map((a) => a.replaceAll('{dir}', dir)) };
 });
 const runs = Number(values.runs);
 const load = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);

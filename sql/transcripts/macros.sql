@@ -233,6 +233,32 @@ from (
          with ordinality
 );
 
+-- The calls of the full pass (every column of transcript_tool_uses: a call's input keys, a line's
+-- isSidechain and agentId), without a tool_result or a response: for SQL that reads the calls but
+-- no result (scan-calls.sql).
+create or replace temp macro omg_scan_calls(files) as table
+select abs, o, unnest(omg_line(j)),
+       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
+            then omg_call(j.message.content[1], 1, list_sort(map_keys(j.message.content[1].input)))
+       end as call1,
+       case when j.type = 'assistant' and len(j.message.content) > 1
+            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
+       end as calls,
+       null as result1,
+       null as results
+from (
+    select filename as abs, ordinality as o,
+           {'type': type, 'subtype': subtype, 'sessionId': sessionId, 'uuid': uuid, 'timestamp': timestamp,
+            'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'message': message} as j
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
+                              version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input MAP(VARCHAR, VARCHAR))[])'})
+         with ordinality
+);
+
 -- What a pass keeps of the lines of one file and session, aggregated as it reads: counts, the
 -- first line (by ordinality, which gives record numbers), the lines to look at again (keyless,
 -- mistyped), and the lines that hold calls or results, each with what its rows need: a

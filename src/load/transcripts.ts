@@ -62,6 +62,11 @@ export interface LoadOptions {
    * Without it (and without results and lines) the pass reads no line's content.
    */
   calls?: boolean;
+  /**
+   * transcript_tool_uses with every column (default true). false lets a load for queries that read
+   * no call's input_keys, agent_id or is_sidechain (census) take the lean pass, which leaves them NULL.
+   */
+  fullCalls?: boolean;
   /** The price table transcript_messages is priced by (default: the package's data/pricing.json). */
   pricing?: string;
   onProgress?: (p: Progress) => void;
@@ -88,7 +93,9 @@ export const DEFAULT_PRICING = join(packageRoot, 'data', 'pricing.json');
 export async function loadTranscripts(db: Database, files: TranscriptFile[], options: LoadOptions = {}): Promise<string[]> {
   const messages = options.messages ?? true;
   // One pass reads either the lean fields or all of them: responses and results together take all.
-  const lines = (options.lines ?? true) || (messages && (options.results ?? true));
+  const fullCalls = (options.calls ?? true) && (options.fullCalls ?? true);
+  // Full calls and responses together take the pass that keeps every line, as results and responses do.
+  const lines = (options.lines ?? true) || (messages && ((options.results ?? true) || fullCalls));
   const results = lines || (options.results ?? true);
   const calls = results || (options.calls ?? true);
   if (files.length === 0) {
@@ -135,7 +142,9 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
           ? 'transcripts/scan-usage'
           : results
             ? 'transcripts/scan-results'
-            : 'transcripts/scan',
+            : calls && fullCalls
+              ? 'transcripts/scan-calls'
+              : 'transcripts/scan',
   );
   const into = lines ? 'transcript_scan' : !calls && messages ? 'scan_rows' : 'scan_groups';
   const committed = files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`)));
