@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
-import { Evidence } from '../src/evidence.js';
+import { Evidence, transcriptTablesNamed } from '../src/evidence.js';
 import { VIEWS } from '../src/db/views.js';
 import { spawn } from 'node:child_process';
 import { totalmem } from 'node:os';
@@ -68,6 +68,35 @@ describe('sql', () => {
       'csv',
     ]);
     expect(run.stdout).toBe('sessions\r\n24\r\n');
+  });
+
+  it('builds only the transcript tables the query names, each as a full load has it', async () => {
+    const dir = join('test', 'fixtures', 'transcripts', 'edge-cases');
+    // A query that names information_schema, even in a comment, builds every table.
+    const full = (query: string) => cli(['sql', '--transcripts', dir, `${query} -- information_schema`, '--format', 'csv']);
+    for (const table of transcriptTablesNamed('select * from information_schema.tables')) {
+      const query = `select * from ${table} order by all`;
+      const alone = await cli(['sql', '--transcripts', dir, query, '--format', 'csv']);
+      expect(alone.code).toBe(0);
+      expect(alone.stdout).toBe((await full(query)).stdout);
+    }
+    expect((await full('select count(*) as n from duckdb_tables()')).stdout).toMatch(/^n\r\n[1-9]/);
+    expect(transcriptTablesNamed('select 1')).toEqual([]);
+    expect(transcriptTablesNamed('select * from Transcript_Tool_Uses join "transcript_sessions" using (session_id)')).toEqual([
+      'transcript_sessions',
+      'transcript_tool_uses',
+      'transcript_messages',
+    ]);
+    expect(transcriptTablesNamed('select * from transcript_tool_uses_x')).toEqual([]);
+    // What can read a table without naming it builds them all.
+    for (const q of [
+      'show tables',
+      'describe transcript_lines',
+      "select * from query_table('transcript_' || 'lines')",
+      'pragma show_tables',
+    ]) {
+      expect(transcriptTablesNamed(q)).toHaveLength(7);
+    }
   });
 
   it("prints DuckDB's error on one line, prefixed by where the query came from, exit 1", async () => {

@@ -168,8 +168,12 @@ describe('transcript edge cases', () => {
   ];
   for (const [fixture, message] of malformed) {
     it(`a malformed line is an error naming file:line, exit 1: ${fixture}`, async () => {
-      const run = await cli(['census', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)]);
-      expect(run).toEqual({ code: 1, stdout: '', stderr: `omg-evidence: test/fixtures/transcripts/${fixture}/${message}\n` });
+      const dir = join('test', 'fixtures', 'transcripts', fixture);
+      const want = { code: 1, stdout: '', stderr: `omg-evidence: test/fixtures/transcripts/${fixture}/${message}\n` };
+      expect(await cli(['census', '--transcripts', dir])).toEqual(want);
+      // usage's pass reads no content, and sql naming no transcript table builds none: each line is still checked.
+      expect(await cli(['usage', '--transcripts', dir])).toEqual(want);
+      expect(await cli(['sql', '--transcripts', dir, 'select 1'])).toEqual(want);
     });
   }
 
@@ -187,6 +191,8 @@ describe('transcript edge cases', () => {
       };
       expect(await cli(['census', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)])).toEqual(want);
       expect(await cli(['skills', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)])).toEqual(want);
+      expect(await cli(['usage', '--transcripts', join('test', 'fixtures', 'transcripts', fixture)])).toEqual(want);
+      expect(await cli(['sql', '--transcripts', join('test', 'fixtures', 'transcripts', fixture), 'select 1'])).toEqual(want);
     });
   }
 

@@ -127,8 +127,8 @@ create or replace temp macro omg_calls(j) as
 -- a line unread; a line that is not JSON gives a row of NULLs, like a line with none of the fields
 -- (omg_keyless), and such lines are looked at again (keyless.sql). Lean: what census and forgeable
 -- read, without a tool_result, a call's input keys, or a line's uuid, subtype, isSidechain and
--- agentId (NULL). Usage: the lean fields and each response's usage (omg_response), for what reads
--- transcript_messages and no tool_result (usage). Full: everything, each response's usage, a call's input as a MAP (for its key names), and each
+-- agentId (NULL). Usage: the lean fields and each response's usage (omg_response), for what reads the calls and
+-- transcript_messages and no tool_result. Full: everything, each response's usage, a call's input as a MAP (for its key names), and each
 -- tool_result block's call id, error flag and content, and toolUseResult.
 create or replace temp macro omg_scan_lean(files) as table
 select abs, o, unnest(omg_line(j)),
@@ -147,6 +147,39 @@ from (
                                   input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
          with ordinality
 );
+
+-- The pass for what reads transcript_messages and no other table but transcript_files (usage):
+-- one row per line, its flat typed fields, never its content; messages.sql reads the responses
+-- (is_response) and responses.sql groups the rest. Flat rows cost less than a list of structs
+-- collected per group (bench/README.md, usage).
+create or replace temp macro omg_scan_responses(files) as table
+select filename as abs, ordinality as o, sessionId as session_id,
+       omg_keyless({'type': type, 'subtype': null::VARCHAR, 'sessionId': sessionId, 'uuid': null::VARCHAR,
+                    'timestamp': timestamp, 'version': version, 'isSidechain': isSidechain, 'agentId': agentId,
+                    'message': message}) as keyless,
+       omg_mistyped(timestamp) or omg_mistyped(version) as mistyped,
+       coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
+       timestamp ->> '$' as timestamp,
+       message.id as message_id,
+       requestId as request_id,
+       message.model as model,
+       message.usage.input_tokens as input_tokens,
+       message.usage.output_tokens as output_tokens,
+       message.usage.cache_creation_input_tokens as cache_creation_input_tokens,
+       message.usage.cache_read_input_tokens as cache_read_input_tokens,
+       message.usage.cache_creation.ephemeral_5m_input_tokens as cache_creation_5m_input_tokens,
+       message.usage.cache_creation.ephemeral_1h_input_tokens as cache_creation_1h_input_tokens,
+       message.usage.service_tier as service_tier,
+       coalesce(isSidechain, false) as is_sidechain,
+       agentId as agent_id,
+       cwd,
+       gitBranch as git_branch
+from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+               hive_partitioning = false, maximum_object_size = 268435456,
+               columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
+                          isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
+                          message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens BIGINT, output_tokens BIGINT, cache_creation_input_tokens BIGINT, cache_read_input_tokens BIGINT, cache_creation STRUCT(ephemeral_5m_input_tokens BIGINT, ephemeral_1h_input_tokens BIGINT), service_tier VARCHAR))'})
+     with ordinality;
 
 create or replace temp macro omg_scan_usage(files) as table
 select abs, o, unnest(omg_line(j)),
@@ -197,6 +230,32 @@ from (
                               requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
                               message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens BIGINT, output_tokens BIGINT, cache_creation_input_tokens BIGINT, cache_read_input_tokens BIGINT, cache_creation STRUCT(ephemeral_5m_input_tokens BIGINT, ephemeral_1h_input_tokens BIGINT), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
                                   input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content JSON)[])'})
+         with ordinality
+);
+
+-- The calls of the full pass (every column of transcript_tool_uses: a call's input keys, a line's
+-- isSidechain and agentId), without a tool_result or a response: for SQL that reads the calls but
+-- no result (scan-calls.sql).
+create or replace temp macro omg_scan_calls(files) as table
+select abs, o, unnest(omg_line(j)),
+       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
+            then omg_call(j.message.content[1], 1, list_sort(map_keys(j.message.content[1].input)))
+       end as call1,
+       case when j.type = 'assistant' and len(j.message.content) > 1
+            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
+       end as calls,
+       null as result1,
+       null as results
+from (
+    select filename as abs, ordinality as o,
+           {'type': type, 'subtype': subtype, 'sessionId': sessionId, 'uuid': uuid, 'timestamp': timestamp,
+            'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'message': message} as j
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
+                              version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input MAP(VARCHAR, VARCHAR))[])'})
          with ordinality
 );
 

@@ -1,5 +1,5 @@
--- transcript_messages: one row per API response, from the responses the pass kept (scan_groups),
--- priced by model_prices; then the response columns of transcript_sessions.
+-- transcript_messages: one row per API response, from the responses the pass kept (scan_responses:
+-- abs, o and the columns of omg_response), priced by model_prices.
 --
 -- Claude Code writes a streamed response as one line per content block, each repeating the
 -- response's usage as it stood then: output_tokens grows line by line, so only the last snapshot
@@ -10,106 +10,87 @@
 -- earliest line. A line with no message.id is a response of its own.
 
 create or replace table transcript_messages as
-with responses as (
-    select abs, unnest(responses, recursive := true)
-    from scan_groups
-    where responses is not null
+-- Per file, not per line: its project, and its place in file order (file_no) for the keys below.
+with files as (
+    select abs, file, first, n, session_id, omg_project(abs) as project, row_number() over (order by file, abs) as file_no
+    from scan_files
+),
+
+-- A line without requestId takes its message's (a join: a window over every line sorts them).
+requests as (
+    select message_id, max(request_id) as message_request
+    from scan_responses
+    where message_id is not null and request_id is not null
+    group by message_id
 ),
 
 lines as (
-    select coalesce(r.session_id, f.session_id) as session_id, f.file, r.o - f.first + 1 as rec,
-           try_cast(r.timestamp as TIMESTAMPTZ) as line_at, omg_project(f.abs) as project,
-           r.* exclude (o, session_id, timestamp)
-    from responses as r
-    join scan_files as f using (abs)
+    select coalesce(r.session_id, f.session_id) as session_id, f.file_no, r.o - f.first + 1 as rec,
+           try_cast(r.timestamp as TIMESTAMPTZ) as line_at,
+           case when r.message_id is null then 'line:' || f.file || ':' || (r.o - f.first + 1)
+                else r.message_id || ':' || coalesce(r.request_id, q.message_request, '')
+           end as k,
+           r.* exclude (abs, o, session_id, timestamp)
+    from scan_responses as r
+    join files as f using (abs)
+    left join requests as q using (message_id)
     where r.o - f.first + 1 <= f.n
 ),
 
-keyed as (
-    select *,
-           case when message_id is null then 'line:' || file || ':' || rec
-                else message_id || ':' || coalesce(request_id, max(request_id) over (partition by message_id), '')
-           end as k
-    from lines
-),
-
+-- One row per response: its final snapshot's fields (f), and what its lines say together. The
+-- final line is the greatest of (has output_tokens, output_tokens, file first, rec last), the first
+-- session the least of (has a timestamp first, timestamp, file, rec): arg_max and arg_min with
+-- struct keys, which compare field by field, stream where ordered aggregates or windows sort.
 snapshots as (
-    select *,
-           row_number() over (partition by k order by output_tokens desc nulls last, file, rec desc) as final,
-           first_value(session_id) over (partition by k order by line_at nulls last, file, rec) as first_session,
-           min(line_at) over (partition by k) as first_timestamp,
-           max(line_at) over (partition by k) as last_timestamp,
-           bool_or(is_sidechain) over (partition by k) as any_sidechain,
-           max(agent_id) over (partition by k) as any_agent,
-           max(request_id) over (partition by k) as any_request,
-           count(*) over (partition by k) as n_lines
-    from keyed
+    select arg_max({'message_id': message_id, 'model': model, 'input_tokens': input_tokens, 'output_tokens': output_tokens,
+                  'cache_creation_input_tokens': cache_creation_input_tokens,
+                  'cache_read_input_tokens': cache_read_input_tokens,
+                  'cache_creation_5m_input_tokens': cache_creation_5m_input_tokens,
+                  'cache_creation_1h_input_tokens': cache_creation_1h_input_tokens, 'service_tier': service_tier,
+                  'cwd': cwd, 'git_branch': git_branch, 'file_no': file_no, 'rec': rec},
+                   {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': -file_no, 'rec': rec}) as f,
+           arg_min(session_id, {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first_session,
+           min(line_at) as first_timestamp,
+           max(line_at) as last_timestamp,
+           bool_or(is_sidechain) as any_sidechain,
+           max(agent_id) as any_agent,
+           max(request_id) as any_request,
+           count(*) as n_lines
+    from lines
+    group by k
 )
 
 select s.first_session as session_id,
-       s.message_id,
+       s.f.message_id,
        s.any_request as request_id,
-       s.model,
+       s.f.model,
        s.first_timestamp,
        s.last_timestamp,
-       s.input_tokens,
-       s.output_tokens,
-       s.cache_creation_input_tokens,
-       s.cache_read_input_tokens,
-       s.cache_creation_5m_input_tokens,
-       s.cache_creation_1h_input_tokens,
-       s.service_tier,
+       s.f.input_tokens,
+       s.f.output_tokens,
+       s.f.cache_creation_input_tokens,
+       s.f.cache_read_input_tokens,
+       s.f.cache_creation_5m_input_tokens,
+       s.f.cache_creation_1h_input_tokens,
+       s.f.service_tier,
        s.any_sidechain as is_sidechain,
        s.any_agent as agent_id,
-       s.cwd,
-       s.git_branch,
-       s.project,
+       s.f.cwd,
+       s.f.git_branch,
+       fl.project,
        -- Cache writes without the 5-minute/1-hour split (before about 2.0) are priced as 5-minute ones,
        -- the only kind Claude Code wrote then.
-       case when s.model = '<synthetic>' then 0::DECIMAL(18, 9)
-            else ((coalesce(s.input_tokens, 0) * p.input
-                   + coalesce(s.output_tokens, 0) * p.output
-                   + (coalesce(s.cache_creation_input_tokens, 0) - coalesce(s.cache_creation_1h_input_tokens, 0)) * p.cache_write_5m
-                   + coalesce(s.cache_creation_1h_input_tokens, 0) * p.cache_write_1h
-                   + coalesce(s.cache_read_input_tokens, 0) * p.cache_read) / 1000000)::DECIMAL(18, 9)
+       case when s.f.model = '<synthetic>' then 0::DECIMAL(18, 9)
+            else ((coalesce(s.f.input_tokens, 0) * p.input
+                   + coalesce(s.f.output_tokens, 0) * p.output
+                   + (coalesce(s.f.cache_creation_input_tokens, 0) - coalesce(s.f.cache_creation_1h_input_tokens, 0)) * p.cache_write_5m
+                   + coalesce(s.f.cache_creation_1h_input_tokens, 0) * p.cache_write_1h
+                   + coalesce(s.f.cache_read_input_tokens, 0) * p.cache_read) / 1000000)::DECIMAL(18, 9)
        end as cost_usd,
        s.n_lines as lines,
-       s.file,
-       s.rec
+       fl.file,
+       s.f.rec
 from snapshots as s
-left join model_prices as p on p.model = omg_price_key(s.model)
-where s.final = 1
-order by s.first_timestamp nulls last, s.file, s.rec;
-
-update transcript_sessions as t
-set cwd = m.cwd,
-    git_branch = m.git_branch,
-    last_timestamp = m.last_timestamp,
-    duration = m.last_timestamp - t.first_timestamp,
-    responses = m.responses,
-    input_tokens = m.input_tokens,
-    output_tokens = m.output_tokens,
-    cache_creation_input_tokens = m.cache_creation_input_tokens,
-    cache_read_input_tokens = m.cache_read_input_tokens,
-    cost_usd = m.cost_usd
-from (
-    select session_id,
-           arg_min(cwd, first_timestamp) filter (where cwd is not null) as cwd,
-           arg_min(git_branch, first_timestamp) filter (where git_branch is not null) as git_branch,
-           max(last_timestamp) as last_timestamp,
-           count(*) as responses,
-           coalesce(sum(input_tokens), 0)::BIGINT as input_tokens,
-           coalesce(sum(output_tokens), 0)::BIGINT as output_tokens,
-           coalesce(sum(cache_creation_input_tokens), 0)::BIGINT as cache_creation_input_tokens,
-           coalesce(sum(cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
-           -- A session with a response of no price has no cost: a sum without it would pass for one.
-           case when bool_and(cost_usd is not null) then sum(cost_usd)::DECIMAL(18, 9) end as cost_usd
-    from transcript_messages
-    group by session_id
-) as m
-where t.session_id = m.session_id;
-
-update transcript_sessions
-set responses = 0, input_tokens = 0, output_tokens = 0, cache_creation_input_tokens = 0, cache_read_input_tokens = 0,
-    cost_usd = 0
-where responses is null;
+join files as fl on fl.file_no = s.f.file_no
+left join model_prices as p on p.model = omg_price_key(s.f.model)
+order by s.first_timestamp nulls last, fl.file, s.f.rec;

@@ -60,7 +60,3 @@ select session_id,
        timestamp, version, model, file, rec, block, path, command
 from ranked
 where k = 1;
-
-create or replace table transcript_files as
-select dir, file, n as lines, abs
-from scan_files;

@@ -10,7 +10,7 @@ import { loadProbes, loadResultsFile } from './probe.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
 /** What loading is told of the facade's OpenOptions. */
-export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries' | 'pricing'>;
+export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries' | 'tables' | 'pricing'>;
 
 /** How evidence is opened (Evidence.open and the other openers). */
 export interface OpenOptions {
@@ -35,6 +35,12 @@ export interface OpenOptions {
    * table is built. Ignored with `db`.
    */
   queries?: string[];
+  /**
+   * The only tables the caller's own SQL will read (transcriptTablesNamed): the load then builds
+   * only those of the transcript tables, each exact, and every probe table. Default: every table.
+   * Ignored with `queries` and with `db`.
+   */
+  tables?: string[];
   /** Told how a long transcript scan is going (the CLI prints it on a terminal). */
   onProgress?: (p: Progress) => void;
   /**
@@ -78,6 +84,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
   try {
     const only = options.queries;
     const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
+    const transcriptReads = reads ?? (options.tables && new Set(options.tables));
     // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
     const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
     // The probes load on a second connection while the transcripts load on this one: neither reads
@@ -86,9 +93,12 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
     const [unpriced, loaded] = await db.inParallel(
       (here) =>
         loadTranscripts(here, files, {
-          lines: !reads || reads.has('transcript_lines'),
-          results: !reads || reads.has('transcript_tool_results'),
-          messages: !reads || reads.has('transcript_messages'),
+          lines: !transcriptReads || transcriptReads.has('transcript_lines'),
+          results: !transcriptReads || transcriptReads.has('transcript_tool_results'),
+          messages: !transcriptReads || transcriptReads.has('transcript_messages') || transcriptReads.has('model_prices'),
+          calls: !transcriptReads || transcriptReads.has('transcript_sessions') || transcriptReads.has('transcript_tool_uses'),
+          // The queries read no call's input_keys, agent_id or is_sidechain; the user's SQL may.
+          fullCalls: !reads,
           pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
@@ -154,4 +164,33 @@ export function exportParquet(paths: string[], dir: string, options: OpenOptions
   return withUnsealed(paths, options, (loaded) =>
     exportViews(loaded.db, dir, { force: options.force, hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
   );
+}
+
+/** The tables loading transcripts can build. */
+const TRANSCRIPT_TABLES = [
+  'transcript_files',
+  'transcript_lines',
+  'transcript_sessions',
+  'transcript_tool_uses',
+  'transcript_tool_results',
+  'transcript_messages',
+  'model_prices',
+];
+
+/**
+ * SQL that can reach a table without naming it: the catalog, SHOW, DESCRIBE, SUMMARIZE, PRAGMA,
+ * and the functions that run a query or read a table given as a string.
+ */
+const UNNAMED_READ = /\b(information_schema|pg_catalog|sqlite_master|duckdb_\w+|show|describe|summarize|pragma\w*|query(_table)?\s*\()/i;
+
+/**
+ * The transcript tables `sql` names as words (OpenOptions.tables), so that a load for it builds
+ * only those and what they are made from; every one when it could read a table it does not name
+ * (UNNAMED_READ).
+ */
+export function transcriptTablesNamed(sql: string): string[] {
+  if (UNNAMED_READ.test(sql)) return TRANSCRIPT_TABLES;
+  const named = TRANSCRIPT_TABLES.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(sql));
+  // A session's token and cost columns come from its responses.
+  return named.includes('transcript_sessions') && !named.includes('transcript_messages') ? [...named, 'transcript_messages'] : named;
 }

@@ -57,6 +57,16 @@ export interface LoadOptions {
    * assistant line's ids and usage, and where it was made.
    */
   messages?: boolean;
+  /**
+   * Build transcript_sessions and transcript_tool_uses (default true; results and lines imply it).
+   * Without it (and without results and lines) the pass reads no line's content.
+   */
+  calls?: boolean;
+  /**
+   * transcript_tool_uses with every column (default true). false lets a load for queries that read
+   * no call's input_keys, agent_id or is_sidechain (census) take the lean pass, which leaves them NULL.
+   */
+  fullCalls?: boolean;
   /** The price table transcript_messages is priced by (default: the package's data/pricing.json). */
   pricing?: string;
   onProgress?: (p: Progress) => void;
@@ -83,15 +93,19 @@ export const DEFAULT_PRICING = join(packageRoot, 'data', 'pricing.json');
 export async function loadTranscripts(db: Database, files: TranscriptFile[], options: LoadOptions = {}): Promise<string[]> {
   const messages = options.messages ?? true;
   // One pass reads either the lean fields or all of them: responses and results together take all.
-  const lines = (options.lines ?? true) || (messages && (options.results ?? true));
+  const fullCalls = (options.calls ?? true) && (options.fullCalls ?? true);
+  // Full calls and responses together take the pass that keeps every line, as results and responses do.
+  const lines = (options.lines ?? true) || (messages && ((options.results ?? true) || fullCalls));
   const results = lines || (options.results ?? true);
+  const calls = results || (options.calls ?? true);
   if (files.length === 0) {
     // No transcripts: the same tables, empty, without a scan (a test holds the two shapes equal).
     await db.exec(readSql('transcripts/empty'), undefined, 'creating the transcript tables');
     if (!results) await db.exec('drop table transcript_tool_results');
     if (!lines) await db.exec('drop table transcript_lines');
     if (!messages) await db.exec('drop table transcript_messages');
-    else {
+    if (!calls) await db.exec('drop table transcript_sessions; drop table transcript_tool_uses');
+    if (messages) {
       // Price keys are read as models are (omg_price_key).
       await db.exec(readSql('transcripts/macros'), undefined, 'reading the price table');
       await loadPricing(db, options.pricing ?? DEFAULT_PRICING);
@@ -122,13 +136,24 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   );
   // A committed transcript's RFC 8259 check reads its files again, on a second connection while
   // this one makes the pass; an error of the pass or of its lines is the one thrown when both fail.
+  // The pass: each line's fields kept as rows (lines, or responses alone), or aggregated as read.
+  const pass = readSql(
+    lines
+      ? 'transcripts/scan-lines'
+      : !calls && messages
+        ? 'transcripts/scan-responses'
+        : messages
+          ? 'transcripts/scan-usage'
+          : results
+            ? 'transcripts/scan-results'
+            : calls && fullCalls
+              ? 'transcripts/scan-calls'
+              : 'transcripts/scan',
+  );
+  const into = lines ? 'transcript_scan' : !calls && messages ? 'scan_rows' : 'scan_groups';
   const committed = files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`)));
   await db.onConnections(committed.length ? 2 : 1, async (con, i) => {
     if (i === 1) return rejectNonJsonValues(con, committed);
-    const pass = readSql(
-      lines ? 'transcripts/scan-lines' : messages ? 'transcripts/scan-usage' : results ? 'transcripts/scan-results' : 'transcripts/scan',
-    );
-    const into = lines ? 'transcript_scan' : 'scan_groups';
     try {
       // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
       // need not keep.
@@ -154,16 +179,21 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     } finally {
       await db.exec('RESET preserve_insertion_order');
     }
-    if (lines) await db.exec(readSql('transcripts/groups'), undefined, 'reading the transcripts');
+    if (into !== 'scan_groups') {
+      await db.exec(readSql(lines ? 'transcripts/groups' : 'transcripts/responses'), undefined, 'reading the transcripts');
+    } else if (messages) {
+      await db.exec(readSql('transcripts/responses-listed'), undefined, 'reading the transcripts');
+    }
     await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
     await rejectBadLines(db);
   });
-  await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
+  if (calls) await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
+  await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
   if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
   if (results) await buildResults(db);
-  const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING) : [];
+  const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls) : [];
   await db.exec(
-    `drop table scan_groups; drop table scan_files; drop table transcript_input_files${lines ? '; drop table transcript_scan' : ''}`,
+    `${messages ? 'drop view scan_responses; ' : ''}drop table scan_groups; drop table scan_files; drop table transcript_input_files${into === 'scan_groups' ? '' : `; drop table ${into}`}`,
     undefined,
     'building the transcript tables',
   );
@@ -196,12 +226,13 @@ async function loadPricing(db: Database, file: string): Promise<void> {
 }
 
 /**
- * transcript_messages and the response columns of transcript_sessions, priced by `pricing`; a
+ * transcript_messages and (with `sessions`) the response columns of transcript_sessions, priced by `pricing`; a
  * warning for each model with no price (its responses' cost_usd is NULL, never 0).
  */
-async function buildMessages(db: Database, pricing: string): Promise<string[]> {
+async function buildMessages(db: Database, pricing: string, sessions: boolean): Promise<string[]> {
   await loadPricing(db, pricing);
   await db.exec(readSql('transcripts/messages'), undefined, 'building the transcript messages');
+  if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
   const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
   return unpriced.map(
     (r) =>

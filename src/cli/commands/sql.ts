@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { InputError, UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
-import { Evidence, type Source } from '../../evidence.js';
+import { Evidence, type Source, transcriptTablesNamed } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { NUMERIC } from '../../output/sql.js';
@@ -82,6 +82,8 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
           onProgress: progressReporter(io),
           db: opts.db,
           transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
+          // Only the transcript tables the query names are built (each one exact).
+          tables: transcriptTablesNamed(sql),
           memoryLimit: opts.memoryLimit,
         }),
         async (ev) => {

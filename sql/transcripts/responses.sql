@@ -1,0 +1,13 @@
+-- scan_groups from the lines scan-responses.sql kept, with what files-seen.sql and the checks read
+-- (as scan.sql aggregates them), and the responses messages.sql reads.
+create or replace temp table scan_groups as
+select abs, session_id,
+       {'lines': count(*), 'first_o': min(o), 'keyless_o': list(o) filter (where keyless),
+        'mistyped_o': min(o) filter (where mistyped)} as g
+from scan_rows
+group by abs, session_id;
+
+create or replace temp view scan_responses as
+select * exclude (keyless, mistyped, is_response)
+from scan_rows
+where is_response;
