@@ -234,6 +234,16 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     ]);
   });
 
+  it('an empty message.id is no id: each such line is a response of its own (they had merged into one)', async () => {
+    const r = await cli(['usage', '--transcripts', fixture('empty-id'), '--timezone', 'UTC', '-f', 'json'], { env: HOME });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.responses, row.input_tokens])).toEqual([
+      ['2026-03-01', 2, 300],
+      ['2026-03-02', 1, 300],
+      [null, 3, 600],
+    ]);
+  });
+
   it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {
     const table = (price: number) =>
       JSON.stringify({

@@ -7,7 +7,7 @@
 -- one; a line without takes its message's requestId). Its usage is its final snapshot: the line
 -- with the largest output_tokens, the last in file order on ties. A response written in two files
 -- (a sub-agent's and its parent's, or a resumed session's copy) counts once, in the session of its
--- earliest line. A line with no message.id is a response of its own.
+-- earliest line. A line with no message.id (or an empty one) is a response of its own.
 
 create or replace table transcript_messages as
 -- Per file, not per line: its project, and its place in file order (file_no) for the keys below.
@@ -20,14 +20,15 @@ with files as (
 requests as (
     select message_id, max(request_id) as message_request
     from scan_responses
-    where message_id is not null and request_id is not null
+    where message_id <> '' and request_id is not null
     group by message_id
 ),
 
 lines as (
     select coalesce(r.session_id, f.session_id) as session_id, f.file_no, r.o - f.first + 1 as rec,
            try_cast(r.timestamp as TIMESTAMPTZ) as line_at,
-           case when r.message_id is null then 'line:' || f.file || ':' || (r.o - f.first + 1)
+           -- An empty id is no id (a gateway that sends none): the line is a response of its own.
+           case when coalesce(r.message_id, '') = '' then 'line:' || f.file || ':' || (r.o - f.first + 1)
                 else r.message_id || ':' || coalesce(r.request_id, q.message_request, '')
            end as k,
            r.* exclude (abs, o, session_id, timestamp)
