@@ -4,7 +4,7 @@
  * the modules it imports, node-api's JavaScript and commander included, into dist/ (the entries and
  * a dozen shared chunks). Loading those instead of some 230 files starts every command ~30 ms
  * sooner (README, Performance). What stays a package of its own: DuckDB's native binding, and
- * arquero and cli-table3, which load on first use.
+ * arquero and cli-table3, which load on first use, and vega and vega-lite, which only `report` loads.
  */
 import { defineConfig } from 'vite';
 
@@ -19,7 +19,7 @@ export default defineConfig({
     minify: false,
     rollupOptions: {
       input: { bin: 'src/bin.ts', index: 'src/index.ts' },
-      external: ['@duckdb/node-bindings', 'arquero', 'cli-table3'],
+      external: ['@duckdb/node-bindings', 'arquero', 'cli-table3', 'vega', 'vega-lite'],
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name].js' },
     },
   },
