@@ -120,51 +120,57 @@ function git(repo: Repo, args: string[], config: [string, string][] = []): strin
 }
 
 /**
- * Whether `file` differs from what is committed (staged, changed or untracked). `git status` hashes
- * a file whose stat changed through its clean filter, a program .gitattributes can name: each
- * driver the file's attributes name is emptied first, so git compares the bytes as they are.
+ * Which of `files` (relative to the probe, `prefix` its path in the repository) differ from what is
+ * committed (staged, changed or untracked), in two git runs for all of them. `git status` hashes a
+ * file whose stat changed through its clean filter, a program .gitattributes can name: each driver
+ * the files' attributes name is emptied first, so git compares the bytes as they are.
  */
-function dirty(repo: Repo, file: string): boolean {
-  const attr = (git(repo, ['check-attr', '-z', 'filter', '--', file]) ?? '').split('\0');
-  const driver = attr[2];
-  const off: [string, string][] =
-    // check-attr prints a driver named "set", "unset" or "unspecified" as it prints those states,
-    // and git runs a driver of that name: whatever it prints is emptied.
-    driver
-      ? [
-          ['clean', ''],
-          ['smudge', ''],
-          ['process', ''],
-          ['required', 'false'],
-        ].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string])
-      : [];
-  return (git(repo, ['status', '--porcelain', '--ignore-submodules=all', '--', file], off) ?? '').trim() !== '';
+function dirtyFiles(repo: Repo, prefix: string, files: string[]): Set<string> {
+  if (files.length === 0) return new Set();
+  const attrs = (git(repo, ['check-attr', '-z', 'filter', '--', ...files]) ?? '').split('\0');
+  // -z prints path, attribute, value for each file. check-attr prints a driver named "set", "unset"
+  // or "unspecified" as it prints those states, and git runs a driver of that name: whatever it
+  // prints is emptied.
+  const drivers = [...new Set(attrs.filter((_, i) => i % 3 === 2 && attrs[i] !== ''))];
+  const off = drivers.flatMap((driver) =>
+    [
+      ['clean', ''],
+      ['smudge', ''],
+      ['process', ''],
+      ['required', 'false'],
+    ].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string]),
+  );
+  // Porcelain paths are relative to the repository's top; untracked files are listed one by one
+  // and renames as a deletion and an addition, so each entry names one of the files asked about.
+  const args = ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...files];
+  const entries = (git(repo, args, off) ?? '').split('\0').filter(Boolean);
+  return new Set(
+    entries
+      .map((e) => e.slice(3))
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => p.slice(prefix.length)),
+  );
 }
 
 interface Commit {
   hash: string;
   date: string;
+  /** The commit added the file (its status is A, as `--diff-filter=A` selects). */
+  added: boolean;
 }
 
-/** Commits that touched `file`, newest first (`--diff-filter=A` for the ones that added it). */
-function commits(repo: Repo, file: string, added = false): Commit[] {
+/** Commits that touched `file`, newest first, each with whether it added the file: one git run. */
+function commits(repo: Repo, file: string): Commit[] {
   const out =
-    git(repo, [
-      'log',
-      '--no-show-signature',
-      '--no-ext-diff',
-      '--no-textconv',
-      ...(added ? ['--diff-filter=A'] : []),
-      '--format=%H%x09%cI',
-      '--',
-      file,
-    ]) ?? '';
+    git(repo, ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--name-status', '--format=%x00%H%x09%cI', '--', file]) ??
+    '';
   return out
-    .split('\n')
+    .split('\0')
     .filter(Boolean)
-    .map((l) => {
-      const [hash, date] = l.split('\t');
-      return { hash: hash!, date: date! };
+    .map((record) => {
+      const [head, ...changes] = record.split('\n');
+      const [hash, date] = head!.split('\t');
+      return { hash: hash!, date: date!, added: changes.some((l) => l.startsWith('A\t')) };
     });
 }
 
@@ -175,17 +181,23 @@ const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
 export function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Preregistration {
   const compared: Compared[] = [];
   const repo: Repo = { cwd: probeDir, trusted: trustedDirectories() };
-  if (git(repo, ['rev-parse', '--show-toplevel']) === null) {
+  const top = git(repo, ['rev-parse', '--show-toplevel', '--show-prefix']);
+  if (top === null) {
     return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
   }
-  const evidence = commits(repo, relative(probeDir, evidenceFile), true).at(-1) ?? null;
+  const prefix = top.split('\n')[1] ?? '';
+  const evidence = commits(repo, relative(probeDir, evidenceFile))
+    .filter((c) => c.added)
+    .at(-1);
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   }
-  for (const part of parts) {
-    const file = relative(probeDir, part.path).split('\\').join('/');
+  const files = parts.map((part) => relative(probeDir, part.path).split('\\').join('/'));
+  const dirty = dirtyFiles(repo, prefix, files);
+  for (const [i, part] of parts.entries()) {
+    const file = files[i]!;
     const history = commits(repo, file);
-    const first = commits(repo, file, true).at(-1) ?? history.at(-1);
+    const first = history.filter((c) => c.added).at(-1) ?? history.at(-1);
     const row: Compared = {
       file,
       commit: first ? short(first.hash) : null,
@@ -193,7 +205,7 @@ export function preregistration(probeDir: string, evidenceFile: string, parts: P
       governs: part.governs,
       order: '',
     };
-    const uncommitted = dirty(repo, file);
+    const uncommitted = dirty.has(file);
     if (!first) row.order = 'not committed';
     else if (part.governs === null) row.order = 'governs no spawn';
     else {
