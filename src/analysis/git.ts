@@ -4,7 +4,7 @@
  * with the start of the first spawn that part governs (queries/registration_parts.sql says which).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { relative } from 'node:path';
 
@@ -67,19 +67,18 @@ interface Repo {
  * repository another user owns (a container's volume, a CI checkout) reads as it did. Reading
  * config runs no program.
  */
-function trustedDirectories(): string[] {
-  return ['--system', '--global'].flatMap((scope) => {
-    try {
-      const out = execFileSync('git', ['config', scope, '--get-all', 'safe.directory'], {
-        cwd: tmpdir(),
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-      return out.split('\n').filter(Boolean);
-    } catch {
-      return [];
-    }
-  });
+async function trustedDirectories(): Promise<string[]> {
+  const scopes = await Promise.all(
+    ['--system', '--global'].map(
+      (scope) =>
+        new Promise<string[]>((done) =>
+          execFile('git', ['config', scope, '--get-all', 'safe.directory'], { cwd: tmpdir(), encoding: 'utf8' }, (err, out) =>
+            done(err ? [] : out.split('\n').filter(Boolean)),
+          ),
+        ),
+    ),
+  );
+  return scopes.flat();
 }
 
 function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -100,23 +99,59 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * Run a read-only git command; null when it fails. `config` is more configuration given as key and
  * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
  */
-function git(repo: Repo, args: string[], config: [string, string][] = []): string | null {
+function git(repo: Repo, args: string[], config: [string, string][] = []): Promise<string | null> {
   const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
   config.forEach(([k, v], i) => {
     extra[`GIT_CONFIG_KEY_${i}`] = k;
     extra[`GIT_CONFIG_VALUE_${i}`] = v;
   });
-  try {
-    const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
-    return execFileSync('git', ['--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args], {
-      cwd: repo.cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: safeEnv(extra),
-    });
-  } catch {
-    return null;
-  }
+  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
+  return new Promise((done) => {
+    const child = execFile(
+      'git',
+      ['--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args],
+      { cwd: repo.cwd, encoding: 'utf8', env: safeEnv(extra), maxBuffer: 256 * 1024 * 1024 },
+      (err, out) => done(err ? null : out),
+    );
+    // git reads nothing: its stdin is closed at once, as execFileSync's 'ignore' did.
+    child.stdin?.end();
+  });
+}
+
+/** A word for sh, single-quoted. */
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `git <args> -- <file>` for each of `files`, as git() runs it, in one sh: starting a process from
+ * this one, with DuckDB's memory mapped, is what costs, not git. Each run's output ends with \x01
+ * and its exit status (git quotes control characters in the paths it prints). Without sh, one git
+ * each.
+ */
+function gitEach(repo: Repo, args: string[], files: string[]): Promise<(string | null)[]> {
+  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
+  const command = ['git', '--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args, '--'].map(quote).join(' ');
+  const { ENV: _e, BASH_ENV: _b, ...env } = safeEnv({ GIT_CONFIG_COUNT: '0' });
+  return new Promise((done) => {
+    const child = execFile(
+      'sh',
+      ['-c', `for f do ${command} "$f"; printf '\\001%d\\n' "$?"; done`, 'sh', ...files],
+      { cwd: repo.cwd, encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 },
+      (err, out) => {
+        const chunks = err ? [] : out.split('\x01');
+        if (chunks.length !== files.length + 1) {
+          Promise.all(files.map((f) => git(repo, [...args, '--', f]))).then(done);
+          return;
+        }
+        done(
+          files.map((_, k) => {
+            const text = k === 0 ? chunks[0]! : chunks[k]!.slice(chunks[k]!.indexOf('\n') + 1);
+            return chunks[k + 1]!.startsWith('0\n') ? text : null;
+          }),
+        );
+      },
+    );
+    child.stdin?.end();
+  });
 }
 
 /**
@@ -125,9 +160,9 @@ function git(repo: Repo, args: string[], config: [string, string][] = []): strin
  * file whose stat changed through its clean filter, a program .gitattributes can name: each driver
  * the files' attributes name is emptied first, so git compares the bytes as they are.
  */
-function dirtyFiles(repo: Repo, prefix: string, files: string[]): Set<string> {
+async function dirtyFiles(repo: Repo, prefix: string, files: string[]): Promise<Set<string>> {
   if (files.length === 0) return new Set();
-  const attrs = (git(repo, ['check-attr', '-z', 'filter', '--', ...files]) ?? '').split('\0');
+  const attrs = ((await git(repo, ['check-attr', '-z', 'filter', '--', ...files])) ?? '').split('\0');
   // -z prints path, attribute, value for each file. check-attr prints a driver named "set", "unset"
   // or "unspecified" as it prints those states, and git runs a driver of that name: whatever it
   // prints is emptied.
@@ -143,7 +178,7 @@ function dirtyFiles(repo: Repo, prefix: string, files: string[]): Set<string> {
   // Porcelain paths are relative to the repository's top; untracked files are listed one by one
   // and renames as a deletion and an addition, so each entry names one of the files asked about.
   const args = ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...files];
-  const entries = (git(repo, args, off) ?? '').split('\0').filter(Boolean);
+  const entries = ((await git(repo, args, off)) ?? '').split('\0').filter(Boolean);
   return new Set(
     entries
       .map((e) => e.slice(3))
@@ -159,12 +194,11 @@ interface Commit {
   added: boolean;
 }
 
-/** Commits that touched `file`, newest first, each with whether it added the file: one git run. */
-function commits(repo: Repo, file: string): Commit[] {
-  const out =
-    git(repo, ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--name-status', '--format=%x00%H%x09%cI', '--', file]) ??
-    '';
-  return out
+const LOG = ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--name-status', '--format=%x00%H%x09%cI'];
+
+/** The commits of `git log --name-status` output, newest first, each with whether it added the file. */
+function commitsOf(out: string | null): Commit[] {
+  return (out ?? '')
     .split('\0')
     .filter(Boolean)
     .map((record) => {
@@ -178,25 +212,28 @@ const short = (hash: string) => hash.slice(0, 7);
 const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
 
 /** Compare each registration part's commits with the spawns it governs. */
-export function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Preregistration {
+export async function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Promise<Preregistration> {
   const compared: Compared[] = [];
-  const repo: Repo = { cwd: probeDir, trusted: trustedDirectories() };
-  const top = git(repo, ['rev-parse', '--show-toplevel', '--show-prefix']);
+  const repo: Repo = { cwd: probeDir, trusted: await trustedDirectories() };
+  const top = await git(repo, ['rev-parse', '--show-toplevel', '--show-prefix']);
   if (top === null) {
     return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
   }
   const prefix = top.split('\n')[1] ?? '';
-  const evidence = commits(repo, relative(probeDir, evidenceFile))
-    .filter((c) => c.added)
-    .at(-1);
+  const files = parts.map((part) => relative(probeDir, part.path).split('\\').join('/'));
+  // Every file's history and the working tree's state at once: the runs only read.
+  const [logs, dirty] = await Promise.all([
+    gitEach(repo, LOG, [relative(probeDir, evidenceFile), ...files]),
+    dirtyFiles(repo, prefix, files),
+  ]);
+  const [evidenceHistory, ...histories] = logs.map(commitsOf);
+  const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   }
-  const files = parts.map((part) => relative(probeDir, part.path).split('\\').join('/'));
-  const dirty = dirtyFiles(repo, prefix, files);
   for (const [i, part] of parts.entries()) {
     const file = files[i]!;
-    const history = commits(repo, file);
+    const history = histories[i] as Commit[];
     const first = history.filter((c) => c.added).at(-1) ?? history.at(-1);
     const row: Compared = {
       file,
