@@ -48,7 +48,13 @@ ${rows.map((c) => `<tr class="${c.holds ? 'ok' : 'bad'}"><td class="num">${esc(c
 </tbody></table></div>`;
   const b = v.budget;
   const facts: [string, string, boolean | null][] = [
-    ['complete', v.complete ? 'yes: every arm that should have run has its registered n of counted spawns' : 'no', v.complete],
+    [
+      'complete',
+      v.complete
+        ? 'every arm that should have run has its registered n of counted spawns'
+        : 'an arm that should have run lacks counted spawns (see Arms)',
+      v.complete,
+    ],
     [
       'budget',
       b.bound_usd === null
