@@ -11,7 +11,7 @@
 --   project  VARCHAR  the project folder, or "(other projects)"
 --   tool     VARCHAR  the tool's name, or "other"
 --   calls    BIGINT
--- order:   the project's calls desc, project, calls desc, tool
+-- order:   the project's calls desc ("(other projects)" last), project, calls desc, tool
 
 with
 
@@ -40,4 +40,4 @@ grouped as (
 
 select project, tool, calls
 from grouped
-order by sum(calls) over (partition by project) desc, project, calls desc, tool
+order by project = '(other projects)', sum(calls) over (partition by project) desc, project, calls desc, tool
