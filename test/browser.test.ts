@@ -18,7 +18,20 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const absent = !existsSync(CHROMIUM) && process.env.CI !== 'true';
 if (absent) console.log(`skipped: browser tests: ${CHROMIUM} is absent (apt-get install chromium; with CI=true its absence fails)`);
 
-const ARMS = ['T-REF', 'K-CEIL', 'K-POS', 'K-RES', 'K-NEG', 'K-SKILL-POS', 'K-COLLIDE', 'K-UPONLY', 'K-REPO-N', 'K-REPO-D', 'K-FM', 'K-FM-GIT'];
+const ARMS = [
+  'T-REF',
+  'K-CEIL',
+  'K-POS',
+  'K-RES',
+  'K-NEG',
+  'K-SKILL-POS',
+  'K-COLLIDE',
+  'K-UPONLY',
+  'K-REPO-N',
+  'K-REPO-D',
+  'K-FM',
+  'K-FM-GIT',
+];
 
 describe.skipIf(absent)('the report in headless Chromium', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'omg-browser-'));
@@ -81,7 +94,7 @@ describe.skipIf(absent)('the report in headless Chromium', () => {
   });
 
   it('shows "9 of 9 hold" and all 12 arms that ran', async () => {
-    await expect(page.locator('section.verdict .count').innerText()).resolves.toBe('9 of 9 hold');
+    await expect(page.locator('section.verdict .count').textContent()).resolves.toBe('9 of 9 hold');
     const arms = await page.$$eval('table.arms tbody th', (ths) => ths.map((t) => t.textContent));
     for (const arm of ARMS) expect(arms).toContain(arm);
   });
@@ -91,7 +104,7 @@ describe.skipIf(absent)('the report in headless Chromium', () => {
     await expect(census.locator('tbody tr').count()).resolves.toBe(28);
     await census.locator('thead th', { hasText: 'seq' }).click();
     await census.locator('thead th', { hasText: 'seq' }).click();
-    await expect(census.locator('tbody tr').first().locator('td').first().innerText()).resolves.toBe('28');
+    await expect(census.locator('tbody tr').first().locator('td').first().textContent()).resolves.toBe('28');
     await page.fill('input.filter', 'K-COLLIDE');
     await expect(census.locator('tbody tr:visible').count()).resolves.toBe(3);
     const bare = await browser.newPage({ javaScriptEnabled: false });
