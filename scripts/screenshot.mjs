@@ -1,4 +1,4 @@
-// `npm run screenshot`: docs/report.png, the top of the bundled probe's report as headless Chromium
+// `npm run screenshot`: docs/report.png, the top of the bundled probe's report (header, verdict, arms, the first charts) as headless Chromium
 // draws it (Debian's chromium; CHROMIUM names another executable). The README shows it.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ try {
   });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
   try {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1500 }, colorScheme: 'light', deviceScaleFactor: 1 });
+    const page = await browser.newPage({ viewport: { width: 1100, height: 2400 }, colorScheme: 'light', deviceScaleFactor: 1 });
     await page.goto(pathToFileURL(html).href);
     await page.screenshot({ path: out });
   } finally {
