@@ -281,14 +281,19 @@ type Vega = typeof import('vega');
 type VegaLite = typeof import('vega-lite');
 let engines: Promise<[Vega, VegaLite]> | undefined;
 
+/** Load vega and vega-lite, once: `report` starts this while DuckDB loads the evidence, its main thread idle. */
+export function loadChartEngines(): Promise<[Vega, VegaLite]> {
+  engines ??= Promise.all([import('vega'), import('vega-lite')]);
+  return engines;
+}
+
 /**
  * Draw a chart to SVG: compiled by vega-lite, run by a headless vega View. The page's charts are
  * transparent (its style sheet colours their text); a file of its own (render's format=svg) is white,
  * so it reads on any page that shows it.
  */
 export async function chartSvg(chart: Chart, options: { standalone?: boolean } = {}): Promise<string> {
-  engines ??= Promise.all([import('vega'), import('vega-lite')]);
-  const [vega, vl] = await engines;
+  const [vega, vl] = await loadChartEngines();
   const spec = options.standalone ? { ...chart.spec, config: { ...CONFIG, background: 'white' } } : chart.spec;
   const compiled = vl.compile(spec as unknown as Parameters<VegaLite['compile']>[0]).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });

@@ -12,6 +12,7 @@ import { CSS, SCRIPT } from './html-style.js';
 
 export type { ProbeReport, ReportInput, TranscriptReport } from './html-parts.js';
 export { esc } from './html-parts.js';
+export { loadChartEngines } from './charts.js';
 
 /** The marker a report's last line carries: what `report` looks for before it overwrites a file. */
 export const REPORT_SEAL = /\n<!-- omg-evidence:report sha256=([0-9a-f]{64}) -->\n$/;

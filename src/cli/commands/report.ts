@@ -101,9 +101,11 @@ export function makeReportCommand(io: IO): Command {
     ],
     action: async ({ probes, opts, onWarning }) => {
       // The page's layout and its charts' engines load only for this command.
-      const { isOwnReport, reportHtml } = await import('../../output/html.js');
+      const { isOwnReport, loadChartEngines, reportHtml } = await import('../../output/html.js');
       const out = resolve(opts.html);
       const at = target(out, opts.force === true, isOwnReport);
+      // The charts' engines load while DuckDB loads the evidence; a failure shows when a chart is drawn.
+      loadChartEngines().catch(() => undefined);
       const sessions = probes.length === 0 || opts.transcripts !== undefined;
       const dir = probes.length === 0 ? (opts.transcripts ?? defaultTranscripts(io.env)) : opts.transcripts;
       if (probes.length === 0 && opts.transcripts === undefined) {
