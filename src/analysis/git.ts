@@ -99,7 +99,7 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * Run a read-only git command; null when it fails. `config` is more configuration given as key and
  * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
  */
-function git(repo: Repo, args: string[], config: [string, string][] = []): Promise<string | null> {
+function git(repo: Repo, args: string[], config: [string, string][] = [], input = ''): Promise<string | null> {
   const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
   config.forEach(([k, v], i) => {
     extra[`GIT_CONFIG_KEY_${i}`] = k;
@@ -113,9 +113,41 @@ function git(repo: Repo, args: string[], config: [string, string][] = []): Promi
       { cwd: repo.cwd, encoding: 'utf8', env: safeEnv(extra), maxBuffer: 256 * 1024 * 1024 },
       (err, out) => done(err ? null : out),
     );
-    // git reads nothing: its stdin is closed at once, as execFileSync's 'ignore' did.
-    child.stdin?.end();
+    // git reads only `input`: its stdin is closed after it. A git that exits first (EPIPE) says so by its exit status.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
   });
+}
+
+/**
+ * Each of `files`' commits (relative to the probe), as `git log -- <file>` gives them one file at a
+ * time, from one `git log --name-status` over them all: when no merge commit's tree differs from
+ * any of its parents' at these paths, each file's walk and the walk over all of them follow the
+ * same commits (at every merge the first parent), so a file's history is the commits that list it.
+ * Otherwise, or when a path needs quoting, one log per file (gitEach), as before.
+ */
+async function logsOf(repo: Repo, files: string[]): Promise<(string | null)[]> {
+  const [all, merges] = await Promise.all([
+    git(repo, [...LOG, '--no-renames', '--relative', '--', ...files]),
+    git(repo, ['rev-list', '--merges', 'HEAD']),
+  ]);
+  const touched =
+    merges === ''
+      ? ''
+      : merges &&
+        (await git(
+          repo,
+          ['diff-tree', '--stdin', '-m', '-r', '--no-renames', '--name-only', '--no-commit-id', '--', ...files],
+          [],
+          merges,
+        ));
+  if (all === null || touched !== '' || all.includes('"')) return gitEach(repo, LOG, files);
+  const mine = new Map<string, string[]>(files.map((f) => [f, []]));
+  for (const record of all.split('\0').filter(Boolean)) {
+    const [head, ...changes] = record.split('\n');
+    for (const line of changes.filter(Boolean)) mine.get(line.slice(line.indexOf('\t') + 1))?.push(`\0${head}\n\n${line}\n`);
+  }
+  return files.map((f) => mine.get(f)!.join(''));
 }
 
 /** A word for sh, single-quoted. */
@@ -222,10 +254,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const prefix = top.split('\n')[1] ?? '';
   const files = parts.map((part) => relative(probeDir, part.path).split('\\').join('/'));
   // Every file's history and the working tree's state at once: the runs only read.
-  const [logs, dirty] = await Promise.all([
-    gitEach(repo, LOG, [relative(probeDir, evidenceFile), ...files]),
-    dirtyFiles(repo, prefix, files),
-  ]);
+  const [logs, dirty] = await Promise.all([logsOf(repo, [relative(probeDir, evidenceFile), ...files]), dirtyFiles(repo, prefix, files)]);
   const [evidenceHistory, ...histories] = logs.map(commitsOf);
   const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {
