@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * Cold `census` of the bundled probe, for two or more builds, alternated run by run so that they
- * share the machine alike: `node bench/cold.mjs [--runs N] BIN...` (each BIN a built dist/bin.js,
- * each run in its package's folder). One warm-up run each, then N rounds; each round runs every
+ * Cold `census` of the bundled probe (or the command `--args` gives), for two or more builds,
+ * alternated run by run so that they share the machine alike:
+ * `node bench/cold.mjs [--runs N] [--args "verdict"] BIN...` (each BIN a built dist/bin.js, each
+ * run in its package's folder). One warm-up run each, then N rounds; each round runs every
  * BIN once, in an order rotated by one per round. Prints, per BIN, the median and min–max of wall
  * time and of CPU time (user + sys), under /usr/bin/time, and checks every run's stdout equals the
  * first BIN's.
@@ -12,18 +13,20 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
-  options: { runs: { type: 'string', default: '10' }, help: { type: 'boolean' } },
+  options: { runs: { type: 'string', default: '10' }, args: { type: 'string', default: 'census' }, help: { type: 'boolean' } },
   allowPositionals: true,
 });
 if (values.help || positionals.length === 0) {
-  console.log('usage: node bench/cold.mjs [--runs N] BIN... (each BIN a built dist/bin.js)');
+  console.log('usage: node bench/cold.mjs [--runs N] [--args "COMMAND ARG..."] BIN... (each BIN a built dist/bin.js)');
   process.exit(values.help ? 0 : 2);
 }
 const bins = positionals.map((b) => resolve(b));
 const runs = Number(values.runs);
+// Split on spaces: the arguments are the bench's own (a command, a probe path, --html FILE).
+const command = values.args.split(' ').filter(Boolean);
 
 function once(bin) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', process.execPath, bin, 'census'], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', process.execPath, bin, ...command], {
     cwd: dirname(dirname(bin)),
     encoding: 'utf8',
   });
@@ -39,7 +42,7 @@ for (let round = 0; round < runs; round++) {
   for (let k = 0; k < bins.length; k++) {
     const i = (k + round) % bins.length;
     const t = once(bins[i]);
-    if (t.stdout !== reference) throw new Error(`${bins[i]}: census differs from ${bins[0]}'s`);
+    if (t.stdout !== reference) throw new Error(`${bins[i]}: output differs from ${bins[0]}'s`);
     times[i].push(t);
   }
 }

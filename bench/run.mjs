@@ -44,7 +44,7 @@ const CORPORA = {
   'skill-heavy': { dir: 'corpus-s1-skill-heavy', scale: 1, flags: ['--skill-heavy'], label: 'skill-heavy' },
   s2: { dir: 'corpus-s2', scale: 2, flags: [], label: 'default ×2 (s2)' },
 };
-const CLI_COMMANDS = ['census', 'skills', 'sql', 'load', 'usage'];
+const CLI_COMMANDS = ['census', 'skills', 'sql', 'load', 'usage', 'report'];
 const COMMANDS = [...CLI_COMMANDS, 'scan', 'floor', 'python'];
 const DEFAULT_COMMANDS = COMMANDS.filter((c) => c !== 'python');
 const SQL_QUERY = 'select name, count(*) as n from transcript_tool_uses group by name order by name';
@@ -327,6 +327,16 @@ function job(command, c) {
     // Issue #19: the daily report (totals row included); the corpus has no ground truth of usage.
     case 'usage':
       return { cmd: node, args: [...bin, 'usage', '--transcripts', c.dir, '--timezone', 'UTC', '--format', 'json'] };
+    // Issue #20: the HTML page of the sessions (no probe); checked by being written, as report writes only a whole page.
+    case 'report': {
+      const html = join(TMP, `report-${c.key}.html`);
+      return {
+        cmd: node,
+        args: [...bin, 'report', '--transcripts', c.dir, '--html', html],
+        before: () => rmSync(html, { force: true }),
+        written: html,
+      };
+    }
     case 'load': {
       const db = join(TMP, `load-${c.key}.duckdb`);
       return {
@@ -359,6 +369,7 @@ const LABELS = {
   sql: 'sql --transcripts (count per tool)',
   load: 'load --transcripts --db',
   usage: 'usage --transcripts (daily)',
+  report: 'report --transcripts --html',
   scan: 'DuckDB typed scan (reference)',
   floor: 'DuckDB read only (no census)',
   python: 'python3 json.loads census',
@@ -434,6 +445,13 @@ function runJob(command, c, round) {
     if (diff) {
       run.output = 'MISMATCH';
       record({ job: name, label: `${LABELS[command]}, ${c.key}`, truth: j.check.truth, ...diff });
+    }
+  } else if (j.written) {
+    // A page is written whole or not at all: its seal at the end says it was finished.
+    if (!existsSync(j.written) || !readFileSync(j.written, 'utf8').slice(-120).includes('<!-- omg-evidence:report sha256=')) {
+      failed = true;
+      run.output = 'error';
+      console.error(`ERROR: ${command} on ${c.key} wrote no whole page at ${j.written}`);
     }
   } else if (command === 'load' && !loadChecks[c.key]) {
     run.output = checkLoad(c, j.db);
@@ -525,7 +543,9 @@ for (const k of keys)
   for (const command of CLI_COMMANDS) {
     const s = find(command, k);
     if (!s) continue;
-    targets.push({ target: `${command} ÷ scan, ${k}`, value: s.over_scan, limit: TARGETS[command], unit: '×' });
+    // report has no target of its own over the scan (#20 asks for its figures only).
+    if (TARGETS[command] !== undefined)
+      targets.push({ target: `${command} ÷ scan, ${k}`, value: s.over_scan, limit: TARGETS[command], unit: '×' });
     targets.push({ target: `peak RSS, ${command}, ${k}`, value: s.peak_rss_mb, limit: TARGETS.rssMB, unit: 'MB' });
   }
 if (corpora.s2 && corpora.default)

@@ -22,6 +22,9 @@ import { verdicts, type Verdict } from './analysis/verdict.js';
 import { auditProbes as audit, type Audit } from './analysis/audit.js';
 import { physicalLine } from './load/jsonl.js';
 import type { ExtractOptions, ExtractReport } from './load/extract.js';
+import type { ProbeReport, TranscriptReport } from './output/html.js';
+import { probeReports, transcriptReport } from './analysis/report.js';
+export { PROBE_REPORT_QUERIES, TRANSCRIPT_REPORT_QUERIES } from './analysis/report.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
 export { claudeSessionsDir, listTranscriptFiles } from './load/inputs.js';
@@ -49,7 +52,7 @@ export interface SqlOptions {
 }
 
 export class Evidence {
-  #evaluated = false;
+  #evaluated: Promise<void> | undefined;
   /**
    * The connection the evidence was loaded on, sealed and private. Only omg-evidence's own SQL runs
    * on it (queries/, the loaders'); the user's goes through sql(), in a sandbox.
@@ -195,11 +198,10 @@ export class Evidence {
     return (await this.rows('forgeable')) as unknown as ForgeableRow[];
   }
 
-  /** Run every registered trigger and conjunct check once (registration.ts). */
+  /** Run every registered trigger and conjunct check once (registration.ts), even when asked twice at once. */
   async evaluateRegistration(): Promise<void> {
-    if (this.#evaluated) return;
-    await evaluateRegistration(this.#db, this.probes, physicalLine);
-    this.#evaluated = true;
+    this.#evaluated ??= evaluateRegistration(this.#db, this.probes, physicalLine);
+    return this.#evaluated;
   }
 
   /** The per-arm result table (queries/arms.sql). */
@@ -272,6 +274,16 @@ export class Evidence {
   /** The verdict of each probe (analysis/verdict.ts), as the CLI and render print it. */
   async verdicts(): Promise<Verdict[]> {
     return verdicts(this);
+  }
+
+  /** What each probe's report shows (analysis/report.ts gathers it, output/html.ts lays it out). */
+  async probeReports(options: { home?: string } = {}): Promise<ProbeReport[]> {
+    return (await probeReports(this, (dir) => auditProbes([dir], options.home))) as unknown as ProbeReport[];
+  }
+
+  /** What the sessions' part of a report shows, read from `source` (`files` session files). */
+  async transcriptReport(source: string, files: number): Promise<TranscriptReport> {
+    return transcriptReport(this, source, files);
   }
 
   /** Write the probe's records from its transcripts (load/extract.ts); opened with openForExtract. */

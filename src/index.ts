@@ -1,7 +1,7 @@
 /**
  * The library entry point: `import { openEvidence } from 'omg-evidence'`.
  */
-export { Evidence, type OpenOptions } from './evidence.js';
+export { Evidence, type OpenOptions, PROBE_REPORT_QUERIES, TRANSCRIPT_REPORT_QUERIES } from './evidence.js';
 export { EXIT, OmgError, InputError, UsageError, DiffersError, VerdictError, QueryError } from './base/errors.js';
 export type { CensusRow, ToolCount } from './output/census-block.js';
 export { main } from './cli/main.js';

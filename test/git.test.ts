@@ -19,7 +19,7 @@ afterEach(() => {
  * The git-order fixture in a fresh repository: the registration committed a day before the
  * spawns, the evidence after them (so the answer is "yes"). Returns the probe and its temp root.
  */
-function committedProbe(): { root: string; dir: string } {
+function committedProbe(): { root: string; dir: string; g: (args: string[], date?: string) => Buffer } {
   const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
   temps.push(root);
   const dir = join(root, 'git-order');
@@ -40,7 +40,7 @@ function committedProbe(): { root: string; dir: string } {
   g(['commit', '-q', '-m', 'registration'], '2026-08-11T10:00:00+09:00');
   g(['add', 'results.jsonl', 'tool_use']);
   g(['commit', '-q', '-m', 'evidence'], '2026-08-12T16:00:00+09:00');
-  return { root, dir };
+  return { root, dir, g };
 }
 
 /** A shell script that records it ran by creating `root/ran-<name>`. */
@@ -133,4 +133,24 @@ describe('git is only read', () => {
       }
     },
   );
+
+  it('each file keeps its own history where a merge takes one side of a file and the other side of another', async () => {
+    // The side branch changes two registration files after the spawns; the merge keeps main's
+    // 1-a-ran.sql and the side's prereg.jsonl. `git log -- 1-a-ran.sql` never reaches the side's
+    // commit (the merge is the same as main for that file), while one log over both files does:
+    // the one log must not be read for each file then.
+    const { dir, g } = committedProbe();
+    g(['checkout', '-q', '-b', 'side']);
+    appendFileSync(join(dir, 'registration', 'conjuncts', '1-a-ran.sql'), '-- changed on the side\n');
+    appendFileSync(join(dir, 'registration', 'prereg.jsonl'), '\n');
+    g(['commit', '-q', '-am', 'side'], '2026-08-13T10:00:00+09:00');
+    g(['checkout', '-q', '-']);
+    g(['merge', '-q', '--no-ff', '--no-commit', 'side']);
+    g(['checkout', 'HEAD', '--', 'registration/conjuncts/1-a-ran.sql']);
+    g(['commit', '-q', '-m', 'merge'], '2026-08-14T10:00:00+09:00');
+    const { v } = await verdict(dir);
+    const order = Object.fromEntries(v.preregistration.compared.map((c: { file: string; order: string }) => [c.file, c.order]));
+    expect(order['registration/conjuncts/1-a-ran.sql']).toBe('before');
+    expect(order['registration/prereg.jsonl']).toMatch(/^changed after/);
+  });
 });

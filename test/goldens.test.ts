@@ -136,6 +136,7 @@ const COMMANDS = [
   'verdict',
   'cost',
   'usage',
+  'report',
   'sql',
   'schema',
   'load',
@@ -312,6 +313,22 @@ const cases: Case[] = [
     steps: [{ args: ['usage', 'model', '--transcripts', fixture('usage', 'unpriced'), '--timezone', 'UTC', '-f', 'markdown'] }],
   },
   { command: 'usage', name: 'no-sessions', steps: [{ args: ['usage'] }] },
+
+  // report: where it refuses to write, and a page written over one it wrote (the page itself: test/report.test.ts)
+  {
+    command: 'report',
+    name: 'errors',
+    setup: (dir: string) => writeFileSync(join(dir, 'notes.html'), '<p>written by hand</p>\n'),
+    steps: [
+      { args: ['report', bundledDir, '--html', '$CASE'] },
+      { args: ['report', bundledDir, '--html', '$CASE/missing/r.html'] },
+      { args: ['report', bundledDir, '--html', '$CASE/notes.html'] },
+      { args: ['report', '--html', '$CASE/sessions.html'] },
+      { args: ['report', bundledDir, '--html', '$CASE/r.html'] },
+      { args: ['report', bundledDir, '--html', '$CASE/r.html'] },
+    ],
+    files: 'list',
+  },
   { command: 'agree', name: 'usage-text', lang: 'text', steps: [{ args: ['agree', '--usage', '-f', 'text'] }] },
   { command: 'agree', name: 'usage-markdown', lang: 'markdown', steps: [{ args: ['agree', '--usage', '-f', 'markdown'] }] },
 

@@ -4,7 +4,7 @@
  * with the start of the first spawn that part governs (queries/registration_parts.sql says which).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { relative } from 'node:path';
 
@@ -67,19 +67,18 @@ interface Repo {
  * repository another user owns (a container's volume, a CI checkout) reads as it did. Reading
  * config runs no program.
  */
-function trustedDirectories(): string[] {
-  return ['--system', '--global'].flatMap((scope) => {
-    try {
-      const out = execFileSync('git', ['config', scope, '--get-all', 'safe.directory'], {
-        cwd: tmpdir(),
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-      return out.split('\n').filter(Boolean);
-    } catch {
-      return [];
-    }
-  });
+async function trustedDirectories(): Promise<string[]> {
+  const scopes = await Promise.all(
+    ['--system', '--global'].map(
+      (scope) =>
+        new Promise<string[]>((done) =>
+          execFile('git', ['config', scope, '--get-all', 'safe.directory'], { cwd: tmpdir(), encoding: 'utf8' }, (err, out) =>
+            done(err ? [] : out.split('\n').filter(Boolean)),
+          ),
+        ),
+    ),
+  );
+  return scopes.flat();
 }
 
 function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -100,71 +99,144 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * Run a read-only git command; null when it fails. `config` is more configuration given as key and
  * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
  */
-function git(repo: Repo, args: string[], config: [string, string][] = []): string | null {
+function git(repo: Repo, args: string[], config: [string, string][] = [], input = ''): Promise<string | null> {
   const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
   config.forEach(([k, v], i) => {
     extra[`GIT_CONFIG_KEY_${i}`] = k;
     extra[`GIT_CONFIG_VALUE_${i}`] = v;
   });
-  try {
-    const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
-    return execFileSync('git', ['--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args], {
-      cwd: repo.cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: safeEnv(extra),
-    });
-  } catch {
-    return null;
-  }
+  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
+  return new Promise((done) => {
+    const child = execFile(
+      'git',
+      ['--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args],
+      { cwd: repo.cwd, encoding: 'utf8', env: safeEnv(extra), maxBuffer: 256 * 1024 * 1024 },
+      (err, out) => done(err ? null : out),
+    );
+    // git reads only `input`: its stdin is closed after it. A git that exits first (EPIPE) says so by its exit status.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
+  });
 }
 
 /**
- * Whether `file` differs from what is committed (staged, changed or untracked). `git status` hashes
- * a file whose stat changed through its clean filter, a program .gitattributes can name: each
- * driver the file's attributes name is emptied first, so git compares the bytes as they are.
+ * Each of `files`' commits (relative to the probe), as `git log -- <file>` gives them one file at a
+ * time, from one `git log --name-status` over them all: when no merge commit's tree differs from
+ * any of its parents' at these paths, each file's walk and the walk over all of them follow the
+ * same commits (at every merge the first parent), so a file's history is the commits that list it.
+ * Otherwise, or when a path needs quoting, one log per file (gitEach), as before.
  */
-function dirty(repo: Repo, file: string): boolean {
-  const attr = (git(repo, ['check-attr', '-z', 'filter', '--', file]) ?? '').split('\0');
-  const driver = attr[2];
-  const off: [string, string][] =
-    // check-attr prints a driver named "set", "unset" or "unspecified" as it prints those states,
-    // and git runs a driver of that name: whatever it prints is emptied.
-    driver
-      ? [
-          ['clean', ''],
-          ['smudge', ''],
-          ['process', ''],
-          ['required', 'false'],
-        ].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string])
-      : [];
-  return (git(repo, ['status', '--porcelain', '--ignore-submodules=all', '--', file], off) ?? '').trim() !== '';
+async function logsOf(repo: Repo, files: string[]): Promise<(string | null)[]> {
+  const [all, merges] = await Promise.all([
+    git(repo, [...LOG, '--no-renames', '--relative', '--', ...files]),
+    git(repo, ['rev-list', '--merges', 'HEAD']),
+  ]);
+  const touched =
+    merges === ''
+      ? ''
+      : merges &&
+        (await git(
+          repo,
+          ['diff-tree', '--stdin', '-m', '-r', '--no-renames', '--name-only', '--no-commit-id', '--', ...files],
+          [],
+          merges,
+        ));
+  if (all === null || touched !== '' || all.includes('"')) return gitEach(repo, LOG, files);
+  const mine = new Map<string, string[]>(files.map((f) => [f, []]));
+  for (const record of all.split('\0').filter(Boolean)) {
+    const [head, ...changes] = record.split('\n');
+    for (const line of changes.filter(Boolean)) mine.get(line.slice(line.indexOf('\t') + 1))?.push(`\0${head}\n\n${line}\n`);
+  }
+  return files.map((f) => mine.get(f)!.join(''));
+}
+
+/** A word for sh, single-quoted. */
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `git <args> -- <file>` for each of `files`, as git() runs it, in one sh: starting a process from
+ * this one, with DuckDB's memory mapped, is what costs, not git. Each run's output ends with \x01
+ * and its exit status (git quotes control characters in the paths it prints). Without sh, one git
+ * each.
+ */
+function gitEach(repo: Repo, args: string[], files: string[]): Promise<(string | null)[]> {
+  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
+  const command = ['git', '--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args, '--'].map(quote).join(' ');
+  const { ENV: _e, BASH_ENV: _b, ...env } = safeEnv({ GIT_CONFIG_COUNT: '0' });
+  return new Promise((done) => {
+    const child = execFile(
+      'sh',
+      ['-c', `for f do ${command} "$f"; printf '\\001%d\\n' "$?"; done`, 'sh', ...files],
+      { cwd: repo.cwd, encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 },
+      (err, out) => {
+        const chunks = err ? [] : out.split('\x01');
+        if (chunks.length !== files.length + 1) {
+          Promise.all(files.map((f) => git(repo, [...args, '--', f]))).then(done);
+          return;
+        }
+        done(
+          files.map((_, k) => {
+            const text = k === 0 ? chunks[0]! : chunks[k]!.slice(chunks[k]!.indexOf('\n') + 1);
+            return chunks[k + 1]!.startsWith('0\n') ? text : null;
+          }),
+        );
+      },
+    );
+    child.stdin?.end();
+  });
+}
+
+/**
+ * Which of `files` (relative to the probe, `prefix` its path in the repository) differ from what is
+ * committed (staged, changed or untracked), in two git runs for all of them. `git status` hashes a
+ * file whose stat changed through its clean filter, a program .gitattributes can name: each driver
+ * the files' attributes name is emptied first, so git compares the bytes as they are.
+ */
+async function dirtyFiles(repo: Repo, prefix: string, files: string[]): Promise<Set<string>> {
+  if (files.length === 0) return new Set();
+  const attrs = ((await git(repo, ['check-attr', '-z', 'filter', '--', ...files])) ?? '').split('\0');
+  // -z prints path, attribute, value for each file. check-attr prints a driver named "set", "unset"
+  // or "unspecified" as it prints those states, and git runs a driver of that name: whatever it
+  // prints is emptied.
+  const drivers = [...new Set(attrs.filter((_, i) => i % 3 === 2 && attrs[i] !== ''))];
+  const off = drivers.flatMap((driver) =>
+    [
+      ['clean', ''],
+      ['smudge', ''],
+      ['process', ''],
+      ['required', 'false'],
+    ].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string]),
+  );
+  // Porcelain paths are relative to the repository's top; untracked files are listed one by one
+  // and renames as a deletion and an addition, so each entry names one of the files asked about.
+  const args = ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...files];
+  const entries = ((await git(repo, args, off)) ?? '').split('\0').filter(Boolean);
+  return new Set(
+    entries
+      .map((e) => e.slice(3))
+      .filter((p) => p.startsWith(prefix))
+      .map((p) => p.slice(prefix.length)),
+  );
 }
 
 interface Commit {
   hash: string;
   date: string;
+  /** The commit added the file (its status is A, as `--diff-filter=A` selects). */
+  added: boolean;
 }
 
-/** Commits that touched `file`, newest first (`--diff-filter=A` for the ones that added it). */
-function commits(repo: Repo, file: string, added = false): Commit[] {
-  const out =
-    git(repo, [
-      'log',
-      '--no-show-signature',
-      '--no-ext-diff',
-      '--no-textconv',
-      ...(added ? ['--diff-filter=A'] : []),
-      '--format=%H%x09%cI',
-      '--',
-      file,
-    ]) ?? '';
-  return out
-    .split('\n')
+const LOG = ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--name-status', '--format=%x00%H%x09%cI'];
+
+/** The commits of `git log --name-status` output, newest first, each with whether it added the file. */
+function commitsOf(out: string | null): Commit[] {
+  return (out ?? '')
+    .split('\0')
     .filter(Boolean)
-    .map((l) => {
-      const [hash, date] = l.split('\t');
-      return { hash: hash!, date: date! };
+    .map((record) => {
+      const [head, ...changes] = record.split('\n');
+      const [hash, date] = head!.split('\t');
+      return { hash: hash!, date: date!, added: changes.some((l) => l.startsWith('A\t')) };
     });
 }
 
@@ -172,20 +244,26 @@ const short = (hash: string) => hash.slice(0, 7);
 const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
 
 /** Compare each registration part's commits with the spawns it governs. */
-export function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Preregistration {
+export async function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Promise<Preregistration> {
   const compared: Compared[] = [];
-  const repo: Repo = { cwd: probeDir, trusted: trustedDirectories() };
-  if (git(repo, ['rev-parse', '--show-toplevel']) === null) {
+  const repo: Repo = { cwd: probeDir, trusted: await trustedDirectories() };
+  const top = await git(repo, ['rev-parse', '--show-toplevel', '--show-prefix']);
+  if (top === null) {
     return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
   }
-  const evidence = commits(repo, relative(probeDir, evidenceFile), true).at(-1) ?? null;
+  const prefix = top.split('\n')[1] ?? '';
+  const files = parts.map((part) => relative(probeDir, part.path).split('\\').join('/'));
+  // Every file's history and the working tree's state at once: the runs only read.
+  const [logs, dirty] = await Promise.all([logsOf(repo, [relative(probeDir, evidenceFile), ...files]), dirtyFiles(repo, prefix, files)]);
+  const [evidenceHistory, ...histories] = logs.map(commitsOf);
+  const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   }
-  for (const part of parts) {
-    const file = relative(probeDir, part.path).split('\\').join('/');
-    const history = commits(repo, file);
-    const first = commits(repo, file, true).at(-1) ?? history.at(-1);
+  for (const [i, part] of parts.entries()) {
+    const file = files[i]!;
+    const history = histories[i] as Commit[];
+    const first = history.filter((c) => c.added).at(-1) ?? history.at(-1);
     const row: Compared = {
       file,
       commit: first ? short(first.hash) : null,
@@ -193,7 +271,7 @@ export function preregistration(probeDir: string, evidenceFile: string, parts: P
       governs: part.governs,
       order: '',
     };
-    const uncommitted = dirty(repo, file);
+    const uncommitted = dirty.has(file);
     if (!first) row.order = 'not committed';
     else if (part.governs === null) row.order = 'governs no spawn';
     else {

@@ -55,46 +55,48 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
   const [conjuncts, completeness, budgets, uniformity, parts] = await Promise.all(
     ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts'].map(async (q) => (await ev.query(q)).rows),
   );
-  return ev.probes.map((p) => {
-    const mine = (rows: Row[]) => rows.filter((r) => r.probe === p.id);
-    const cs = mine(conjuncts!).map(strip) as unknown as Conjunct[];
-    if (cs.length === 0) {
-      throw new InputError(
-        `${displayPath(join(p.dir, 'registration'))}: the registration has no conjunct`,
-        'register the conditions the verdict requires as "conjunct" records',
+  return Promise.all(
+    ev.probes.map(async (p) => {
+      const mine = (rows: Row[]) => rows.filter((r) => r.probe === p.id);
+      const cs = mine(conjuncts!).map(strip) as unknown as Conjunct[];
+      if (cs.length === 0) {
+        throw new InputError(
+          `${displayPath(join(p.dir, 'registration'))}: the registration has no conjunct`,
+          'register the conditions the verdict requires as "conjunct" records',
+        );
+      }
+      const arms = mine(completeness!).map(strip);
+      const budget = strip(mine(budgets!)[0]!) as unknown as Budget;
+      const pre = await preregistration(
+        p.dir,
+        join(p.dir, 'results.jsonl'),
+        mine(parts!).map((r) => ({ path: join(p.dir, String(r.file)), governs: (r.governs as string | null) ?? null })),
       );
-    }
-    const arms = mine(completeness!).map(strip);
-    const budget = strip(mine(budgets!)[0]!) as unknown as Budget;
-    const pre = preregistration(
-      p.dir,
-      join(p.dir, 'results.jsonl'),
-      mine(parts!).map((r) => ({ path: join(p.dir, String(r.file)), governs: (r.governs as string | null) ?? null })),
-    );
-    const reasons: string[] = [];
-    for (const c of cs) if (!c.holds) reasons.push(`conjunct ${c.n} (${c.required}) does not hold: ${c.result}`);
-    const incomplete = arms.filter((a) => !a.complete);
-    for (const a of incomplete) reasons.push(`incomplete: ${a.arm} ${a.note}`);
-    if (budget.bound_usd === null) reasons.push('no budget is registered');
-    else if (budget.within === null) {
-      reasons.push(
-        `the budget cannot be checked: ${budget.unpriced} spawn(s) have an envelope without total_cost_usd, so what they cost is unknown`,
-      );
-    } else if (!budget.within) {
-      reasons.push(`over budget: $${budget.spent_usd} of $${budget.bound_usd}, ${budget.spawns} of ${budget.bound_spawns} spawns`);
-    }
-    if (pre.answer === 'no') reasons.push(`not pre-registered: ${pre.reason}`);
-    return {
-      probe: p.id,
-      conjuncts: cs,
-      complete: incomplete.length === 0,
-      completeness: arms,
-      budget,
-      uniformity: mine(uniformity!).map(strip),
-      preregistered: pre.answer,
-      preregistration: pre,
-      holds: reasons.length === 0,
-      reasons,
-    };
-  });
+      const reasons: string[] = [];
+      for (const c of cs) if (!c.holds) reasons.push(`conjunct ${c.n} (${c.required}) does not hold: ${c.result}`);
+      const incomplete = arms.filter((a) => !a.complete);
+      for (const a of incomplete) reasons.push(`incomplete: ${a.arm} ${a.note}`);
+      if (budget.bound_usd === null) reasons.push('no budget is registered');
+      else if (budget.within === null) {
+        reasons.push(
+          `the budget cannot be checked: ${budget.unpriced} spawn(s) have an envelope without total_cost_usd, so what they cost is unknown`,
+        );
+      } else if (!budget.within) {
+        reasons.push(`over budget: $${budget.spent_usd} of $${budget.bound_usd}, ${budget.spawns} of ${budget.bound_spawns} spawns`);
+      }
+      if (pre.answer === 'no') reasons.push(`not pre-registered: ${pre.reason}`);
+      return {
+        probe: p.id,
+        conjuncts: cs,
+        complete: incomplete.length === 0,
+        completeness: arms,
+        budget,
+        uniformity: mine(uniformity!).map(strip),
+        preregistered: pre.answer,
+        preregistration: pre,
+        holds: reasons.length === 0,
+        reasons,
+      };
+    }),
+  );
 }

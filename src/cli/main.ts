@@ -19,6 +19,7 @@ import { makeInitCommand } from './commands/init.js';
 import { makeSkillsCommand } from './commands/skills.js';
 import { makeVerdictCommand } from './commands/verdict.js';
 import { makeUsageCommand } from './commands/usage.js';
+import { makeReportCommand } from './commands/report.js';
 import { EXIT, OmgError } from '../base/errors.js';
 import { processIO, visible, type IO } from './io.js';
 import { packageVersion } from '../base/paths.js';
@@ -43,6 +44,7 @@ export function makeProgram(io: IO): Command {
     makeVerdictCommand,
     makeCostCommand,
     makeUsageCommand,
+    makeReportCommand,
     makeSqlCommand,
     makeSchemaCommand,
     makeLoadCommand,

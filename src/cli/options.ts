@@ -123,3 +123,9 @@ export function timeoutOption(): Option {
     return n;
   });
 }
+
+/** Say on stderr which folder of sessions is read when none was named, and how many transcript files it holds (sub-agents' too). */
+export function sayDefaultSessions(io: IO, dir: string): void {
+  const n = listTranscriptFiles(dir).length;
+  io.stderr(`omg-evidence: reading ${displayPath(dir)} (${n} transcript ${n === 1 ? 'file' : 'files'})\n`);
+}

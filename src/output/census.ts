@@ -35,6 +35,26 @@ export function censusJson(r: CensusRow) {
 /** The forgeable column: the labels, or `unknown` when a label's spawn has no transcript to tell. */
 const forgeableText = (f: string[] | null) => (f === null ? 'unknown' : f.join(' '));
 
+/** A census row as the tabular formats show it; `wide` (csv) keeps whole ids and JSON tools. */
+export function censusCells(r: CensusRow, wide: boolean): Record<string, Cell> {
+  return {
+    probe: r.probe,
+    seq: r.seq,
+    arm: r.arm,
+    phase: r.phase,
+    session: r.session_id.slice(0, 8),
+    session_id: r.session_id,
+    status: r.status,
+    exit_code: r.exit_code,
+    tools: wide ? (r.tools === null ? null : JSON.stringify(toolsObject(r.tools))) : toolsText(r.tools),
+    artifacts: r.artifacts.join(' '),
+    markers: r.markers.join(' '),
+    skills: (wide ? r.skills : skillList(r.skills)).join(' '),
+    note: r.note,
+    forgeable: wide && r.forgeable === null ? null : forgeableText(r.forgeable),
+  };
+}
+
 /** Render census rows in `format`. Several probes get a probe column (text: a heading per probe). */
 export function formatCensus(rows: CensusRow[], format: CensusFormat, style: TableStyle = {}): string {
   const probes = [...new Set(rows.map((r) => r.probe))];
@@ -58,22 +78,7 @@ export function formatCensus(rows: CensusRow[], format: CensusFormat, style: Tab
     { key: 'note' },
     { key: 'forgeable' },
   ];
-  const cells = (r: CensusRow): Record<string, Cell> => ({
-    probe: r.probe,
-    seq: r.seq,
-    arm: r.arm,
-    phase: r.phase,
-    session: r.session_id.slice(0, 8),
-    session_id: r.session_id,
-    status: r.status,
-    exit_code: r.exit_code,
-    tools: wide ? (r.tools === null ? null : JSON.stringify(toolsObject(r.tools))) : toolsText(r.tools),
-    artifacts: r.artifacts.join(' '),
-    markers: r.markers.join(' '),
-    skills: (wide ? r.skills : skillList(r.skills)).join(' '),
-    note: r.note,
-    forgeable: wide && r.forgeable === null ? null : forgeableText(r.forgeable),
-  });
+  const cells = (r: CensusRow) => censusCells(r, wide);
   return tabulate(format as TabularFormat, columns, rows, { cells, json: censusJson, style });
 }
 

@@ -4,12 +4,13 @@
  * (inputs.ts); and which regions are current, stale or hand-edited. Writing (atomically) and
  * printing are the command's job.
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
 import { displayPath, packageVersion } from '../base/paths.js';
 import { costReports, Evidence, listQueries, readQuery, VIEWS, type Source } from '../evidence.js';
 import { formatArms } from '../output/arms.js';
+import { type Chart, chartSvg, costByArmChart, skillResolutionChart, spawnsOverTimeChart, toolsPerArmChart } from '../output/charts.js';
 import { formatCensus } from '../output/census.js';
 import { formatCost } from '../output/cost.js';
 import { tabulate } from '../output/formats.js';
@@ -19,9 +20,17 @@ import { formatResult } from '../output/sql.js';
 import { formatVerdicts } from '../output/verdict.js';
 import { fail, TABLES, type Parsed, type Region } from './document.js';
 import { inputsHash, queryHash } from './inputs.js';
-import { bodyState, provenanceLine } from './provenance.js';
+import { bodyState, provenanceLine, shortHash } from './provenance.js';
 
-const FORMATS = ['markdown', 'text', 'table'] as const;
+const FORMATS = ['markdown', 'text', 'table', 'svg'] as const;
+
+/** The tables that have a chart (format=svg), and the chart each draws. */
+const CHARTS: Record<string, (ev: Evidence) => Promise<Chart>> = {
+  arms: async (ev) => toolsPerArmChart(await ev.armRows()),
+  cost: async (ev) => costByArmChart((await costReports(ev))[0]?.by_arm ?? []),
+  skills: async (ev) => skillResolutionChart((await ev.query('skill_resolution')).rows),
+  census: async (ev) => spawnsOverTimeChart((await ev.query('spawn_times')).rows),
+};
 
 /** A fenced code block holding `text`. */
 const fence = (text: string) => `${['```', ...text.replace(/\n$/, '').split('\n'), '```'].join('\n')}\n`;
@@ -34,6 +43,8 @@ export interface Rendered {
   current: boolean;
   /** The body is not empty and is not exactly as render wrote it: rewriting it would lose an edit. */
   handEdited: boolean;
+  /** format=svg: the chart's file beside the document, its bytes, and whether the file holds them. */
+  svg?: { path: string; data: string; current: boolean };
 }
 
 interface Spec {
@@ -42,6 +53,8 @@ interface Spec {
   from: Source;
   probes: string[];
   params: Record<string, string>;
+  /** format=svg: the chart's file name, beside the document. */
+  file?: string;
 }
 
 /** Validate a region's name and options against what it can render. */
@@ -51,7 +64,9 @@ function specOf(doc: string, r: Region): Spec {
   if (!isTable && !query) {
     fail(doc, r.begin, `unknown table or query "${r.name}"`, `name one of ${TABLES.join(', ')}, or a query: ${listQueries().join(', ')}`);
   }
-  const known = ['probe', 'format', ...(['census', 'skills'].includes(r.name) ? ['from'] : []), ...(query?.params ?? [])];
+  const svg = r.options.format?.[0] === 'svg';
+  const known = ['probe', 'format', ...(['census', 'skills'].includes(r.name) && !svg ? ['from'] : []), ...(query?.params ?? [])];
+  if (svg) known.push('file');
   for (const key of Object.keys(r.options)) {
     if (!known.includes(key))
       fail(doc, r.begin, `unknown option "${key}" for ${r.name}`, `the options of ${r.name} are ${known.join(', ')}`);
@@ -62,6 +77,10 @@ function specOf(doc: string, r: Region): Spec {
   }
   const format = (r.options.format?.[0] ?? 'markdown') as Spec['format'];
   if (!(FORMATS as readonly string[]).includes(format)) fail(doc, r.begin, `format must be ${FORMATS.join(', ')}; got "${format}"`);
+  if (svg && !(r.name in CHARTS)) fail(doc, r.begin, `${r.name} has no chart`, `format=svg draws ${Object.keys(CHARTS).join(', ')}`);
+  const file = svg ? (r.options.file?.[0] ?? `${basename(doc, extname(doc))}.${r.name}.svg`) : undefined;
+  if (file !== undefined && (!/^[^/\\]+\.svg$/.test(file) || file.startsWith('.')))
+    fail(doc, r.begin, `file must name an .svg file beside the document; got "${file}"`);
   const from = (r.options.from?.[0] ?? 'records') as Source;
   if (from !== 'records' && from !== 'transcripts') fail(doc, r.begin, `from must be records or transcripts; got "${from}"`);
   const probes = (r.options.probe ?? []).map((p) => resolve(dirname(doc), p));
@@ -74,7 +93,7 @@ function specOf(doc: string, r: Region): Spec {
       .filter(([k]) => query?.params.includes(k))
       .map(([k, v]) => [k, v[0]!]),
   );
-  return { name: r.name, format, from, probes, params };
+  return { name: r.name, format, from, probes, params, file };
 }
 
 async function content(spec: Spec, ev: Evidence | undefined, help: () => string): Promise<string> {
@@ -140,19 +159,51 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
     const spec = specs[i]!;
     const needsEvidence = spec.name !== 'commands' && spec.name !== 'queries';
     const ev = needsEvidence ? await openFor(doc.path, region, spec, cache) : undefined;
-    const text = await content(spec, ev, help);
+    const svg = spec.format === 'svg' ? await chartFile(doc.path, region, spec, ev!) : undefined;
+    const text = svg ? svg.link : await content(spec, ev, help);
     const probeIds = ev ? ev.probes.map((p) => lineSafe(p.id)).join(',') : '-';
     const lines = text.replace(/\n$/, '').split('\n');
     const provenance = provenanceLine(
-      `omg-evidence@${packageVersion} probe=${probeIds} inputs=${await inputsHash(ev, spec)} query=${queryHash(spec)}`,
+      `omg-evidence@${packageVersion} probe=${probeIds} inputs=${await inputsHash(ev, spec)} query=${queryHash(spec)}${svg ? ` svg=${shortHash(svg.data)}` : ''}`,
       lines.map((l) => `${l}\n`).join(''),
     );
     const body = [...lines, provenance];
     const old = region.body.map((l) => l.replace(/\r$/, ''));
-    const current = old.length === body.length && old.every((l, k) => l === body[k]);
-    out.push({ region, body, current, handEdited: !current && bodyState(old) === 'edited' });
+    const bodyCurrent = old.length === body.length && old.every((l, k) => l === body[k]);
+    const current = bodyCurrent && (svg?.current ?? true);
+    const state = bodyState(old);
+    // An SVG that is neither what this region last wrote (its svg= hash) nor what it would write now was edited, or is another's.
+    const svgEdited = svg !== undefined && svg.onDisk !== null && !svg.current && svg.onDisk !== svgHashIn(old, state);
+    out.push({
+      region,
+      body,
+      current,
+      handEdited: !current && (state === 'edited' || svgEdited),
+      ...(svg ? { svg: { path: svg.path, data: svg.data, current: svg.current } } : {}),
+    });
   }
   return out;
+}
+
+/** The svg= hash of a region's provenance line, when render wrote it (null otherwise). */
+function svgHashIn(body: string[], state: ReturnType<typeof bodyState>): string | null {
+  return state === 'rendered' ? (/ svg=([0-9a-f]{12}) /.exec(body.at(-1) ?? '')?.[1] ?? null) : null;
+}
+
+/**
+ * A format=svg region's chart: drawn from one probe, its file beside the document, the hash of what
+ * that file holds now (null when absent), and the image link the region holds.
+ */
+async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) {
+  if (ev.probes.length !== 1)
+    fail(doc, region.begin, `format=svg draws one probe; the region names ${ev.probes.length}`, 'name one probe=');
+  const chart = await CHARTS[spec.name]!(ev);
+  const data = `${await chartSvg(chart, { standalone: true })}\n`;
+  const path = join(dirname(doc), spec.file!);
+  const onDisk = existsSync(path) ? readFileSync(path, 'utf8') : null;
+  // The link's path, %-escaped where markdown would read a character otherwise.
+  const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
+  return { path, data, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };
 }
 
 /**

@@ -35,3 +35,16 @@ export function replaceDocument(path: string, expected: Buffer, data: string): v
     if (tmp !== undefined) rmSync(tmp, { force: true });
   }
 }
+
+/** Write `data` to `path` (a chart beside a document) through a temporary file beside it, then a rename. */
+export function writeFileAtomically(path: string, data: string): void {
+  const tmp = `${path}.omg-evidence-${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data, { flag: 'wx' });
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`${displayPath(path)}: cannot write the chart (${code ?? e})`, 'check that it and its folder are writable');
+  }
+}

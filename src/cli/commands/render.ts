@@ -14,15 +14,25 @@ import type { IO } from '../io.js';
 import { displayPath } from '../../base/paths.js';
 import type { Parsed } from '../../regions/document.js';
 import type { Rendered } from '../../regions/render.js';
-import { replaceDocument } from '../../regions/write-document.js';
+import { replaceDocument, writeFileAtomically } from '../../regions/write-document.js';
 
 function regionDiff(doc: Parsed, r: Rendered): string {
   const where = `${displayPath(doc.path)}:${r.region.begin}`;
-  return unifiedDiff(
-    r.region.body.map((l) => l.replace(/\r$/, '')),
-    r.body,
-    [`${where} ${r.region.name} (in the document)`, `${where} ${r.region.name} (from the evidence)`],
-    r.region.begin + 1,
+  const body = r.region.body.map((l) => l.replace(/\r$/, ''));
+  const same = body.length === r.body.length && body.every((l, k) => l === r.body[k]);
+  const svg =
+    r.svg && !r.svg.current
+      ? `${where} ${r.region.name}: ${displayPath(r.svg.path)} differs from the chart the evidence draws (or is missing)\n`
+      : '';
+  if (same) return svg;
+  return (
+    svg +
+    unifiedDiff(
+      r.region.body.map((l) => l.replace(/\r$/, '')),
+      r.body,
+      [`${where} ${r.region.name} (in the document)`, `${where} ${r.region.name} (from the evidence)`],
+      r.region.begin + 1,
+    )
   );
 }
 
@@ -83,6 +93,8 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
           }
           for (const { doc, rendered, changed } of all) {
             if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
+            // The charts first: a document whose links are written names only files that exist.
+            for (const r of changed) if (r.svg && !r.svg.current) writeFileAtomically(r.svg.path, r.svg.data);
             if (changed.length) replaceDocument(doc.path, doc.bytes, applyRegions(doc, rendered));
             io.stderr(`omg-evidence: render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten\n`);
           }

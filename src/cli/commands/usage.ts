@@ -9,13 +9,12 @@
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../../base/errors.js';
-import { displayPath } from '../../base/paths.js';
-import { claudeSessionsDir, Evidence, listTranscriptFiles, type Row } from '../../evidence.js';
+import { claudeSessionsDir, Evidence, type Row } from '../../evidence.js';
 import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { formatUsage, formatUsageBySpawn, undatedWarning, USAGE_REPORTS, USAGE_TOLERANCE, type UsageReport } from '../../output/usage.js';
 import { type Call, makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
-import { transcriptsOption, warnNoTranscripts } from '../options.js';
+import { sayDefaultSessions, transcriptsOption, warnNoTranscripts } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 export type UsageOptions = {
@@ -52,9 +51,6 @@ export function canonicalWhen(v: string): string | null {
   const inRange = Number(hh) < 24 && Number(mi) < 60 && Number(ss ?? 0) < 60 && (!sign || (Number(oh) <= 14 && Number(om ?? 0) < 60));
   return inRange ? `${y}-${mo}-${d} ${hh}:${mi}:${ss ?? '00'}${frac ?? ''}${offset}` : null;
 }
-
-/** How many transcript files: sessions and their sub-agents' files alike. */
-const count = (n: number) => `${n} transcript ${n === 1 ? 'file' : 'files'}`;
 
 /**
  * This machine's IANA time zone. A TZ that names none (a POSIX rule such as JST-9, or a typo) is
@@ -150,7 +146,7 @@ export function makeUsageCommand(io: IO) {
       if (standalone) {
         const dir = opts.transcripts ?? claudeSessionsDir(io.env);
         if (opts.transcripts === undefined) {
-          io.stderr(`omg-evidence: reading ${displayPath(dir)} (${count(listTranscriptFiles(dir).length)})\n`);
+          sayDefaultSessions(io, dir);
         }
         warnNoTranscripts(0, dir, onWarning);
         return Evidence.openTranscripts(dir, { ...common, queries: ['usage'] });

@@ -1,0 +1,133 @@
+/**
+ * `omg-evidence report [PROBE...] --html FILE`: one self-contained HTML page (output/html.ts) of each
+ * probe's verdict, arms, charts, census and audit, and, with --transcripts DIR or with no probe,
+ * of the sessions' tokens, cost, tools and skills.
+ *
+ * The page is a document, not a check: it is written whether or not a verdict holds (exit 0), and
+ * only a page that cannot be made or written is an error. It writes FILE and nothing else,
+ * atomically, and never over a file that is not a report it wrote (or that was edited since)
+ * without --force.
+ */
+import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { type Command, Option } from 'commander';
+import { InputError } from '../../base/errors.js';
+import { displayPath, packageVersion } from '../../base/paths.js';
+import { claudeSessionsDir, Evidence, listTranscriptFiles, PROBE_REPORT_QUERIES, TRANSCRIPT_REPORT_QUERIES } from '../../evidence.js';
+import { makeCommand, withEvidence } from '../command.js';
+import type { IO } from '../io.js';
+import { sayDefaultSessions, transcriptsOption } from '../options.js';
+import { progressReporter } from '../progress.js';
+
+interface ReportOptions {
+  html: string;
+  transcripts?: string;
+  force?: boolean;
+}
+
+/**
+ * Where the page goes, checked before any evidence is read: the file's bytes when it is a report
+ * `report` wrote (or any file, with --force), null when there is none yet.
+ */
+function target(path: string, force: boolean, isOwnReport: (text: string) => boolean): { file: string; was: Buffer | null } {
+  const shown = displayPath(path);
+  const folder = dirname(path);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+    throw new InputError(
+      `${shown}: the folder ${displayPath(folder)} does not exist`,
+      'create it first, or name a file in a folder that exists',
+    );
+  }
+  if (!existsSync(path)) {
+    if (lstatSync(path, { throwIfNoEntry: false }))
+      throw new InputError(`${shown}: a broken symbolic link`, 'remove it, or name another file');
+    return { file: path, was: null };
+  }
+  const file = realpathSync(path);
+  const st = statSync(file);
+  if (st.isDirectory()) throw new InputError(`${shown}: is a folder`, 'name the HTML file to write, e.g. report.html');
+  if (!st.isFile()) throw new InputError(`${shown}: is not a regular file`, 'name the HTML file to write, e.g. report.html');
+  const was = readFileSync(file);
+  if (!force && !isOwnReport(was.toString('utf8'))) {
+    throw new InputError(
+      `${shown}: exists, and is not a report omg-evidence wrote (or was edited since); nothing was written`,
+      'name another file, or pass --force to replace it',
+    );
+  }
+  return { file, was };
+}
+
+/** Write the page atomically (a temporary file beside it, then a rename), if the file still holds what was checked. */
+function writePage(path: string, at: { file: string; was: Buffer | null }, html: string): void {
+  const tmp = join(dirname(at.file), `.${basename(at.file)}.omg-evidence-${process.pid}.tmp`);
+  let written = false;
+  try {
+    writeFileSync(tmp, html, { flag: 'wx', mode: at.was ? statSync(at.file).mode & 0o7777 : 0o644 });
+    written = true;
+    const now = existsSync(at.file) ? readFileSync(at.file) : null;
+    if (now === null ? at.was !== null : at.was === null || !now.equals(at.was)) {
+      throw new InputError(
+        `${displayPath(path)}: the file changed while the report was being made; nothing was written`,
+        'run report again',
+      );
+    }
+    renameSync(tmp, at.file);
+    written = false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (e instanceof InputError || !code) throw e;
+    throw new InputError(`${displayPath(path)}: cannot write the report (${code})`, 'check that the file and its folder are writable');
+  } finally {
+    if (written) rmSync(tmp, { force: true });
+  }
+}
+
+export function makeReportCommand(io: IO): Command {
+  return makeCommand<ReportOptions>(io, {
+    name: 'report',
+    description:
+      "one self-contained HTML page with charts: each probe's verdict, arms, cost, skills, census and audit; the sessions' usage with --transcripts or no probe",
+    arguments: [
+      [
+        '[probe...]',
+        "probe directories (default: none, and the page shows the sessions usage reads: --transcripts DIR, else Claude Code's own)",
+      ],
+    ],
+    options: [
+      new Option('--html <file>', 'the HTML file to write').makeOptionMandatory(),
+      transcriptsOption(),
+      new Option('--force', 'replace a file that is not a report omg-evidence wrote, or one edited since'),
+    ],
+    action: async ({ probes, opts, onWarning }) => {
+      // The page's layout and its charts' engines load only for this command.
+      const { isOwnReport, loadChartEngines, reportHtml } = await import('../../output/html.js');
+      const out = resolve(opts.html);
+      const at = target(out, opts.force === true, isOwnReport);
+      // The charts' engines load while DuckDB loads the evidence; a failure shows when a chart is drawn.
+      loadChartEngines().catch(() => undefined);
+      const sessions = probes.length === 0 || opts.transcripts !== undefined;
+      const dir = probes.length === 0 ? (opts.transcripts ?? claudeSessionsDir(io.env)) : opts.transcripts;
+      if (probes.length === 0 && opts.transcripts === undefined) {
+        sayDefaultSessions(io, dir!);
+      }
+      const common = { onWarning, onProgress: progressReporter(io) };
+      const opening =
+        probes.length === 0
+          ? Evidence.openTranscripts(dir!, { ...common, queries: TRANSCRIPT_REPORT_QUERIES })
+          : Evidence.open(probes, {
+              ...common,
+              transcripts: opts.transcripts,
+              // Each probe's own transcripts/ tells which markers its spawns could have forged.
+              ownTranscripts: true,
+              queries: [...PROBE_REPORT_QUERIES, ...(sessions ? TRANSCRIPT_REPORT_QUERIES : [])],
+            });
+      const html = await withEvidence(opening, async (ev) => {
+        const reports = probes.length ? await ev.probeReports({ home: io.env.HOME }) : [];
+        const transcripts = sessions ? await ev.transcriptReport(displayPath(resolve(dir!)), listTranscriptFiles(dir!).length) : undefined;
+        return reportHtml({ probes: reports, transcripts, version: packageVersion });
+      });
+      writePage(out, at, html);
+      io.stderr(`omg-evidence: report: ${displayPath(out)} written\n`);
+    },
+  });
+}

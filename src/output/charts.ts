@@ -1,0 +1,305 @@
+/**
+ * The report's charts: a Vega-Lite spec per chart, made from rows the queries gave, and drawn to SVG
+ * in Node by vega's headless View (renderer 'none', no DOM, no canvas). vega and vega-lite load on
+ * the first chart drawn, so no other command pays for them. Values arrive computed; a chart only
+ * maps them to marks.
+ */
+import type { Row } from '../base/shapes.js';
+
+/**
+ * One accessible categorical palette, used by every chart: Okabe & Ito's colour-blind-safe set, with
+ * grey in place of black so that it reads on a dark page too.
+ */
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999999'] as const;
+
+/** A chart to draw: its title (also the SVG's), what it shows in words, its spec, and its data as a table. */
+export interface Chart {
+  id: string;
+  title: string;
+  /** The text alternative: what the chart shows, in a sentence. */
+  description: string;
+  spec: Record<string, unknown>;
+  /** The chart's numbers as a table, for readers who cannot see it (and for print). */
+  table: { columns: { key: string; title: string; right?: boolean; money?: boolean }[]; rows: Row[] };
+}
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+/** The look every chart shares: transparent, so the page's light or dark background shows through. */
+const CONFIG = {
+  background: 'transparent',
+  font: FONT,
+  view: { stroke: null },
+  axis: { domainColor: '#888888', tickColor: '#888888', gridColor: '#88888844', labelColor: '#555555', titleColor: '#555555' },
+  legend: { labelColor: '#555555', titleColor: '#555555', orient: 'bottom', direction: 'horizontal', columns: 4, labelLimit: 260 },
+  title: { anchor: 'start', fontSize: 14, color: '#333333' },
+  range: { category: [...PALETTE] },
+  bar: { discreteBandSize: 14 },
+};
+
+const WIDTH = 560;
+
+function spec(title: string, description: string, body: Record<string, unknown>): Record<string, unknown> {
+  return { title, description, width: WIDTH, config: CONFIG, ...body };
+}
+
+/** A colour scale that gives `domain`, in order, the palette's colours (so "Unknown skill" is always the same one). */
+const colours = (domain: string[]) => ({ domain, range: domain.map((_, i) => PALETTE[i % PALETTE.length]) });
+
+const distinct = (values: unknown[]) => [...new Set(values.map(String))];
+
+interface HBar {
+  id: string;
+  title: string;
+  description: string;
+  rows: Row[];
+  /** The category on the y axis, in the order given. */
+  y: { field: string; title: string };
+  x: { field: string; title: string; money?: boolean };
+  /** Stack by this field, coloured. */
+  colour?: { field: string; title: string };
+}
+
+/** Horizontal bars, stacked by `colour` when given: the shape of most of the report's charts. */
+function hbar(c: HBar): Chart {
+  const order = distinct(c.rows.map((r) => r[c.y.field]));
+  const stack = c.colour ? distinct(c.rows.map((r) => r[c.colour!.field])) : [];
+  const x = {
+    field: c.x.field,
+    type: 'quantitative',
+    aggregate: 'sum',
+    title: c.x.title,
+    ...(c.x.money ? { axis: { format: '$,.2f' } } : { axis: { format: ',d', tickMinStep: 1 } }),
+  };
+  const encoding: Record<string, unknown> = {
+    y: { field: c.y.field, type: 'nominal', title: c.y.title, sort: order, axis: { labelLimit: 320 } },
+    x,
+    tooltip: [
+      { field: c.y.field, type: 'nominal' },
+      ...(c.colour ? [{ field: c.colour.field, type: 'nominal' }] : []),
+      { field: c.x.field, type: 'quantitative' },
+    ],
+  };
+  if (c.colour) {
+    encoding.color = { field: c.colour.field, type: 'nominal', title: c.colour.title, scale: colours(stack), sort: stack };
+    encoding.order = { field: '_stack', type: 'quantitative' };
+  } else encoding.color = { value: PALETTE[0] };
+  const values = c.rows.map((r) => ({ ...r, _stack: c.colour ? stack.indexOf(String(r[c.colour.field])) : 0 }));
+  const columns = [
+    { key: c.y.field, title: c.y.title },
+    ...(c.colour ? [{ key: c.colour.field, title: c.colour.title }] : []),
+    { key: c.x.field, title: c.x.title, right: true, money: c.x.money },
+  ];
+  return {
+    id: c.id,
+    title: c.title,
+    description: c.description,
+    spec: spec(c.title, c.description, { data: { values }, mark: { type: 'bar' }, encoding }),
+    table: { columns, rows: c.rows },
+  };
+}
+
+interface ToolCount {
+  name: string;
+  count: number;
+}
+
+/** Tool calls per arm, stacked by tool (queries/arms.sql: each arm's tools over its non-pilot spawns). */
+export function toolsPerArmChart(arms: Row[]): Chart {
+  const rows = arms.flatMap((a) => ((a.tools as ToolCount[] | null) ?? []).map((t) => ({ arm: a.arm, tool: t.name, calls: t.count })));
+  return hbar({
+    id: 'tools-per-arm',
+    title: 'Tool calls per arm, by tool',
+    description: 'Tool calls of each arm over its spawns (pilots excepted), stacked by tool; arms in registration order.',
+    rows,
+    y: { field: 'arm', title: 'arm' },
+    x: { field: 'calls', title: 'tool calls (count)' },
+    colour: { field: 'tool', title: 'tool' },
+  });
+}
+
+/** Cost by arm (queries/cost_by_arm.sql), pilots and void spawns included. */
+export function costByArmChart(byArm: Row[]): Chart {
+  return hbar({
+    id: 'cost-by-arm',
+    title: 'Cost by arm',
+    description: "What each arm's spawns cost, pilots and void spawns included, from their envelopes' total_cost_usd.",
+    rows: byArm.map((r) => ({ arm: r.arm, spawns: r.spawns, cost_usd: r.cost_usd })),
+    y: { field: 'arm', title: 'arm' },
+    x: { field: 'cost_usd', title: 'cost (USD)', money: true },
+  });
+}
+
+/** Cost by model (queries/cost_by_model.sql). */
+export function costByModelChart(byModel: Row[]): Chart {
+  return hbar({
+    id: 'cost-by-model',
+    title: 'Cost by model',
+    description: "What each model cost over the probe's spawns, from the envelopes' modelUsage.",
+    rows: byModel.map((r) => ({ model: r.model, cost_usd: r.cost_usd })),
+    y: { field: 'model', title: 'model' },
+    x: { field: 'cost_usd', title: 'cost (USD)', money: true },
+    colour: { field: 'model', title: 'model' },
+  });
+}
+
+/** Which definition answered each arm's Skill calls (queries/skill_resolution.sql). */
+export function skillResolutionChart(rows: Row[]): Chart {
+  return hbar({
+    id: 'skill-resolution',
+    title: 'Skill resolution per arm',
+    description:
+      'Skill calls of each arm by what answered them: the namespace of the definition launched, or Unknown skill when the CLI did not know the name.',
+    rows: rows.map((r) => ({ arm: r.arm, answer: r.answer, calls: r.calls })),
+    y: { field: 'arm', title: 'arm' },
+    x: { field: 'calls', title: 'Skill calls (count)' },
+    colour: { field: 'answer', title: 'answered by' },
+  });
+}
+
+/** Each spawn as a point at its start, one row per arm, coloured by phase (queries/spawn_times.sql). */
+export function spawnsOverTimeChart(rows: Row[]): Chart {
+  const timed = rows.filter((r) => r.started_at !== null);
+  const arms = distinct(timed.map((r) => r.arm));
+  const phases = distinct(timed.map((r) => r.phase));
+  const title = 'Spawns over time, by phase';
+  const description =
+    'Each spawn at the time it started (UTC), on its arm’s row, coloured by phase; hollow points are pilots and void spawns.';
+  const values = timed.map((r) => ({ ...r, counted: r.status === 'counted' ? 'counted' : String(r.status) }));
+  return {
+    id: 'spawns-over-time',
+    title,
+    description,
+    spec: spec(title, description, {
+      height: { step: 18 },
+      data: { values },
+      mark: { type: 'point', size: 70, strokeWidth: 2 },
+      encoding: {
+        x: { field: 'started_at', type: 'temporal', title: 'started (UTC, hh:mm)', scale: { type: 'utc' }, axis: { format: '%H:%M' } },
+        y: { field: 'arm', type: 'nominal', title: 'arm', sort: arms },
+        color: { field: 'phase', type: 'nominal', title: 'phase', scale: colours(phases), sort: phases },
+        fill: {
+          condition: { test: "datum.status === 'counted'", field: 'phase', type: 'nominal', scale: colours(phases), legend: null },
+          value: 'transparent',
+        },
+        tooltip: [
+          { field: 'seq', type: 'quantitative' },
+          { field: 'arm', type: 'nominal' },
+          { field: 'status', type: 'nominal' },
+          { field: 'started_at', type: 'temporal', format: '%Y-%m-%d %H:%M:%S', scale: { type: 'utc' } },
+        ],
+      },
+    }),
+    table: {
+      columns: [
+        { key: 'seq', title: 'seq', right: true },
+        { key: 'arm', title: 'arm' },
+        { key: 'phase', title: 'phase' },
+        { key: 'status', title: 'status' },
+        { key: 'started_at', title: 'started (UTC)' },
+        { key: 'seconds', title: 'seconds', right: true },
+      ],
+      rows: timed,
+    },
+  };
+}
+
+/** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
+export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
+  const rows = usage
+    .filter((r) => r.is_total !== true && r.model !== null)
+    .map((r) => ({
+      day: r.key,
+      model: r.model,
+      value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
+    }));
+  const days = distinct(rows.map((r) => r.day));
+  const models = distinct(rows.map((r) => r.model));
+  const title = what === 'tokens' ? 'Tokens per day, by model' : 'Cost per day, by model';
+  const description =
+    what === 'tokens'
+      ? 'Input, output and cache tokens of the sessions’ API responses per day (UTC), stacked by model.'
+      : 'What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model.';
+  const yTitle = what === 'tokens' ? 'tokens' : 'cost (USD)';
+  return {
+    id: `${what}-per-day`,
+    title,
+    description,
+    spec: spec(title, description, {
+      height: 220,
+      data: { values: rows.map((r) => ({ ...r, _stack: models.indexOf(String(r.model)) })) },
+      mark: { type: 'bar' },
+      encoding: {
+        x: { field: 'day', type: 'ordinal', title: 'day (UTC)', sort: days, axis: { labelAngle: -45 } },
+        y: { field: 'value', type: 'quantitative', aggregate: 'sum', title: yTitle, axis: { format: what === 'cost' ? '$,.2f' : '~s' } },
+        color: { field: 'model', type: 'nominal', title: 'model', scale: colours(models), sort: models },
+        order: { field: '_stack', type: 'quantitative' },
+        tooltip: [
+          { field: 'day', type: 'ordinal' },
+          { field: 'model', type: 'nominal' },
+          { field: 'value', type: 'quantitative', title: yTitle },
+        ],
+      },
+    }),
+    table: {
+      columns: [
+        { key: 'day', title: 'day (UTC)' },
+        { key: 'model', title: 'model' },
+        { key: 'value', title: yTitle, right: true, money: what === 'cost' },
+      ],
+      rows,
+    },
+  };
+}
+
+/** Tool calls per project, stacked by tool (queries/tools_by_project.sql). */
+export function toolsPerProjectChart(rows: Row[]): Chart {
+  return hbar({
+    id: 'tools-per-project',
+    title: 'Tool calls per project, by tool',
+    description: 'Tool calls of the sessions of each project (its folder), stacked by tool: the seven most called, the rest as other.',
+    rows,
+    y: { field: 'project', title: 'project' },
+    x: { field: 'calls', title: 'tool calls (count)' },
+    colour: { field: 'tool', title: 'tool' },
+  });
+}
+
+/** The skills named most (queries/top_skills.sql). */
+export function topSkillsChart(rows: Row[]): Chart {
+  return hbar({
+    id: 'top-skills',
+    title: 'Top skills',
+    description: 'The skills the sessions’ Skill and SlashCommand calls named most, by calls.',
+    rows: rows.map((r) => ({ skill: r.skill, calls: r.calls, sessions: r.sessions })),
+    y: { field: 'skill', title: 'skill' },
+    x: { field: 'calls', title: 'calls (count)' },
+  });
+}
+
+type Vega = typeof import('vega');
+type VegaLite = typeof import('vega-lite');
+let engines: Promise<[Vega, VegaLite]> | undefined;
+
+/** Load vega and vega-lite, once: `report` starts this while DuckDB loads the evidence, its main thread idle. */
+export function loadChartEngines(): Promise<[Vega, VegaLite]> {
+  engines ??= Promise.all([import('vega'), import('vega-lite')]);
+  return engines;
+}
+
+/**
+ * Draw a chart to SVG: compiled by vega-lite, run by a headless vega View. The page's charts are
+ * transparent (its style sheet colours their text); a file of its own (render's format=svg) is white,
+ * so it reads on any page that shows it.
+ */
+export async function chartSvg(chart: Chart, options: { standalone?: boolean } = {}): Promise<string> {
+  const [vega, vl] = await loadChartEngines();
+  const spec = options.standalone ? { ...chart.spec, config: { ...CONFIG, background: 'white' } } : chart.spec;
+  const compiled = vl.compile(spec as unknown as Parameters<VegaLite['compile']>[0]).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,107 @@
+/** What every part of the report page is made of: escaped text, tables, badges and charts as figures. */
+import type { CostReport, Row } from '../base/shapes.js';
+import type { Finding } from './audit.js';
+import type { CensusRow, ForgeableRow } from './census-block.js';
+import { type Chart, chartSvg } from './charts.js';
+import { dollars } from './formats.js';
+import type { Verdict } from './verdict.js';
+
+/** Everything one probe's part of the page shows, as the facade gathers it. */
+export interface ProbeReport {
+  probe: string;
+  /** queries/probe_summary.sql's row. */
+  summary: Row;
+  verdict: Verdict;
+  /** queries/arms.sql. */
+  arms: Row[];
+  /** queries/arm_roles.sql. */
+  roles: Row[];
+  cost: CostReport;
+  /** queries/skill_resolution.sql. */
+  skills: Row[];
+  /** queries/spawn_times.sql. */
+  spawns: Row[];
+  census: CensusRow[];
+  audit: { files: number; findings: Finding[] };
+  /** The K-FM lesson: markers and artifacts the spawns' own calls could have produced (queries/forgeable.sql). */
+  forgeable: ForgeableRow[];
+}
+
+/** The transcripts' part of the page. */
+export interface TranscriptReport {
+  /** Where the sessions were read, as shown to the user. */
+  source: string;
+  files: number;
+  /** queries/usage.sql, daily in UTC, with the breakdown by model. */
+  usage: Row[];
+  /** queries/tools_by_project.sql. */
+  tools: Row[];
+  /** queries/top_skills.sql. */
+  skills: Row[];
+  /** queries/top_sessions.sql, by duration and by cost. */
+  longest: Row[];
+  costliest: Row[];
+}
+
+export interface ReportInput {
+  probes: ProbeReport[];
+  transcripts?: TranscriptReport;
+  /** omg-evidence's version, for the generator line. */
+  version: string;
+}
+
+/** Text as HTML: safe in element content and in quoted attribute values. */
+export function esc(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** An id for an anchor, from text of any kind. */
+export const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'x';
+
+export interface Col {
+  key: string;
+  title: string;
+  right?: boolean;
+  money?: boolean;
+}
+
+function cellText(v: unknown, money = false): string {
+  if (v === null || v === undefined) return '';
+  if (money && typeof v === 'number') return dollars(v);
+  if (money && typeof v === 'string' && v !== '' && !Number.isNaN(Number(v))) return dollars(Number(v));
+  if (typeof v === 'number') return v.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export function table(columns: Col[], rows: Row[], attrs = ''): string {
+  const head = columns.map((c) => `<th scope="col"${c.right ? ' class="num"' : ''}>${esc(c.title)}</th>`).join('');
+  const body = rows
+    .map((r) => `<tr>${columns.map((c) => `<td${c.right ? ' class="num"' : ''}>${esc(cellText(r[c.key], c.money))}</td>`).join('')}</tr>`)
+    .join('\n');
+  return `<div class="scroll"><table${attrs}>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
+}
+
+/** A chart: its SVG inline, its title as the caption, and its numbers in a table beside it. */
+export async function figure(chart: Chart, prefix: string): Promise<string> {
+  const svg = await chartSvg(chart);
+  const id = `${prefix}-${chart.id}`;
+  // The SVG is an image with a name and a description a screen reader reads.
+  const labelled = svg.replace(/^<svg /, `<svg role="img" aria-labelledby="${id}-t" aria-describedby="${id}-d" `);
+  const empty = chart.table.rows.length === 0;
+  return `<figure class="chart" id="${id}">
+<figcaption class="vh" id="${id}-t">${esc(chart.title)}</figcaption>
+${empty ? '<p class="none">Nothing to draw: no row.</p>' : labelled}
+<p class="alt" id="${id}-d">${esc(chart.description)}</p>
+<details><summary>The numbers</summary>
+${table(chart.table.columns, chart.table.rows)}
+</details>
+</figure>`;
+}
+
+export const badge = (text: string, kind: string) => `<span class="badge ${kind}">${esc(text)}</span>`;

@@ -1,0 +1,107 @@
+/**
+ * render's format=svg regions (#20 §2): the chart is written beside the document, the region holds
+ * its image link (and the SVG's hash in its provenance line); render --check exits 3 when either the
+ * link or the SVG's bytes are stale; an SVG changed by hand, or another's file at its name, is
+ * replaced only with --force.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bundled, cli } from './helpers.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+/** A document with `regions` (marker options) beside a copy of the bundled probe. */
+function scratch(...regions: string[]): { dir: string; doc: string; svg: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'omg-render-svg-'));
+  temps.push(dir);
+  cpSync(bundled, join(dir, 'probe'), { recursive: true });
+  const doc = join(dir, 'adr.md');
+  writeFileSync(
+    doc,
+    `# ADR\n\n${regions.map((r) => `<!-- omg-evidence:begin ${r} -->\n<!-- omg-evidence:end -->\n`).join('\n')}\nAfter.\n`,
+  );
+  return { dir, doc, svg: join(dir, 'adr.arms.svg') };
+}
+
+describe('render format=svg', () => {
+  it('writes the chart beside the document and the image link in the region; then everything is current', async () => {
+    const { dir, doc, svg } = scratch('arms probe=probe format=svg', 'census probe=probe format=svg file="spawns timeline.svg"');
+    const run = await cli(['render', doc]);
+    expect(run.code).toBe(0);
+    const text = readFileSync(doc, 'utf8');
+    expect(text).toMatch(
+      /<!-- omg-evidence:begin arms probe=probe format=svg -->\n!\[Tool calls per arm, by tool\]\(adr\.arms\.svg\)\n<!-- omg-evidence:provenance omg-evidence@\S+ probe=probe inputs=[0-9a-f]{12} query=[0-9a-f]{12} svg=[0-9a-f]{12} content=[0-9a-f]{12} -->\n/,
+    );
+    expect(text).toContain('![Spawns over time, by phase](spawns%20timeline.svg)');
+    const chart = readFileSync(svg, 'utf8');
+    expect(chart).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(chart).toContain('>Tool calls per arm, by tool</text>');
+    expect(readFileSync(join(dir, 'spawns timeline.svg'), 'utf8')).toContain('>Spawns over time, by phase</text>');
+    expect((await cli(['render', doc])).stderr).toMatch(/: 0 of 2 region\(s\) rewritten\n$/);
+    expect((await cli(['render', '--check', doc])).code).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('--check exits 3 when the SVG is missing, and render writes it again', async () => {
+    const { doc, svg } = scratch('arms probe=probe format=svg');
+    await cli(['render', doc]);
+    const chart = readFileSync(svg, 'utf8');
+    rmSync(svg);
+    const check = await cli(['render', '--check', doc]);
+    expect(check.code).toBe(3);
+    expect(check.stdout).toMatch(/adr\.md:3 arms: .*adr\.arms\.svg differs from the chart the evidence draws \(or is missing\)\n$/);
+    expect(check.stderr).toContain('1 region(s) stale');
+    expect((await cli(['render', doc])).code).toBe(0);
+    expect(readFileSync(svg, 'utf8')).toBe(chart);
+  });
+
+  it('--check exits 3 when the evidence changes: the link (its provenance) and the SVG are both stale; render rewrites both', async () => {
+    const { dir, doc, svg } = scratch('arms probe=probe format=svg');
+    await cli(['render', doc]);
+    const before = { doc: readFileSync(doc, 'utf8'), svg: readFileSync(svg, 'utf8') };
+    const uses = join(dir, 'probe', 'tool_use');
+    const first = readdirSync(uses).filter((f) => f.endsWith('.jsonl'))[0]!;
+    writeFileSync(join(uses, first), readFileSync(join(uses, first), 'utf8').split('\n').slice(1).join('\n'));
+    const check = await cli(['render', '--check', doc]);
+    expect(check.code).toBe(3);
+    expect(check.stdout).toContain('adr.arms.svg differs');
+    expect(check.stdout).toMatch(/\n-<!-- omg-evidence:provenance [^\n]* svg=[0-9a-f]{12} /);
+    expect(readFileSync(svg, 'utf8')).toBe(before.svg);
+    expect((await cli(['render', doc])).code).toBe(0);
+    expect(readFileSync(svg, 'utf8')).not.toBe(before.svg);
+    expect(readFileSync(doc, 'utf8')).not.toBe(before.doc);
+    expect((await cli(['render', '--check', doc])).code).toBe(0);
+  });
+
+  it('an SVG edited by hand, or a file of its name render did not write, is replaced only with --force', async () => {
+    const { doc, svg } = scratch('arms probe=probe format=svg');
+    writeFileSync(svg, '<svg>mine</svg>\n');
+    const refused = await cli(['render', doc]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the arms region was edited by hand');
+    expect(readFileSync(svg, 'utf8')).toBe('<svg>mine</svg>\n');
+    expect((await cli(['render', '--force', doc])).code).toBe(0);
+    const chart = readFileSync(svg, 'utf8');
+    writeFileSync(svg, chart.replace('Tool calls per arm', 'Tool calls per ARM'));
+    expect((await cli(['render', doc])).code).toBe(1);
+    expect((await cli(['render', '--check', doc])).stderr).toContain('1 region(s) edited by hand');
+    expect((await cli(['render', '--force', doc])).code).toBe(0);
+    expect(readFileSync(svg, 'utf8')).toBe(chart);
+  });
+
+  it('a table without a chart, or a file that is not an .svg beside the document, is an error naming doc:line', async () => {
+    const { doc } = scratch('verdict probe=probe format=svg');
+    const r = await cli(['render', doc]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/adr\.md:3: verdict has no chart \(format=svg draws arms, cost, skills, census\)\n$/);
+    const other = scratch('arms probe=probe format=svg file=../x.svg');
+    const r2 = await cli(['render', other.doc]);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toContain('adr.md:3: file must name an .svg file beside the document; got "../x.svg"');
+  });
+});

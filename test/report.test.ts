@@ -1,0 +1,233 @@
+/**
+ * `report --html` (#20): the bundled probe's page holds what the issue lists (the verdict's "9 of 9
+ * hold", every arm, a titled SVG per chart), names no address and no other file, and is the same
+ * bytes on every run; hostile names stay text; it writes only over a report it wrote (or with
+ * --force); a verdict that fails is still reported (exit 0); and the sessions' part is there with
+ * --transcripts. Its stderr and exit codes on bad targets are goldens (test/golden/report/).
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isOwnReport } from '../src/output/html.js';
+import { bundled, cli, probeFixture, repo } from './helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'omg-report-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const HOME = { HOME: '/srv/operator', CLAUDE_CONFIG_DIR: '' };
+
+async function report(args: string[], name: string): Promise<{ code: number; stderr: string; html: string }> {
+  const file = join(tmp, name);
+  const r = await cli(['report', ...args, '--html', file], { env: HOME });
+  let html = '';
+  try {
+    html = readFileSync(file, 'utf8');
+  } catch {}
+  return { code: r.code, stderr: r.stderr, html };
+}
+
+/** The page as text, roughly as a reader sees it: tags out, entities read. */
+const text = (html: string) =>
+  html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ');
+
+/** The page's words a line per row or block, without its charts' SVG (their numbers are in the tables): the golden. */
+const lines = (html: string) =>
+  text(
+    html
+      .replace(/<svg[\s\S]*?<\/svg>/g, '')
+      .replace(/<\/t[dh]>/g, ' |')
+      .replace(/<\/(tr|p|h\d|li|figcaption|summary|dd|dt)>/g, '\u0001'),
+  )
+    .split('\u0001')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join('\n');
+
+const ARMS = [
+  'T-REF',
+  'K-CEIL',
+  'K-POS',
+  'K-RES',
+  'K-NEG',
+  'K-SKILL-POS',
+  'K-COLLIDE',
+  'K-UPONLY',
+  'K-REPO-N',
+  'K-REPO-D',
+  'K-FM',
+  'K-FM-GIT',
+];
+
+describe('report of the bundled probe', async () => {
+  const first = await report([bundled], 'bundled.html');
+
+  it('is written, exit 0, and says so on stderr', () => {
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^omg-evidence: report: .*bundled\.html written\n$/);
+    expect(isOwnReport(first.html)).toBe(true);
+  });
+
+  it('shows the verdict, every arm that ran, the budget and pre-registration', () => {
+    const t = text(first.html);
+    expect(t).toContain('9 of 9 hold');
+    expect(t).toContain('Verdict: holds');
+    for (const arm of ARMS) expect(first.html).toContain(`<tr data-arm="${arm}">`);
+    expect(t).toContain('$2.4616 of $12 (20.51%), 28 of 40 spawns (70%): within');
+    expect(t).toContain('preregistered not established: the registration arrived in the same commit as the evidence');
+    expect(t).toContain('claude 2.1.228');
+    expect(t).toContain('2026-08-12 05:02:11 to 2026-08-12 05:51:38');
+  });
+
+  it('marks pilot, void, replacement and conditional arms as the addenda say', () => {
+    const row = (arm: string) => text(first.html.match(new RegExp(`<tr data-arm="${arm}">.*?</tr>`))![0]);
+    expect(row('K-RES')).toContain('pilot ×1');
+    expect(row('K-FM')).toContain('void');
+    expect(row('K-FM-GIT')).toContain('replaces K-FM');
+    expect(row('K-FM-GIT')).toContain('addendum 2');
+    expect(row('K-RES-NS')).toContain('conditional');
+  });
+
+  it('has each chart as an inline SVG with its title, a text alternative and its numbers', () => {
+    const figures = first.html.match(/<figure class="chart"[\s\S]*?<\/figure>/g) ?? [];
+    const titles = [
+      'Tool calls per arm, by tool',
+      'Cost by arm',
+      'Cost by model',
+      'Skill resolution per arm',
+      'Spawns over time, by phase',
+    ];
+    expect(figures.map((f) => text(f.match(/<figcaption[^>]*>([^<]*)</)![1]!))).toEqual(titles);
+    for (const [i, f] of figures.entries()) {
+      const svg = f.match(/<svg[\s\S]*<\/svg>/)?.[0] ?? '';
+      expect(svg).toContain(`>${titles[i]}</text>`);
+      expect(svg).toMatch(/<path|<rect|<circle/);
+      expect(f).toMatch(/<p class="alt" id="[^"]+">[^<]{20,}<\/p>/);
+      expect(f).toContain('<details><summary>The numbers</summary>');
+    }
+    // Axis titles and units on every chart.
+    expect(first.html).toContain('>tool calls (count)</text>');
+    expect(first.html).toContain('>cost (USD)</text>');
+    expect(first.html).toContain('>started (UTC, hh:mm)</text>');
+  });
+
+  it('names no address and no other file: only the namespaces SVG needs', () => {
+    const urls = first.html
+      .replace(/ xmlns(:xlink)?="http:\/\/www\.w3\.org\/(2000\/svg|1999\/xlink)"/g, '')
+      .match(/https?:\/\/[^\s"'<)]*/g);
+    expect(urls).toBeNull();
+    expect(first.html).not.toMatch(/<(link|img|iframe|object|embed)\b|<script[^>]*\bsrc=|url\(|@import/);
+    expect(first.html.match(/<script\b/g)).toHaveLength(1);
+  });
+
+  it('reads as its golden (test/golden/report/bundled.txt)', async () => {
+    await expect(`${lines(first.html)}\n`).toMatchFileSnapshot(join('golden', 'report', 'bundled.txt'));
+  });
+
+  it('is the same bytes on a second run (no clock, no machine path)', async () => {
+    const second = await report([bundled], 'bundled-again.html');
+    expect(second.html).toBe(first.html);
+    expect(first.html).not.toContain(repo);
+    expect(first.html).not.toContain(tmp);
+  });
+
+  it("has the census, the audit's verdict on the probe's files, and its forgeable markers", () => {
+    const census = first.html.match(/<table class="census sortable">[\s\S]*?<\/table>/)![0];
+    expect(census.match(/<tr>/g)).toHaveLength(29);
+    const t = text(first.html);
+    expect(t).toMatch(/No home-directory path or secret in the probe's \d+ files\./);
+    expect(t).toContain('marker AGENT-STAGED@HOME (OMG-K-AGENT.txt, token OMG-K-AGENT-STAGED-8802) is forgeable');
+  });
+});
+
+describe('hostile names', () => {
+  it('a probe and a tool named with <script> and quotes are shown as text, in the tables and in the SVG', async () => {
+    const probe = join(tmp, 'p<img src=x onerror="alert(1)">');
+    cpSync(bundled, probe, { recursive: true });
+    const uses = join(probe, 'tool_use');
+    for (const f of readdirSync(uses).filter((n) => n.endsWith('.jsonl'))) {
+      const path = join(uses, f);
+      writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"name":"Bash"', '"name":"<script>alert(\\"x\\")</script>"'));
+    }
+    const r = await report([probe], 'hostile.html');
+    expect(r.code).toBe(0);
+    expect(r.html.match(/<script\b/g)).toHaveLength(1);
+    expect(r.html).not.toContain('<img src=x');
+    expect(r.html).toContain('p&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+    const svg = r.html.match(/<figure class="chart" id="p1-tools-per-arm">[\s\S]*?<\/svg>/)![0];
+    expect(svg).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(text(r.html)).toContain('<script>alert("x")</script>');
+  });
+});
+
+describe('writing', () => {
+  it('refuses a file it did not write, or one edited since, and replaces either with --force', async () => {
+    const file = join(tmp, 'mine.html');
+    writeFileSync(file, '<p>mine</p>\n');
+    const refused = await cli(['report', bundled, '--html', file], { env: HOME });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('exists, and is not a report omg-evidence wrote (or was edited since); nothing was written');
+    expect(readFileSync(file, 'utf8')).toBe('<p>mine</p>\n');
+    expect((await cli(['report', bundled, '--html', file, '--force'], { env: HOME })).code).toBe(0);
+    const page = readFileSync(file, 'utf8');
+    expect(isOwnReport(page)).toBe(true);
+    writeFileSync(file, page.replace('9 of 9 hold', '9 of 9 held'));
+    expect((await cli(['report', bundled, '--html', file], { env: HOME })).code).toBe(1);
+    expect(readFileSync(file, 'utf8')).toContain('9 of 9 held');
+    // No temporary file is left beside it.
+    expect(readdirSync(tmp).filter((n) => n.includes('.tmp'))).toEqual([]);
+  });
+
+  it('a report it wrote is replaced in place, through a symbolic link too', async () => {
+    const dir = join(tmp, 'linked');
+    mkdirSync(dir);
+    const r1 = await report([bundled], 'linked/a.html');
+    expect(r1.code).toBe(0);
+    renameSync(join(dir, 'a.html'), join(dir, 'b.html'));
+    const { symlinkSync, lstatSync } = await import('node:fs');
+    symlinkSync('b.html', join(dir, 'a.html'));
+    expect((await cli(['report', bundled, '--html', join(dir, 'a.html')], { env: HOME })).code).toBe(0);
+    expect(lstatSync(join(dir, 'a.html')).isSymbolicLink()).toBe(true);
+    expect(isOwnReport(readFileSync(join(dir, 'b.html'), 'utf8'))).toBe(true);
+  });
+
+  it('a verdict that does not hold is still reported, exit 0: the page is a document, not a check', async () => {
+    const probe = join(tmp, 'attack-shadow');
+    cpSync(join(repo, probeFixture('attack-shadow')), probe, { recursive: true });
+    const check = join(probe, 'registration', 'conjuncts', '1-a-ran.sql');
+    writeFileSync(check, readFileSync(check, 'utf8').replace(/^create temp table .*\n/m, ''));
+    const r = await report([probe], 'over-budget.html');
+    expect(r.code).toBe(0);
+    const t = text(r.html);
+    expect(t).toContain('Verdict: does not hold');
+    expect(t).toMatch(/Why not: over budget/);
+  });
+});
+
+describe('the sessions', () => {
+  it('with --transcripts alone: tokens and cost per day by model, tools per project, top skills, longest and costliest', async () => {
+    const r = await report(['--transcripts', join('test', 'fixtures', 'usage', 'days')], 'days.html');
+    expect(r.code).toBe(0);
+    const captions = [...r.html.matchAll(/<figcaption[^>]*>([^<]*)</g)].map((m) => m[1]);
+    expect(captions).toEqual(['Tokens per day, by model', 'Cost per day, by model', 'Tool calls per project, by tool', 'Top skills']);
+    const t = text(r.html);
+    expect(t).toContain('Longest sessions');
+    expect(t).toContain('Costliest sessions');
+    expect(r.html).not.toContain('class="probe"');
+  });
+
+  it('with a probe and --transcripts: both parts', async () => {
+    const r = await report([bundled, '--transcripts', join(bundled, 'transcripts')], 'both.html');
+    expect(r.code).toBe(0);
+    expect(r.html).toContain('<article class="probe"');
+    expect(r.html).toContain('<article class="transcripts"');
+    expect(text(r.html)).toContain('Tokens per day, by model');
+  });
+});
