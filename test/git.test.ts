@@ -4,7 +4,18 @@
  * variables do not send git to another repository. The pre-registration answer stays the same.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,6 +60,18 @@ function script(root: string, name: string): string {
   writeFileSync(file, `#!/bin/sh\ntouch '${join(root, `ran-${name}`)}'\ncat\n`);
   chmodSync(file, 0o755);
   return file;
+}
+
+/**
+ * A merge (after the spawns) that brings a side branch's change to prereg.jsonl: with a merge that
+ * differs from a parent at a registration path, each file's history is read by a log of its own.
+ */
+function mergeSideChange(dir: string, g: (args: string[], date?: string) => Buffer): void {
+  g(['checkout', '-q', '-b', 'side']);
+  appendFileSync(join(dir, 'registration', 'prereg.jsonl'), '\n');
+  g(['commit', '-q', '-am', 'side'], '2026-08-13T09:00:00+09:00');
+  g(['checkout', '-q', '-']);
+  g(['merge', '-q', '--no-ff', '-m', 'merge', 'side'], '2026-08-13T09:30:00+09:00');
 }
 
 const verdict = async (dir: string) => {
@@ -152,5 +175,68 @@ describe('git is only read', () => {
     const order = Object.fromEntries(v.preregistration.compared.map((c: { file: string; order: string }) => [c.file, c.order]));
     expect(order['registration/conjuncts/1-a-ran.sql']).toBe('before');
     expect(order['registration/prereg.jsonl']).toMatch(/^changed after/);
+  });
+
+  it('a probe whose path in the repository holds a newline still has its uncommitted edits seen', async () => {
+    // The probe's prefix in the repository was read as the second line of rev-parse's output.
+    const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
+    temps.push(root);
+    const dir = join(root, 'p\nq', 'git-order');
+    cpSync(join(repo, probeFixture('git-order')), dir, { recursive: true });
+    const g = (args: string[], date: string) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: root,
+        stdio: 'pipe',
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      });
+    g(['init', '-q'], '2026-08-11T10:00:00+09:00');
+    g(['add', '-A', join(dir, 'registration')], '2026-08-11T10:00:00+09:00');
+    g(['commit', '-q', '-m', 'registration'], '2026-08-11T10:00:00+09:00');
+    g(['add', '-A', '.'], '2026-08-12T16:00:00+09:00');
+    g(['commit', '-q', '-m', 'evidence'], '2026-08-12T16:00:00+09:00');
+    expect((await verdict(dir)).v.preregistered).toBe('yes');
+    appendFileSync(join(dir, 'registration', 'conjuncts', '1-a-ran.sql'), '-- edited after its commit\n');
+    const { v } = await verdict(dir);
+    expect(v.preregistered).toBe('not established');
+    expect(v.preregistration.reason).toBe('registration/conjuncts/1-a-ran.sql: uncommitted changes');
+  });
+
+  it('a registration file named like a pattern is that file: c[12].sql is not c1.sql', async () => {
+    const { dir, g } = committedProbe();
+    const conjuncts = join(dir, 'registration', 'conjuncts');
+    g(['mv', 'registration/conjuncts/1-a-ran.sql', 'registration/conjuncts/1-a[r]an.sql']);
+    const prereg = join(dir, 'registration', 'prereg.jsonl');
+    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('conjuncts/1-a-ran.sql', 'conjuncts/1-a[r]an.sql'));
+    g(['commit', '-q', '-am', 'rename before the spawns'], '2026-08-11T11:00:00+09:00');
+    // A file the pattern would match, committed after the spawns, then edited and left uncommitted.
+    writeFileSync(join(conjuncts, '1-aran.sql'), 'select 1\n');
+    g(['add', 'registration/conjuncts/1-aran.sql']);
+    g(['commit', '-q', '-m', 'another file'], '2026-08-13T10:00:00+09:00');
+    appendFileSync(join(conjuncts, '1-aran.sql'), '-- edited\n');
+    for (const merged of [false, true]) {
+      if (merged) mergeSideChange(dir, g);
+      const { v } = await verdict(dir);
+      const order = Object.fromEntries(v.preregistration.compared.map((c: { file: string; order: string }) => [c.file, c.order]));
+      expect(order['registration/conjuncts/1-a[r]an.sql']).toBe('before');
+    }
+  });
+
+  it("the repository's own log.follow and diff.renames do not change the answer", async () => {
+    const answers = [];
+    for (const follow of ['false', 'true']) {
+      const { dir, g } = committedProbe();
+      g(['config', 'log.follow', follow]);
+      g(['config', 'diff.renames', follow]);
+      // The conjunct reaches its path by a rename after the spawns.
+      g(['mv', 'registration/conjuncts/1-a-ran.sql', 'registration/conjuncts/1-a-ran-2.sql']);
+      const prereg = join(dir, 'registration', 'prereg.jsonl');
+      writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('conjuncts/1-a-ran.sql', 'conjuncts/1-a-ran-2.sql'));
+      g(['commit', '-q', '-am', 'rename after the spawns'], '2026-08-13T10:00:00+09:00');
+      mergeSideChange(dir, g);
+      const { v } = await verdict(dir);
+      answers.push([v.preregistered, v.preregistration.reason]);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]![0]).toBe('no');
   });
 });

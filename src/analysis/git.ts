@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { relative } from 'node:path';
+import { relative, sep } from 'node:path';
 
 export type Answer = 'yes' | 'no' | 'not established';
 
@@ -51,6 +51,10 @@ const SAFE_CONFIG = [
   'core.sshCommand=',
   'core.untrackedCache=false',
   'diff.external=',
+  // A repository's own config must not change the answer: a file's history is of its path, with
+  // or without other files logged beside it (log.follow applies to a lone path only).
+  'diff.renames=false',
+  'log.follow=false',
   'log.showSignature=false',
   'protocol.allow=never',
   'safe.bareRepository=explicit',
@@ -91,6 +95,8 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_NO_LAZY_FETCH: '1',
+    // A registration file named c[12].sql is that file, not a pattern that also matches c1.sql.
+    GIT_LITERAL_PATHSPECS: '1',
     ...extra,
   };
 }
@@ -247,12 +253,15 @@ const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
 export async function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Promise<Preregistration> {
   const compared: Compared[] = [];
   const repo: Repo = { cwd: probeDir, trusted: await trustedDirectories() };
-  const top = await git(repo, ['rev-parse', '--show-toplevel', '--show-prefix']);
+  // The probe's path in the repository, alone on its output: a path may hold a newline, so only the
+  // final one is taken off (split into lines, a newline there had shifted the prefix).
+  const top = await git(repo, ['rev-parse', '--show-prefix']);
   if (top === null) {
     return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
   }
-  const prefix = top.split('\n')[1] ?? '';
-  const files = parts.map((part) => relative(probeDir, part.path).split('\\').join('/'));
+  const prefix = top.endsWith('\n') ? top.slice(0, -1) : top;
+  // git names paths with '/'; on POSIX a backslash is a character of a file's name.
+  const files = parts.map((part) => relative(probeDir, part.path).split(sep).join('/'));
   // Every file's history and the working tree's state at once: the runs only read.
   const [logs, dirty] = await Promise.all([logsOf(repo, [relative(probeDir, evidenceFile), ...files]), dirtyFiles(repo, prefix, files)]);
   const [evidenceHistory, ...histories] = logs.map(commitsOf);
