@@ -302,11 +302,7 @@ export class Evidence {
     return (await this.#db.sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
   }
 
-  /**
-   * Every input file of the probes and transcript folders this evidence was opened from
-   * (load/inputs.ts inputFiles, the list `--db` freshness is taken of), absolute and sorted;
-   * with `{ transcripts: false }`, the probes' files alone.
-   */
+  /** Every input file it was opened from (as `--db` checks them), absolute and sorted; `{ transcripts: false }`: the probes' alone. */
   inputFiles(options: { transcripts?: boolean } = {}): string[] {
     return inputFiles({ probes: this.#inputs.probes, transcripts: options.transcripts === false ? [] : this.#inputs.transcripts });
   }

@@ -160,10 +160,8 @@ async function logsOf(repo: Repo, files: string[]): Promise<(string | null)[]> {
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /**
- * `git <args> -- <file>` for each of `files`, as git() runs it, in one sh: starting a process from
- * this one, with DuckDB's memory mapped, is what costs, not git. Each run's output ends with \x01
- * and its exit status (git quotes control characters in the paths it prints). Without sh, one git
- * each.
+ * `git <args> -- <file>` for each of `files` in one sh (starting a process from this one, with DuckDB mapped, is what
+ * costs): each output ends with \x01 and its exit status (git quotes control characters in paths). Without sh, one git each.
  */
 function gitEach(repo: Repo, args: string[], files: string[]): Promise<(string | null)[]> {
   const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
@@ -193,10 +191,9 @@ function gitEach(repo: Repo, args: string[], files: string[]): Promise<(string |
 }
 
 /**
- * Which of `files` (relative to the probe, `prefix` its path in the repository) differ from what is
- * committed (staged, changed or untracked), in two git runs for all of them. `git status` hashes a
- * file whose stat changed through its clean filter, a program .gitattributes can name: each driver
- * the files' attributes name is emptied first, so git compares the bytes as they are.
+ * Which of `files` (relative to the probe, `prefix` its path in the repository) differ from what is committed (staged,
+ * changed or untracked), in two git runs. `git status` hashes a file whose stat changed through its clean filter, a
+ * program .gitattributes can name: each driver the files' attributes name is emptied first, so git compares the bytes.
  */
 async function dirtyFiles(repo: Repo, prefix: string, files: string[]): Promise<Set<string>> {
   if (files.length === 0) return new Set();

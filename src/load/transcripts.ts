@@ -21,9 +21,8 @@
  * module lists the files, runs it, and turns a bad line into an error naming file:line.
  */
 import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { InputError } from '../base/errors.js';
-import { displayPath, namedFile, packageRoot } from '../base/paths.js';
+import { resolve } from 'node:path';
+import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
 import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import type { TranscriptFile } from './inputs.js';
@@ -81,9 +80,6 @@ export interface LoadOptions {
    */
   committed?: string[];
 }
-
-/** The price table that ships with the package. */
-export const DEFAULT_PRICING = join(packageRoot, 'data', 'pricing.json');
 
 /**
  * Load transcript files (findTranscripts). Throws InputError naming file:line when a line is not
@@ -198,46 +194,6 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     'building the transcript tables',
   );
   return warnings;
-}
-
-/** model_prices from the price table `file`, each model's five prices checked. */
-async function loadPricing(db: Database, file: string): Promise<void> {
-  const shown = displayPath(file);
-  const hint =
-    'a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md)';
-  // One regular file: DuckDB would read every file of a folder, and wait on a FIFO.
-  const real = namedFile(file, 'a price table');
-  if (!real) throw new InputError(`${shown}: no such file`, 'give --pricing the path of a price table');
-  try {
-    // A list of one path: DuckDB reads it as named, never as a glob (pathList).
-    await db.exec(readSql('transcripts/pricing'), { file: pathList([real]) }, shown);
-  } catch (err) {
-    // What DuckDB found, without its file path (shown already) or its advice on read_json's options.
-    const found = (err as Error).message
-      .split('\n')[0]!
-      .replace(/^.*?Error: /, '')
-      .replace(/ in file "[^"]*",?/, '')
-      .replace(/; (Try setting|If this error occurred)[^;]*/g, '');
-    throw new InputError(`${shown}: not a price table (${found})`, hint, { cause: err });
-  }
-  const bad = (await db.query(readSql('transcripts/pricing-check'), undefined, shown)).rows[0];
-  if (bad) throw new InputError(`${shown}: ${bad.problem}`, hint);
-  await db.exec('create or replace table model_prices as select * exclude (key) from price_rows; drop table price_rows');
-}
-
-/**
- * transcript_messages and (with `sessions`) the response columns of transcript_sessions, priced by `pricing`; a
- * warning for each model with no price (its responses' cost_usd is NULL, never 0).
- */
-async function buildMessages(db: Database, pricing: string, sessions: boolean): Promise<string[]> {
-  await loadPricing(db, pricing);
-  await db.exec(readSql('transcripts/messages'), undefined, 'building the transcript messages');
-  if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
-  const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
-  return unpriced.map(
-    (r) =>
-      `no price for model ${r.model} in ${displayPath(pricing)}: the cost of its ${r.responses} response(s) is left empty (null); --pricing FILE can price it`,
-  );
 }
 
 /**
