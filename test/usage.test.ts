@@ -244,6 +244,23 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     ]);
   });
 
+  it('a usage that cannot be a count is an error at its line: a negative count, more 1-hour cache writes than writes', async () => {
+    for (const [name, what] of [
+      ['negative-tokens', '"message.usage.input_tokens" must not be negative, got -1000000'],
+      [
+        'cache-1h-over',
+        '"message.usage.cache_creation.ephemeral_1h_input_tokens" must not exceed "cache_creation_input_tokens" (100), got 1000000',
+      ],
+    ]) {
+      const r = await cli(['usage', '--transcripts', fixture(name!), '--timezone', 'UTC'], { env: HOME });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${fixture(name!)}/-work-demo/cccccccc-0000-4000-8000-000000000001.jsonl:1: transcript line: ${what} (a response's usage counts its tokens)\n`,
+      });
+    }
+  });
+
   it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {
     const table = (price: number) =>
       JSON.stringify({

@@ -9,6 +9,7 @@ import { displayPath, namedFile, packageRoot } from '../base/paths.js';
 import type { Database } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { pathList } from '../db/sql-text.js';
+import { recordError } from './validate.js';
 
 /** The price table that ships with the package. */
 export const DEFAULT_PRICING = join(packageRoot, 'data', 'pricing.json');
@@ -46,6 +47,16 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
   await loadPricing(db, pricing);
   await db.exec(readSql('transcripts/messages'), undefined, 'building the transcript messages');
   if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
+  // A count that cannot be one would price a response below zero, or price tokens it does not show.
+  const bad = (await db.query(readSql('transcripts/usage-check'), undefined, 'building the transcript messages')).rows[0];
+  if (bad) {
+    throw recordError(
+      String(bad.abs),
+      Number(bad.rec),
+      `transcript line: "message.usage.${bad.field}" ${bad.problem}, got ${bad.value}`,
+      "a response's usage counts its tokens",
+    );
+  }
   const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
   return unpriced.map(
     (r) =>

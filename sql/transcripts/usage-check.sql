@@ -1,0 +1,24 @@
+-- The first response of transcript_messages (by file, then record) whose counted usage cannot be
+-- priced: a negative token count, or more 1-hour cache writes than cache writes in all. Its file's
+-- absolute path (scan_files) and record, the field and its value, for an error at file:line.
+with fields as (
+    select f.abs, m.rec,
+           unnest([{'field': 'input_tokens', 'value': m.input_tokens},
+                   {'field': 'output_tokens', 'value': m.output_tokens},
+                   {'field': 'cache_creation_input_tokens', 'value': m.cache_creation_input_tokens},
+                   {'field': 'cache_read_input_tokens', 'value': m.cache_read_input_tokens},
+                   {'field': 'cache_creation.ephemeral_5m_input_tokens', 'value': m.cache_creation_5m_input_tokens},
+                   {'field': 'cache_creation.ephemeral_1h_input_tokens', 'value': m.cache_creation_1h_input_tokens}]) as x,
+           m.cache_creation_input_tokens as writes,
+           m.cache_creation_1h_input_tokens as writes_1h
+    from transcript_messages as m
+    join scan_files as f using (file)
+)
+
+select abs, rec, x.field as field, x.value as value,
+       case when x.value < 0 then 'must not be negative'
+            else 'must not exceed "cache_creation_input_tokens" (' || writes || ')' end as problem
+from fields
+where x.value < 0 or (x.field = 'cache_creation.ephemeral_1h_input_tokens' and x.value > coalesce(writes, 0))
+order by abs, rec, x.field
+limit 1;
