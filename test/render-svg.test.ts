@@ -104,4 +104,20 @@ describe('render format=svg', () => {
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('adr.md:3: file must name an .svg file beside the document; got "../x.svg"');
   });
+
+  it('two regions that would write one SVG file are refused, naming both lines, and nothing is written', async () => {
+    const same = scratch('arms probe=probe format=svg', 'arms probe=probe format=svg');
+    const before = readFileSync(same.doc, 'utf8');
+    const r = await cli(['render', same.doc]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /adr\.md:6: arms writes adr\.arms\.svg, as the region at line 3 does \(give one of them file=NAME\.svg, a name of its own\)\n$/,
+    );
+    expect(readFileSync(same.doc, 'utf8')).toBe(before);
+    expect(readdirSync(same.dir).filter((f) => f.endsWith('.svg'))).toEqual([]);
+    const named = scratch('arms probe=probe format=svg file=c.svg', 'cost probe=probe format=svg file=c.svg');
+    const r2 = await cli(['render', '--check', named.doc]);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toContain('adr.md:6: cost writes c.svg, as the region at line 3 does');
+  });
 });

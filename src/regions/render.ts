@@ -154,6 +154,7 @@ async function openFor(doc: string, region: Region, spec: Spec, cache: EvidenceC
 /** Render every region of a parsed document. `help` gives the command reference. */
 export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: () => string): Promise<Rendered[]> {
   const specs = doc.regions.map((r) => specOf(doc.path, r));
+  sharedSvgFiles(doc, specs);
   const out: Rendered[] = [];
   for (const [i, region] of doc.regions.entries()) {
     const spec = specs[i]!;
@@ -183,6 +184,27 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
     });
   }
   return out;
+}
+
+/**
+ * Two format=svg regions of a document that write one file would each rewrite it in turn, and never
+ * be current together: refused before anything is drawn, naming both lines.
+ */
+function sharedSvgFiles(doc: Parsed, specs: Spec[]): void {
+  const first = new Map<string, number>();
+  for (const [i, spec] of specs.entries()) {
+    if (spec.file === undefined) continue;
+    const line = doc.regions[i]!.begin;
+    const other = first.get(spec.file);
+    if (other !== undefined)
+      fail(
+        doc.path,
+        line,
+        `${spec.name} writes ${spec.file}, as the region at line ${other} does`,
+        'give one of them file=NAME.svg, a name of its own',
+      );
+    first.set(spec.file, line);
+  }
 }
 
 /** The svg= hash of a region's provenance line, when render wrote it (null otherwise). */
