@@ -4,7 +4,8 @@
  * link or the SVG's bytes are stale; an SVG changed by hand, or another's file at its name, is
  * replaced only with --force.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,4 +121,26 @@ describe('render format=svg', () => {
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('adr.md:6: cost writes c.svg, as the region at line 3 does');
   });
+
+  it('a folder or a FIFO at the SVG path is an error naming doc:line, with --check too (it neither hangs nor crashes)', async () => {
+    const folder = scratch('arms probe=probe format=svg');
+    mkdirSync(folder.svg);
+    for (const args of [
+      ['render', folder.doc],
+      ['render', '--check', folder.doc],
+    ]) {
+      const r = await cli(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /adr\.md:3: adr\.arms\.svg is a folder, not an SVG file render can write \(move it away, or give the region file=NAME\.svg\)\n$/,
+      );
+    }
+    const fifo = scratch('arms probe=probe format=svg');
+    execFileSync('mkfifo', [fifo.svg]);
+    // A writer, so that a read of the FIFO (the bug) ends, and the test fails rather than hangs.
+    const writer = spawn('sh', ['-c', 'echo x > "$1"', 'sh', fifo.svg], { stdio: 'ignore' });
+    const r = await cli(['render', '--check', fifo.doc]).finally(() => writer.kill());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('adr.md:3: adr.arms.svg is not a regular file, not an SVG file render can write');
+  }, 60_000);
 });

@@ -222,7 +222,16 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
   const chart = await CHARTS[spec.name]!(ev);
   const data = `${await chartSvg(chart, { standalone: true })}\n`;
   const path = join(dirname(doc), spec.file!);
-  const onDisk = existsSync(path) ? readFileSync(path, 'utf8') : null;
+  // Only a file is read: a FIFO would block the read forever, a folder would fail it.
+  const kind = statSync(path, { throwIfNoEntry: false });
+  if (kind && !kind.isFile())
+    fail(
+      doc,
+      region.begin,
+      `${spec.file} is ${kind.isDirectory() ? 'a folder' : 'not a regular file'}, not an SVG file render can write`,
+      'move it away, or give the region file=NAME.svg',
+    );
+  const onDisk = kind ? readFileSync(path, 'utf8') : null;
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
   return { path, data, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };
