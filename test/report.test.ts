@@ -168,6 +168,30 @@ describe('hostile names', () => {
   });
 });
 
+describe('bidi and control characters', () => {
+  it('a right-to-left override in a probe or tool name turns only that name (it is in a <bdi>), and NUL or ESC are shown as pictures', async () => {
+    const probe = join(tmp, 'rlo\u202Eprobe');
+    cpSync(bundled, probe, { recursive: true });
+    const uses = join(probe, 'tool_use');
+    for (const f of readdirSync(uses).filter((n) => n.endsWith('.jsonl'))) {
+      const path = join(uses, f);
+      writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"name":"Bash"', '"name":"Ba\\u0000sh\\u001b\\u202Ex"'));
+    }
+    const r = await report([probe], 'rlo.html');
+    expect(r.code).toBe(0);
+    expect(r.html).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(r.html).toContain('Ba\u2400sh\u241b\u202Ex');
+    expect(r.html).toContain('<bdi>rlo\u202Eprobe</bdi>');
+    // Outside <bdi>s, the SVGs' own text elements, the tab's title and attributes, no override is left to turn the page.
+    const outside = r.html
+      .replace(/<bdi>[^<]*<\/bdi>/g, '')
+      .replace(/<text[^>]*>[^<]*<\/text>/g, '')
+      .replace(/<title>[^<]*<\/title>/g, '')
+      .replace(/<[^>]+>/g, '');
+    expect(outside).not.toContain('\u202E');
+  });
+});
+
 describe('writing', () => {
   it('refuses a file it did not write, or one edited since, and replaces either with --force', async () => {
     const file = join(tmp, 'mine.html');

@@ -6,6 +6,7 @@
  */
 import { OmgError } from '../base/errors.js';
 import type { Row } from '../base/shapes.js';
+import { visibleControls } from './formats.js';
 
 /**
  * One accessible categorical palette, used by every chart: Okabe & Ito's colour-blind-safe set, with
@@ -76,7 +77,9 @@ function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<st
     }
     return v;
   });
-  return { values, names, keys };
+  // The labels show control characters as pictures: a NUL is not written into the SVG.
+  const shown = Object.fromEntries(Object.entries(names).map(([f, ns]) => [f, ns.map(visibleControls)]));
+  return { values, names: shown, keys };
 }
 
 const nameField = (f: string) => `${f}_name`;
