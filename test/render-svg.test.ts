@@ -5,7 +5,7 @@
  * replaced only with --force.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -143,4 +143,19 @@ describe('render format=svg', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('adr.md:3: adr.arms.svg is not a regular file, not an SVG file render can write');
   }, 60_000);
+
+  it('a document reached through a symbolic link gets its SVG beside the file it points to, named after it', async () => {
+    const { dir } = scratch();
+    mkdirSync(join(dir, 'real'));
+    mkdirSync(join(dir, 'links'));
+    const real = join(dir, 'real', 'adr.md');
+    writeFileSync(real, `# ADR\n\n<!-- omg-evidence:begin arms probe=${join(dir, 'probe')} format=svg -->\n<!-- omg-evidence:end -->\n`);
+    symlinkSync(join('..', 'real', 'adr.md'), join(dir, 'links', 'notes.md'));
+    const r = await cli(['render', join(dir, 'links', 'notes.md')]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(dir, 'links'))).toEqual(['notes.md']);
+    expect(readdirSync(join(dir, 'real')).sort()).toEqual(['adr.arms.svg', 'adr.md']);
+    expect(readFileSync(real, 'utf8')).toContain('](adr.arms.svg)');
+    expect((await cli(['render', '--check', join(dir, 'links', 'notes.md')])).code).toBe(0);
+  });
 });

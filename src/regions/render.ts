@@ -4,7 +4,7 @@
  * (inputs.ts); and which regions are current, stale or hand-edited. Writing (atomically) and
  * printing are the command's job.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
 import { displayPath, packageVersion } from '../base/paths.js';
@@ -78,7 +78,7 @@ function specOf(doc: string, r: Region): Spec {
   const format = (r.options.format?.[0] ?? 'markdown') as Spec['format'];
   if (!(FORMATS as readonly string[]).includes(format)) fail(doc, r.begin, `format must be ${FORMATS.join(', ')}; got "${format}"`);
   if (svg && !(r.name in CHARTS)) fail(doc, r.begin, `${r.name} has no chart`, `format=svg draws ${Object.keys(CHARTS).join(', ')}`);
-  const file = svg ? (r.options.file?.[0] ?? `${basename(doc, extname(doc))}.${r.name}.svg`) : undefined;
+  const file = svg ? (r.options.file?.[0] ?? `${basename(realDoc(doc), extname(realDoc(doc)))}.${r.name}.svg`) : undefined;
   if (file !== undefined && (!/^[^/\\]+\.svg$/.test(file) || file.startsWith('.')))
     fail(doc, r.begin, `file must name an .svg file beside the document; got "${file}"`);
   const from = (r.options.from?.[0] ?? 'records') as Source;
@@ -213,6 +213,18 @@ function svgHashIn(body: string[], state: ReturnType<typeof bodyState>): string 
 }
 
 /**
+ * The document as the file it is: a document reached through a symbolic link is written through it, so
+ * its chart goes beside (and is named after) the file the link points to, where the image link resolves.
+ */
+function realDoc(doc: string): string {
+  try {
+    return realpathSync(doc);
+  } catch {
+    return doc;
+  }
+}
+
+/**
  * A format=svg region's chart: drawn from one probe, its file beside the document, the hash of what
  * that file holds now (null when absent), and the image link the region holds.
  */
@@ -221,7 +233,7 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
     fail(doc, region.begin, `format=svg draws one probe; the region names ${ev.probes.length}`, 'name one probe=');
   const chart = await CHARTS[spec.name]!(ev);
   const data = `${await chartSvg(chart, { standalone: true })}\n`;
-  const path = join(dirname(doc), spec.file!);
+  const path = join(dirname(realDoc(doc)), spec.file!);
   // Only a file is read: a FIFO would block the read forever, a folder would fail it.
   const kind = statSync(path, { throwIfNoEntry: false });
   if (kind && !kind.isFile())
