@@ -5,7 +5,15 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OmgError } from '../src/base/errors.js';
-import { type Chart, chartSvg, perDayChart, spawnsOverTimeChart, toolsPerArmChart, topSkillsChart } from '../src/output/charts.js';
+import {
+  type Chart,
+  chartSvg,
+  costByModelChart,
+  perDayChart,
+  spawnsOverTimeChart,
+  toolsPerArmChart,
+  topSkillsChart,
+} from '../src/output/charts.js';
 
 const NAMES = ['constructor', 'toString', '__proto__', 'a\u2028b', 'c\u2029d', 'q\'"x'];
 const consoleCalls = () => {
@@ -76,5 +84,10 @@ describe('charts over hostile names', () => {
     expect((err as Error).message).toMatch(/^chart "broken": vega could not draw it: .*nosuchfunction/);
     expect((err as Error).message).not.toContain('\n');
     expect(calls()).toBe(0);
+  });
+
+  it('cost by model, coloured by the model itself, has its model column once in its table', () => {
+    const chart = costByModelChart([{ model: 'm', cost_usd: 1 }]);
+    expect(chart.table.columns.map((c) => c.key)).toEqual(['model', 'cost_usd']);
   });
 });

@@ -140,7 +140,8 @@ function hbar(c: HBar): Chart {
   const stacked = values.map((r) => ({ ...r, _stack: c.colour ? Number(String(r[c.colour.field]).slice(1)) : 0 }));
   const columns = [
     { key: c.y.field, title: c.y.title },
-    ...(c.colour ? [{ key: c.colour.field, title: c.colour.title }] : []),
+    // Coloured by the category itself (cost by model), the column is shown once.
+    ...(c.colour && c.colour.field !== c.y.field ? [{ key: c.colour.field, title: c.colour.title }] : []),
     { key: c.x.field, title: c.x.title, right: true, money: c.x.money },
   ];
   return {
