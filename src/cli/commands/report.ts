@@ -32,7 +32,9 @@ interface ReportOptions {
 function target(path: string, force: boolean, isOwnReport: (text: string) => boolean): { file: string; was: Buffer | null } {
   const shown = displayPath(path);
   const folder = dirname(path);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+  if (existsSync(folder) && !statSync(folder).isDirectory())
+    throw new InputError(`${shown}: ${displayPath(folder)} is a file, not a folder`, 'name a file in a folder that exists');
+  if (!existsSync(folder)) {
     throw new InputError(
       `${shown}: the folder ${displayPath(folder)} does not exist`,
       'create it first, or name a file in a folder that exists',
