@@ -84,13 +84,18 @@ describe('render format=svg', () => {
     writeFileSync(svg, '<svg>mine</svg>\n');
     const refused = await cli(['render', doc]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('the arms region was edited by hand');
+    // The region's text is as render wrote it: the message names the SVG, not the region.
+    expect(refused.stderr).toMatch(
+      /adr\.md:3: .*adr\.arms\.svg, the arms region's chart, was edited by hand or is not a chart render wrote \(move the file away, give the region file=NAME\.svg, or pass --force to overwrite it\)\n$/,
+    );
     expect(readFileSync(svg, 'utf8')).toBe('<svg>mine</svg>\n');
     expect((await cli(['render', '--force', doc])).code).toBe(0);
     const chart = readFileSync(svg, 'utf8');
     writeFileSync(svg, chart.replace('Tool calls per arm', 'Tool calls per ARM'));
     expect((await cli(['render', doc])).code).toBe(1);
-    expect((await cli(['render', '--check', doc])).stderr).toContain('1 region(s) edited by hand');
+    expect((await cli(['render', '--check', doc])).stderr).toMatch(
+      /1 region\(s\) edited by hand: .*adr\.md:3 \(arms: its SVG .*adr\.arms\.svg\)/,
+    );
     expect((await cli(['render', '--force', doc])).code).toBe(0);
     expect(readFileSync(svg, 'utf8')).toBe(chart);
   });
@@ -157,5 +162,16 @@ describe('render format=svg', () => {
     expect(readdirSync(join(dir, 'real')).sort()).toEqual(['adr.arms.svg', 'adr.md']);
     expect(readFileSync(real, 'utf8')).toContain('](adr.arms.svg)');
     expect((await cli(['render', '--check', join(dir, 'links', 'notes.md')])).code).toBe(0);
+  });
+
+  it('a document whose name starts with a dot gets its chart named after it (.notes.md: .notes.arms.svg)', async () => {
+    const { dir, doc } = scratch('arms probe=probe format=svg');
+    const dotted = join(dir, '.notes.md');
+    writeFileSync(dotted, readFileSync(doc, 'utf8'));
+    const r = await cli(['render', dotted]);
+    expect(r.stderr).toMatch(/\.notes\.md: 1 of 1 region\(s\) rewritten\n$/);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir)).toContain('.notes.arms.svg');
+    expect(readFileSync(dotted, 'utf8')).toContain('](.notes.arms.svg)');
   });
 });

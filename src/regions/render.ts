@@ -43,6 +43,8 @@ export interface Rendered {
   current: boolean;
   /** The body is not empty and is not exactly as render wrote it: rewriting it would lose an edit. */
   handEdited: boolean;
+  /** What was edited: the region's text, or (format=svg) only its SVG file. */
+  edited?: 'region' | 'svg';
   /** format=svg: the chart's file beside the document, its bytes, and whether the file holds them. */
   svg?: { path: string; data: string; current: boolean };
 }
@@ -78,9 +80,11 @@ function specOf(doc: string, r: Region): Spec {
   const format = (r.options.format?.[0] ?? 'markdown') as Spec['format'];
   if (!(FORMATS as readonly string[]).includes(format)) fail(doc, r.begin, `format must be ${FORMATS.join(', ')}; got "${format}"`);
   if (svg && !(r.name in CHARTS)) fail(doc, r.begin, `${r.name} has no chart`, `format=svg draws ${Object.keys(CHARTS).join(', ')}`);
-  const file = svg ? (r.options.file?.[0] ?? `${basename(realDoc(doc), extname(realDoc(doc)))}.${r.name}.svg`) : undefined;
-  if (file !== undefined && (!/^[^/\\]+\.svg$/.test(file) || file.startsWith('.')))
-    fail(doc, r.begin, `file must name an .svg file beside the document; got "${file}"`);
+  const given = r.options.file?.[0];
+  // A name given must be a plain .svg file beside the document; the default is the document's own name (.notes.md gives .notes.arms.svg).
+  if (given !== undefined && (!/^[^/\\]+\.svg$/.test(given) || given.startsWith('.')))
+    fail(doc, r.begin, `file must name an .svg file beside the document; got "${given}"`);
+  const file = svg ? (given ?? `${basename(realDoc(doc), extname(realDoc(doc)))}.${r.name}.svg`) : undefined;
   const from = (r.options.from?.[0] ?? 'records') as Source;
   if (from !== 'records' && from !== 'transcripts') fail(doc, r.begin, `from must be records or transcripts; got "${from}"`);
   const probes = (r.options.probe ?? []).map((p) => resolve(dirname(doc), p));
@@ -180,6 +184,7 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
       body,
       current,
       handEdited: !current && (state === 'edited' || svgEdited),
+      ...(!current && state === 'edited' ? { edited: 'region' as const } : !current && svgEdited ? { edited: 'svg' as const } : {}),
       ...(svg ? { svg: { path: svg.path, data: svg.data, current: svg.current } } : {}),
     });
   }
