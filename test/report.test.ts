@@ -168,6 +168,22 @@ describe('hostile names', () => {
   });
 });
 
+describe('element ids', () => {
+  it('two probes whose names differ only in punctuation (a.b, a-b) give no id twice, and every id a page refers to exists', async () => {
+    const x = join(tmp, 'ids');
+    mkdirSync(x);
+    cpSync(bundled, join(x, 'a.b'), { recursive: true });
+    cpSync(bundled, join(x, 'a-b'), { recursive: true });
+    const r = await report([join(x, 'a.b'), join(x, 'a-b')], 'ids.html');
+    expect(r.code).toBe(0);
+    const ids = [...r.html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const refs = [...r.html.matchAll(/(?:aria-labelledby|aria-describedby|href)="#?([^"]*)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(10);
+    expect(refs.filter((ref) => !ids.includes(ref))).toEqual([]);
+  });
+});
+
 describe('bidi and control characters', () => {
   it('a right-to-left override in a probe or tool name turns only that name (it is in a <bdi>), and NUL or ESC are shown as pictures', async () => {
     const probe = join(tmp, 'rlo\u202Eprobe');

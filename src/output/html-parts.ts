@@ -64,13 +64,6 @@ export function esc(value: unknown): string {
  */
 export const bdi = (value: unknown): string => `<bdi>${esc(value)}</bdi>`;
 
-/** An id for an anchor, from text of any kind. */
-export const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '') || 'x';
-
 export interface Col {
   key: string;
   title: string;

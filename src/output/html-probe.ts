@@ -4,7 +4,7 @@ import { armCells } from './arms.js';
 import { forgeryWarnings } from './census-block.js';
 import { censusCells } from './census.js';
 import { costByArmChart, costByModelChart, skillResolutionChart, spawnsOverTimeChart, toolsPerArmChart } from './charts.js';
-import { badge, bdi, type Col, esc, figure, type ProbeReport, slug, table } from './html-parts.js';
+import { badge, bdi, type Col, esc, figure, type ProbeReport, table } from './html-parts.js';
 import { bound, percent, usd } from './report.js';
 import { uniformityText } from './verdict.js';
 
@@ -37,7 +37,7 @@ ${budgetBar(p.verdict.budget)}
 </header>`;
 }
 
-function verdictSection(p: ProbeReport): string {
+function verdictSection(p: ProbeReport, prefix: string): string {
   const v = p.verdict;
   const holding = v.conjuncts.filter((c) => c.holds).length;
   const rows = v.conjuncts.map((c: Conjunct) => ({ ...c, holds_text: c.holds ? 'holds' : 'fails' }));
@@ -83,8 +83,8 @@ ${table(
 )}
 </details>`
     : '';
-  return `<section class="verdict" aria-labelledby="${slug(p.probe)}-verdict">
-<h3 id="${slug(p.probe)}-verdict">Verdict: ${v.holds ? badge('holds', 'ok') : badge('does not hold', 'bad')}</h3>
+  return `<section class="verdict" aria-labelledby="${prefix}-verdict">
+<h3 id="${prefix}-verdict">Verdict: ${v.holds ? badge('holds', 'ok') : badge('does not hold', 'bad')}</h3>
 <p class="count">${esc(`${holding} of ${v.conjuncts.length} hold`)}</p>
 ${conjuncts}
 <dl class="facts wide">${facts.map(([k, t, ok]) => `<div><dt>${esc(k)}</dt><dd>${ok === null ? '' : ok ? badge('yes', 'ok') : badge('no', 'bad')} ${esc(t)}</dd></div>`).join('')}</dl>
@@ -183,7 +183,7 @@ export async function probeSection(p: ProbeReport, index: number): Promise<strin
   const figures = await Promise.all(charts.map((c) => figure(c, prefix)));
   return `<article class="probe" id="${prefix}">
 ${header(p)}
-${verdictSection(p)}
+${verdictSection(p, prefix)}
 ${armsSection(p)}
 <section class="charts">
 <h3>Charts</h3>
