@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isOwnReport } from '../src/output/html.js';
-import { bundled, cli, probeFixture, repo } from './helpers.js';
+import { bin, bundled, cli, probeFixture, repo } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'omg-report-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -262,6 +262,28 @@ describe('the sessions', () => {
     expect(t).toContain('Longest sessions');
     expect(t).toContain('Costliest sessions');
     expect(r.html).not.toContain('class="probe"');
+  });
+
+  it("names the sessions' folder as written, the home folder as ~: the same bytes from any folder, and no home path", async () => {
+    const days = join(repo, 'test', 'fixtures', 'usage', 'days');
+    const here = bin(['report', '--transcripts', days, '--html', join(tmp, 'cwd-repo.html')]);
+    const there = bin(['report', '--transcripts', days, '--html', join(tmp, 'cwd-tmp.html')], { cwd: tmp });
+    expect([here.code, there.code]).toEqual([0, 0]);
+    expect(readFileSync(join(tmp, 'cwd-tmp.html'), 'utf8')).toBe(readFileSync(join(tmp, 'cwd-repo.html'), 'utf8'));
+    const home = join(repo, 'test', 'fixtures');
+    const r = await cli(['report', '--transcripts', days, '--html', join(tmp, 'home.html')], {
+      env: { HOME: home, CLAUDE_CONFIG_DIR: '' },
+    });
+    expect(r.code).toBe(0);
+    const page = readFileSync(join(tmp, 'home.html'), 'utf8');
+    expect(text(page)).toMatch(/2 session files read from ~\/usage\/days \./);
+    expect(page).not.toContain(home);
+    const user = join(tmp, 'user');
+    cpSync(days, join(user, '.claude', 'projects', 'p'), { recursive: true });
+    expect((await cli(['report', '--html', join(tmp, 'default.html')], { env: { HOME: user, CLAUDE_CONFIG_DIR: '' } })).code).toBe(0);
+    const byDefault = readFileSync(join(tmp, 'default.html'), 'utf8');
+    expect(text(byDefault)).toMatch(/2 session files read from ~\/\.claude\/projects \./);
+    expect(byDefault).not.toContain(tmp);
   });
 
   it('with a probe and --transcripts: both parts', async () => {
