@@ -113,4 +113,27 @@ describe.skipIf(absent)('the report in headless Chromium', () => {
     await expect(bare.locator('input.filter').count()).resolves.toBe(0);
     await bare.close();
   });
+
+  it('prints readable in dark mode, without the script: light colours, and the numbers behind each chart', async () => {
+    const dark = await browser.newPage({ colorScheme: 'dark', javaScriptEnabled: false });
+    try {
+      await dark.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+      const onScreen = await dark.evaluate(() => getComputedStyle(document.body).color);
+      expect(onScreen).toBe('rgb(230, 237, 243)');
+      await dark.emulateMedia({ media: 'print' });
+      const printed = await dark.evaluate(() => ({
+        body: getComputedStyle(document.body).color,
+        chartText: getComputedStyle(document.querySelector('figure.chart svg text')!).fill,
+        head: getComputedStyle(document.querySelector('thead th')!).backgroundColor,
+        tables: Array.from(document.querySelectorAll('figure details table')).map((t) => t.getBoundingClientRect().height),
+      }));
+      expect(printed.body).toBe('rgb(0, 0, 0)');
+      expect(printed.chartText).toBe('rgb(0, 0, 0)');
+      expect(printed.head).toBe('rgb(238, 238, 238)');
+      expect(printed.tables.length).toBeGreaterThan(0);
+      expect(printed.tables.every((h) => h > 0)).toBe(true);
+    } finally {
+      await dark.close();
+    }
+  });
 });

@@ -323,6 +323,7 @@ const cases: Case[] = [
       { args: ['report', bundledDir, '--html', '$CASE'] },
       { args: ['report', bundledDir, '--html', '$CASE/missing/r.html'] },
       { args: ['report', bundledDir, '--html', '$CASE/notes.html'] },
+      { args: ['report', bundledDir, '--html', '$CASE/notes.html/r.html'] },
       { args: ['report', '--html', '$CASE/sessions.html'] },
       { args: ['report', bundledDir, '--html', '$CASE/r.html'] },
       { args: ['report', bundledDir, '--html', '$CASE/r.html'] },

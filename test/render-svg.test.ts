@@ -4,7 +4,8 @@
  * link or the SVG's bytes are stale; an SVG changed by hand, or another's file at its name, is
  * replaced only with --force.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -83,13 +84,18 @@ describe('render format=svg', () => {
     writeFileSync(svg, '<svg>mine</svg>\n');
     const refused = await cli(['render', doc]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('the arms region was edited by hand');
+    // The region's text is as render wrote it: the message names the SVG, not the region.
+    expect(refused.stderr).toMatch(
+      /adr\.md:3: .*adr\.arms\.svg, the arms region's chart, was edited by hand or is not a chart render wrote \(move the file away, give the region file=NAME\.svg, or pass --force to overwrite it\)\n$/,
+    );
     expect(readFileSync(svg, 'utf8')).toBe('<svg>mine</svg>\n');
     expect((await cli(['render', '--force', doc])).code).toBe(0);
     const chart = readFileSync(svg, 'utf8');
     writeFileSync(svg, chart.replace('Tool calls per arm', 'Tool calls per ARM'));
     expect((await cli(['render', doc])).code).toBe(1);
-    expect((await cli(['render', '--check', doc])).stderr).toContain('1 region(s) edited by hand');
+    expect((await cli(['render', '--check', doc])).stderr).toMatch(
+      /1 region\(s\) edited by hand: .*adr\.md:3 \(arms: its SVG .*adr\.arms\.svg\)/,
+    );
     expect((await cli(['render', '--force', doc])).code).toBe(0);
     expect(readFileSync(svg, 'utf8')).toBe(chart);
   });
@@ -103,5 +109,69 @@ describe('render format=svg', () => {
     const r2 = await cli(['render', other.doc]);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('adr.md:3: file must name an .svg file beside the document; got "../x.svg"');
+  });
+
+  it('two regions that would write one SVG file are refused, naming both lines, and nothing is written', async () => {
+    const same = scratch('arms probe=probe format=svg', 'arms probe=probe format=svg');
+    const before = readFileSync(same.doc, 'utf8');
+    const r = await cli(['render', same.doc]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /adr\.md:6: arms writes adr\.arms\.svg, as the region at line 3 does \(give one of them file=NAME\.svg, a name of its own\)\n$/,
+    );
+    expect(readFileSync(same.doc, 'utf8')).toBe(before);
+    expect(readdirSync(same.dir).filter((f) => f.endsWith('.svg'))).toEqual([]);
+    const named = scratch('arms probe=probe format=svg file=c.svg', 'cost probe=probe format=svg file=c.svg');
+    const r2 = await cli(['render', '--check', named.doc]);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toContain('adr.md:6: cost writes c.svg, as the region at line 3 does');
+  });
+
+  it('a folder or a FIFO at the SVG path is an error naming doc:line, with --check too (it neither hangs nor crashes)', async () => {
+    const folder = scratch('arms probe=probe format=svg');
+    mkdirSync(folder.svg);
+    for (const args of [
+      ['render', folder.doc],
+      ['render', '--check', folder.doc],
+    ]) {
+      const r = await cli(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /adr\.md:3: adr\.arms\.svg is a folder, not an SVG file render can write \(move it away, or give the region file=NAME\.svg\)\n$/,
+      );
+    }
+    const fifo = scratch('arms probe=probe format=svg');
+    execFileSync('mkfifo', [fifo.svg]);
+    // A writer, so that a read of the FIFO (the bug) ends, and the test fails rather than hangs.
+    const writer = spawn('sh', ['-c', 'echo x > "$1"', 'sh', fifo.svg], { stdio: 'ignore' });
+    const r = await cli(['render', '--check', fifo.doc]).finally(() => writer.kill());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('adr.md:3: adr.arms.svg is not a regular file, not an SVG file render can write');
+  }, 60_000);
+
+  it('a document reached through a symbolic link gets its SVG beside the file it points to, named after it', async () => {
+    const { dir } = scratch();
+    mkdirSync(join(dir, 'real'));
+    mkdirSync(join(dir, 'links'));
+    const real = join(dir, 'real', 'adr.md');
+    writeFileSync(real, `# ADR\n\n<!-- omg-evidence:begin arms probe=${join(dir, 'probe')} format=svg -->\n<!-- omg-evidence:end -->\n`);
+    symlinkSync(join('..', 'real', 'adr.md'), join(dir, 'links', 'notes.md'));
+    const r = await cli(['render', join(dir, 'links', 'notes.md')]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(dir, 'links'))).toEqual(['notes.md']);
+    expect(readdirSync(join(dir, 'real')).sort()).toEqual(['adr.arms.svg', 'adr.md']);
+    expect(readFileSync(real, 'utf8')).toContain('](adr.arms.svg)');
+    expect((await cli(['render', '--check', join(dir, 'links', 'notes.md')])).code).toBe(0);
+  });
+
+  it('a document whose name starts with a dot gets its chart named after it (.notes.md: .notes.arms.svg)', async () => {
+    const { dir, doc } = scratch('arms probe=probe format=svg');
+    const dotted = join(dir, '.notes.md');
+    writeFileSync(dotted, readFileSync(doc, 'utf8'));
+    const r = await cli(['render', dotted]);
+    expect(r.stderr).toMatch(/\.notes\.md: 1 of 1 region\(s\) rewritten\n$/);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir)).toContain('.notes.arms.svg');
+    expect(readFileSync(dotted, 'utf8')).toContain('](.notes.arms.svg)');
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isOwnReport } from '../src/output/html.js';
-import { bundled, cli, probeFixture, repo } from './helpers.js';
+import { bin, bundled, cli, probeFixture, repo } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'omg-report-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -162,8 +162,49 @@ describe('hostile names', () => {
     expect(r.html).not.toContain('<img src=x');
     expect(r.html).toContain('p&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
     const svg = r.html.match(/<figure class="chart" id="p1-tools-per-arm">[\s\S]*?<\/svg>/)![0];
-    expect(svg).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    // The tool's name is the legend's label, as SVG text (vega sees only a generated key).
+    expect(svg).toContain('>&lt;script&gt;alert("x")&lt;/script&gt;</text>');
     expect(text(r.html)).toContain('<script>alert("x")</script>');
+  });
+});
+
+describe('element ids', () => {
+  it('two probes whose names differ only in punctuation (a.b, a-b) give no id twice, and every id a page refers to exists', async () => {
+    const x = join(tmp, 'ids');
+    mkdirSync(x);
+    cpSync(bundled, join(x, 'a.b'), { recursive: true });
+    cpSync(bundled, join(x, 'a-b'), { recursive: true });
+    const r = await report([join(x, 'a.b'), join(x, 'a-b')], 'ids.html');
+    expect(r.code).toBe(0);
+    const ids = [...r.html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const refs = [...r.html.matchAll(/(?:aria-labelledby|aria-describedby|href)="#?([^"]*)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(10);
+    expect(refs.filter((ref) => !ids.includes(ref))).toEqual([]);
+  });
+});
+
+describe('bidi and control characters', () => {
+  it('a right-to-left override in a probe or tool name turns only that name (it is in a <bdi>), and NUL or ESC are shown as pictures', async () => {
+    const probe = join(tmp, 'rlo\u202Eprobe');
+    cpSync(bundled, probe, { recursive: true });
+    const uses = join(probe, 'tool_use');
+    for (const f of readdirSync(uses).filter((n) => n.endsWith('.jsonl'))) {
+      const path = join(uses, f);
+      writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"name":"Bash"', '"name":"Ba\\u0000sh\\u001b\\u202Ex"'));
+    }
+    const r = await report([probe], 'rlo.html');
+    expect(r.code).toBe(0);
+    expect(r.html).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(r.html).toContain('Ba\u2400sh\u241b\u202Ex');
+    expect(r.html).toContain('<bdi>rlo\u202Eprobe</bdi>');
+    // Outside <bdi>s, the SVGs' own text elements, the tab's title and attributes, no override is left to turn the page.
+    const outside = r.html
+      .replace(/<bdi>[^<]*<\/bdi>/g, '')
+      .replace(/<text[^>]*>[^<]*<\/text>/g, '')
+      .replace(/<title>[^<]*<\/title>/g, '')
+      .replace(/<[^>]+>/g, '');
+    expect(outside).not.toContain('\u202E');
   });
 });
 
@@ -221,6 +262,28 @@ describe('the sessions', () => {
     expect(t).toContain('Longest sessions');
     expect(t).toContain('Costliest sessions');
     expect(r.html).not.toContain('class="probe"');
+  });
+
+  it("names the sessions' folder as written, the home folder as ~: the same bytes from any folder, and no home path", async () => {
+    const days = join(repo, 'test', 'fixtures', 'usage', 'days');
+    const here = bin(['report', '--transcripts', days, '--html', join(tmp, 'cwd-repo.html')]);
+    const there = bin(['report', '--transcripts', days, '--html', join(tmp, 'cwd-tmp.html')], { cwd: tmp });
+    expect([here.code, there.code]).toEqual([0, 0]);
+    expect(readFileSync(join(tmp, 'cwd-tmp.html'), 'utf8')).toBe(readFileSync(join(tmp, 'cwd-repo.html'), 'utf8'));
+    const home = join(repo, 'test', 'fixtures');
+    const r = await cli(['report', '--transcripts', days, '--html', join(tmp, 'home.html')], {
+      env: { HOME: home, CLAUDE_CONFIG_DIR: '' },
+    });
+    expect(r.code).toBe(0);
+    const page = readFileSync(join(tmp, 'home.html'), 'utf8');
+    expect(text(page)).toMatch(/2 session files read from ~\/usage\/days \./);
+    expect(page).not.toContain(home);
+    const user = join(tmp, 'user');
+    cpSync(days, join(user, '.claude', 'projects', 'p'), { recursive: true });
+    expect((await cli(['report', '--html', join(tmp, 'default.html')], { env: { HOME: user, CLAUDE_CONFIG_DIR: '' } })).code).toBe(0);
+    const byDefault = readFileSync(join(tmp, 'default.html'), 'utf8');
+    expect(text(byDefault)).toMatch(/2 session files read from ~\/\.claude\/projects \./);
+    expect(byDefault).not.toContain(tmp);
   });
 
   it('with a probe and --transcripts: both parts', async () => {

@@ -4,7 +4,9 @@
  * the first chart drawn, so no other command pays for them. Values arrive computed; a chart only
  * maps them to marks.
  */
+import { OmgError } from '../base/errors.js';
 import type { Row } from '../base/shapes.js';
+import { visibleControls } from './formats.js';
 
 /**
  * One accessible categorical palette, used by every chart: Okabe & Ito's colour-blind-safe set, with
@@ -19,6 +21,8 @@ export interface Chart {
   /** The text alternative: what the chart shows, in a sentence. */
   description: string;
   spec: Record<string, unknown>;
+  /** The real names behind each coded field's keys (c0, c1…), in key order: the datasets the labels read. */
+  names: Record<string, string[]>;
   /** The chart's numbers as a table, for readers who cannot see it (and for print). */
   table: { columns: { key: string; title: string; right?: boolean; money?: boolean }[]; rows: Row[] };
 }
@@ -28,6 +32,10 @@ const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 /** The look every chart shares: transparent, so the page's light or dark background shows through. */
 const CONFIG = {
   background: 'transparent',
+  // No ARIA inside the SVG: the page marks it role="img" with its own name and description, and a
+  // document shows it as an <img> with alt text, so readers never reach the marks; and the marks'
+  // labels would name the generated keys (c0, c1…), not the names.
+  aria: false,
   font: FONT,
   view: { stroke: null },
   axis: { domainColor: '#888888', tickColor: '#888888', gridColor: '#88888844', labelColor: '#555555', titleColor: '#555555' },
@@ -48,6 +56,37 @@ const colours = (domain: string[]) => ({ domain, range: domain.map((_, i) => PAL
 
 const distinct = (values: unknown[]) => [...new Set(values.map(String))];
 
+/**
+ * Names written by whoever made the evidence never reach vega as keys or expression text: vega reads
+ * them as code (U+2028 ends its string literals; `constructor` is a property of every object). Each
+ * category is a generated key, c0, c1…, in first-seen order; its real name is a field beside it (for
+ * the marks' descriptions) and a dataset the axis and legend labels look the key up in.
+ */
+function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<string, string[]>; keys: Record<string, string[]> } {
+  const names: Record<string, string[]> = {};
+  const keys: Record<string, string[]> = {};
+  for (const f of new Set(fields)) {
+    names[f] = distinct(rows.map((r) => r[f]));
+    keys[f] = names[f].map((_, i) => `c${i}`);
+  }
+  const values = rows.map((r) => {
+    const v: Row = { ...r };
+    for (const f of fields) {
+      v[f] = keys[f]![names[f]!.indexOf(String(r[f]))]!;
+      v[nameField(f)] = String(r[f]);
+    }
+    return v;
+  });
+  // The labels show control characters as pictures: a NUL is not written into the SVG.
+  const shown = Object.fromEntries(Object.entries(names).map(([f, ns]) => [f, ns.map(visibleControls)]));
+  return { values, names: shown, keys };
+}
+
+const nameField = (f: string) => `${f}_name`;
+
+/** The label of a coded key: its name, from the dataset coded() made (the key's number is its index). */
+const labelOf = (f: string) => `data('names_${f}')[toNumber(slice(datum.value, 1))].name`;
+
 interface HBar {
   id: string;
   title: string;
@@ -62,8 +101,8 @@ interface HBar {
 
 /** Horizontal bars, stacked by `colour` when given: the shape of most of the report's charts. */
 function hbar(c: HBar): Chart {
-  const order = distinct(c.rows.map((r) => r[c.y.field]));
-  const stack = c.colour ? distinct(c.rows.map((r) => r[c.colour!.field])) : [];
+  const fields = c.colour ? [c.y.field, c.colour.field] : [c.y.field];
+  const { values, names, keys } = coded(c.rows, fields);
   const x = {
     field: c.x.field,
     type: 'quantitative',
@@ -72,29 +111,45 @@ function hbar(c: HBar): Chart {
     ...(c.x.money ? { axis: { format: '$,.2f' } } : { axis: { format: ',d', tickMinStep: 1 } }),
   };
   const encoding: Record<string, unknown> = {
-    y: { field: c.y.field, type: 'nominal', title: c.y.title, sort: order, axis: { labelLimit: 320 } },
+    y: {
+      field: c.y.field,
+      type: 'nominal',
+      title: c.y.title,
+      sort: keys[c.y.field],
+      axis: { labelLimit: 320, labelExpr: labelOf(c.y.field) },
+    },
     x,
     tooltip: [
-      { field: c.y.field, type: 'nominal' },
-      ...(c.colour ? [{ field: c.colour.field, type: 'nominal' }] : []),
-      { field: c.x.field, type: 'quantitative' },
+      { field: nameField(c.y.field), type: 'nominal', title: c.y.title },
+      ...(c.colour ? [{ field: nameField(c.colour.field), type: 'nominal', title: c.colour.title }] : []),
+      { field: c.x.field, type: 'quantitative', title: c.x.title },
     ],
   };
   if (c.colour) {
-    encoding.color = { field: c.colour.field, type: 'nominal', title: c.colour.title, scale: colours(stack), sort: stack };
+    const stack = keys[c.colour.field]!;
+    encoding.color = {
+      field: c.colour.field,
+      type: 'nominal',
+      title: c.colour.title,
+      scale: colours(stack),
+      sort: stack,
+      legend: { labelExpr: labelOf(c.colour.field) },
+    };
     encoding.order = { field: '_stack', type: 'quantitative' };
   } else encoding.color = { value: PALETTE[0] };
-  const values = c.rows.map((r) => ({ ...r, _stack: c.colour ? stack.indexOf(String(r[c.colour.field])) : 0 }));
+  const stacked = values.map((r) => ({ ...r, _stack: c.colour ? Number(String(r[c.colour.field]).slice(1)) : 0 }));
   const columns = [
     { key: c.y.field, title: c.y.title },
-    ...(c.colour ? [{ key: c.colour.field, title: c.colour.title }] : []),
+    // Coloured by the category itself (cost by model), the column is shown once.
+    ...(c.colour && c.colour.field !== c.y.field ? [{ key: c.colour.field, title: c.colour.title }] : []),
     { key: c.x.field, title: c.x.title, right: true, money: c.x.money },
   ];
   return {
     id: c.id,
     title: c.title,
     description: c.description,
-    spec: spec(c.title, c.description, { data: { values }, mark: { type: 'bar' }, encoding }),
+    spec: spec(c.title, c.description, { data: { values: stacked }, mark: { type: 'bar' }, encoding }),
+    names,
     table: { columns, rows: c.rows },
   };
 }
@@ -160,12 +215,12 @@ export function skillResolutionChart(rows: Row[]): Chart {
 /** Each spawn as a point at its start, one row per arm, coloured by phase (queries/spawn_times.sql). */
 export function spawnsOverTimeChart(rows: Row[]): Chart {
   const timed = rows.filter((r) => r.started_at !== null);
-  const arms = distinct(timed.map((r) => r.arm));
-  const phases = distinct(timed.map((r) => r.phase));
+  const { values, names, keys } = coded(timed, ['arm', 'phase']);
+  const arms = keys.arm!;
+  const phases = keys.phase!;
   const title = 'Spawns over time, by phase';
   const description =
     'Each spawn at the time it started (UTC), on its arm’s row, coloured by phase; hollow points are pilots and void spawns.';
-  const values = timed.map((r) => ({ ...r, counted: r.status === 'counted' ? 'counted' : String(r.status) }));
   return {
     id: 'spawns-over-time',
     title,
@@ -176,15 +231,22 @@ export function spawnsOverTimeChart(rows: Row[]): Chart {
       mark: { type: 'point', size: 70, strokeWidth: 2 },
       encoding: {
         x: { field: 'started_at', type: 'temporal', title: 'started (UTC, hh:mm)', scale: { type: 'utc' }, axis: { format: '%H:%M' } },
-        y: { field: 'arm', type: 'nominal', title: 'arm', sort: arms },
-        color: { field: 'phase', type: 'nominal', title: 'phase', scale: colours(phases), sort: phases },
+        y: { field: 'arm', type: 'nominal', title: 'arm', sort: arms, axis: { labelExpr: labelOf('arm') } },
+        color: {
+          field: 'phase',
+          type: 'nominal',
+          title: 'phase',
+          scale: colours(phases),
+          sort: phases,
+          legend: { labelExpr: labelOf('phase') },
+        },
         fill: {
           condition: { test: "datum.status === 'counted'", field: 'phase', type: 'nominal', scale: colours(phases), legend: null },
           value: 'transparent',
         },
         tooltip: [
           { field: 'seq', type: 'quantitative' },
-          { field: 'arm', type: 'nominal' },
+          { field: nameField('arm'), type: 'nominal', title: 'arm' },
           { field: 'status', type: 'nominal' },
           { field: 'started_at', type: 'temporal', format: '%Y-%m-%d %H:%M:%S', scale: { type: 'utc' } },
         ],
@@ -201,6 +263,7 @@ export function spawnsOverTimeChart(rows: Row[]): Chart {
       ],
       rows: timed,
     },
+    names,
   };
 }
 
@@ -213,8 +276,9 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
       model: r.model,
       value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
     }));
-  const days = distinct(rows.map((r) => r.day));
-  const models = distinct(rows.map((r) => r.model));
+  const { values, names, keys } = coded(rows, ['day', 'model']);
+  const days = keys.day!;
+  const models = keys.model!;
   const title = what === 'tokens' ? 'Tokens per day, by model' : 'Cost per day, by model';
   const description =
     what === 'tokens'
@@ -227,16 +291,23 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
     description,
     spec: spec(title, description, {
       height: 220,
-      data: { values: rows.map((r) => ({ ...r, _stack: models.indexOf(String(r.model)) })) },
+      data: { values: values.map((r) => ({ ...r, _stack: models.indexOf(String(r.model)) })) },
       mark: { type: 'bar' },
       encoding: {
-        x: { field: 'day', type: 'ordinal', title: 'day (UTC)', sort: days, axis: { labelAngle: -45 } },
+        x: { field: 'day', type: 'ordinal', title: 'day (UTC)', sort: days, axis: { labelAngle: -45, labelExpr: labelOf('day') } },
         y: { field: 'value', type: 'quantitative', aggregate: 'sum', title: yTitle, axis: { format: what === 'cost' ? '$,.2f' : '~s' } },
-        color: { field: 'model', type: 'nominal', title: 'model', scale: colours(models), sort: models },
+        color: {
+          field: 'model',
+          type: 'nominal',
+          title: 'model',
+          scale: colours(models),
+          sort: models,
+          legend: { labelExpr: labelOf('model') },
+        },
         order: { field: '_stack', type: 'quantitative' },
         tooltip: [
-          { field: 'day', type: 'ordinal' },
-          { field: 'model', type: 'nominal' },
+          { field: nameField('day'), type: 'nominal', title: 'day (UTC)' },
+          { field: nameField('model'), type: 'nominal', title: 'model' },
           { field: 'value', type: 'quantitative', title: yTitle },
         ],
       },
@@ -249,6 +320,7 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
       ],
       rows,
     },
+    names,
   };
 }
 
@@ -295,11 +367,48 @@ export function loadChartEngines(): Promise<[Vega, VegaLite]> {
 export async function chartSvg(chart: Chart, options: { standalone?: boolean } = {}): Promise<string> {
   const [vega, vl] = await loadChartEngines();
   const spec = options.standalone ? { ...chart.spec, config: { ...CONFIG, background: 'white' } } : chart.spec;
-  const compiled = vl.compile(spec as unknown as Parameters<VegaLite['compile']>[0]).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  // vega and vega-lite would print their warnings and errors to the console: they go to this logger,
+  // and an error ends the drawing as one line of ours.
+  const errors: string[] = [];
+  const logger = quietLogger(errors);
+  let view: InstanceType<Vega['View']> | undefined;
   try {
-    return await view.toSVG();
+    const compiled = vl.compile(spec as unknown as Parameters<VegaLite['compile']>[0], { logger }).spec;
+    compiled.data = [
+      ...(compiled.data ?? []),
+      ...Object.entries(chart.names).map(([f, names]) => ({ name: `names_${f}`, values: names.map((name) => ({ name })) })),
+    ];
+    view = new vega.View(vega.parse(compiled), { renderer: 'none', logger, logLevel: vega.Error });
+    const svg = await view.toSVG();
+    if (errors.length > 0) throw new Error(errors[0]);
+    return svg;
+  } catch (e) {
+    const why = String((e as Error)?.message ?? e).split('\n')[0];
+    throw new OmgError(
+      `chart "${chart.id}": vega could not draw it: ${why}`,
+      'report this as a bug of omg-evidence, with the evidence that made it',
+    );
   } finally {
-    view.finalize();
+    view?.finalize();
   }
+}
+
+/** A vega logger that keeps errors (for the caller to throw) and drops the rest: nothing reaches the console. */
+function quietLogger(errors: string[]) {
+  let level = 0;
+  const logger = {
+    level(l?: number) {
+      if (l === undefined) return level;
+      level = l;
+      return logger;
+    },
+    error(...args: unknown[]) {
+      errors.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
+      return logger;
+    },
+    warn: () => logger,
+    info: () => logger,
+    debug: () => logger,
+  };
+  return logger;
 }

@@ -27,6 +27,13 @@ export interface Column {
   money?: boolean;
 }
 
+/**
+ * Text with its C0 controls (tab and newline excepted) and DEL shown as their Unicode pictures
+ * (U+2400…U+2421): a NUL or an escape from the evidence is seen, never written raw into a page or an SVG.
+ */
+export const visibleControls = (s: string): string =>
+  s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+
 /** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
 export function dollars(v: number | null): string {
   return v === null ? '' : `$${v.toFixed(4)}`;

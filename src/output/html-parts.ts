@@ -3,7 +3,7 @@ import type { CostReport, Row } from '../base/shapes.js';
 import type { Finding } from './audit.js';
 import type { CensusRow, ForgeableRow } from './census-block.js';
 import { type Chart, chartSvg } from './charts.js';
-import { dollars } from './formats.js';
+import { dollars, visibleControls } from './formats.js';
 import type { Verdict } from './verdict.js';
 
 /** Everything one probe's part of the page shows, as the facade gathers it. */
@@ -50,17 +50,19 @@ export interface ReportInput {
   version: string;
 }
 
-/** Text as HTML: safe in element content and in quoted attribute values. */
+/** Text as HTML: safe in element content and in quoted attribute values; control characters shown, not written. */
 export function esc(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return visibleControls(String(value ?? '')).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
-/** An id for an anchor, from text of any kind. */
-export const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '') || 'x';
+/**
+ * Text from the evidence, where it sits in prose or a cell: isolated, so that a right-to-left override
+ * in a name (U+202E) turns only that name, never the page's text around it.
+ */
+export const bdi = (value: unknown): string => `<bdi>${esc(value)}</bdi>`;
 
 export interface Col {
   key: string;
@@ -79,10 +81,16 @@ function cellText(v: unknown, money = false): string {
   return String(v);
 }
 
+/** A cell's text: numbers and yes/no as they are, text (evidence's words) isolated. */
+function cell(v: unknown, money = false): string {
+  const text = cellText(v, money);
+  return typeof v === 'string' && !money ? bdi(text) : esc(text);
+}
+
 export function table(columns: Col[], rows: Row[], attrs = ''): string {
   const head = columns.map((c) => `<th scope="col"${c.right ? ' class="num"' : ''}>${esc(c.title)}</th>`).join('');
   const body = rows
-    .map((r) => `<tr>${columns.map((c) => `<td${c.right ? ' class="num"' : ''}>${esc(cellText(r[c.key], c.money))}</td>`).join('')}</tr>`)
+    .map((r) => `<tr>${columns.map((c) => `<td${c.right ? ' class="num"' : ''}>${cell(r[c.key], c.money)}</td>`).join('')}</tr>`)
     .join('\n');
   return `<div class="scroll"><table${attrs}>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
@@ -104,4 +112,4 @@ ${table(chart.table.columns, chart.table.rows)}
 </figure>`;
 }
 
-export const badge = (text: string, kind: string) => `<span class="badge ${kind}">${esc(text)}</span>`;
+export const badge = (text: string, kind: string) => `<span class="badge ${kind}">${bdi(text)}</span>`;

@@ -4,7 +4,7 @@ import { armCells } from './arms.js';
 import { forgeryWarnings } from './census-block.js';
 import { censusCells } from './census.js';
 import { costByArmChart, costByModelChart, skillResolutionChart, spawnsOverTimeChart, toolsPerArmChart } from './charts.js';
-import { badge, type Col, esc, figure, type ProbeReport, slug, table } from './html-parts.js';
+import { badge, bdi, type Col, esc, figure, type ProbeReport, table } from './html-parts.js';
 import { bound, percent, usd } from './report.js';
 import { uniformityText } from './verdict.js';
 
@@ -30,21 +30,21 @@ function header(p: ProbeReport): string {
     ['spent', `${usd(p.cost.total_cost_usd)}`],
   ];
   return `<header class="probe-head">
-<h2>${esc(p.probe)}</h2>
-<dl class="facts">${facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
+<h2>${bdi(p.probe)}</h2>
+<dl class="facts">${facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${bdi(v)}</dd></div>`).join('')}</dl>
 <h3 class="sub">Cost against the budget</h3>
 ${budgetBar(p.verdict.budget)}
 </header>`;
 }
 
-function verdictSection(p: ProbeReport): string {
+function verdictSection(p: ProbeReport, prefix: string): string {
   const v = p.verdict;
   const holding = v.conjuncts.filter((c) => c.holds).length;
   const rows = v.conjuncts.map((c: Conjunct) => ({ ...c, holds_text: c.holds ? 'holds' : 'fails' }));
   const conjuncts = `<div class="scroll"><table class="conjuncts">
 <thead><tr><th scope="col" class="num">#</th><th scope="col">required</th><th scope="col">observed</th><th scope="col">result</th></tr></thead>
 <tbody>
-${rows.map((c) => `<tr class="${c.holds ? 'ok' : 'bad'}"><td class="num">${esc(c.n)}</td><td>${esc(c.required)}</td><td>${esc(c.result)}</td><td>${badge(c.holds_text, c.holds ? 'ok' : 'bad')}</td></tr>`).join('\n')}
+${rows.map((c) => `<tr class="${c.holds ? 'ok' : 'bad'}"><td class="num">${esc(c.n)}</td><td>${bdi(c.required)}</td><td>${bdi(c.result)}</td><td>${badge(c.holds_text, c.holds ? 'ok' : 'bad')}</td></tr>`).join('\n')}
 </tbody></table></div>`;
   const b = v.budget;
   const facts: [string, string, boolean | null][] = [
@@ -83,12 +83,12 @@ ${table(
 )}
 </details>`
     : '';
-  return `<section class="verdict" aria-labelledby="${slug(p.probe)}-verdict">
-<h3 id="${slug(p.probe)}-verdict">Verdict: ${v.holds ? badge('holds', 'ok') : badge('does not hold', 'bad')}</h3>
+  return `<section class="verdict" aria-labelledby="${prefix}-verdict">
+<h3 id="${prefix}-verdict">Verdict: ${v.holds ? badge('holds', 'ok') : badge('does not hold', 'bad')}</h3>
 <p class="count">${esc(`${holding} of ${v.conjuncts.length} hold`)}</p>
 ${conjuncts}
 <dl class="facts wide">${facts.map(([k, t, ok]) => `<div><dt>${esc(k)}</dt><dd>${ok === null ? '' : ok ? badge('yes', 'ok') : badge('no', 'bad')} ${esc(t)}</dd></div>`).join('')}</dl>
-${v.reasons.length ? `<p class="why"><strong>Why not:</strong> ${esc(v.reasons.join('; '))}</p>` : ''}
+${v.reasons.length ? `<p class="why"><strong>Why not:</strong> ${v.reasons.map(bdi).join('; ')}</p>` : ''}
 ${git}
 </section>`;
 }
@@ -110,7 +110,7 @@ function armsSection(p: ProbeReport): string {
     // The completeness note says more only for an arm that is not complete; the arm's notes say the rest.
     if (c?.complete === false) marks.push(badge('incomplete', 'bad'));
     const notes = [...((a.notes as string[]) ?? []), ...(c?.complete === false && c.note ? [String(c.note)] : [])];
-    return `<tr data-arm="${esc(a.arm)}"><th scope="row">${esc(a.arm)}</th><td>${esc(a.phase)}</td><td class="num">${esc(a.registered_n ?? '')}</td><td class="num">${esc(c?.counted ?? '')}</td><td class="num">${esc(a.n)}</td><td>${esc(a.status)} ${marks.join(' ')}</td><td>${esc(cells.tools)}</td><td>${esc(notes.join('; '))}</td></tr>`;
+    return `<tr data-arm="${esc(a.arm)}"><th scope="row">${bdi(a.arm)}</th><td>${bdi(a.phase)}</td><td class="num">${esc(a.registered_n ?? '')}</td><td class="num">${esc(c?.counted ?? '')}</td><td class="num">${esc(a.n)}</td><td>${esc(a.status)} ${marks.join(' ')}</td><td>${bdi(cells.tools)}</td><td>${notes.map(bdi).join('; ')}</td></tr>`;
   });
   return `<section class="arms">
 <h3>Arms</h3>
@@ -162,7 +162,7 @@ function auditSection(p: ProbeReport): string {
     : `<p>${esc(`No home-directory path or secret in the probe's ${files} files.`)}</p>`;
   const warnings = forgeryWarnings(p.forgeable);
   const forgeable = warnings.length
-    ? `<h4>Forgeable markers and artifacts</h4>\n<ul>${warnings.map((w) => `<li>${esc(w)}</li>`).join('\n')}</ul>`
+    ? `<h4>Forgeable markers and artifacts</h4>\n<ul>${warnings.map((w) => `<li>${bdi(w)}</li>`).join('\n')}</ul>`
     : '';
   return `<section class="audit">
 <h3>Audit</h3>
@@ -183,7 +183,7 @@ export async function probeSection(p: ProbeReport, index: number): Promise<strin
   const figures = await Promise.all(charts.map((c) => figure(c, prefix)));
   return `<article class="probe" id="${prefix}">
 ${header(p)}
-${verdictSection(p)}
+${verdictSection(p, prefix)}
 ${armsSection(p)}
 <section class="charts">
 <h3>Charts</h3>

@@ -47,9 +47,14 @@ th.sort { cursor: pointer; }
 th.sort[aria-sort=ascending]::after { content: " ▲"; } th.sort[aria-sort=descending]::after { content: " ▼"; }
 footer { color: var(--muted); font-size: .8rem; margin-top: 3rem; }
 @media print {
+  /* Paper is white: the light colours, also when the screen is dark (this rule comes after the dark one). */
+  :root { color-scheme: light; --fg: #000000; --muted: #444444; --bg: #ffffff; --panel: #eeeeee; --line: #bbbbbb;
+    --ok: #0a7a3e; --bad: #b3261e; --note: #5a4a00; --bar: ${PALETTE[0]}; }
   body { font-size: 11pt; background: #fff; color: #000; }
   main { max-width: none; padding: 0; }
   .filter { display: none; }
+  /* The numbers behind each chart print, though their <details> is closed on screen. */
+  details::details-content { content-visibility: visible; display: block; }
   details > *:not(summary) { display: block; }
   article.probe + article { break-before: page; }
   thead th { position: static; }
@@ -60,6 +65,13 @@ footer { color: var(--muted); font-size: .8rem; margin-top: 3rem; }
 // Sorting and filtering the census: an enhancement only, the table is whole without it.
 export const SCRIPT = `
 (function () {
+  // Browsers without ::details-content print a closed <details> closed: open them for the print only.
+  let opened = [];
+  addEventListener('beforeprint', function () {
+    opened = Array.from(document.querySelectorAll('details:not([open])'));
+    for (const d of opened) d.open = true;
+  });
+  addEventListener('afterprint', function () { for (const d of opened) d.open = false; opened = []; });
   for (const table of document.querySelectorAll('table.sortable')) {
     const body = table.tBodies[0];
     const input = document.createElement('input');

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { perDayChart, toolsPerProjectChart, topSkillsChart } from './charts.js';
-import { type Col, esc, figure, type ReportInput, table, type TranscriptReport } from './html-parts.js';
+import { bdi, type Col, esc, figure, type ReportInput, table, type TranscriptReport } from './html-parts.js';
 import { probeSection } from './html-probe.js';
 import { CSS, SCRIPT } from './html-style.js';
 
@@ -39,7 +39,7 @@ async function transcriptSection(t: TranscriptReport): Promise<string> {
   ];
   return `<article class="transcripts" id="transcripts">
 <header><h2>Sessions</h2>
-<p>${esc(`${t.files} session files read from ${t.source}.`)}</p></header>
+<p>${esc(`${t.files} session files read from `)}${bdi(t.source)}.</p></header>
 <section class="charts">
 ${figures.join('\n')}
 </section>
@@ -60,7 +60,7 @@ export async function reportHtml(input: ReportInput): Promise<string> {
   const title = names.length ? `Probe report: ${names.join(', ')}` : 'Claude Code sessions';
   const nav =
     names.length > 1 || (names.length && input.transcripts)
-      ? `<nav><ul>${names.map((n, i) => `<li><a href="#p${i + 1}">${esc(n)}</a></li>`).join('')}${input.transcripts ? '<li><a href="#transcripts">Sessions</a></li>' : ''}</ul></nav>`
+      ? `<nav><ul>${names.map((n, i) => `<li><a href="#p${i + 1}">${bdi(n)}</a></li>`).join('')}${input.transcripts ? '<li><a href="#transcripts">Sessions</a></li>' : ''}</ul></nav>`
       : '';
   const page = `<!DOCTYPE html>
 <html lang="en">
@@ -73,7 +73,7 @@ export async function reportHtml(input: ReportInput): Promise<string> {
 </head>
 <body>
 <main>
-<h1>${esc(title)}</h1>
+<h1>${names.length ? `Probe report: ${names.map(bdi).join(', ')}` : esc(title)}</h1>
 ${nav}
 ${probes.join('\n')}
 ${transcripts}

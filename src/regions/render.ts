@@ -4,7 +4,7 @@
  * (inputs.ts); and which regions are current, stale or hand-edited. Writing (atomically) and
  * printing are the command's job.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
 import { displayPath, packageVersion } from '../base/paths.js';
@@ -43,6 +43,8 @@ export interface Rendered {
   current: boolean;
   /** The body is not empty and is not exactly as render wrote it: rewriting it would lose an edit. */
   handEdited: boolean;
+  /** What was edited: the region's text, or (format=svg) only its SVG file. */
+  edited?: 'region' | 'svg';
   /** format=svg: the chart's file beside the document, its bytes, and whether the file holds them. */
   svg?: { path: string; data: string; current: boolean };
 }
@@ -78,9 +80,11 @@ function specOf(doc: string, r: Region): Spec {
   const format = (r.options.format?.[0] ?? 'markdown') as Spec['format'];
   if (!(FORMATS as readonly string[]).includes(format)) fail(doc, r.begin, `format must be ${FORMATS.join(', ')}; got "${format}"`);
   if (svg && !(r.name in CHARTS)) fail(doc, r.begin, `${r.name} has no chart`, `format=svg draws ${Object.keys(CHARTS).join(', ')}`);
-  const file = svg ? (r.options.file?.[0] ?? `${basename(doc, extname(doc))}.${r.name}.svg`) : undefined;
-  if (file !== undefined && (!/^[^/\\]+\.svg$/.test(file) || file.startsWith('.')))
-    fail(doc, r.begin, `file must name an .svg file beside the document; got "${file}"`);
+  const given = r.options.file?.[0];
+  // A name given must be a plain .svg file beside the document; the default is the document's own name (.notes.md gives .notes.arms.svg).
+  if (given !== undefined && (!/^[^/\\]+\.svg$/.test(given) || given.startsWith('.')))
+    fail(doc, r.begin, `file must name an .svg file beside the document; got "${given}"`);
+  const file = svg ? (given ?? `${basename(realDoc(doc), extname(realDoc(doc)))}.${r.name}.svg`) : undefined;
   const from = (r.options.from?.[0] ?? 'records') as Source;
   if (from !== 'records' && from !== 'transcripts') fail(doc, r.begin, `from must be records or transcripts; got "${from}"`);
   const probes = (r.options.probe ?? []).map((p) => resolve(dirname(doc), p));
@@ -154,6 +158,7 @@ async function openFor(doc: string, region: Region, spec: Spec, cache: EvidenceC
 /** Render every region of a parsed document. `help` gives the command reference. */
 export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: () => string): Promise<Rendered[]> {
   const specs = doc.regions.map((r) => specOf(doc.path, r));
+  sharedSvgFiles(doc, specs);
   const out: Rendered[] = [];
   for (const [i, region] of doc.regions.entries()) {
     const spec = specs[i]!;
@@ -179,15 +184,49 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
       body,
       current,
       handEdited: !current && (state === 'edited' || svgEdited),
+      ...(!current && state === 'edited' ? { edited: 'region' as const } : !current && svgEdited ? { edited: 'svg' as const } : {}),
       ...(svg ? { svg: { path: svg.path, data: svg.data, current: svg.current } } : {}),
     });
   }
   return out;
 }
 
+/**
+ * Two format=svg regions of a document that write one file would each rewrite it in turn, and never
+ * be current together: refused before anything is drawn, naming both lines.
+ */
+function sharedSvgFiles(doc: Parsed, specs: Spec[]): void {
+  const first = new Map<string, number>();
+  for (const [i, spec] of specs.entries()) {
+    if (spec.file === undefined) continue;
+    const line = doc.regions[i]!.begin;
+    const other = first.get(spec.file);
+    if (other !== undefined)
+      fail(
+        doc.path,
+        line,
+        `${spec.name} writes ${spec.file}, as the region at line ${other} does`,
+        'give one of them file=NAME.svg, a name of its own',
+      );
+    first.set(spec.file, line);
+  }
+}
+
 /** The svg= hash of a region's provenance line, when render wrote it (null otherwise). */
 function svgHashIn(body: string[], state: ReturnType<typeof bodyState>): string | null {
   return state === 'rendered' ? (/ svg=([0-9a-f]{12}) /.exec(body.at(-1) ?? '')?.[1] ?? null) : null;
+}
+
+/**
+ * The document as the file it is: a document reached through a symbolic link is written through it, so
+ * its chart goes beside (and is named after) the file the link points to, where the image link resolves.
+ */
+function realDoc(doc: string): string {
+  try {
+    return realpathSync(doc);
+  } catch {
+    return doc;
+  }
 }
 
 /**
@@ -199,8 +238,17 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
     fail(doc, region.begin, `format=svg draws one probe; the region names ${ev.probes.length}`, 'name one probe=');
   const chart = await CHARTS[spec.name]!(ev);
   const data = `${await chartSvg(chart, { standalone: true })}\n`;
-  const path = join(dirname(doc), spec.file!);
-  const onDisk = existsSync(path) ? readFileSync(path, 'utf8') : null;
+  const path = join(dirname(realDoc(doc)), spec.file!);
+  // Only a file is read: a FIFO would block the read forever, a folder would fail it.
+  const kind = statSync(path, { throwIfNoEntry: false });
+  if (kind && !kind.isFile())
+    fail(
+      doc,
+      region.begin,
+      `${spec.file} is ${kind.isDirectory() ? 'a folder' : 'not a regular file'}, not an SVG file render can write`,
+      'move it away, or give the region file=NAME.svg',
+    );
+  const onDisk = kind ? readFileSync(path, 'utf8') : null;
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
   return { path, data, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };

@@ -77,7 +77,9 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
           for (const { doc, changed } of all) {
             for (const r of changed) {
               io.stdout(regionDiff(doc, r));
-              (r.handEdited ? edited : stale).push(`${displayPath(doc.path)}:${r.region.begin} (${r.region.name})`);
+              (r.handEdited ? edited : stale).push(
+                `${displayPath(doc.path)}:${r.region.begin} (${r.region.name}${r.edited === 'svg' ? `: its SVG ${displayPath(r.svg!.path)}` : ''})`,
+              );
             }
           }
         } else {
@@ -86,8 +88,14 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
             const byHand = changed.filter((r) => r.handEdited);
             if (!byHand.length) continue;
             const r = byHand[0]!;
+            const more = byHand.length > 1 ? ` (and ${byHand.length - 1} more)` : '';
+            if (r.edited === 'svg')
+              throw new InputError(
+                `${displayPath(doc.path)}:${r.region.begin}: ${displayPath(r.svg!.path)}, the ${r.region.name} region's chart, was edited by hand or is not a chart render wrote${more}`,
+                'move the file away, give the region file=NAME.svg, or pass --force to overwrite it',
+              );
             throw new InputError(
-              `${displayPath(doc.path)}:${r.region.begin}: the ${r.region.name} region was edited by hand since it was rendered${byHand.length > 1 ? ` (and ${byHand.length - 1} more)` : ''}`,
+              `${displayPath(doc.path)}:${r.region.begin}: the ${r.region.name} region was edited by hand since it was rendered${more}`,
               'move the edit outside the markers, or pass --force to overwrite it',
             );
           }

@@ -9,7 +9,7 @@
  * without --force.
  */
 import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { displayPath, packageVersion } from '../../base/paths.js';
@@ -18,6 +18,18 @@ import { makeCommand, withEvidence } from '../command.js';
 import type { IO } from '../io.js';
 import { sayDefaultSessions, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
+
+/**
+ * The sessions' folder as the page names it: as written on the command line (so the page is the same
+ * from any folder), the home folder as ~, and the default as the place it was found; never a home path.
+ */
+export function sourceName(given: string | undefined, dir: string, env: Record<string, string | undefined>): string {
+  if (given === undefined)
+    return env.CLAUDE_CONFIG_DIR && dir === join(env.CLAUDE_CONFIG_DIR, 'projects') ? '$CLAUDE_CONFIG_DIR/projects' : '~/.claude/projects';
+  const home = env.HOME?.replace(/[/\\]+$/, '');
+  if (home && (given === home || given.startsWith(`${home}/`) || given.startsWith(`${home}${sep}`))) return `~${given.slice(home.length)}`;
+  return given;
+}
 
 interface ReportOptions {
   html: string;
@@ -32,7 +44,9 @@ interface ReportOptions {
 function target(path: string, force: boolean, isOwnReport: (text: string) => boolean): { file: string; was: Buffer | null } {
   const shown = displayPath(path);
   const folder = dirname(path);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+  if (existsSync(folder) && !statSync(folder).isDirectory())
+    throw new InputError(`${shown}: ${displayPath(folder)} is a file, not a folder`, 'name a file in a folder that exists');
+  if (!existsSync(folder)) {
     throw new InputError(
       `${shown}: the folder ${displayPath(folder)} does not exist`,
       'create it first, or name a file in a folder that exists',
@@ -123,7 +137,9 @@ export function makeReportCommand(io: IO): Command {
             });
       const html = await withEvidence(opening, async (ev) => {
         const reports = probes.length ? await ev.probeReports({ home: io.env.HOME }) : [];
-        const transcripts = sessions ? await ev.transcriptReport(displayPath(resolve(dir!)), listTranscriptFiles(dir!).length) : undefined;
+        const transcripts = sessions
+          ? await ev.transcriptReport(sourceName(opts.transcripts, dir!, io.env), listTranscriptFiles(dir!).length)
+          : undefined;
         return reportHtml({ probes: reports, transcripts, version: packageVersion });
       });
       writePage(out, at, html);
