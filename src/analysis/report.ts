@@ -10,11 +10,12 @@ import type { Row } from '../base/shapes.js';
 import type { Result } from '../db/database.js';
 import type { Audit } from './audit.js';
 import { costReports } from './cost.js';
-import type { Verdict } from './verdict.js';
+import { type Verdict, VERDICT_QUERIES } from './verdict.js';
 
 /** The queries a probe's report runs: what `report` opens the evidence for (OpenOptions.queries). */
 export const PROBE_REPORT_QUERIES = [
-  ...['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts', 'arms', 'arm_roles', 'census', 'forgeable'],
+  ...VERDICT_QUERIES,
+  ...['arms', 'arm_roles', 'census'],
   ...['cost', 'cost_by_arm', 'cost_by_model', 'skill_resolution', 'spawn_times', 'probe_summary'],
 ];
 

@@ -42,6 +42,9 @@ export interface VerdictSource {
 const strip = ({ probe: _probe, ...rest }: Row) => rest;
 
 /** The verdict of every loaded probe, in load order. A probe with no registration is an error. */
+/** The queries a verdict runs, with the forgeable markers its warnings name: what `verdict` opens the evidence for (OpenOptions.queries). */
+export const VERDICT_QUERIES = ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts', 'forgeable'];
+
 export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
   for (const p of ev.probes) {
     if (!p.registered) {

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { VerdictError } from '../../base/errors.js';
-import { Evidence } from '../../evidence.js';
+import { Evidence, VERDICT_QUERIES } from '../../evidence.js';
 import { forgeryWarnings } from '../../output/census-block.js';
 import { formatVerdicts, type VerdictFormat } from '../../output/verdict.js';
 import { makeEvidenceCommand } from '../command.js';
@@ -19,7 +19,9 @@ export function makeVerdictCommand(io: IO): Command {
     formats: ['table', 'markdown', 'json'],
     options: [dbOption()],
     // Each probe's own transcripts/ is read when present, to tell which markers the spawns could have forged.
-    open: ({ probes, opts, onWarning }) => Evidence.open(probes, { onWarning, db: opts.db, ownTranscripts: true }),
+    // It loads only what its queries read (a probe's transcripts' lines and usage are not).
+    open: ({ probes, opts, onWarning }) =>
+      Evidence.open(probes, { onWarning, db: opts.db, ownTranscripts: true, queries: VERDICT_QUERIES }),
     rows: (ev) => ev.verdicts(),
     print: (vs, format, style) => formatVerdicts(vs, format as VerdictFormat, style),
     after: async (vs, ev, { onWarning }) => {
