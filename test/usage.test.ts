@@ -261,6 +261,15 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     }
   });
 
+  it('a response that costs a billion dollars or more is priced (cost_usd is DECIMAL(38,9)), not a conversion error', async () => {
+    const r = await cli(['usage', 'session', '--transcripts', fixture('huge-cost'), '--timezone', 'UTC', '--format', 'json'], { env: HOME });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [row] = JSON.parse(r.stdout) as { output_tokens: number; cost_usd: number }[];
+    // 900,000,000,000,000 output tokens at $25 per million, and 1,000 input tokens at $5 per million.
+    expect([row!.output_tokens, row!.cost_usd]).toEqual([900_000_000_000_000, 22_500_000_000.005]);
+  });
+
   it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {
     const table = (price: number) =>
       JSON.stringify({

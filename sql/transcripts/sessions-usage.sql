@@ -21,7 +21,7 @@ from (
            coalesce(sum(cache_creation_input_tokens), 0)::BIGINT as cache_creation_input_tokens,
            coalesce(sum(cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
            -- A session with a response of no price has no cost: a sum without it would pass for one.
-           case when bool_and(cost_usd is not null) then sum(cost_usd)::DECIMAL(18, 9) end as cost_usd
+           case when bool_and(cost_usd is not null) then sum(cost_usd)::DECIMAL(38, 9) end as cost_usd
     from transcript_messages
     group by session_id
 ) as m

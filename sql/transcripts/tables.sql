@@ -12,7 +12,7 @@ select session_id, try_cast(first_timestamp as TIMESTAMPTZ) as first_timestamp, 
        null::BIGINT as responses,
        null::BIGINT as input_tokens, null::BIGINT as output_tokens,
        null::BIGINT as cache_creation_input_tokens, null::BIGINT as cache_read_input_tokens,
-       null::DECIMAL(18, 9) as cost_usd
+       null::DECIMAL(38, 9) as cost_usd
 from (
     select coalesce(g.session_id, f.session_id) as session_id,
            min(g.g.first_timestamp) as first_timestamp,
