@@ -487,11 +487,17 @@ class Thread {
     const rng = this.rng;
     const id = `msg_01${rng.chars(B62, 22)}`,
       requestId = `req_011C${rng.chars(B62, 20)}`;
+    // The 5-minute and 1-hour writes add up to cache_creation_input_tokens, as the API counts them
+    // (usage refuses more 1-hour writes than writes). The draws keep their order, so the corpus is otherwise the same.
+    const input = rng.int(1, 9),
+      writes = rng.int(0, 9000),
+      reads = rng.int(5000, 150000),
+      oneHour = Math.min(rng.int(0, 9000), writes);
     const usage = {
-      input_tokens: rng.int(1, 9),
-      cache_creation_input_tokens: rng.int(0, 9000),
-      cache_read_input_tokens: rng.int(5000, 150000),
-      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: rng.int(0, 9000) },
+      input_tokens: input,
+      cache_creation_input_tokens: writes,
+      cache_read_input_tokens: reads,
+      cache_creation: { ephemeral_5m_input_tokens: writes - oneHour, ephemeral_1h_input_tokens: oneHour },
       output_tokens: 1,
       service_tier: 'standard',
     };
