@@ -5,15 +5,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OmgError } from '../src/base/errors.js';
-import {
-  type Chart,
-  chartSvg,
-  costByModelChart,
-  perDayChart,
-  spawnsOverTimeChart,
-  toolsPerArmChart,
-  topSkillsChart,
-} from '../src/output/charts.js';
+import { chartSvg } from '../src/output/chart-svg.js';
+import { type Chart, costByModelChart, spawnsOverTimeChart, toolsPerArmChart } from '../src/output/charts.js';
+import { perDayChart, topSkillsChart } from '../src/output/charts-sessions.js';
 
 const NAMES = ['constructor', 'toString', '__proto__', 'a\u2028b', 'c\u2029d', 'q\'"x'];
 const consoleCalls = () => {

@@ -1,10 +1,8 @@
 /**
- * The report's charts: a Vega-Lite spec per chart, made from rows the queries gave, and drawn to SVG
- * in Node by vega's headless View (renderer 'none', no DOM, no canvas). vega and vega-lite load on
- * the first chart drawn, so no other command pays for them. Values arrive computed; a chart only
- * maps them to marks.
+ * The report's charts: a Vega-Lite spec per chart, made from rows the queries gave (a probe's here,
+ * the sessions' in charts-sessions.ts), drawn to SVG by chart-svg.ts. Values arrive computed; a
+ * chart only maps them to marks.
  */
-import { OmgError } from '../base/errors.js';
 import type { Row } from '../base/shapes.js';
 import { visibleControls } from './formats.js';
 
@@ -30,7 +28,7 @@ export interface Chart {
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 /** The look every chart shares: transparent, so the page's light or dark background shows through. */
-const CONFIG = {
+export const CONFIG = {
   background: 'transparent',
   // No ARIA inside the SVG: the page marks it role="img" with its own name and description, and a
   // document shows it as an <img> with alt text, so readers never reach the marks; and the marks'
@@ -47,12 +45,12 @@ const CONFIG = {
 
 const WIDTH = 560;
 
-function spec(title: string, description: string, body: Record<string, unknown>): Record<string, unknown> {
+export function spec(title: string, description: string, body: Record<string, unknown>): Record<string, unknown> {
   return { title, description, width: WIDTH, config: CONFIG, ...body };
 }
 
 /** A colour scale that gives `domain`, in order, the palette's colours (so "Unknown skill" is always the same one). */
-const colours = (domain: string[]) => ({ domain, range: domain.map((_, i) => PALETTE[i % PALETTE.length]) });
+export const colours = (domain: string[]) => ({ domain, range: domain.map((_, i) => PALETTE[i % PALETTE.length]) });
 
 const distinct = (values: unknown[]) => [...new Set(values.map(String))];
 
@@ -62,7 +60,7 @@ const distinct = (values: unknown[]) => [...new Set(values.map(String))];
  * category is a generated key, c0, c1…, in first-seen order; its real name is a field beside it (for
  * the marks' descriptions) and a dataset the axis and legend labels look the key up in.
  */
-function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<string, string[]>; keys: Record<string, string[]> } {
+export function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<string, string[]>; keys: Record<string, string[]> } {
   const names: Record<string, string[]> = {};
   const keys: Record<string, string[]> = {};
   for (const f of new Set(fields)) {
@@ -82,10 +80,10 @@ function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<st
   return { values, names: shown, keys };
 }
 
-const nameField = (f: string) => `${f}_name`;
+export const nameField = (f: string) => `${f}_name`;
 
 /** The label of a coded key: its name, from the dataset coded() made (the key's number is its index). */
-const labelOf = (f: string) => `data('names_${f}')[toNumber(slice(datum.value, 1))].name`;
+export const labelOf = (f: string) => `data('names_${f}')[toNumber(slice(datum.value, 1))].name`;
 
 interface HBar {
   id: string;
@@ -100,7 +98,7 @@ interface HBar {
 }
 
 /** Horizontal bars, stacked by `colour` when given: the shape of most of the report's charts. */
-function hbar(c: HBar): Chart {
+export function hbar(c: HBar): Chart {
   const fields = c.colour ? [c.y.field, c.colour.field] : [c.y.field];
   const { values, names, keys } = coded(c.rows, fields);
   const x = {
@@ -265,150 +263,4 @@ export function spawnsOverTimeChart(rows: Row[]): Chart {
     },
     names,
   };
-}
-
-/** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
-export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
-  const rows = usage
-    .filter((r) => r.is_total !== true && r.model !== null)
-    .map((r) => ({
-      day: r.key,
-      model: r.model,
-      value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
-    }));
-  const { values, names, keys } = coded(rows, ['day', 'model']);
-  const days = keys.day!;
-  const models = keys.model!;
-  const title = what === 'tokens' ? 'Tokens per day, by model' : 'Cost per day, by model';
-  const description =
-    what === 'tokens'
-      ? 'Input, output and cache tokens of the sessions’ API responses per day (UTC), stacked by model.'
-      : 'What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model.';
-  const yTitle = what === 'tokens' ? 'tokens' : 'cost (USD)';
-  return {
-    id: `${what}-per-day`,
-    title,
-    description,
-    spec: spec(title, description, {
-      height: 220,
-      data: { values: values.map((r) => ({ ...r, _stack: models.indexOf(String(r.model)) })) },
-      mark: { type: 'bar' },
-      encoding: {
-        x: { field: 'day', type: 'ordinal', title: 'day (UTC)', sort: days, axis: { labelAngle: -45, labelExpr: labelOf('day') } },
-        y: { field: 'value', type: 'quantitative', aggregate: 'sum', title: yTitle, axis: { format: what === 'cost' ? '$,.2f' : '~s' } },
-        color: {
-          field: 'model',
-          type: 'nominal',
-          title: 'model',
-          scale: colours(models),
-          sort: models,
-          legend: { labelExpr: labelOf('model') },
-        },
-        order: { field: '_stack', type: 'quantitative' },
-        tooltip: [
-          { field: nameField('day'), type: 'nominal', title: 'day (UTC)' },
-          { field: nameField('model'), type: 'nominal', title: 'model' },
-          { field: 'value', type: 'quantitative', title: yTitle },
-        ],
-      },
-    }),
-    table: {
-      columns: [
-        { key: 'day', title: 'day (UTC)' },
-        { key: 'model', title: 'model' },
-        { key: 'value', title: yTitle, right: true, money: what === 'cost' },
-      ],
-      rows,
-    },
-    names,
-  };
-}
-
-/** Tool calls per project, stacked by tool (queries/tools_by_project.sql). */
-export function toolsPerProjectChart(rows: Row[]): Chart {
-  return hbar({
-    id: 'tools-per-project',
-    title: 'Tool calls per project, by tool',
-    description: 'Tool calls of the sessions of each project (its folder), stacked by tool: the seven most called, the rest as other.',
-    rows,
-    y: { field: 'project', title: 'project' },
-    x: { field: 'calls', title: 'tool calls (count)' },
-    colour: { field: 'tool', title: 'tool' },
-  });
-}
-
-/** The skills named most (queries/top_skills.sql). */
-export function topSkillsChart(rows: Row[]): Chart {
-  return hbar({
-    id: 'top-skills',
-    title: 'Top skills',
-    description: 'The skills the sessions’ Skill and SlashCommand calls named most, by calls.',
-    rows: rows.map((r) => ({ skill: r.skill, calls: r.calls, sessions: r.sessions })),
-    y: { field: 'skill', title: 'skill' },
-    x: { field: 'calls', title: 'calls (count)' },
-  });
-}
-
-type Vega = typeof import('vega');
-type VegaLite = typeof import('vega-lite');
-let engines: Promise<[Vega, VegaLite]> | undefined;
-
-/** Load vega and vega-lite, once: `report` starts this while DuckDB loads the evidence, its main thread idle. */
-export function loadChartEngines(): Promise<[Vega, VegaLite]> {
-  engines ??= Promise.all([import('vega'), import('vega-lite')]);
-  return engines;
-}
-
-/**
- * Draw a chart to SVG: compiled by vega-lite, run by a headless vega View. The page's charts are
- * transparent (its style sheet colours their text); a file of its own (render's format=svg) is white,
- * so it reads on any page that shows it.
- */
-export async function chartSvg(chart: Chart, options: { standalone?: boolean } = {}): Promise<string> {
-  const [vega, vl] = await loadChartEngines();
-  const spec = options.standalone ? { ...chart.spec, config: { ...CONFIG, background: 'white' } } : chart.spec;
-  // vega and vega-lite would print their warnings and errors to the console: they go to this logger,
-  // and an error ends the drawing as one line of ours.
-  const errors: string[] = [];
-  const logger = quietLogger(errors);
-  let view: InstanceType<Vega['View']> | undefined;
-  try {
-    const compiled = vl.compile(spec as unknown as Parameters<VegaLite['compile']>[0], { logger }).spec;
-    compiled.data = [
-      ...(compiled.data ?? []),
-      ...Object.entries(chart.names).map(([f, names]) => ({ name: `names_${f}`, values: names.map((name) => ({ name })) })),
-    ];
-    view = new vega.View(vega.parse(compiled), { renderer: 'none', logger, logLevel: vega.Error });
-    const svg = await view.toSVG();
-    if (errors.length > 0) throw new Error(errors[0]);
-    return svg;
-  } catch (e) {
-    const why = String((e as Error)?.message ?? e).split('\n')[0];
-    throw new OmgError(
-      `chart "${chart.id}": vega could not draw it: ${why}`,
-      'report this as a bug of omg-evidence, with the evidence that made it',
-    );
-  } finally {
-    view?.finalize();
-  }
-}
-
-/** A vega logger that keeps errors (for the caller to throw) and drops the rest: nothing reaches the console. */
-function quietLogger(errors: string[]) {
-  let level = 0;
-  const logger = {
-    level(l?: number) {
-      if (l === undefined) return level;
-      level = l;
-      return logger;
-    },
-    error(...args: unknown[]) {
-      errors.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
-      return logger;
-    },
-    warn: () => logger,
-    info: () => logger,
-    debug: () => logger,
-  };
-  return logger;
 }

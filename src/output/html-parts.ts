@@ -2,7 +2,8 @@
 import type { CostReport, Row } from '../base/shapes.js';
 import type { Finding } from './audit.js';
 import type { CensusRow, ForgeableRow } from './census-block.js';
-import { type Chart, chartSvg } from './charts.js';
+import { chartSvg } from './chart-svg.js';
+import type { Chart } from './charts.js';
 import { dollars, visibleControls } from './formats.js';
 import type { Verdict } from './verdict.js';
 

@@ -5,14 +5,14 @@
  * the page names another file or any address, and nothing in it reads a clock.
  */
 import { createHash } from 'node:crypto';
-import { perDayChart, toolsPerProjectChart, topSkillsChart } from './charts.js';
+import { perDayChart, toolsPerProjectChart, topSkillsChart } from './charts-sessions.js';
 import { bdi, type Col, esc, figure, type ReportInput, table, type TranscriptReport } from './html-parts.js';
 import { probeSection } from './html-probe.js';
 import { CSS, SCRIPT } from './html-style.js';
 
 export type { ProbeReport, ReportInput, TranscriptReport } from './html-parts.js';
 export { esc } from './html-parts.js';
-export { loadChartEngines } from './charts.js';
+export { loadChartEngines } from './chart-svg.js';
 
 /** The marker a report's last line carries: what `report` looks for before it overwrites a file. */
 export const REPORT_SEAL = /\n<!-- omg-evidence:report sha256=([0-9a-f]{64}) -->\n$/;

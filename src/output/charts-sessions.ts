@@ -1,0 +1,85 @@
+/** The sessions' charts of a report (issue #20): usage per day, tools per project, top skills. */
+import type { Row } from '../base/shapes.js';
+import { type Chart, coded, colours, hbar, labelOf, nameField, spec } from './charts.js';
+
+/** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
+export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
+  const rows = usage
+    .filter((r) => r.is_total !== true && r.model !== null)
+    .map((r) => ({
+      day: r.key,
+      model: r.model,
+      value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
+    }));
+  const { values, names, keys } = coded(rows, ['day', 'model']);
+  const days = keys.day!;
+  const models = keys.model!;
+  const title = what === 'tokens' ? 'Tokens per day, by model' : 'Cost per day, by model';
+  const description =
+    what === 'tokens'
+      ? 'Input, output and cache tokens of the sessions’ API responses per day (UTC), stacked by model.'
+      : 'What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model.';
+  const yTitle = what === 'tokens' ? 'tokens' : 'cost (USD)';
+  return {
+    id: `${what}-per-day`,
+    title,
+    description,
+    spec: spec(title, description, {
+      height: 220,
+      data: { values: values.map((r) => ({ ...r, _stack: models.indexOf(String(r.model)) })) },
+      mark: { type: 'bar' },
+      encoding: {
+        x: { field: 'day', type: 'ordinal', title: 'day (UTC)', sort: days, axis: { labelAngle: -45, labelExpr: labelOf('day') } },
+        y: { field: 'value', type: 'quantitative', aggregate: 'sum', title: yTitle, axis: { format: what === 'cost' ? '$,.2f' : '~s' } },
+        color: {
+          field: 'model',
+          type: 'nominal',
+          title: 'model',
+          scale: colours(models),
+          sort: models,
+          legend: { labelExpr: labelOf('model') },
+        },
+        order: { field: '_stack', type: 'quantitative' },
+        tooltip: [
+          { field: nameField('day'), type: 'nominal', title: 'day (UTC)' },
+          { field: nameField('model'), type: 'nominal', title: 'model' },
+          { field: 'value', type: 'quantitative', title: yTitle },
+        ],
+      },
+    }),
+    table: {
+      columns: [
+        { key: 'day', title: 'day (UTC)' },
+        { key: 'model', title: 'model' },
+        { key: 'value', title: yTitle, right: true, money: what === 'cost' },
+      ],
+      rows,
+    },
+    names,
+  };
+}
+
+/** Tool calls per project, stacked by tool (queries/tools_by_project.sql). */
+export function toolsPerProjectChart(rows: Row[]): Chart {
+  return hbar({
+    id: 'tools-per-project',
+    title: 'Tool calls per project, by tool',
+    description: 'Tool calls of the sessions of each project (its folder), stacked by tool: the seven most called, the rest as other.',
+    rows,
+    y: { field: 'project', title: 'project' },
+    x: { field: 'calls', title: 'tool calls (count)' },
+    colour: { field: 'tool', title: 'tool' },
+  });
+}
+
+/** The skills named most (queries/top_skills.sql). */
+export function topSkillsChart(rows: Row[]): Chart {
+  return hbar({
+    id: 'top-skills',
+    title: 'Top skills',
+    description: 'The skills the sessions’ Skill and SlashCommand calls named most, by calls.',
+    rows: rows.map((r) => ({ skill: r.skill, calls: r.calls, sessions: r.sessions })),
+    y: { field: 'skill', title: 'skill' },
+    x: { field: 'calls', title: 'calls (count)' },
+  });
+}
