@@ -261,8 +261,33 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     }
   });
 
+  it('a token count that is not an integer is an error at its line, never a count DuckDB made of it ("12", 1.5, true, past 2^63 - 1)', async () => {
+    for (const [name, what] of [
+      ['tokens-string', '"message.usage.input_tokens" must be an integer, got "12"'],
+      ['tokens-fraction', '"message.usage.output_tokens" must be an integer, got 1.5'],
+      ['tokens-past-bigint', '"message.usage.output_tokens" must be an integer of at most 2^63 - 1, got 9223372036854775808'],
+      ['tokens-nested-bool', '"message.usage.cache_creation.ephemeral_5m_input_tokens" must be an integer, got true'],
+    ]) {
+      const r = await cli(['usage', '--transcripts', fixture(name!), '--timezone', 'UTC'], { env: HOME });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${fixture(name!)}/-work-demo/cccccccc-0000-4000-8000-000000000001.jsonl:2: transcript line: ${what} (a response's usage counts its tokens in integers)\n`,
+      });
+    }
+    // Every pass that reads usage refuses it; census and skills, which read none, do not.
+    const sql = await cli(['sql', '--transcripts', fixture('tokens-string'), 'select count(*) from transcript_lines, transcript_messages']);
+    expect([sql.code, sql.stderr]).toEqual([
+      1,
+      expect.stringContaining('jsonl:2: transcript line: "message.usage.input_tokens" must be an integer'),
+    ]);
+    expect((await cli(['census', '--transcripts', fixture('tokens-string')])).code).toBe(0);
+  });
+
   it('a response that costs a billion dollars or more is priced (cost_usd is DECIMAL(38,9)), not a conversion error', async () => {
-    const r = await cli(['usage', 'session', '--transcripts', fixture('huge-cost'), '--timezone', 'UTC', '--format', 'json'], { env: HOME });
+    const r = await cli(['usage', 'session', '--transcripts', fixture('huge-cost'), '--timezone', 'UTC', '--format', 'json'], {
+      env: HOME,
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const [row] = JSON.parse(r.stdout) as { output_tokens: number; cost_usd: number }[];

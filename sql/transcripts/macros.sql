@@ -22,6 +22,24 @@ create or replace temp macro omg_command_of_call(name, command) as
 create or replace temp macro omg_mistyped(v) as
     coalesce(json_type(v), 'NULL') not in ('VARCHAR', 'NULL');
 
+-- A token count of a response's usage, read as JSON (its text): the integer. A BIGINT column would
+-- take "12" as 12, 1.5 as 2, true as 1 and "abc" as NULL, and the response would be counted wrong.
+create or replace temp macro omg_tokens(v) as
+    try_cast(v::VARCHAR as BIGINT);
+
+-- TRUE when a token count is there and is not an integer of at most 2^63 - 1: its text is not the
+-- integer's own (1.5, 1e3, "12", true, past 2^63 - 1). Comparing texts costs less than json_type.
+create or replace temp macro omg_tokens_mistyped(v) as
+    v is not null and coalesce(omg_tokens(v)::VARCHAR <> v::VARCHAR, true) and v::VARCHAR <> '-0';
+
+-- TRUE when a response's usage holds a mistyped token count (mistyped.sql says which): the line is
+-- an error, as a mistyped timestamp is.
+create or replace temp macro omg_usage_mistyped(u) as
+    omg_tokens_mistyped(u.input_tokens) or omg_tokens_mistyped(u.output_tokens)
+    or omg_tokens_mistyped(u.cache_creation_input_tokens) or omg_tokens_mistyped(u.cache_read_input_tokens)
+    or omg_tokens_mistyped(u.cache_creation.ephemeral_5m_input_tokens)
+    or omg_tokens_mistyped(u.cache_creation.ephemeral_1h_input_tokens);
+
 -- The text of a tool_result block's content: the string, or its text items joined by newlines.
 create or replace temp macro omg_result_text(content) as
     case json_type(content)
@@ -98,17 +116,18 @@ create or replace temp macro omg_response(j, o) as
         'message_id': j.message.id,
         'request_id': j.requestId,
         'model': j.message.model,
-        'input_tokens': j.message.usage.input_tokens,
-        'output_tokens': j.message.usage.output_tokens,
-        'cache_creation_input_tokens': j.message.usage.cache_creation_input_tokens,
-        'cache_read_input_tokens': j.message.usage.cache_read_input_tokens,
-        'cache_creation_5m_input_tokens': j.message.usage.cache_creation.ephemeral_5m_input_tokens,
-        'cache_creation_1h_input_tokens': j.message.usage.cache_creation.ephemeral_1h_input_tokens,
+        'input_tokens': omg_tokens(j.message.usage.input_tokens),
+        'output_tokens': omg_tokens(j.message.usage.output_tokens),
+        'cache_creation_input_tokens': omg_tokens(j.message.usage.cache_creation_input_tokens),
+        'cache_read_input_tokens': omg_tokens(j.message.usage.cache_read_input_tokens),
+        'cache_creation_5m_input_tokens': omg_tokens(j.message.usage.cache_creation.ephemeral_5m_input_tokens),
+        'cache_creation_1h_input_tokens': omg_tokens(j.message.usage.cache_creation.ephemeral_1h_input_tokens),
         'service_tier': j.message.usage.service_tier,
         'is_sidechain': coalesce(j.isSidechain, false),
         'agent_id': j.agentId,
         'cwd': j.cwd,
-        'git_branch': j.gitBranch
+        'git_branch': j.gitBranch,
+        'mistyped': omg_usage_mistyped(j.message.usage)
     } end;
 
 -- An assistant line's calls, for the passes that read no call's input keys (lean, usage): its one
@@ -157,18 +176,18 @@ select filename as abs, ordinality as o, sessionId as session_id,
        omg_keyless({'type': type, 'subtype': null::VARCHAR, 'sessionId': sessionId, 'uuid': null::VARCHAR,
                     'timestamp': timestamp, 'version': version, 'isSidechain': isSidechain, 'agentId': agentId,
                     'message': message}) as keyless,
-       omg_mistyped(timestamp) or omg_mistyped(version) as mistyped,
+       omg_mistyped(timestamp) or omg_mistyped(version) or coalesce(omg_usage_mistyped(message.usage), false) as mistyped,
        coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
        timestamp ->> '$' as timestamp,
        message.id as message_id,
        requestId as request_id,
        message.model as model,
-       message.usage.input_tokens as input_tokens,
-       message.usage.output_tokens as output_tokens,
-       message.usage.cache_creation_input_tokens as cache_creation_input_tokens,
-       message.usage.cache_read_input_tokens as cache_read_input_tokens,
-       message.usage.cache_creation.ephemeral_5m_input_tokens as cache_creation_5m_input_tokens,
-       message.usage.cache_creation.ephemeral_1h_input_tokens as cache_creation_1h_input_tokens,
+       omg_tokens(message.usage.input_tokens) as input_tokens,
+       omg_tokens(message.usage.output_tokens) as output_tokens,
+       omg_tokens(message.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
+       omg_tokens(message.usage.cache_read_input_tokens) as cache_read_input_tokens,
+       omg_tokens(message.usage.cache_creation.ephemeral_5m_input_tokens) as cache_creation_5m_input_tokens,
+       omg_tokens(message.usage.cache_creation.ephemeral_1h_input_tokens) as cache_creation_1h_input_tokens,
        message.usage.service_tier as service_tier,
        coalesce(isSidechain, false) as is_sidechain,
        agentId as agent_id,
@@ -178,7 +197,7 @@ from read_json(files, format = 'newline_delimited', records = true, ignore_error
                hive_partitioning = false, maximum_object_size = 268435456,
                columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
                           isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
-                          message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens BIGINT, output_tokens BIGINT, cache_creation_input_tokens BIGINT, cache_read_input_tokens BIGINT, cache_creation STRUCT(ephemeral_5m_input_tokens BIGINT, ephemeral_1h_input_tokens BIGINT), service_tier VARCHAR))'})
+                          message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation STRUCT(ephemeral_5m_input_tokens JSON, ephemeral_1h_input_tokens JSON), service_tier VARCHAR))'})
      with ordinality;
 
 create or replace temp macro omg_scan_usage(files) as table
@@ -197,7 +216,7 @@ from (
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
                               isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
-                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens BIGINT, output_tokens BIGINT, cache_creation_input_tokens BIGINT, cache_read_input_tokens BIGINT, cache_creation STRUCT(ephemeral_5m_input_tokens BIGINT, ephemeral_1h_input_tokens BIGINT), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation STRUCT(ephemeral_5m_input_tokens JSON, ephemeral_1h_input_tokens JSON), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
                                   input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
          with ordinality
 );
@@ -228,7 +247,7 @@ from (
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
                               version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'JSON',
                               requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
-                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens BIGINT, output_tokens BIGINT, cache_creation_input_tokens BIGINT, cache_read_input_tokens BIGINT, cache_creation STRUCT(ephemeral_5m_input_tokens BIGINT, ephemeral_1h_input_tokens BIGINT), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation STRUCT(ephemeral_5m_input_tokens JSON, ephemeral_1h_input_tokens JSON), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
                                   input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content JSON)[])'})
          with ordinality
 );

@@ -4,7 +4,7 @@
 -- for messages.sql (responses-listed.sql).
 -- params: files  the transcript files, absolute paths
 select abs, session_id,
-       omg_group(o, keyless, mistyped, type, timestamp, version, model, is_sidechain, agent_id, call1, calls, result1, results) as g,
+       omg_group(o, keyless, mistyped or coalesce(response.mistyped, false), type, timestamp, version, model, is_sidechain, agent_id, call1, calls, result1, results) as g,
        list(response) filter (where response is not null) as responses
 from omg_scan_usage($files)
 group by abs, session_id

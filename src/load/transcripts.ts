@@ -213,7 +213,8 @@ function shares(files: { abs: string; size: number }[], n: number): string[][] {
 
 /**
  * The first line that is not a record is an error naming file:line: a line that is not JSON, or
- * is JSON but not an object, or whose timestamp or version is not a string. Lines with none of
+ * is JSON but not an object, or whose timestamp or version is not a string, or (where usage is
+ * read) whose usage holds a token count that is not an integer. Lines with none of
  * the fields read are looked at again, in one read of the files that hold one.
  */
 async function rejectBadLines(db: Database): Promise<void> {
@@ -238,11 +239,13 @@ async function rejectBadLines(db: Database): Promise<void> {
     );
   }
   const got = (await db.query(readSql('transcripts/mistyped'), { files: oneScan([abs]), rec }, 'checking the transcripts')).rows[0];
+  // An integer past 2^63 - 1 is an integer still: said so, as the probe's records say it.
+  const want = got?.want === 'an integer' && /^\d+$/.test(String(got.v)) ? 'an integer of at most 2^63 - 1' : got?.want;
   throw recordError(
     abs,
     rec,
-    `transcript line: "${got?.k}" must be a string, got ${got?.v}`,
-    "a transcript line's timestamp and version are strings",
+    `transcript line: "${got?.k}" must be ${want}, got ${got?.v}`,
+    got?.want === 'a string' ? "a transcript line's timestamp and version are strings" : "a response's usage counts its tokens in integers",
   );
 }
 
