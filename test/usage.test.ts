@@ -284,6 +284,19 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     expect((await cli(['census', '--transcripts', fixture('tokens-string')])).code).toBe(0);
   });
 
+  it('token counts that each fit but add up past 2^63 - 1 are an error at the line where they pass it, before any total is made', async () => {
+    const name = 'tokens-total-past-bigint';
+    for (const args of [['usage'], ['sql', 'select count(*) from transcript_sessions']]) {
+      const r = await cli([...args, '--transcripts', fixture(name)], { env: HOME });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        // Line 3: the blank line 2 is counted, as every physical line is.
+        stderr: `omg-evidence: ${fixture(name)}/-work-demo/cccccccc-0000-4000-8000-000000000001.jsonl:3: transcript line: the token counts of the responses up to this one, in file order, add up to 10000000000000000020, past 2^63 - 1 (no total can hold them; no Claude Code session counts so many tokens)\n`,
+      });
+    }
+  });
+
   it('a response that costs a billion dollars or more is priced (cost_usd is DECIMAL(38,9)), not a conversion error', async () => {
     const r = await cli(['usage', 'session', '--transcripts', fixture('huge-cost'), '--timezone', 'UTC', '--format', 'json'], {
       env: HOME,

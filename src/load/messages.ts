@@ -46,7 +46,6 @@ export async function loadPricing(db: Database, file: string): Promise<void> {
 export async function buildMessages(db: Database, pricing: string, sessions: boolean): Promise<string[]> {
   await loadPricing(db, pricing);
   await db.exec(readSql('transcripts/messages'), undefined, 'building the transcript messages');
-  if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
   // A count that cannot be one would price a response below zero, or price tokens it does not show.
   const bad = (await db.query(readSql('transcripts/usage-check'), undefined, 'building the transcript messages')).rows[0];
   if (bad) {
@@ -57,6 +56,17 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
       "a response's usage counts its tokens",
     );
   }
+  // Counts that each fit but add up past what a total can hold: named where they pass it, before any total is made.
+  const over = (await db.query(readSql('transcripts/usage-total'), undefined, 'building the transcript messages')).rows[0];
+  if (over) {
+    throw recordError(
+      String(over.abs),
+      Number(over.rec),
+      `transcript line: the token counts of the responses up to this one, in file order, add up to ${over.n}, past 2^63 - 1`,
+      'no total can hold them; no Claude Code session counts so many tokens',
+    );
+  }
+  if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
   const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
   return unpriced.map(
     (r) =>
