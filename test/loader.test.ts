@@ -84,6 +84,11 @@ const bad: [fixture: string, message: string][] = [
     `results.jsonl:2: results.jsonl row: "exit_code" must be an integer of at least -2^63, got -9223372036854775809 ${HINT_ROW}`,
   ],
   ['bigint-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
+  // Each count fits; their sum would not, in any total a report shows.
+  [
+    'token-total-past-bigint',
+    "results.jsonl:2: results.jsonl row: the envelopes' modelUsage token counts up to this row add up to 13223372036854775827, past 2^63 - 1 (no total can hold them; no spawn counts so many tokens)",
+  ],
   [
     'duplicate-tool-use-id',
     `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`,

@@ -206,6 +206,16 @@ async function checkSpawns(db: Database, warnings: string[], toolUseRequired: bo
 
 async function buildDetails(db: Database): Promise<void> {
   await db.exec(readSql('probe/details'), undefined, 'building the tables');
+  // Envelope token counts that each fit but add up past what a total can hold: named where they pass it.
+  const over = (await db.query(readSql('probe/usage-total'), undefined, 'building the tables')).rows[0];
+  if (over) {
+    throw recordError(
+      String(over.file),
+      Number(over.rec),
+      `results.jsonl row: the envelopes' modelUsage token counts up to this row add up to ${over.n}, past 2^63 - 1`,
+      'no total can hold them; no spawn counts so many tokens',
+    );
+  }
 }
 
 async function checkReferences(db: Database, warnings: string[]): Promise<void> {

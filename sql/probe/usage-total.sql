@@ -1,0 +1,30 @@
+-- The first results.jsonl row (by probe, file, then line) at which the token counts of its probe's
+-- envelopes (model_usage), the four of every model added up in that order, pass 2^63 - 1: no total
+-- the reports show (an arm's, a model's, the probe's) could hold them past it. Nothing when every
+-- probe's fit, which the first step finds without sorting.
+with counts as (
+    select u.probe, r.file, r.rec,
+           coalesce(u.input_tokens, 0)::HUGEINT + coalesce(u.output_tokens, 0) + coalesce(u.cache_read_input_tokens, 0)
+               + coalesce(u.cache_creation_input_tokens, 0) as n
+    from model_usage as u
+    join records as r on r.probe = u.probe and r.kind = 'results' and (r.json ->> 'session_id') = u.session_id
+),
+
+over as (
+    select probe
+    from counts
+    group by probe
+    having sum(n) > 9223372036854775807
+),
+
+running as (
+    select probe, file, rec, sum(n) over (partition by probe order by file, rec rows unbounded preceding) as n
+    from counts
+    where probe in (select probe from over)
+)
+
+select file, rec, n
+from running
+where n > 9223372036854775807
+order by probe, file, rec
+limit 1;
