@@ -80,13 +80,14 @@ select s.first_session as session_id,
        s.f.git_branch,
        fl.project,
        -- Cache writes without the 5-minute/1-hour split (before about 2.0) are priced as 5-minute ones,
-       -- the only kind Claude Code wrote then.
+       -- the only kind Claude Code wrote then. Per million as a DECIMAL factor: dividing would make a DOUBLE,
+       -- whose rounding shows in a large cost's last digits.
        case when s.f.model = '<synthetic>' then 0::DECIMAL(38, 9)
             else ((coalesce(s.f.input_tokens, 0) * p.input
                    + coalesce(s.f.output_tokens, 0) * p.output
                    + (coalesce(s.f.cache_creation_input_tokens, 0) - coalesce(s.f.cache_creation_1h_input_tokens, 0)) * p.cache_write_5m
                    + coalesce(s.f.cache_creation_1h_input_tokens, 0) * p.cache_write_1h
-                   + coalesce(s.f.cache_read_input_tokens, 0) * p.cache_read) / 1000000)::DECIMAL(38, 9)
+                   + coalesce(s.f.cache_read_input_tokens, 0) * p.cache_read) * 0.000001::DECIMAL(7, 6))::DECIMAL(38, 9)
        end as cost_usd,
        s.n_lines as lines,
        fl.file,
