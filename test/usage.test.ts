@@ -267,6 +267,7 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       ['tokens-fraction', '"message.usage.output_tokens" must be an integer, got 1.5'],
       ['tokens-past-bigint', '"message.usage.output_tokens" must be an integer of at most 2^63 - 1, got 9223372036854775808'],
       ['tokens-nested-bool', '"message.usage.cache_creation.ephemeral_5m_input_tokens" must be an integer, got true'],
+      ['tokens-below-bigint', '"message.usage.input_tokens" must be an integer of at least -2^63, got -9223372036854775809'],
     ]) {
       const r = await cli(['usage', '--transcripts', fixture(name!), '--timezone', 'UTC'], { env: HOME });
       expect(r).toEqual({
@@ -282,6 +283,10 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       expect.stringContaining('jsonl:2: transcript line: "message.usage.input_tokens" must be an integer'),
     ]);
     expect((await cli(['census', '--transcripts', fixture('tokens-string')])).code).toBe(0);
+    // Only a response's usage is counted, and so checked: a user line's is not.
+    const user = await cli(['usage', '--transcripts', fixture('user-line-usage'), '--timezone', 'UTC', '--format', 'csv'], { env: HOME });
+    expect([user.code, user.stderr]).toEqual([0, '']);
+    expect(user.stdout.split('\r\n')[1]).toBe('2026-03-01,false,1,1,10,5,0,0,15,0.000175,0');
   });
 
   it('token counts that each fit but add up past 2^63 - 1 are an error at the line where they pass it, before any total is made', async () => {
@@ -306,6 +311,9 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     const [row] = JSON.parse(r.stdout) as { output_tokens: number; cost_usd: number }[];
     // 900,000,000,000,000 output tokens at $25 per million, and 1,000 input tokens at $5 per million.
     expect([row!.output_tokens, row!.cost_usd]).toEqual([900_000_000_000_000, 22_500_000_000.005]);
+    // Exact in SQL too, to the last of its nine decimals (per million as a DECIMAL factor, never a DOUBLE).
+    const exact = await cli(['sql', '-f', 'csv', '--transcripts', fixture('huge-cost'), 'select cost_usd from transcript_messages']);
+    expect(exact.stdout).toBe('cost_usd\r\n22500000000.005000000\r\n');
   });
 
   it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {

@@ -240,7 +240,15 @@ async function rejectBadLines(db: Database): Promise<void> {
   }
   const got = (await db.query(readSql('transcripts/mistyped'), { files: oneScan([abs]), rec }, 'checking the transcripts')).rows[0];
   // An integer past 2^63 - 1 is an integer still: said so, as the probe's records say it.
-  const want = got?.want === 'an integer' && /^\d+$/.test(String(got.v)) ? 'an integer of at most 2^63 - 1' : got?.want;
+  const v = String(got?.v);
+  const want =
+    got?.want !== 'an integer'
+      ? got?.want
+      : /^\d+$/.test(v)
+        ? 'an integer of at most 2^63 - 1'
+        : /^-\d+$/.test(v)
+          ? 'an integer of at least -2^63'
+          : got.want;
   throw recordError(
     abs,
     rec,
