@@ -9,6 +9,7 @@
  * without --force.
  */
 import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
@@ -26,7 +27,8 @@ import { progressReporter } from '../progress.js';
 export function sourceName(given: string | undefined, dir: string, env: Record<string, string | undefined>): string {
   if (given === undefined)
     return env.CLAUDE_CONFIG_DIR && dir === join(env.CLAUDE_CONFIG_DIR, 'projects') ? '$CLAUDE_CONFIG_DIR/projects' : '~/.claude/projects';
-  const home = env.HOME?.replace(/[/\\]+$/, '');
+  // As claudeSessionsDir finds it: HOME, else the account's home folder.
+  const home = (env.HOME || homedir()).replace(/[/\\]+$/, '');
   if (home && (given === home || given.startsWith(`${home}/`) || given.startsWith(`${home}${sep}`))) return `~${given.slice(home.length)}`;
   return given;
 }
