@@ -5,7 +5,7 @@
  * replaced only with --force.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,6 +109,17 @@ describe('render format=svg', () => {
     const r2 = await cli(['render', other.doc]);
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain('adr.md:3: file must name an .svg file beside the document; got "../x.svg"');
+    // A document named d.svg whose region names d.svg would have its chart written over itself.
+    const self = scratch('arms probe=probe format=svg file=d.svg');
+    const named = join(self.dir, 'd.svg');
+    renameSync(self.doc, named);
+    const before = readFileSync(named, 'utf8');
+    const r3 = await cli(['render', '--force', named]);
+    expect([r3.code, r3.stderr]).toEqual([
+      1,
+      expect.stringMatching(/d\.svg:3: file names the document itself \("d\.svg"\) \(name another \.svg file beside the document\)\n$/),
+    ]);
+    expect(readFileSync(named, 'utf8')).toBe(before);
   });
 
   it('two regions that would write one SVG file are refused, naming both lines, and nothing is written', async () => {
@@ -152,16 +163,19 @@ describe('render format=svg', () => {
   it('a document reached through a symbolic link gets its SVG beside the file it points to, named after it', async () => {
     const { dir } = scratch();
     mkdirSync(join(dir, 'real'));
-    mkdirSync(join(dir, 'links'));
+    mkdirSync(join(dir, 'links', 'deep'), { recursive: true });
     const real = join(dir, 'real', 'adr.md');
-    writeFileSync(real, `# ADR\n\n<!-- omg-evidence:begin arms probe=${join(dir, 'probe')} format=svg -->\n<!-- omg-evidence:end -->\n`);
-    symlinkSync(join('..', 'real', 'adr.md'), join(dir, 'links', 'notes.md'));
-    const r = await cli(['render', join(dir, 'links', 'notes.md')]);
+    // probe= is relative to the file the link points to, as its chart is.
+    writeFileSync(real, '# ADR\n\n<!-- omg-evidence:begin arms probe=../probe format=svg -->\n<!-- omg-evidence:end -->\n');
+    // A folder deeper than the target's, so that ../probe from the link's folder is no probe.
+    symlinkSync(join('..', '..', 'real', 'adr.md'), join(dir, 'links', 'deep', 'notes.md'));
+    const r = await cli(['render', join(dir, 'links', 'deep', 'notes.md')]);
     expect(r.code).toBe(0);
-    expect(readdirSync(join(dir, 'links'))).toEqual(['notes.md']);
+    expect(readdirSync(join(dir, 'links', 'deep'))).toEqual(['notes.md']);
     expect(readdirSync(join(dir, 'real')).sort()).toEqual(['adr.arms.svg', 'adr.md']);
     expect(readFileSync(real, 'utf8')).toContain('](adr.arms.svg)');
-    expect((await cli(['render', '--check', join(dir, 'links', 'notes.md')])).code).toBe(0);
+    expect((await cli(['render', '--check', join(dir, 'links', 'deep', 'notes.md')])).code).toBe(0);
+    expect((await cli(['render', '--check', real])).code).toBe(0);
   });
 
   it('a document whose name starts with a dot gets its chart named after it (.notes.md: .notes.arms.svg)', async () => {

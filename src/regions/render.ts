@@ -85,10 +85,13 @@ function specOf(doc: string, r: Region): Spec {
   // A name given must be a plain .svg file beside the document; the default is the document's own name (.notes.md gives .notes.arms.svg).
   if (given !== undefined && (!/^[^/\\]+\.svg$/.test(given) || given.startsWith('.')))
     fail(doc, r.begin, `file must name an .svg file beside the document; got "${given}"`);
+  if (given !== undefined && given === basename(realDoc(doc)))
+    fail(doc, r.begin, `file names the document itself ("${given}")`, 'name another .svg file beside the document');
   const file = svg ? (given ?? `${basename(realDoc(doc), extname(realDoc(doc)))}.${r.name}.svg`) : undefined;
   const from = (r.options.from?.[0] ?? 'records') as Source;
   if (from !== 'records' && from !== 'transcripts') fail(doc, r.begin, `from must be records or transcripts; got "${from}"`);
-  const probes = (r.options.probe ?? []).map((p) => resolve(dirname(doc), p));
+  // Relative to the document as the file it is, as its chart is: the same through a link or not.
+  const probes = (r.options.probe ?? []).map((p) => resolve(dirname(realDoc(doc)), p));
   for (const p of probes) {
     if (!existsSync(p) || !statSync(p).isDirectory())
       fail(doc, r.begin, `probe "${displayPath(p)}" does not exist`, 'probe= is a path relative to the document');
