@@ -41,10 +41,10 @@ export interface VerdictSource {
 
 const strip = ({ probe: _probe, ...rest }: Row) => rest;
 
-/** The verdict of every loaded probe, in load order. A probe with no registration is an error. */
 /** The queries a verdict runs, with the forgeable markers its warnings name: what `verdict` opens the evidence for (OpenOptions.queries). */
 export const VERDICT_QUERIES = ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts', 'forgeable'];
 
+/** The verdict of every loaded probe, in load order. A probe with no registration is an error. */
 export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
   for (const p of ev.probes) {
     if (!p.registered) {
