@@ -418,6 +418,25 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     );
   });
 
+  it('a price that six decimals would round (0.0000005 to 0), or a million or more, is refused, never priced as another', async () => {
+    const hint =
+      ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';
+    for (const [price, shown] of [
+      [0.0000005, '5e-07'],
+      [1000000, '1000000.0'],
+      [123.4567891, '123.4567891'],
+    ] as const) {
+      const file = join(tmp, `price-${shown}.json`);
+      const prices = { input: price, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1 };
+      writeFileSync(file, JSON.stringify({ as_of: '2026-01-01', source: [], models: { m: prices } }));
+      const r = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', file], { env: HOME });
+      expect({ code: r.code, stderr: r.stderr }).toEqual({
+        code: 1,
+        stderr: `omg-evidence: ${file}: model m: "input" is ${shown}, which is not a price to six decimals below 1,000,000 USD per million tokens${hint}`,
+      });
+    }
+  });
+
   it("what DuckDB finds wrong is said without the file's absolute path or advice on read_json's options", async () => {
     const hint =
       ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';

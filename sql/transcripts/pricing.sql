@@ -3,18 +3,20 @@
 -- A model is priced by its id without a date suffix or a bracketed variant (omg_price_key), and
 -- so is a key of the table: `claude-opus-4-5-20251101` prices claude-opus-4-5 (key: as written).
 -- params: file  the price table: a list of one absolute path (no glob)
--- price_rows keeps each key as written, for pricing-check.sql to name; model_prices is made from
--- it, without the key, once checked.
+-- price_rows keeps each key as written, and each price as read, for pricing-check.sql to name;
+-- model_prices is made from it, without them, once checked.
 create or replace temp table price_rows as
 select omg_price_key(e.key) as model,
        e.key as key,
-       e.value.input::DECIMAL(12, 6) as input,
-       e.value.output::DECIMAL(12, 6) as output,
-       e.value.cache_write_5m::DECIMAL(12, 6) as cache_write_5m,
-       e.value.cache_write_1h::DECIMAL(12, 6) as cache_write_1h,
-       e.value.cache_read::DECIMAL(12, 6) as cache_read,
+       try_cast(e.value.input as DECIMAL(12, 6)) as input,
+       try_cast(e.value.output as DECIMAL(12, 6)) as output,
+       try_cast(e.value.cache_write_5m as DECIMAL(12, 6)) as cache_write_5m,
+       try_cast(e.value.cache_write_1h as DECIMAL(12, 6)) as cache_write_1h,
+       try_cast(e.value.cache_read as DECIMAL(12, 6)) as cache_read,
        as_of,
-       source
+       source,
+       -- As read, for pricing-check.sql: a price DECIMAL(12, 6) would round or cannot hold is refused.
+       [e.value.input, e.value.output, e.value.cache_write_5m, e.value.cache_write_1h, e.value.cache_read] as raw
 from (
     select as_of, source, unnest(map_entries(models)) as e
     from read_json($file, format = 'unstructured', records = true,
