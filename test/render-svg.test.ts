@@ -160,6 +160,22 @@ describe('render format=svg', () => {
     expect(r.stderr).toContain('adr.md:3: adr.arms.svg is not a regular file, not an SVG file render can write');
   }, 60_000);
 
+  it('two documents of one run that would write one SVG file (notes.md, notes.markdown) are refused, naming both, and nothing is written', async () => {
+    const { dir, doc } = scratch('arms probe=probe format=svg');
+    const md = join(dir, 'notes.md');
+    const markdown = join(dir, 'notes.markdown');
+    renameSync(doc, md);
+    writeFileSync(markdown, readFileSync(md, 'utf8'));
+    const before = readFileSync(md, 'utf8');
+    const r = await cli(['render', md, markdown]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /notes\.markdown:3: arms writes notes\.arms\.svg, as .*notes\.md:3 does \(give one of them file=NAME\.svg, a name of its own\)\n$/,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['notes.markdown', 'notes.md', 'probe']);
+    expect(readFileSync(md, 'utf8')).toBe(before);
+  });
+
   it('a document reached through a symbolic link gets its SVG beside the file it points to, named after it', async () => {
     const { dir } = scratch();
     mkdirSync(join(dir, 'real'));

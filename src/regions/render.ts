@@ -160,9 +160,15 @@ async function openFor(doc: string, region: Region, spec: Spec, cache: EvidenceC
 }
 
 /** Render every region of a parsed document. `help` gives the command reference. */
-export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: () => string): Promise<Rendered[]> {
+export async function renderDocument(
+  doc: Parsed,
+  cache: EvidenceCache,
+  help: () => string,
+  /** The SVG files other documents of this run write, by absolute path: where they are claimed. */
+  claimed: Map<string, string> = new Map(),
+): Promise<Rendered[]> {
   const specs = doc.regions.map((r) => specOf(doc.path, r));
-  sharedSvgFiles(doc, specs);
+  sharedSvgFiles(doc, specs, claimed);
   const out: Rendered[] = [];
   for (const [i, region] of doc.regions.entries()) {
     const spec = specs[i]!;
@@ -199,7 +205,7 @@ export async function renderDocument(doc: Parsed, cache: EvidenceCache, help: ()
  * Two format=svg regions of a document that write one file would each rewrite it in turn, and never
  * be current together: refused before anything is drawn, naming both lines.
  */
-function sharedSvgFiles(doc: Parsed, specs: Spec[]): void {
+function sharedSvgFiles(doc: Parsed, specs: Spec[], claimed: Map<string, string>): void {
   const first = new Map<string, number>();
   for (const [i, spec] of specs.entries()) {
     if (spec.file === undefined) continue;
@@ -213,6 +219,15 @@ function sharedSvgFiles(doc: Parsed, specs: Spec[]): void {
         'give one of them file=NAME.svg, a name of its own',
       );
     first.set(spec.file, line);
+    // Another document of the run (notes.md beside notes.markdown) writing the same file would replace its chart.
+    const path = join(dirname(realDoc(doc.path)), spec.file);
+    const elsewhere = claimed.get(path);
+    if (elsewhere !== undefined)
+      fail(doc.path, line, `${spec.name} writes ${spec.file}, as ${elsewhere} does`, 'give one of them file=NAME.svg, a name of its own');
+  }
+  for (const [i, spec] of specs.entries()) {
+    if (spec.file !== undefined)
+      claimed.set(join(dirname(realDoc(doc.path)), spec.file), `${displayPath(doc.path)}:${doc.regions[i]!.begin}`);
   }
 }
 

@@ -69,8 +69,9 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
         const stale: string[] = [];
         const edited: string[] = [];
         const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
+        const claimed = new Map<string, string>();
         for (const doc of parsed) {
-          const rendered = await renderDocument(doc, cache, help);
+          const rendered = await renderDocument(doc, cache, help, claimed);
           all.push({ doc, rendered, changed: rendered.filter((r) => !r.current) });
         }
         if (opts.check) {
