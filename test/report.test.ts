@@ -252,6 +252,20 @@ describe('writing', () => {
   });
 });
 
+describe('--db', () => {
+  it('the page from the database file load built is the same bytes; a file built from other evidence is refused', async () => {
+    const db = join(tmp, 'probe.duckdb');
+    expect((await cli(['load', bundled, '--db', db])).code).toBe(0);
+    const viaDb = await report([bundled, '--db', db], 'via-db.html');
+    const direct = await report([bundled], 'direct.html');
+    expect([viaDb.code, direct.code]).toEqual([0, 0]);
+    expect(viaDb.html).toBe(direct.html);
+    const other = await report([join(repo, probeFixture('minimal')), '--db', db], 'other.html');
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/probe\.duckdb: cannot be used: it was built from .*, not .*minimal \(rebuild it with omg-evidence load/);
+  });
+});
+
 describe('the sessions', () => {
   it('with --transcripts alone: tokens and cost per day by model, tools per project, top skills, longest and costliest', async () => {
     const r = await report(['--transcripts', join('test', 'fixtures', 'usage', 'days')], 'days.html');

@@ -17,7 +17,7 @@ import { displayPath, packageVersion } from '../../base/paths.js';
 import { claudeSessionsDir, Evidence, listTranscriptFiles, PROBE_REPORT_QUERIES, TRANSCRIPT_REPORT_QUERIES } from '../../evidence.js';
 import { makeCommand, withEvidence } from '../command.js';
 import type { IO } from '../io.js';
-import { sayDefaultSessions, transcriptsOption } from '../options.js';
+import { dbOption, sayDefaultSessions, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 /**
@@ -36,6 +36,7 @@ export function sourceName(given: string | undefined, dir: string, env: Record<s
 interface ReportOptions {
   html: string;
   transcripts?: string;
+  db?: string;
   force?: boolean;
 }
 
@@ -112,6 +113,7 @@ export function makeReportCommand(io: IO): Command {
     options: [
       new Option('--html <file>', 'the HTML file to write').makeOptionMandatory(),
       transcriptsOption(),
+      dbOption(),
       new Option('--force', 'replace a file that is not a report omg-evidence wrote, or one edited since'),
     ],
     action: async ({ probes, opts, onWarning }) => {
@@ -126,7 +128,8 @@ export function makeReportCommand(io: IO): Command {
       if (probes.length === 0 && opts.transcripts === undefined) {
         sayDefaultSessions(io, dir!);
       }
-      const common = { onWarning, onProgress: progressReporter(io) };
+      // With --db, the same page from the database file load built, which names the same inputs.
+      const common = { onWarning, onProgress: progressReporter(io), db: opts.db };
       const opening =
         probes.length === 0
           ? Evidence.openTranscripts(dir!, { ...common, queries: TRANSCRIPT_REPORT_QUERIES })
