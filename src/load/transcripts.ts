@@ -28,7 +28,7 @@ import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import type { TranscriptFile } from './inputs.js';
 import { readSql } from '../db/queries.js';
 import { rejectJsonValues } from './probe.js';
-import { kindWord, recordError } from './validate.js';
+import { kindWord, outOfRange, recordError } from './validate.js';
 
 /** The least a scan of its own is given (loadTranscripts). */
 const SHARE = 16 * 1024 * 1024;
@@ -239,16 +239,8 @@ async function rejectBadLines(db: Database): Promise<void> {
     );
   }
   const got = (await db.query(readSql('transcripts/mistyped'), { files: oneScan([abs]), rec }, 'checking the transcripts')).rows[0];
-  // An integer past 2^63 - 1 is an integer still: said so, as the probe's records say it.
-  const v = String(got?.v);
-  const want =
-    got?.want !== 'an integer'
-      ? got?.want
-      : /^\d+$/.test(v)
-        ? 'an integer of at most 2^63 - 1'
-        : /^-\d+$/.test(v)
-          ? 'an integer of at least -2^63'
-          : got.want;
+  // An integer past BIGINT's range is an integer still: said so, as the probe's records say it.
+  const want = got?.want === 'an integer' && /^-?\d+$/.test(String(got.v)) ? outOfRange(String(got.v)) : got?.want;
   throw recordError(
     abs,
     rec,

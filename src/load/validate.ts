@@ -132,10 +132,12 @@ async function describe(db: Database, table: string, file: string, rec: number, 
   if (!f) return `not a JSON object (got ${got.kind})`;
   // Past 2^64 - 1 DuckDB types an integer DOUBLE: written in digits, it is still an integer too large.
   const tooLarge = got.kind === 'an integer' || (got.kind === 'a number' && /^-?\d+$/.test(String(got.value)));
-  if (bigintOnly(f) && tooLarge)
-    return `"${f.key}" must be an integer ${String(got.value).startsWith('-') ? 'of at least -2^63' : 'of at most 2^63 - 1'}, got ${got.value}`;
+  if (bigintOnly(f) && tooLarge) return `"${f.key}" must be ${outOfRange(String(got.value))}, got ${got.value}`;
   return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind === 'null' ? 'null' : `${got.kind} ${got.value}`}`;
 }
+
+/** What an integer written in digits past BIGINT's range must be: it is an integer still, too large or too small. */
+export const outOfRange = (digits: string) => `an integer ${digits.startsWith('-') ? 'of at least -2^63' : 'of at most 2^63 - 1'}`;
 
 /** The list of json_type() results for a schema's keys, in field order. */
 export function kindsExpr(schema: RecordSchema): string {
