@@ -27,7 +27,7 @@ import { probeReports, transcriptReport } from './analysis/report.js';
 export { PROBE_REPORT_QUERIES, TRANSCRIPT_REPORT_QUERIES } from './analysis/report.js';
 
 /** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
-export { claudeSessionsDir, listTranscriptFiles } from './load/inputs.js';
+export { claudeSessionsDir, homeOf, listTranscriptFiles } from './load/inputs.js';
 // What the front ends (cli/, regions/) use of the layers below, through the facade alone.
 export type { Row, Result } from './db/database.js';
 export type { Progress } from './load/transcripts.js';

@@ -112,11 +112,11 @@ function singleTranscript(abs: string): TranscriptFile | null {
  * Where the sessions are when no probe and no --transcripts is named: $CLAUDE_CONFIG_DIR/projects,
  * else ~/.claude/projects (Claude Code's own places).
  */
+/** The user's home folder: HOME, else the account's (an unset or empty HOME). */
+export const homeOf = (env: Record<string, string | undefined>): string => env.HOME || homedir();
+
 export function claudeSessionsDir(env: Record<string, string | undefined>): string {
-  const places = [
-    ...(env.CLAUDE_CONFIG_DIR ? [join(env.CLAUDE_CONFIG_DIR, 'projects')] : []),
-    join(env.HOME || homedir(), '.claude', 'projects'),
-  ];
+  const places = [...(env.CLAUDE_CONFIG_DIR ? [join(env.CLAUDE_CONFIG_DIR, 'projects')] : []), join(homeOf(env), '.claude', 'projects')];
   const found = places.find((p) => existsSync(p));
   if (!found) {
     throw new InputError(

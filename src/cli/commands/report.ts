@@ -9,12 +9,18 @@
  * without --force.
  */
 import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { displayPath, packageVersion } from '../../base/paths.js';
-import { claudeSessionsDir, Evidence, listTranscriptFiles, PROBE_REPORT_QUERIES, TRANSCRIPT_REPORT_QUERIES } from '../../evidence.js';
+import {
+  claudeSessionsDir,
+  Evidence,
+  homeOf,
+  listTranscriptFiles,
+  PROBE_REPORT_QUERIES,
+  TRANSCRIPT_REPORT_QUERIES,
+} from '../../evidence.js';
 import { makeCommand, withEvidence } from '../command.js';
 import type { IO } from '../io.js';
 import { dbOption, sayDefaultSessions, transcriptsOption } from '../options.js';
@@ -27,8 +33,7 @@ import { progressReporter } from '../progress.js';
 export function sourceName(given: string | undefined, dir: string, env: Record<string, string | undefined>): string {
   if (given === undefined)
     return env.CLAUDE_CONFIG_DIR && dir === join(env.CLAUDE_CONFIG_DIR, 'projects') ? '$CLAUDE_CONFIG_DIR/projects' : '~/.claude/projects';
-  // As claudeSessionsDir finds it: HOME, else the account's home folder.
-  const home = (env.HOME || homedir()).replace(/[/\\]+$/, '');
+  const home = homeOf(env).replace(/[/\\]+$/, '');
   if (home && (given === home || given.startsWith(`${home}/`) || given.startsWith(`${home}${sep}`))) return `~${given.slice(home.length)}`;
   return given;
 }
