@@ -8,11 +8,12 @@
  * atomically, and never over a file that is not a report it wrote (or that was edited since)
  * without --force.
  */
-import { existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { displayPath, packageVersion } from '../../base/paths.js';
+import { replaceFile } from '../../base/replace-file.js';
 import {
   claudeSessionsDir,
   Evidence,
@@ -79,31 +80,6 @@ function target(path: string, force: boolean, isOwnReport: (text: string) => boo
   return { file, was };
 }
 
-/** Write the page atomically (a temporary file beside it, then a rename), if the file still holds what was checked. */
-function writePage(path: string, at: { file: string; was: Buffer | null }, html: string): void {
-  const tmp = join(dirname(at.file), `.${basename(at.file)}.omg-evidence-${process.pid}.tmp`);
-  let written = false;
-  try {
-    writeFileSync(tmp, html, { flag: 'wx', mode: at.was ? statSync(at.file).mode & 0o7777 : 0o644 });
-    written = true;
-    const now = existsSync(at.file) ? readFileSync(at.file) : null;
-    if (now === null ? at.was !== null : at.was === null || !now.equals(at.was)) {
-      throw new InputError(
-        `${displayPath(path)}: the file changed while the report was being made; nothing was written`,
-        'run report again',
-      );
-    }
-    renameSync(tmp, at.file);
-    written = false;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (e instanceof InputError || !code) throw e;
-    throw new InputError(`${displayPath(path)}: cannot write the report (${code})`, 'check that the file and its folder are writable');
-  } finally {
-    if (written) rmSync(tmp, { force: true });
-  }
-}
-
 export function makeReportCommand(io: IO): Command {
   return makeCommand<ReportOptions>(io, {
     name: 'report',
@@ -152,7 +128,13 @@ export function makeReportCommand(io: IO): Command {
           : undefined;
         return reportHtml({ probes: reports, transcripts, version: packageVersion });
       });
-      writePage(out, at, html);
+      // Only over what target() checked: a file changed meanwhile is never lost.
+      replaceFile(out, at.was, html, {
+        changed: 'the file changed while the report was being made',
+        again: 'run report again',
+        what: 'the report',
+        writable: 'check that the file and its folder are writable',
+      });
       io.stderr(`omg-evidence: report: ${displayPath(out)} written\n`);
     },
   });

@@ -1,0 +1,46 @@
+/**
+ * Replacing a file the user named (a rendered document, a report) only if it still holds what was
+ * read: atomically (a temporary file beside it, then a rename), through a symbolic link to the file it
+ * names (the link stays a link), keeping the file's mode; so an edit made meanwhile is never lost.
+ */
+import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { InputError } from './errors.js';
+import { displayPath } from './paths.js';
+
+/** What a refusal says: what changed meanwhile, what to run again, and what could not be written. */
+export interface ReplaceWords {
+  changed: string;
+  again: string;
+  what: string;
+  writable: string;
+}
+
+/**
+ * Write `data` to `path` if it still holds `expected` (null: no file there yet, which is made with
+ * mode 0644 less the umask); otherwise refuse, writing nothing.
+ */
+export function replaceFile(path: string, expected: Buffer | null, data: string, say: ReplaceWords): void {
+  let tmp: string | undefined;
+  try {
+    const file = existsSync(path) ? realpathSync(path) : path;
+    const mode = expected === null ? 0o644 : statSync(file).mode & 0o7777;
+    const name = `${file}.omg-evidence-${process.pid}.tmp`;
+    // Exclusive creation: a file or folder already at the temporary path is never used or removed.
+    writeFileSync(name, data, { mode, flag: 'wx' });
+    tmp = name;
+    // The mode given at creation is masked by the umask: a file replaced keeps its own.
+    if (expected !== null) chmodSync(tmp, mode);
+    const now = existsSync(file) ? readFileSync(file) : null;
+    if (now === null ? expected !== null : expected === null || !now.equals(expected)) {
+      throw new InputError(`${displayPath(path)}: ${say.changed}; nothing was written`, say.again);
+    }
+    renameSync(tmp, file);
+    tmp = undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (e instanceof InputError || !code) throw e;
+    throw new InputError(`${displayPath(path)}: cannot write ${say.what} (${code})`, say.writable);
+  } finally {
+    if (tmp !== undefined) rmSync(tmp, { force: true });
+  }
+}
