@@ -12,26 +12,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binPath, bundled, repo } from './helpers.js';
+import { BUNDLED_ARMS as ARMS, binPath, bundled, repo } from './helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const absent = !existsSync(CHROMIUM) && process.env.CI !== 'true';
 if (absent) console.log(`skipped: browser tests: ${CHROMIUM} is absent (apt-get install chromium; with CI=true its absence fails)`);
-
-const ARMS = [
-  'T-REF',
-  'K-CEIL',
-  'K-POS',
-  'K-RES',
-  'K-NEG',
-  'K-SKILL-POS',
-  'K-COLLIDE',
-  'K-UPONLY',
-  'K-REPO-N',
-  'K-REPO-D',
-  'K-FM',
-  'K-FM-GIT',
-];
 
 describe.skipIf(absent)('the report in headless Chromium', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'omg-browser-'));

@@ -10,6 +10,21 @@ export const fixtures = join(repo, 'test', 'fixtures');
 export const probeFixture = (name: string) => join('test', 'fixtures', 'probes', name);
 export const shared = resolve(repo, '..', 'shared');
 export const bundled = join(repo, 'evidence', '0017-staged-agent-restores-layer-1');
+/** The bundled probe's 12 arms, in registration order (the ADR's result table). */
+export const BUNDLED_ARMS = [
+  'T-REF',
+  'K-CEIL',
+  'K-POS',
+  'K-RES',
+  'K-NEG',
+  'K-SKILL-POS',
+  'K-COLLIDE',
+  'K-UPONLY',
+  'K-REPO-N',
+  'K-REPO-D',
+  'K-FM',
+  'K-FM-GIT',
+];
 
 /**
  * Whether a test that reads `path` under ../shared must skip: when it is absent, and CI is not

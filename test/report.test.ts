@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isOwnReport } from '../src/output/html.js';
-import { bin, bundled, cli, probeFixture, repo } from './helpers.js';
+import { BUNDLED_ARMS as ARMS, bin, bundled, cli, probeFixture, repo } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'omg-report-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -50,21 +50,6 @@ const lines = (html: string) =>
     .map((l) => l.trim())
     .filter(Boolean)
     .join('\n');
-
-const ARMS = [
-  'T-REF',
-  'K-CEIL',
-  'K-POS',
-  'K-RES',
-  'K-NEG',
-  'K-SKILL-POS',
-  'K-COLLIDE',
-  'K-UPONLY',
-  'K-REPO-N',
-  'K-REPO-D',
-  'K-FM',
-  'K-FM-GIT',
-];
 
 describe('report of the bundled probe', async () => {
   const first = await report([bundled], 'bundled.html');
