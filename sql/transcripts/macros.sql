@@ -222,14 +222,22 @@ from (
          with ordinality
 );
 
+-- An assistant line's calls with each call's input keys (a MAP's keys, sorted), for the passes that
+-- fill every column of transcript_tool_uses (full, calls): its one content block, or its list of several.
+create or replace temp macro omg_call1_keyed(j) as
+    case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
+         then omg_call(j.message.content[1], 1, list_sort(map_keys(j.message.content[1].input)))
+    end;
+
+create or replace temp macro omg_calls_keyed(j) as
+    case when j.type = 'assistant' and len(j.message.content) > 1
+         then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
+    end;
+
 create or replace temp macro omg_scan_full(files) as table
 select abs, o, unnest(omg_line(j)),
-       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
-            then omg_call(j.message.content[1], 1, list_sort(map_keys(j.message.content[1].input)))
-       end as call1,
-       case when j.type = 'assistant' and len(j.message.content) > 1
-            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
-       end as calls,
+       omg_call1_keyed(j) as call1,
+       omg_calls_keyed(j) as calls,
        case when j.type = 'user' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_result'
                  and j.message.content[1].tool_use_id is not null
             then omg_result(j, j.message.content[1], 1)
@@ -258,12 +266,8 @@ from (
 -- no result (scan-calls.sql).
 create or replace temp macro omg_scan_calls(files) as table
 select abs, o, unnest(omg_line(j)),
-       case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
-            then omg_call(j.message.content[1], 1, list_sort(map_keys(j.message.content[1].input)))
-       end as call1,
-       case when j.type = 'assistant' and len(j.message.content) > 1
-            then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
-       end as calls,
+       omg_call1_keyed(j) as call1,
+       omg_calls_keyed(j) as calls,
        null as result1,
        null as results
 from (
