@@ -9,7 +9,7 @@ import { Database } from '../src/db/database.js';
 import { Evidence, transcriptTablesNamed } from '../src/evidence.js';
 import { VIEWS } from '../src/db/views.js';
 import { spawn } from 'node:child_process';
-import { totalmem } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { binPath, bin, bundled, cli, probeFixture, repo, withoutShared } from './helpers.js';
 
 const temps: string[] = [];
@@ -224,6 +224,25 @@ function countLines(args: string[], heapMb: number): Promise<{ code: number | nu
     child.on('close', (code) => done({ code, lines, stderr }));
   });
 }
+
+describe('threads', () => {
+  const threads = async (args: string[]) => {
+    const run = await cli(['sql', ...args, "select current_setting('threads')::INTEGER as t", '--format', 'json']);
+    expect(run.code).toBe(0);
+    return JSON.parse(run.stdout)[0].t;
+  };
+
+  it('small evidence is queried on one thread; 16 MiB of transcripts on every core', async () => {
+    expect(await threads([])).toBe(1);
+    const dir = temp();
+    const line = `${JSON.stringify({ type: 'user', sessionId: 's1', message: { role: 'user', content: 'x'.repeat(1000) } })}\n`;
+    writeFileSync(join(dir, 's1.jsonl'), line.repeat(Math.ceil((16 * 1024 * 1024) / line.length)));
+    expect(await threads(['--transcripts', dir])).toBe(availableParallelism());
+    // A line short of 16 MiB stays on one thread.
+    writeFileSync(join(dir, 's1.jsonl'), line.repeat(Math.floor((16 * 1024 * 1024) / line.length) - 1));
+    expect(await threads(['--transcripts', dir])).toBe(1);
+  }, 60_000);
+});
 
 describe('sql is bounded', () => {
   it('streams a result larger than the JS heap to stdout, in every format', async () => {

@@ -6,11 +6,10 @@
  */
 // node-api's JavaScript is bundled into dist/ with the CLI (vite.config.ts), so its some 180
 // files are not loaded one by one.
-import { totalmem } from 'node:os';
 import { DuckDBInstance, StatementType } from '@duckdb/node-api';
 import type { DuckDBConnection, DuckDBInstance as Instance } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
-import { INSTANCE_OPTIONS, takeEarly } from './engine.js';
+import { defaultMemoryLimit, everyCore, fileOptions, INSTANCE_OPTIONS, takeEarly } from './engine.js';
 import { type Params, sqlIdentifier, sqlString } from './sql-text.js';
 import {
   type Limits,
@@ -28,11 +27,6 @@ import { type Result, resultOf } from './values.js';
 export type { Row, Result } from './values.js';
 export type { Limits, RowSink, ParsedSql } from './statements.js';
 export { sqlString, sqlIdentifier, textList, pathList, type Params } from './sql-text.js';
-
-/** DuckDB's memory_limit when none is given: a quarter of the machine's memory. */
-function defaultMemoryLimit(): string {
-  return `${Math.floor(totalmem() / 4 / 2 ** 20)}MiB`;
-}
 
 /**
  * What every connection is set to. GLOBAL, so that a connection opened later (inParallel, sandbox)
@@ -80,7 +74,8 @@ export class Database {
       if (early) {
         instance = new DuckDBInstance(await early);
       } else {
-        instance = await DuckDBInstance.create(options.file ?? ':memory:', { ...INSTANCE_OPTIONS, ...sealed });
+        const given = options.file === undefined ? INSTANCE_OPTIONS : fileOptions(options.file);
+        instance = await DuckDBInstance.create(options.file ?? ':memory:', { ...given, ...sealed });
       }
     } catch (err) {
       throw new QueryError(
@@ -140,7 +135,12 @@ export class Database {
     }
   }
 
-  /** DuckDB's thread count (the machine's cores, unless set). */
+  /** Run every statement after this on every core (a database starts on one: INSTANCE_OPTIONS). Before seal(). */
+  async useEveryCore(): Promise<void> {
+    await this.con.run(`SET GLOBAL threads = ${everyCore()}`);
+  }
+
+  /** DuckDB's thread count: 1, or the machine's cores after useEveryCore. */
   async threads(): Promise<number> {
     return Number((await this.query(`select current_setting('threads') as n`)).rows[0]?.n ?? 1);
   }

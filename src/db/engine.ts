@@ -4,15 +4,40 @@
  * CLI's bundle, node-api's JavaScript included, has loaded: DuckDB then starts on a
  * worker thread while it loads (startEarly, called by prestart.ts). Database.open takes it.
  */
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism, totalmem } from 'node:os';
 import type * as Bindings from '@duckdb/node-bindings';
 
-/** Every database's options: no temp directory, and no extension installed or loaded behind our back. */
+/**
+ * Every database's options: no temp directory, no extension installed or loaded behind our back,
+ * and one thread. A statement over a small table runs faster on the thread that asked for it than
+ * handed out to DuckDB's workers (bench/README.md, "One thread for small inputs"); a load of at least
+ * PARALLEL_BYTES asks for every core (Database.useEveryCore).
+ */
 export const INSTANCE_OPTIONS: Readonly<Record<string, string>> = {
   temp_directory: '',
   autoinstall_known_extensions: 'false',
   autoload_known_extensions: 'false',
+  threads: '1',
 };
+
+/** Inputs of this many bytes or more are read, and queried, on every core; smaller ones on one. */
+export const PARALLEL_BYTES = 16 * 1024 * 1024;
+
+/** DuckDB's `threads` for every core. */
+export const everyCore = (): string => String(availableParallelism());
+
+/** INSTANCE_OPTIONS for a database file: every core for one as large as an input read on every core. */
+export function fileOptions(file: string): Record<string, string> {
+  const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  return size >= PARALLEL_BYTES ? { ...INSTANCE_OPTIONS, threads: everyCore() } : { ...INSTANCE_OPTIONS };
+}
+
+/** DuckDB's memory_limit when none is given: a quarter of the machine's memory. */
+export function defaultMemoryLimit(): string {
+  return `${Math.floor(totalmem() / 4 / 2 ** 20)}MiB`;
+}
 
 /** The in-memory database startEarly opened, until takeEarly takes it. */
 let early: Promise<Bindings.Database> | undefined;

@@ -9,7 +9,7 @@
  *   registered_arms, addenda, pilot_sessions, void_arms, conjuncts, budgets, spawn_notes,
  *   registration_records, source_files.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { type Database, pathList, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
@@ -18,6 +18,7 @@ import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { displayPath, inputFile } from '../base/paths.js';
 import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
 import { NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
+import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
 import { recordError, validateAll } from './validate.js';
 
@@ -43,6 +44,7 @@ export async function loadProbes(db: Database, paths: string[]): Promise<LoadRes
     probes.push(found.probe);
     files.push(...found.files);
   }
+  if (files.reduce((n, f) => n + (statSync(f.abs, { throwIfNoEntry: false })?.size ?? 0), 0) >= PARALLEL_BYTES) await db.useEveryCore();
   return { probes, warnings: await loadFiles(db, files, true) };
 }
 

@@ -26,6 +26,7 @@ import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
 import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import type { TranscriptFile } from './inputs.js';
+import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
 import { rejectJsonValues } from './probe.js';
 import { kindWord, outOfRange, recordError } from './validate.js';
@@ -111,6 +112,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
   const bytes = sized.reduce((n, f) => n + f.size, 0);
   const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
+  if (bytes >= PARALLEL_BYTES) await db.useEveryCore();
   await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
   // WITH ORDINALITY runs a scan on one thread: one scan per thread, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
