@@ -362,6 +362,22 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     expect(run.stderr).toBe('omg-evidence: attack-shadow: the verdict does not hold: over budget: $1 of $0.5, 2 of 3 spawns\n');
   });
 
+  it('of several failing checks, the first in registration order is named, though a later one fails sooner', async () => {
+    // The checks run a few at a time: conjunct 5's fails at once, conjunct 2's only after a long count.
+    const dir = copyProbe(bundled);
+    const conjuncts = join(dir, 'registration/conjuncts');
+    writeFileSync(
+      join(conjuncts, '2-k-neg-fails.sql'),
+      "select true as holds, 'x' as result from range(2) where (select count(*) from range(30000000) as t(i) where i % 7 = 3) > 0\n",
+    );
+    writeFileSync(join(conjuncts, '5-k-skill-pos-fires.sql'), "select true as holds, 'a' as result; select true as holds, 'b' as result\n");
+    const run = await cli(['verdict', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: \S+\/registration\/conjuncts\/2-k-neg-fails\.sql: a check returns one row \(holds BOOLEAN, result VARCHAR\); this one returned 2 row\(s\)/,
+    );
+  });
+
   it('two SELECTs', async () => {
     expect(await cli(['verdict', probeFixture('attack-two-statements')])).toEqual(
       refused(

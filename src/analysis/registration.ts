@@ -202,36 +202,73 @@ async function runFile(
   return res.rows[0]!;
 }
 
-/** Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results. */
+/** How many registered files run at once, each in a sandbox of its own. */
+const AT_ONCE = 4;
+
+/**
+ * Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results.
+ * The files run a few at a time (each is a small query, so most of its time is round trips), and the
+ * error reported is the first in registration order, as when they ran one after the other.
+ */
 export async function evaluateRegistration(db: Database, probes: readonly Readonly<Probe>[], lineOf: LineOf): Promise<void> {
   await db.exec(`create or replace temp table trigger_results (probe VARCHAR, arm VARCHAR, fired BOOLEAN, observed VARCHAR)`);
   await db.exec(`create or replace temp table conjunct_results (probe VARCHAR, n BIGINT, required VARCHAR, result VARCHAR, holds BOOLEAN)`);
+  const jobs: { probe: Readonly<Probe>; row: Record<string, unknown>; spec: Spec; path: string }[] = [];
   for (const probe of probes) {
     const arms = await db.query(
       `select arm, trigger, file, rec from registered_arms where probe = $probe and trigger is not null order by ordinal`,
       { probe: probe.id },
     );
-    for (const a of arms.rows) {
-      const r = await runFile(db, probe, String(a.file), Number(a.rec), String(a.trigger), TRIGGER, lineOf);
-      await db.exec(`insert into trigger_results values ($probe, $arm, $fired, $observed)`, {
-        probe: probe.id,
-        arm: String(a.arm),
-        fired: r.fired as boolean,
-        observed: r.observed as string,
-      });
-    }
+    for (const row of arms.rows) jobs.push({ probe, row, spec: TRIGGER, path: String(row.trigger) });
     const checks = await db.query(`select n, required, "check", file, rec from conjuncts where probe = $probe order by n`, {
       probe: probe.id,
     });
-    for (const c of checks.rows) {
-      const r = await runFile(db, probe, String(c.file), Number(c.rec), String(c.check), CHECK, lineOf);
+    for (const row of checks.rows) jobs.push({ probe, row, spec: CHECK, path: String(row.check) });
+  }
+  const answers = await inOrder(jobs, AT_ONCE, (j) => runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf));
+  for (const [i, { probe, row, spec }] of jobs.entries()) {
+    const r = answers[i]!;
+    if (spec === TRIGGER) {
+      await db.exec(`insert into trigger_results values ($probe, $arm, $fired, $observed)`, {
+        probe: probe.id,
+        arm: String(row.arm),
+        fired: r.fired as boolean,
+        observed: r.observed as string,
+      });
+    } else {
       await db.exec(`insert into conjunct_results values ($probe, $n, $required, $result, $holds)`, {
         probe: probe.id,
-        n: Number(c.n),
-        required: String(c.required),
+        n: Number(row.n),
+        required: String(row.required),
         result: r.result as string,
         holds: r.holds as boolean,
       });
     }
   }
+}
+
+/**
+ * `work` over `items`, at most `limit` at a time, their results in the items' order. When some fail,
+ * the first item's error in that order is thrown, once every started item has settled (none is
+ * left running), and no item after a failed one is started.
+ */
+async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const settled: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  let failedAt = items.length;
+  const worker = async () => {
+    while (next < items.length && next < failedAt) {
+      const i = next++;
+      try {
+        settled[i] = { status: 'fulfilled', value: await work(items[i]!) };
+      } catch (reason) {
+        settled[i] = { status: 'rejected', reason };
+        failedAt = Math.min(failedAt, i);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failed = settled.find((s) => s?.status === 'rejected') as PromiseRejectedResult | undefined;
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
 }

@@ -54,9 +54,25 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
       );
     }
   }
+  // git reads the registration's history while its checks run: which files it reads depends on the
+  // loaded records alone (registration_parts), not on what the checks answer.
+  const parts = (await ev.query('registration_parts')).rows;
+  const pres = new Map(
+    ev.probes.map((p) => {
+      const mine = parts.filter((r) => r.probe === p.id);
+      const pre = preregistration(
+        p.dir,
+        join(p.dir, 'results.jsonl'),
+        mine.map((r) => ({ path: join(p.dir, String(r.file)), governs: (r.governs as string | null) ?? null })),
+      );
+      // Awaited below; a failure of the checks first must not leave it unhandled.
+      pre.catch(() => undefined);
+      return [p.id, pre] as const;
+    }),
+  );
   await ev.evaluateRegistration();
-  const [conjuncts, completeness, budgets, uniformity, parts] = await Promise.all(
-    ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts'].map(async (q) => (await ev.query(q)).rows),
+  const [conjuncts, completeness, budgets, uniformity] = await Promise.all(
+    ['verdict', 'completeness', 'budget', 'uniformity'].map(async (q) => (await ev.query(q)).rows),
   );
   return Promise.all(
     ev.probes.map(async (p) => {
@@ -70,11 +86,7 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
       }
       const arms = mine(completeness!).map(strip);
       const budget = strip(mine(budgets!)[0]!) as unknown as Budget;
-      const pre = await preregistration(
-        p.dir,
-        join(p.dir, 'results.jsonl'),
-        mine(parts!).map((r) => ({ path: join(p.dir, String(r.file)), governs: (r.governs as string | null) ?? null })),
-      );
+      const pre = await pres.get(p.id)!;
       const reasons: string[] = [];
       for (const c of cs) if (!c.holds) reasons.push(`conjunct ${c.n} (${c.required}) does not hold: ${c.result}`);
       const incomplete = arms.filter((a) => !a.complete);
