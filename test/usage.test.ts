@@ -289,6 +289,38 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     expect(user.stdout.split('\r\n')[1]).toBe('2026-03-01,false,1,1,10,5,0,0,15,0.000175,0');
   });
 
+  it('usage that counts no token, or a cache_creation that is not an object, is an error at its line, never a response of no tokens', async () => {
+    const COUNTS = 'an object that counts tokens (input_tokens, output_tokens, cache_creation_input_tokens or cache_read_input_tokens)';
+    for (const [name, what] of [
+      ['usage-not-object', `"message.usage" must be ${COUNTS}, got "lots"`],
+      ['usage-countless', `"message.usage" must be ${COUNTS}, got {"service_tier":"standard"}`],
+      ['cache-creation-not-object', '"message.usage.cache_creation" must be an object, got 3'],
+    ]) {
+      const r = await cli(['usage', '--transcripts', fixture(name!), '--timezone', 'UTC'], { env: HOME });
+      expect(r).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${fixture(name!)}/-work-demo/cccccccc-0000-4000-8000-000000000001.jsonl:2: transcript line: ${what} (a response's usage is an object of token counts, as Claude Code writes it)\n`,
+      });
+    }
+    // An empty cache_creation splits nothing: the response counts, its 5-minute and 1-hour writes unknown.
+    const sql = await cli(
+      [
+        'sql',
+        '--transcripts',
+        fixture('cache-creation-empty'),
+        'select input_tokens, cache_creation_input_tokens, cache_creation_5m_input_tokens, cache_creation_1h_input_tokens from transcript_messages',
+        '--format',
+        'json',
+      ],
+      { env: HOME },
+    );
+    expect([sql.code, JSON.parse(sql.stdout)]).toEqual([
+      0,
+      [{ input_tokens: 10, cache_creation_input_tokens: 3, cache_creation_5m_input_tokens: null, cache_creation_1h_input_tokens: null }],
+    ]);
+  });
+
   it('token counts that each fit but add up past 2^63 - 1 are an error at the line where they pass it, before any total is made', async () => {
     const name = 'tokens-total-past-bigint';
     for (const args of [['usage'], ['sql', 'select count(*) from transcript_sessions']]) {

@@ -32,13 +32,23 @@ create or replace temp macro omg_tokens(v) as
 create or replace temp macro omg_tokens_mistyped(v) as
     v is not null and coalesce(omg_tokens(v)::VARCHAR <> v::VARCHAR, true) and v::VARCHAR <> '-0';
 
--- TRUE when a response's usage holds a mistyped token count (mistyped.sql says which): the line is
--- an error, as a mistyped timestamp is.
+-- A token count of usage.cache_creation (read as JSON, so that one that is not an object is seen):
+-- the count `key` names, as JSON.
+create or replace temp macro omg_cache_split(cc, key) as
+    json_extract(cc, '$.' || key);
+
+-- TRUE when a response's usage is not what it counts with (mistyped.sql says what): usage that
+-- counts no tokens (not an object, or an object with none of the four counts: read as a STRUCT,
+-- "lots" and {} look alike), cache_creation that is not an object, or a mistyped token count. The
+-- line is an error, as a mistyped timestamp is: its tokens would otherwise count as none.
 create or replace temp macro omg_usage_mistyped(u) as
-    omg_tokens_mistyped(u.input_tokens) or omg_tokens_mistyped(u.output_tokens)
+    (u is not null and u.input_tokens is null and u.output_tokens is null and u.cache_creation_input_tokens is null
+     and u.cache_read_input_tokens is null)
+    or coalesce(json_type(u.cache_creation), 'NULL') not in ('OBJECT', 'NULL')
+    or omg_tokens_mistyped(u.input_tokens) or omg_tokens_mistyped(u.output_tokens)
     or omg_tokens_mistyped(u.cache_creation_input_tokens) or omg_tokens_mistyped(u.cache_read_input_tokens)
-    or omg_tokens_mistyped(u.cache_creation.ephemeral_5m_input_tokens)
-    or omg_tokens_mistyped(u.cache_creation.ephemeral_1h_input_tokens);
+    or omg_tokens_mistyped(omg_cache_split(u.cache_creation, 'ephemeral_5m_input_tokens'))
+    or omg_tokens_mistyped(omg_cache_split(u.cache_creation, 'ephemeral_1h_input_tokens'));
 
 -- The text of a tool_result block's content: the string, or its text items joined by newlines.
 create or replace temp macro omg_result_text(content) as
@@ -120,8 +130,8 @@ create or replace temp macro omg_response(j, o) as
         'output_tokens': omg_tokens(j.message.usage.output_tokens),
         'cache_creation_input_tokens': omg_tokens(j.message.usage.cache_creation_input_tokens),
         'cache_read_input_tokens': omg_tokens(j.message.usage.cache_read_input_tokens),
-        'cache_creation_5m_input_tokens': omg_tokens(j.message.usage.cache_creation.ephemeral_5m_input_tokens),
-        'cache_creation_1h_input_tokens': omg_tokens(j.message.usage.cache_creation.ephemeral_1h_input_tokens),
+        'cache_creation_5m_input_tokens': omg_tokens(omg_cache_split(j.message.usage.cache_creation, 'ephemeral_5m_input_tokens')),
+        'cache_creation_1h_input_tokens': omg_tokens(omg_cache_split(j.message.usage.cache_creation, 'ephemeral_1h_input_tokens')),
         'service_tier': j.message.usage.service_tier,
         'is_sidechain': coalesce(j.isSidechain, false),
         'agent_id': j.agentId,
@@ -187,8 +197,8 @@ select filename as abs, ordinality as o, sessionId as session_id,
        omg_tokens(message.usage.output_tokens) as output_tokens,
        omg_tokens(message.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
        omg_tokens(message.usage.cache_read_input_tokens) as cache_read_input_tokens,
-       omg_tokens(message.usage.cache_creation.ephemeral_5m_input_tokens) as cache_creation_5m_input_tokens,
-       omg_tokens(message.usage.cache_creation.ephemeral_1h_input_tokens) as cache_creation_1h_input_tokens,
+       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
+       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
        message.usage.service_tier as service_tier,
        coalesce(isSidechain, false) as is_sidechain,
        agentId as agent_id,
@@ -198,7 +208,7 @@ from read_json(files, format = 'newline_delimited', records = true, ignore_error
                hive_partitioning = false, maximum_object_size = 268435456,
                columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
                           isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
-                          message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation STRUCT(ephemeral_5m_input_tokens JSON, ephemeral_1h_input_tokens JSON), service_tier VARCHAR))'})
+                          message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR))'})
      with ordinality;
 
 create or replace temp macro omg_scan_usage(files) as table
@@ -217,7 +227,7 @@ from (
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
                               isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
-                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation STRUCT(ephemeral_5m_input_tokens JSON, ephemeral_1h_input_tokens JSON), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
                                   input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
          with ordinality
 );
@@ -256,7 +266,7 @@ from (
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
                               version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'JSON',
                               requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
-                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation STRUCT(ephemeral_5m_input_tokens JSON, ephemeral_1h_input_tokens JSON), service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
                                   input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content JSON)[])'})
          with ordinality
 );

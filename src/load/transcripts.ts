@@ -247,7 +247,11 @@ async function rejectBadLines(db: Database): Promise<void> {
     abs,
     rec,
     `transcript line: "${got?.k}" must be ${want}, got ${got?.v}`,
-    got?.want === 'a string' ? "a transcript line's timestamp and version are strings" : "a response's usage counts its tokens in integers",
+    got?.want === 'a string'
+      ? "a transcript line's timestamp and version are strings"
+      : got?.want === 'an integer'
+        ? "a response's usage counts its tokens in integers"
+        : "a response's usage is an object of token counts, as Claude Code writes it",
   );
 }
 
