@@ -221,6 +221,28 @@ describe('git is only read', () => {
     }
   });
 
+  it('a registration file named with what a shell would run is only a name: git runs in one shell, and runs nothing it names', async () => {
+    const { dir, g } = committedProbe();
+    // A shell that ran any of it would make ran-name in the probe's folder, where git runs.
+    const name = "1-a'$(touch ran-name)`touch ran-name`;touch ran-name'.sql";
+    g(['mv', 'registration/conjuncts/1-a-ran.sql', `registration/conjuncts/${name}`]);
+    const prereg = join(dir, 'registration', 'prereg.jsonl');
+    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('conjuncts/1-a-ran.sql', `conjuncts/${name.replaceAll('"', '\\"')}`));
+    g(['commit', '-q', '-am', 'rename before the spawns'], '2026-08-11T11:00:00+09:00');
+    const order = async () => {
+      const { v } = await verdict(dir);
+      return Object.fromEntries(v.preregistration.compared.map((c: { file: string; order: string }) => [c.file, c.order]))[
+        `registration/conjuncts/${name}`
+      ];
+    };
+    expect(await order()).toBe('before');
+    // With a merge (its hashes go to git on its standard input) and the file edited since its commit.
+    mergeSideChange(dir, g);
+    appendFileSync(join(dir, 'registration', 'conjuncts', name), '-- edited\n');
+    expect(await order()).toBe('uncommitted changes');
+    expect(existsSync(join(dir, 'ran-name'))).toBe(false);
+  });
+
   it("the repository's own log.follow and diff.renames do not change the answer", async () => {
     const answers = [];
     for (const follow of ['false', 'true']) {

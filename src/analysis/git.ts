@@ -4,9 +4,8 @@
  * with the start of the first spawn that part governs (queries/registration_parts.sql says which).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { execFile } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { relative, sep } from 'node:path';
+import { gitAll, gitEach, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
 
@@ -38,115 +37,13 @@ export interface Preregistration {
 }
 
 /**
- * What keeps git to reading. A probe may be shared with its .git/, whose config can name programs
- * that read commands run (core.fsmonitor, hooks, a pager, external diff, signature checks, a fetch
- * of missing objects): the command line disables each, and the system and global config, the
- * caller's GIT_* variables (GIT_DIR, GIT_INDEX_FILE, …), optional index writes and bare
- * repositories found by discovery are left out. Needs git 2.32 (GIT_CONFIG_GLOBAL).
- */
-const SAFE_CONFIG = [
-  'core.fsmonitor=false',
-  'core.hooksPath=/dev/null',
-  'core.pager=cat',
-  'core.sshCommand=',
-  'core.untrackedCache=false',
-  'diff.external=',
-  // A repository's own config must not change the answer: a file's history is of its path, with
-  // or without other files logged beside it (log.follow applies to a lone path only).
-  'diff.renames=false',
-  'log.follow=false',
-  'log.showSignature=false',
-  'protocol.allow=never',
-  'safe.bareRepository=explicit',
-];
-
-/** A repository to read: the folder git runs in, and the directories the user trusts (safe.directory). */
-interface Repo {
-  cwd: string;
-  trusted: string[];
-}
-
-/**
- * safe.directory from the user's own system and global config: the one key kept from them, so a
- * repository another user owns (a container's volume, a CI checkout) reads as it did. Reading
- * config runs no program.
- */
-async function trustedDirectories(): Promise<string[]> {
-  const scopes = await Promise.all(
-    ['--system', '--global'].map(
-      (scope) =>
-        new Promise<string[]>((done) =>
-          execFile('git', ['config', scope, '--get-all', 'safe.directory'], { cwd: tmpdir(), encoding: 'utf8' }, (err, out) =>
-            done(err ? [] : out.split('\n').filter(Boolean)),
-          ),
-        ),
-    ),
-  );
-  return scopes.flat();
-}
-
-function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
-  return {
-    ...env,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_ATTR_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
-    GIT_NO_LAZY_FETCH: '1',
-    // A registration file named c[12].sql is that file, not a pattern that also matches c1.sql.
-    GIT_LITERAL_PATHSPECS: '1',
-    ...extra,
-  };
-}
-
-/**
- * Run a read-only git command; null when it fails. `config` is more configuration given as key and
- * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
- */
-function git(repo: Repo, args: string[], config: [string, string][] = [], input = ''): Promise<string | null> {
-  const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
-  config.forEach(([k, v], i) => {
-    extra[`GIT_CONFIG_KEY_${i}`] = k;
-    extra[`GIT_CONFIG_VALUE_${i}`] = v;
-  });
-  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
-  return new Promise((done) => {
-    const child = execFile(
-      'git',
-      ['--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args],
-      { cwd: repo.cwd, encoding: 'utf8', env: safeEnv(extra), maxBuffer: 256 * 1024 * 1024 },
-      (err, out) => done(err ? null : out),
-    );
-    // git reads only `input`: its stdin is closed after it. A git that exits first (EPIPE) says so by its exit status.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(input);
-  });
-}
-
-/**
  * Each of `files`' commits (relative to the probe), as `git log -- <file>` gives them one file at a
- * time, from one `git log --name-status` over them all: when no merge commit's tree differs from
- * any of its parents' at these paths, each file's walk and the walk over all of them follow the
- * same commits (at every merge the first parent), so a file's history is the commits that list it.
- * Otherwise, or when a path needs quoting, one log per file (gitEach), as before.
+ * time, from `all`, one `git log --name-status` over them all: when no merge commit's tree differs
+ * from any of its parents' at these paths (`touched` is empty), each file's walk and the walk over
+ * all of them follow the same commits (at every merge the first parent), so a file's history is the
+ * commits that list it. Otherwise, or when a path needs quoting, one log per file (gitEach).
  */
-async function logsOf(repo: Repo, files: string[]): Promise<(string | null)[]> {
-  const [all, merges] = await Promise.all([
-    git(repo, [...LOG, '--no-renames', '--relative', '--', ...files]),
-    git(repo, ['rev-list', '--merges', 'HEAD']),
-  ]);
-  const touched =
-    merges === ''
-      ? ''
-      : merges &&
-        (await git(
-          repo,
-          ['diff-tree', '--stdin', '-m', '-r', '--no-renames', '--name-only', '--no-commit-id', '--', ...files],
-          [],
-          merges,
-        ));
+async function logsOf(repo: Repo, files: string[], all: string | null, touched: string | null): Promise<(string | null)[]> {
   if (all === null || touched !== '' || all.includes('"')) return gitEach(repo, LOG, files);
   const mine = new Map<string, string[]>(files.map((f) => [f, []]));
   for (const record of all.split('\0').filter(Boolean)) {
@@ -156,53 +53,18 @@ async function logsOf(repo: Repo, files: string[]): Promise<(string | null)[]> {
   return files.map((f) => mine.get(f)!.join(''));
 }
 
-/** A word for sh, single-quoted. */
-const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-
 /**
- * `git <args> -- <file>` for each of `files` in one sh (starting a process from this one, with DuckDB mapped, is what
- * costs): each output ends with \x01 and its exit status (git quotes control characters in paths). Without sh, one git each.
+ * The configuration that empties every filter driver `attrs` (check-attr -z filter) names. `git
+ * status` hashes a file whose stat changed through its clean filter, a program .gitattributes can
+ * name: emptied, git compares the bytes.
  */
-function gitEach(repo: Repo, args: string[], files: string[]): Promise<(string | null)[]> {
-  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
-  const command = ['git', '--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args, '--'].map(quote).join(' ');
-  const { ENV: _e, BASH_ENV: _b, ...env } = safeEnv({ GIT_CONFIG_COUNT: '0' });
-  return new Promise((done) => {
-    const child = execFile(
-      'sh',
-      ['-c', `for f do ${command} "$f"; printf '\\001%d\\n' "$?"; done`, 'sh', ...files],
-      { cwd: repo.cwd, encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 },
-      (err, out) => {
-        const chunks = err ? [] : out.split('\x01');
-        if (chunks.length !== files.length + 1) {
-          Promise.all(files.map((f) => git(repo, [...args, '--', f]))).then(done);
-          return;
-        }
-        done(
-          files.map((_, k) => {
-            const text = k === 0 ? chunks[0]! : chunks[k]!.slice(chunks[k]!.indexOf('\n') + 1);
-            return chunks[k + 1]!.startsWith('0\n') ? text : null;
-          }),
-        );
-      },
-    );
-    child.stdin?.end();
-  });
-}
-
-/**
- * Which of `files` (relative to the probe, `prefix` its path in the repository) differ from what is committed (staged,
- * changed or untracked), in two git runs. `git status` hashes a file whose stat changed through its clean filter, a
- * program .gitattributes can name: each driver the files' attributes name is emptied first, so git compares the bytes.
- */
-async function dirtyFiles(repo: Repo, prefix: string, files: string[]): Promise<Set<string>> {
-  if (files.length === 0) return new Set();
-  const attrs = ((await git(repo, ['check-attr', '-z', 'filter', '--', ...files])) ?? '').split('\0');
+function filtersOff(attrs: string | null): [string, string][] {
+  const fields = (attrs ?? '').split('\0');
   // -z prints path, attribute, value for each file. check-attr prints a driver named "set", "unset"
   // or "unspecified" as it prints those states, and git runs a driver of that name: whatever it
   // prints is emptied.
-  const drivers = [...new Set(attrs.filter((_, i) => i % 3 === 2 && attrs[i] !== ''))];
-  const off = drivers.flatMap((driver) =>
+  const drivers = [...new Set(fields.filter((_, i) => i % 3 === 2 && fields[i] !== ''))];
+  return drivers.flatMap((driver) =>
     [
       ['clean', ''],
       ['smudge', ''],
@@ -210,10 +72,15 @@ async function dirtyFiles(repo: Repo, prefix: string, files: string[]): Promise<
       ['required', 'false'],
     ].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string]),
   );
-  // Porcelain paths are relative to the repository's top; untracked files are listed one by one
-  // and renames as a deletion and an addition, so each entry names one of the files asked about.
-  const args = ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', ...files];
-  const entries = ((await git(repo, args, off)) ?? '').split('\0').filter(Boolean);
+}
+
+/**
+ * Which files (relative to the probe, `prefix` its path in the repository) `git status --porcelain -z` lists as
+ * differing from what is committed. Porcelain paths are relative to the repository's top; untracked files are listed
+ * one by one and renames as a deletion and an addition, so each entry names one of the files asked about.
+ */
+function dirtyFiles(status: string | null, prefix: string): Set<string> {
+  const entries = (status ?? '').split('\0').filter(Boolean);
   return new Set(
     entries
       .map((e) => e.slice(3))
@@ -221,6 +88,8 @@ async function dirtyFiles(repo: Repo, prefix: string, files: string[]): Promise<
       .map((p) => p.slice(prefix.length)),
   );
 }
+
+const STATUS = ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
 
 interface Commit {
   hash: string;
@@ -252,15 +121,30 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const repo: Repo = { cwd: probeDir, trusted: await trustedDirectories() };
   // The probe's path in the repository, alone on its output: a path may hold a newline, so only the
   // final one is taken off (split into lines, a newline there had shifted the prefix).
-  const top = await git(repo, ['rev-parse', '--show-prefix']);
+  // git names paths with '/'; on POSIX a backslash is a character of a file's name.
+  const files = parts.map((part) => relative(probeDir, part.path).split(sep).join('/'));
+  const logged = [relative(probeDir, evidenceFile), ...files];
+  // Every file's history and the working tree's state, in two shells: the second's commands take the first's output.
+  const [top, all, merges, attrs] = await gitAll(repo, [
+    { args: ['rev-parse', '--show-prefix'] },
+    { args: [...LOG, '--no-renames', '--relative', '--', ...logged] },
+    { args: ['rev-list', '--merges', 'HEAD'] },
+    ...(files.length ? [{ args: ['check-attr', '-z', 'filter', '--', ...files] }] : []),
+  ]);
   if (top === null) {
     return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
   }
-  const prefix = top.endsWith('\n') ? top.slice(0, -1) : top;
-  // git names paths with '/'; on POSIX a backslash is a character of a file's name.
-  const files = parts.map((part) => relative(probeDir, part.path).split(sep).join('/'));
-  // Every file's history and the working tree's state at once: the runs only read.
-  const [logs, dirty] = await Promise.all([logsOf(repo, [relative(probeDir, evidenceFile), ...files]), dirtyFiles(repo, prefix, files)]);
+  const prefix = top!.endsWith('\n') ? top!.slice(0, -1) : top!;
+  const merged = merges
+    ? [{ args: ['diff-tree', '--stdin', '-m', '-r', '--no-renames', '--name-only', '--no-commit-id', '--', ...logged], input: merges }]
+    : [];
+  const second = await gitAll(repo, [
+    ...merged,
+    ...(files.length ? [{ args: [...STATUS, '--', ...files], config: filtersOff(attrs ?? null) }] : []),
+  ]);
+  const touched = merges === '' ? '' : merges ? second[0]! : null;
+  const logs = await logsOf(repo, logged, all ?? null, touched);
+  const dirty = files.length ? dirtyFiles(second.at(-1) ?? null, prefix) : new Set<string>();
   const [evidenceHistory, ...histories] = logs.map(commitsOf);
   const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {

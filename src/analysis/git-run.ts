@@ -1,0 +1,204 @@
+/**
+ * Running git so that it only reads (SAFE_CONFIG, safeEnv), and as few processes as it takes:
+ * starting a process from this one, with DuckDB mapped, takes 10–30 ms of the main thread each
+ * (bench/README.md, "git in one shell"), so commands that do not wait on each other run one after
+ * the other in one `sh` (gitBatch), which starts its children at next to no cost.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+
+/** One git command: its arguments, configuration given as key and value apart (GIT_CONFIG_KEY_n), and its standard input. */
+export interface GitCall {
+  args: string[];
+  config?: [string, string][];
+  input?: string;
+}
+
+/** A word for sh, single-quoted. */
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Run `calls` in `cwd` with `env` (less ENV and BASH_ENV, which a shell would read), each one's
+ * output or null when it exits non-zero; undefined when the shell itself could not run them all
+ * (the caller then runs them one by one). git's stderr is dropped, as execFile's callers drop it.
+ */
+function gitBatch(cwd: string, env: NodeJS.ProcessEnv, calls: GitCall[], maxBuffer: number): Promise<(string | null)[] | undefined> {
+  // Each output ends with this mark and its exit status: no output can hold a mark it cannot know.
+  const mark = `omg-${randomBytes(16).toString('hex')}-`;
+  const lines = calls.map((c) => {
+    const config = c.config ?? [];
+    const vars = [
+      `GIT_CONFIG_COUNT=${config.length}`,
+      ...config.flatMap(([k, v], i) => [`GIT_CONFIG_KEY_${i}=${quote(k)}`, `GIT_CONFIG_VALUE_${i}=${quote(v)}`]),
+    ].join(' ');
+    const run = `${vars} git ${c.args.map(quote).join(' ')} 2>/dev/null`;
+    const command = c.input === undefined ? `${run} </dev/null` : `printf '%s' ${quote(c.input)} | ${run}`;
+    return `${command}; printf '%s%d\\n' ${quote(mark)} "$?"\n`;
+  });
+  const { ENV: _e, BASH_ENV: _b, ...shellEnv } = env;
+  return new Promise((done) => {
+    const child = execFile('sh', ['-s'], { cwd, env: shellEnv, encoding: 'buffer', maxBuffer }, (err, out) => {
+      if (err) return done(undefined);
+      const results: (string | null)[] = [];
+      let at = 0;
+      for (let k = 0; k < calls.length; k++) {
+        const end = out.indexOf(mark, at, 'latin1');
+        if (end < 0) return done(undefined);
+        const eol = out.indexOf('\n', end);
+        const status = out.toString('latin1', end + mark.length, eol);
+        results.push(status === '0' ? out.toString('utf8', at, end) : null);
+        at = eol + 1;
+      }
+      done(at === out.length ? results : undefined);
+    });
+    // A shell that exits before it has read the script says so by its exit status.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(lines.join(''));
+  });
+}
+
+/**
+ * What keeps git to reading. A probe may be shared with its .git/, whose config can name programs
+ * that read commands run (core.fsmonitor, hooks, a pager, external diff, signature checks, a fetch
+ * of missing objects): the command line disables each, and the system and global config, the
+ * caller's GIT_* variables (GIT_DIR, GIT_INDEX_FILE, …), optional index writes and bare
+ * repositories found by discovery are left out. Needs git 2.32 (GIT_CONFIG_GLOBAL).
+ */
+const SAFE_CONFIG = [
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'core.pager=cat',
+  'core.sshCommand=',
+  'core.untrackedCache=false',
+  'diff.external=',
+  // A repository's own config must not change the answer: a file's history is of its path, with
+  // or without other files logged beside it (log.follow applies to a lone path only).
+  'diff.renames=false',
+  'log.follow=false',
+  'log.showSignature=false',
+  'protocol.allow=never',
+  'safe.bareRepository=explicit',
+];
+
+/** A repository to read: the folder git runs in, and the directories the user trusts (safe.directory). */
+export interface Repo {
+  cwd: string;
+  trusted: string[];
+}
+
+/**
+ * safe.directory from the user's own system and global config: the one key kept from them, so a
+ * repository another user owns (a container's volume, a CI checkout) reads as it did. Reading
+ * config runs no program.
+ */
+export async function trustedDirectories(): Promise<string[]> {
+  const scopes = ['--system', '--global'].map((scope) => ['config', scope, '--get-all', 'safe.directory']);
+  const outs =
+    (await gitBatch(
+      tmpdir(),
+      process.env,
+      scopes.map((args) => ({ args })),
+      MAX_OUTPUT,
+    )) ??
+    (await Promise.all(
+      scopes.map(
+        (args) =>
+          new Promise<string | null>((done) =>
+            execFile('git', args, { cwd: tmpdir(), encoding: 'utf8' }, (err, out) => done(err ? null : out)),
+          ),
+      ),
+    ));
+  return outs.flatMap((out) => (out ?? '').split('\n').filter(Boolean));
+}
+
+function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_LAZY_FETCH: '1',
+    // A registration file named c[12].sql is that file, not a pattern that also matches c1.sql.
+    GIT_LITERAL_PATHSPECS: '1',
+    ...extra,
+  };
+}
+
+/**
+ * Run a read-only git command; null when it fails. `config` is more configuration given as key and
+ * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
+ */
+function git(repo: Repo, args: string[], config: [string, string][] = [], input = ''): Promise<string | null> {
+  const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
+  config.forEach(([k, v], i) => {
+    extra[`GIT_CONFIG_KEY_${i}`] = k;
+    extra[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
+  return new Promise((done) => {
+    const child = execFile(
+      'git',
+      [...safeArgs(repo), ...args],
+      { cwd: repo.cwd, encoding: 'utf8', env: safeEnv(extra), maxBuffer: MAX_OUTPUT },
+      (err, out) => done(err ? null : out),
+    );
+    // git reads only `input`: its stdin is closed after it. A git that exits first (EPIPE) says so by its exit status.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
+  });
+}
+
+const MAX_OUTPUT = 256 * 1024 * 1024;
+
+/** What every git command here is run with before its own arguments: SAFE_CONFIG and the trusted directories. */
+const safeArgs = (repo: Repo) => [
+  '--no-pager',
+  '--no-optional-locks',
+  ...[...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)].flatMap((c) => ['-c', c]),
+];
+
+/** Several git commands as git() runs them, in one shell (git-batch.ts), or one by one when no shell can. */
+export async function gitAll(repo: Repo, calls: GitCall[]): Promise<(string | null)[]> {
+  const safe = safeArgs(repo);
+  const batch = await gitBatch(
+    repo.cwd,
+    safeEnv({}),
+    calls.map((c) => ({ ...c, args: [...safe, ...c.args] })),
+    MAX_OUTPUT,
+  );
+  return batch ?? Promise.all(calls.map((c) => git(repo, c.args, c.config, c.input)));
+}
+
+/**
+ * `git <args> -- <file>` for each of `files` in one sh (starting a process from this one, with DuckDB mapped, is what
+ * costs): each output ends with \x01 and its exit status (git quotes control characters in paths). Without sh, one git each.
+ */
+export function gitEach(repo: Repo, args: string[], files: string[]): Promise<(string | null)[]> {
+  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
+  const command = ['git', '--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args, '--'].map(quote).join(' ');
+  const { ENV: _e, BASH_ENV: _b, ...env } = safeEnv({ GIT_CONFIG_COUNT: '0' });
+  return new Promise((done) => {
+    const child = execFile(
+      'sh',
+      ['-c', `for f do ${command} "$f"; printf '\\001%d\\n' "$?"; done`, 'sh', ...files],
+      { cwd: repo.cwd, encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 },
+      (err, out) => {
+        const chunks = err ? [] : out.split('\x01');
+        if (chunks.length !== files.length + 1) {
+          Promise.all(files.map((f) => git(repo, [...args, '--', f]))).then(done);
+          return;
+        }
+        done(
+          files.map((_, k) => {
+            const text = k === 0 ? chunks[0]! : chunks[k]!.slice(chunks[k]!.indexOf('\n') + 1);
+            return chunks[k + 1]!.startsWith('0\n') ? text : null;
+          }),
+        );
+      },
+    );
+    child.stdin?.end();
+  });
+}
