@@ -251,6 +251,11 @@ describe('how a response is counted (test/fixtures/usage)', () => {
         'cache-1h-over',
         '"message.usage.cache_creation.ephemeral_1h_input_tokens" must not exceed "cache_creation_input_tokens" (100), got 1000000',
       ],
+      // No cache_creation_input_tokens: none written, and the error still says what is wrong.
+      [
+        'cache-1h-no-writes',
+        '"message.usage.cache_creation.ephemeral_1h_input_tokens" must not exceed "cache_creation_input_tokens" (0), got 4',
+      ],
     ]) {
       const r = await cli(['usage', '--transcripts', fixture(name!), '--timezone', 'UTC'], { env: HOME });
       expect(r).toEqual({
