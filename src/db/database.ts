@@ -9,7 +9,7 @@
 import { DuckDBInstance, StatementType } from '@duckdb/node-api';
 import type { DuckDBConnection, DuckDBInstance as Instance } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
-import { defaultMemoryLimit, everyCore, fileOptions, INSTANCE_OPTIONS, takeEarly } from './engine.js';
+import { defaultMemoryLimit, fileOptions, INSTANCE_OPTIONS, takeEarly } from './engine.js';
 import { type Params, sqlIdentifier, sqlString } from './sql-text.js';
 import {
   type Limits,
@@ -135,9 +135,13 @@ export class Database {
     }
   }
 
-  /** Run every statement after this on every core (a database starts on one: INSTANCE_OPTIONS). Before seal(). */
+  /**
+   * Run every statement after this on every core (a database starts on one: INSTANCE_OPTIONS), as
+   * DuckDB counts them: its default, which heeds a container's CPU quota (Node 20's
+   * availableParallelism does not). Before seal().
+   */
   async useEveryCore(): Promise<void> {
-    await this.con.run(`SET GLOBAL threads = ${everyCore()}`);
+    await this.con.run('RESET GLOBAL threads');
   }
 
   /** DuckDB's thread count: 1, or the machine's cores after useEveryCore. */
