@@ -165,13 +165,24 @@ export class Database {
    * is gone when it returns, and no other connection ever sees it. Where SQL that omg-evidence did
    * not write runs (the user's, a probe's registered checks).
    */
-  async sandbox<T>(use: (box: Database) => Promise<T>): Promise<T> {
+  async sandbox<T>(use: (box: Database) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const con = await this.instance.connect();
     const box = new Database(this.instance, con, this.file, true, true);
+    // Once `signal` aborts, whatever runs is interrupted, and again until `use` ends: DuckDB
+    // forgets an interrupt that comes between two statements.
+    let again: ReturnType<typeof setInterval> | undefined;
+    const stop = () => {
+      con.interrupt();
+      again ??= setInterval(() => con.interrupt(), 20);
+    };
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
     try {
       await con.run('BEGIN TRANSACTION');
       return await use(box);
     } finally {
+      signal?.removeEventListener('abort', stop);
+      clearInterval(again);
       await con.run('ROLLBACK').catch(() => undefined);
       box.close();
     }
