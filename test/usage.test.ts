@@ -251,6 +251,11 @@ describe('how a response is counted (test/fixtures/usage)', () => {
         'cache-1h-over',
         '"message.usage.cache_creation.ephemeral_1h_input_tokens" must not exceed "cache_creation_input_tokens" (100), got 1000000',
       ],
+      // No cache_creation_input_tokens: none written, and the error still says what is wrong.
+      [
+        'cache-1h-no-writes',
+        '"message.usage.cache_creation.ephemeral_1h_input_tokens" must not exceed "cache_creation_input_tokens" (0), got 4',
+      ],
     ]) {
       const r = await cli(['usage', '--transcripts', fixture(name!), '--timezone', 'UTC'], { env: HOME });
       expect(r).toEqual({
@@ -319,6 +324,20 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       0,
       [{ input_tokens: 10, cache_creation_input_tokens: 3, cache_creation_5m_input_tokens: null, cache_creation_1h_input_tokens: null }],
     ]);
+  });
+
+  it('a cache_creation count that is JSON null is unknown, as a top-level count that is null is: no error, in every pass', async () => {
+    for (const sql of [
+      'select input_tokens, cache_creation_input_tokens, cache_creation_5m_input_tokens, cache_creation_1h_input_tokens from transcript_messages',
+      'select m.input_tokens, m.cache_creation_input_tokens, m.cache_creation_5m_input_tokens, m.cache_creation_1h_input_tokens from transcript_messages as m, transcript_lines as l where l.rec = 2',
+    ]) {
+      const r = await cli(['sql', '--transcripts', fixture('cache-split-null'), sql, '--format', 'json'], { env: HOME });
+      expect([r.code, r.stderr, JSON.parse(r.stdout || 'null')]).toEqual([
+        0,
+        '',
+        [{ input_tokens: 10, cache_creation_input_tokens: 3, cache_creation_5m_input_tokens: null, cache_creation_1h_input_tokens: 2 }],
+      ]);
+    }
   });
 
   it('token counts that each fit but add up past 2^63 - 1 are an error at the line where they pass it, before any total is made', async () => {

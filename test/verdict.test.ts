@@ -378,6 +378,19 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it('a failing trigger is named at once: a later one already running is stopped, not waited for', async () => {
+    // The triggers run a few at a time: k-res-fails fails at once; k-repo-d's count would run for hours.
+    const dir = copyProbe(bundled);
+    const triggers = join(dir, 'registration/triggers');
+    writeFileSync(join(triggers, 'k-res-fails.sql'), 'select 1\n');
+    writeFileSync(join(triggers, 'k-repo-d-fires-repo.sql'), "select count(*) > 0 as fired, 'x' as observed from range(1000000000000)\n");
+    const run = await cli(['verdict', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^omg-evidence: \S+\/registration\/triggers\/k-res-fails\.sql: a trigger returns one row \(fired BOOLEAN, observed VARCHAR\)/,
+    );
+  }, 30_000);
+
   it('two SELECTs', async () => {
     expect(await cli(['verdict', probeFixture('attack-two-statements')])).toEqual(
       refused(

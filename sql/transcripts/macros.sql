@@ -33,9 +33,10 @@ create or replace temp macro omg_tokens_mistyped(v) as
     v is not null and coalesce(omg_tokens(v)::VARCHAR <> v::VARCHAR, true) and v::VARCHAR <> '-0';
 
 -- A token count of usage.cache_creation (read as JSON, so that one that is not an object is seen):
--- the count `key` names, as JSON.
+-- the count `key` names, as JSON; NULL for a JSON null, as a STRUCT's field reads it (and
+-- mistyped.sql skips it), so that it is unknown rather than mistyped.
 create or replace temp macro omg_cache_split(cc, key) as
-    json_extract(cc, '$.' || key);
+    nullif(json_extract(cc, '$.' || key), 'null');
 
 -- TRUE when a response's usage is not what it counts with (mistyped.sql says what): usage that
 -- counts no tokens (not an object, or an object with none of the four counts: read as a STRUCT,

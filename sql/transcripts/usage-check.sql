@@ -17,7 +17,8 @@ with fields as (
 
 select abs, rec, x.field as field, x.value as value,
        case when x.value < 0 then 'must not be negative'
-            else 'must not exceed "cache_creation_input_tokens" (' || writes || ')' end as problem
+            -- No cache_creation_input_tokens writes none, as the WHERE below reads it (a NULL would blank the message).
+            else 'must not exceed "cache_creation_input_tokens" (' || coalesce(writes, 0) || ')' end as problem
 from fields
 where x.value < 0 or (x.field = 'cache_creation.ephemeral_1h_input_tokens' and x.value > coalesce(writes, 0))
 order by abs, rec, x.field

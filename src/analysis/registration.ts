@@ -154,6 +154,7 @@ async function runFile(
   path: string,
   spec: Spec,
   lineOf: LineOf,
+  signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const regDir = join(probe.dir, 'registration');
   const from = `${displayPath(join(probe.dir, file))}:${lineOf(join(probe.dir, file), rec)}`;
@@ -182,7 +183,7 @@ async function runFile(
       throw new InputError(`${where}: uses the parameter $${other}; a ${spec.what} is given $probe only`, `fix the ${spec.what}'s SELECT`);
     }
     return box.query(sql, names.length ? { probe: probe.id } : undefined, where);
-  });
+  }, signal);
   const want = spec.columns.map(([name, type]) => `${name} ${type}`).join(', ');
   const got = res.columns.map((c, i) => `${c} ${res.types[i]}`).join(', ');
   if (res.rows.length !== 1 || got !== want) {
@@ -225,7 +226,9 @@ export async function evaluateRegistration(db: Database, probes: readonly Readon
     });
     for (const row of checks.rows) jobs.push({ probe, row, spec: CHECK, path: String(row.check) });
   }
-  const answers = await inOrder(jobs, AT_ONCE, (j) => runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf));
+  const answers = await inOrder(jobs, AT_ONCE, (j, signal) =>
+    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, signal),
+  );
   for (const [i, { probe, row, spec }] of jobs.entries()) {
     const r = answers[i]!;
     if (spec === TRIGGER) {
@@ -250,20 +253,25 @@ export async function evaluateRegistration(db: Database, probes: readonly Readon
 /**
  * `work` over `items`, at most `limit` at a time, their results in the items' order. When some fail,
  * the first item's error in that order is thrown, once every started item has settled (none is
- * left running), and no item after a failed one is started.
+ * left running), and no item after a failed one is started; one after it already running is told
+ * to stop (its signal aborts), since its answer is not needed (it had not run one by one).
  */
-async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T, signal: AbortSignal) => Promise<R>): Promise<R[]> {
   const settled: PromiseSettledResult<R>[] = new Array(items.length);
+  const stops = items.map(() => new AbortController());
   let next = 0;
   let failedAt = items.length;
   const worker = async () => {
     while (next < items.length && next < failedAt) {
       const i = next++;
       try {
-        settled[i] = { status: 'fulfilled', value: await work(items[i]!) };
+        settled[i] = { status: 'fulfilled', value: await work(items[i]!, stops[i]!.signal) };
       } catch (reason) {
         settled[i] = { status: 'rejected', reason };
-        failedAt = Math.min(failedAt, i);
+        if (i < failedAt) {
+          failedAt = i;
+          for (const stop of stops.slice(i + 1, next)) stop.abort();
+        }
       }
     }
   };

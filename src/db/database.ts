@@ -9,7 +9,7 @@
 import { DuckDBInstance, StatementType } from '@duckdb/node-api';
 import type { DuckDBConnection, DuckDBInstance as Instance } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
-import { defaultMemoryLimit, everyCore, fileOptions, INSTANCE_OPTIONS, takeEarly } from './engine.js';
+import { defaultMemoryLimit, fileOptions, INSTANCE_OPTIONS, takeEarly } from './engine.js';
 import { type Params, sqlIdentifier, sqlString } from './sql-text.js';
 import {
   type Limits,
@@ -135,9 +135,13 @@ export class Database {
     }
   }
 
-  /** Run every statement after this on every core (a database starts on one: INSTANCE_OPTIONS). Before seal(). */
+  /**
+   * Run every statement after this on every core (a database starts on one: INSTANCE_OPTIONS), as
+   * DuckDB counts them: its default, which heeds a container's CPU quota (Node 20's
+   * availableParallelism does not). Before seal().
+   */
   async useEveryCore(): Promise<void> {
-    await this.con.run(`SET GLOBAL threads = ${everyCore()}`);
+    await this.con.run('RESET GLOBAL threads');
   }
 
   /** DuckDB's thread count: 1, or the machine's cores after useEveryCore. */
@@ -161,13 +165,24 @@ export class Database {
    * is gone when it returns, and no other connection ever sees it. Where SQL that omg-evidence did
    * not write runs (the user's, a probe's registered checks).
    */
-  async sandbox<T>(use: (box: Database) => Promise<T>): Promise<T> {
+  async sandbox<T>(use: (box: Database) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const con = await this.instance.connect();
     const box = new Database(this.instance, con, this.file, true, true);
+    // Once `signal` aborts, whatever runs is interrupted, and again until `use` ends: DuckDB
+    // forgets an interrupt that comes between two statements.
+    let again: ReturnType<typeof setInterval> | undefined;
+    const stop = () => {
+      con.interrupt();
+      again ??= setInterval(() => con.interrupt(), 20);
+    };
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
     try {
       await con.run('BEGIN TRANSACTION');
       return await use(box);
     } finally {
+      signal?.removeEventListener('abort', stop);
+      clearInterval(again);
       await con.run('ROLLBACK').catch(() => undefined);
       box.close();
     }

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, totalmem } from 'node:os';
+import { totalmem } from 'node:os';
 import type * as Bindings from '@duckdb/node-bindings';
 
 /**
@@ -25,13 +25,15 @@ export const INSTANCE_OPTIONS: Readonly<Record<string, string>> = {
 /** Inputs of this many bytes or more are read, and queried, on every core; smaller ones on one. */
 export const PARALLEL_BYTES = 16 * 1024 * 1024;
 
-/** DuckDB's `threads` for every core. */
-export const everyCore = (): string => String(availableParallelism());
-
-/** INSTANCE_OPTIONS for a database file: every core for one as large as an input read on every core. */
+/**
+ * INSTANCE_OPTIONS for a database file: every core for one as large as an input read on every core,
+ * as DuckDB counts them (its default `threads`, which heeds a container's CPU quota).
+ */
 export function fileOptions(file: string): Record<string, string> {
   const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-  return size >= PARALLEL_BYTES ? { ...INSTANCE_OPTIONS, threads: everyCore() } : { ...INSTANCE_OPTIONS };
+  if (size < PARALLEL_BYTES) return { ...INSTANCE_OPTIONS };
+  const { threads: _one, ...everyCore } = INSTANCE_OPTIONS;
+  return everyCore;
 }
 
 /** DuckDB's memory_limit when none is given: a quarter of the machine's memory. */
