@@ -16,6 +16,7 @@ import {
   type ParsedSql,
   type RowSink,
   gatherStatements,
+  interruptOnAbort,
   selectViaJson,
   statementTypes,
   streamStatements,
@@ -135,11 +136,7 @@ export class Database {
     }
   }
 
-  /**
-   * Run every statement after this on every core (a database starts on one: INSTANCE_OPTIONS), as
-   * DuckDB counts them: its default, which heeds a container's CPU quota (Node 20's
-   * availableParallelism does not). Before seal().
-   */
+  /** Every core from here on, as DuckDB counts them (its default heeds a container's CPU quota; Node 20's count does not). Before seal(). */
   async useEveryCore(): Promise<void> {
     await this.con.run('RESET GLOBAL threads');
   }
@@ -168,21 +165,12 @@ export class Database {
   async sandbox<T>(use: (box: Database) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const con = await this.instance.connect();
     const box = new Database(this.instance, con, this.file, true, true);
-    // Once `signal` aborts, whatever runs is interrupted, and again until `use` ends: DuckDB
-    // forgets an interrupt that comes between two statements.
-    let again: ReturnType<typeof setInterval> | undefined;
-    const stop = () => {
-      con.interrupt();
-      again ??= setInterval(() => con.interrupt(), 20);
-    };
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop, { once: true });
+    const release = interruptOnAbort(con, signal);
     try {
       await con.run('BEGIN TRANSACTION');
       return await use(box);
     } finally {
-      signal?.removeEventListener('abort', stop);
-      clearInterval(again);
+      release();
       await con.run('ROLLBACK').catch(() => undefined);
       box.close();
     }

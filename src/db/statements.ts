@@ -278,3 +278,21 @@ export async function selectViaJson(con: DuckDBConnection, sql: string, params?:
   if (text !== null && UNSAFE_INTEGER.test(text)) return null;
   return { columns, types: types.map((t) => t.toString()), rows: text === null ? [] : (JSON.parse(`[${text}]`) as Row[]) };
 }
+
+/**
+ * Interrupt what runs on `con` once `signal` aborts, and again until the returned function is
+ * called: DuckDB forgets an interrupt that comes between two statements.
+ */
+export function interruptOnAbort(con: DuckDBConnection, signal: AbortSignal | undefined): () => void {
+  let again: ReturnType<typeof setInterval> | undefined;
+  const stop = () => {
+    con.interrupt();
+    again ??= setInterval(() => con.interrupt(), 20);
+  };
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
+  return () => {
+    signal?.removeEventListener('abort', stop);
+    clearInterval(again);
+  };
+}
