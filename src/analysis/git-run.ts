@@ -1,6 +1,6 @@
 /**
  * Running git so that it only reads (SAFE_CONFIG, safeEnv), and as few processes as it takes:
- * starting a process from this one, with DuckDB mapped, takes 10–30 ms of the main thread each
+ * starting a process from this one, with DuckDB mapped, blocks its main thread while it is copied
  * (bench/README.md, "git in one shell"), so commands that do not wait on each other run one after
  * the other in one `sh` (gitBatch), which starts its children at next to no cost.
  */
