@@ -18,7 +18,7 @@
  *    wrote is checked once per corpus with `census --db FILE`. A difference prints MISMATCH with
  *    sample rows and makes the exit status 1.
  * 4. Cold start: `node <package.json bin> census` on the bundled probe, median of --cold-runs.
- * 5. Prints markdown tables (medians, ratios to the scan, peak RSS, PASS/FAIL per target) and
+ * 5. Prints markdown tables (medians of wall and CPU time, ratios to the scan, peak RSS, PASS/FAIL per target) and
  *    writes bench/out/results.json.
  *
  * Exit status: 0 when every output matched, 1 on a MISMATCH or a failed command, 2 on bad setup.
@@ -128,8 +128,10 @@ function measure(name, cmd, args) {
   const elapsed = /Elapsed \(wall clock\) time[^:]*: ([\d:.]+)/.exec(t)?.[1];
   const wall = elapsed ? elapsed.split(':').reduce((acc, part) => acc * 60 + Number(part), 0) : hrWall;
   const rssKB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(t)?.[1] ?? NaN);
+  // CPU time (user + sys) beside wall time: on a shared machine it varies less.
+  const cpu = ['User', 'System'].reduce((acc, k) => acc + Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(t)?.[1] ?? NaN), 0);
   const exit = Number(/Exit status: (\d+)/.exec(t)?.[1] ?? (/terminated by signal/.test(t) ? 128 : NaN));
-  return { wall, rss_mb: rssKB / 1024, exit, hr_wall: hrWall, outFile, stderr: readFileSync(errFile, 'utf8') };
+  return { wall, cpu, rss_mb: rssKB / 1024, exit, hr_wall: hrWall, outFile, stderr: readFileSync(errFile, 'utf8') };
 }
 
 // ---------------------------------------------------------------- corpus and build
@@ -425,6 +427,7 @@ function runJob(command, c, round) {
     corpus: c.key,
     round,
     wall_s: m.wall,
+    cpu_s: m.cpu,
     rss_mb: m.rss_mb,
     exit: m.exit,
     hr_wall_s: m.hr_wall,
@@ -510,6 +513,7 @@ function stat(command, corpus) {
     median_s: median(walls),
     min_s: rs.length ? Math.min(...walls) : null,
     max_s: rs.length ? Math.max(...walls) : null,
+    median_cpu_s: median(rs.map((r) => r.cpu_s)),
     peak_rss_mb: rs.length ? Math.max(...rs.map((r) => r.rss_mb)) : null,
     output: all.every((r) => r.output === 'ok') ? 'ok' : 'MISMATCH/ERROR',
   };
@@ -581,17 +585,17 @@ out.push(
   '',
   '## Timings',
   '',
-  '| command | corpus | runs | median wall (s) | min–max (s) | ÷ scan | peak RSS (MB) | output |',
-  '|---|---|---:|---:|---:|---:|---:|---|',
+  '| command | corpus | runs | median wall (s) | min–max (s) | median CPU (s) | ÷ scan | peak RSS (MB) | output |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---|',
 );
 for (const s of summary) {
   out.push(
-    `| ${LABELS[s.command]} | ${s.corpus} | ${s.runs} | ${fmt(s.median_s)} | ${fmt(s.min_s)}–${fmt(s.max_s)} | ${s.over_scan == null ? '' : `${fmt(s.over_scan)}×`} | ${fmt(s.peak_rss_mb, 0)} | ${s.output} |`,
+    `| ${LABELS[s.command]} | ${s.corpus} | ${s.runs} | ${fmt(s.median_s)} | ${fmt(s.min_s)}–${fmt(s.max_s)} | ${fmt(s.median_cpu_s)} | ${s.over_scan == null ? '' : `${fmt(s.over_scan)}×`} | ${fmt(s.peak_rss_mb, 0)} | ${s.output} |`,
   );
 }
 if (coldSummary)
   out.push(
-    `| cold start: node ${binPath} census (bundled probe) | | ${coldSummary.runs} | ${fmt(coldSummary.median_s)} | ${fmt(coldSummary.min_s)}–${fmt(coldSummary.max_s)} | | ${fmt(coldSummary.peak_rss_mb, 0)} | ${coldSummary.output} |`,
+    `| cold start: node ${binPath} census (bundled probe) | | ${coldSummary.runs} | ${fmt(coldSummary.median_s)} | ${fmt(coldSummary.min_s)}–${fmt(coldSummary.max_s)} | | | ${fmt(coldSummary.peak_rss_mb, 0)} | ${coldSummary.output} |`,
   );
 for (const [k, l] of Object.entries(loadChecks)) {
   out.push(

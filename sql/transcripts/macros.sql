@@ -78,38 +78,28 @@ create or replace temp macro omg_call(b, i, input_keys) as {
 
 -- TRUE when none of the fields the loader reads is on the line: a line that is not JSON, or not an
 -- object, or an object without them (`{}` is a record). The loader looks at such lines again to tell.
-create or replace temp macro omg_keyless(j) as
-    j.type is null and j.subtype is null and j.sessionId is null and j.uuid is null and j.timestamp is null
-    and j.version is null and j.isSidechain is null and j.agentId is null and j.message is null;
+-- A pass that does not read a field passes NULL for it.
+create or replace temp macro omg_keyless(type, subtype, session_id, uuid, ts, ver, sidechain, agent, message) as
+    type is null and subtype is null and session_id is null and uuid is null and ts is null
+    and ver is null and sidechain is null and agent is null and message is null;
 
 -- A user line's tool_result block `b` at position `i`: the call it answers and whether it says it
--- failed (is_error, or a toolUseResult string "Error: …"). Its text is kept when its content is at
+-- failed (is_error, or the line's toolUseResult `tur` a string "Error: …"). Its text is kept when its content is at
 -- most 4 KiB of JSON (every Skill result seen is a line or two); a larger one is marked `big`, and
 -- read again only if it answers a Skill call (results-big.sql).
-create or replace temp macro omg_result(j, b, i) as {
+create or replace temp macro omg_result(tur, b, i) as {
     'block': i,
     'is_result': b.type = 'tool_result' and b.tool_use_id is not null,
     'tool_use_id': b.tool_use_id,
     'is_error': coalesce(b.is_error, false)
-        or coalesce(json_type(j.toolUseResult) = 'VARCHAR' and starts_with(j.toolUseResult ->> '$', 'Error:'), false),
+        or coalesce(json_type(tur) = 'VARCHAR' and starts_with(tur ->> '$', 'Error:'), false),
     'big': strlen(b.content::VARCHAR) > 4096,
     'result': case when strlen(b.content::VARCHAR) <= 4096 then omg_result_text(b.content) end
 };
 
--- A line's columns, from its typed parse `j`. `keyless` lines are looked at again (omg_keyless).
-create or replace temp macro omg_line(j) as {
-    'type': j.type,
-    'subtype': j.subtype,
-    'session_id': j.sessionId,
-    'uuid': j.uuid,
-    'timestamp': j.timestamp ->> '$',
-    'version': j.version ->> '$',
-    'mistyped': omg_mistyped(j.timestamp) or omg_mistyped(j.version),
-    'is_sidechain': coalesce(j.isSidechain, false),
-    'agent_id': j.agentId,
-    'model': j.message.model,
-    'keyless': omg_keyless(j)
-};
+-- TRUE when a line's timestamp or version (read as JSON) is not a string (omg_mistyped).
+create or replace temp macro omg_line_mistyped(ts, ver) as
+    omg_mistyped(ts) or omg_mistyped(ver);
 
 -- The project of a transcript file: the folder that holds its session's file (`<sid>.jsonl`, and
 -- `agent-*.jsonl` beside it or under `<sid>/subagents/`); under ~/.claude/projects, the project's slug.
@@ -118,39 +108,48 @@ create or replace temp macro omg_project(abs) as
 
 -- An assistant line's API response as the line states it, for transcript_messages (messages.sql):
 -- its ids, model and usage snapshot, and where and by whom it was made. NULL for any other line,
--- and for an assistant line with no usage. `o` gives its record number.
-create or replace temp macro omg_response(j, o) as
-    case when j.type = 'assistant' and j.message.usage is not null then {
+-- and for an assistant line with no usage. `o` gives its record number; the other arguments are
+-- the line's fields as read_json types them.
+create or replace temp macro omg_response(o, type, session_id, ts, message, request_id, sidechain, agent, cwd, git_branch) as
+    case when type = 'assistant' and message.usage is not null then {
         'o': o,
-        'session_id': j.sessionId,
-        'timestamp': j.timestamp ->> '$',
-        'message_id': j.message.id,
-        'request_id': j.requestId,
-        'model': j.message.model,
-        'input_tokens': omg_tokens(j.message.usage.input_tokens),
-        'output_tokens': omg_tokens(j.message.usage.output_tokens),
-        'cache_creation_input_tokens': omg_tokens(j.message.usage.cache_creation_input_tokens),
-        'cache_read_input_tokens': omg_tokens(j.message.usage.cache_read_input_tokens),
-        'cache_creation_5m_input_tokens': omg_tokens(omg_cache_split(j.message.usage.cache_creation, 'ephemeral_5m_input_tokens')),
-        'cache_creation_1h_input_tokens': omg_tokens(omg_cache_split(j.message.usage.cache_creation, 'ephemeral_1h_input_tokens')),
-        'service_tier': j.message.usage.service_tier,
-        'is_sidechain': coalesce(j.isSidechain, false),
-        'agent_id': j.agentId,
-        'cwd': j.cwd,
-        'git_branch': j.gitBranch,
-        'mistyped': omg_usage_mistyped(j.message.usage)
+        'session_id': session_id,
+        'timestamp': ts ->> '$',
+        'message_id': message.id,
+        'request_id': request_id,
+        'model': message.model,
+        'input_tokens': omg_tokens(message.usage.input_tokens),
+        'output_tokens': omg_tokens(message.usage.output_tokens),
+        'cache_creation_input_tokens': omg_tokens(message.usage.cache_creation_input_tokens),
+        'cache_read_input_tokens': omg_tokens(message.usage.cache_read_input_tokens),
+        'cache_creation_5m_input_tokens': omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_5m_input_tokens')),
+        'cache_creation_1h_input_tokens': omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_1h_input_tokens')),
+        'service_tier': message.usage.service_tier,
+        'is_sidechain': coalesce(sidechain, false),
+        'agent_id': agent,
+        'cwd': cwd,
+        'git_branch': git_branch,
+        'mistyped': omg_usage_mistyped(message.usage)
     } end;
 
--- An assistant line's calls, for the passes that read no call's input keys (lean, usage): its one
--- content block as a call, or its list of several.
-create or replace temp macro omg_call1(j) as
-    case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
-         then omg_call(j.message.content[1], 1, null::VARCHAR[])
+-- An assistant line's calls: its one content block `b1` as a call (`n` blocks), or its list
+-- `content` of several. The passes read b1 (message.content[1]) once per line, in their inner
+-- select. The keyed ones give each call's input keys (a MAP's keys, sorted), for the passes that fill every
+-- column of transcript_tool_uses (full, calls); the others none (lean, usage).
+create or replace temp macro omg_call1(type, n, b1) as
+    case when type = 'assistant' and n = 1 and b1.type = 'tool_use' then omg_call(b1, 1, null::VARCHAR[]) end;
+
+create or replace temp macro omg_calls(type, n, content) as
+    case when type = 'assistant' and n > 1
+         then list_filter(list_transform(content, (b, i) -> omg_call(b, i, null::VARCHAR[])), c -> c.is_call)
     end;
 
-create or replace temp macro omg_calls(j) as
-    case when j.type = 'assistant' and len(j.message.content) > 1
-         then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, null::VARCHAR[])), c -> c.is_call)
+create or replace temp macro omg_call1_keyed(type, n, b1) as
+    case when type = 'assistant' and n = 1 and b1.type = 'tool_use' then omg_call(b1, 1, list_sort(map_keys(b1.input))) end;
+
+create or replace temp macro omg_calls_keyed(type, n, content) as
+    case when type = 'assistant' and n > 1
+         then list_filter(list_transform(content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
     end;
 
 -- The passes over the lines (scan-*.sql). read_json types the fields below and leaves the rest of
@@ -160,16 +159,20 @@ create or replace temp macro omg_calls(j) as
 -- agentId (NULL). Usage: the lean fields and each response's usage (omg_response), for what reads the calls and
 -- transcript_messages and no tool_result. Full: everything, each response's usage, a call's input as a MAP (for its key names), and each
 -- tool_result block's call id, error flag and content, and toolUseResult.
+-- Each pass computes its columns straight from read_json's (no struct of the line is packed to be
+-- taken apart again), and its inner select reads a line's first content block once (bench/README.md, scan27).
 create or replace temp macro omg_scan_lean(files) as table
-select abs, o, unnest(omg_line(j)),
-       omg_call1(j) as call1,
-       omg_calls(j) as calls,
+select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       false as is_sidechain, null::VARCHAR as agent_id, message.model as model,
+       omg_keyless(type, null, sessionId, null, ts, ver, null, null, message) as keyless,
+       omg_call1(type, n, b1) as call1,
+       omg_calls(type, n, message.content) as calls,
        null as result1,
        null as results
 from (
-    select filename as abs, ordinality as o,
-           {'type': type, 'subtype': null::VARCHAR, 'sessionId': sessionId, 'uuid': null::VARCHAR, 'timestamp': timestamp,
-            'version': version, 'isSidechain': null::BOOLEAN, 'agentId': null::VARCHAR, 'message': message} as j
+    select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version as ver, message,
+           len(message.content) as n, message.content[1] as b1
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
@@ -184,11 +187,9 @@ from (
 -- collected per group (bench/README.md, usage).
 create or replace temp macro omg_scan_responses(files) as table
 select filename as abs, ordinality as o, sessionId as session_id,
-       omg_keyless({'type': type, 'subtype': null::VARCHAR, 'sessionId': sessionId, 'uuid': null::VARCHAR,
-                    'timestamp': timestamp, 'version': version, 'isSidechain': isSidechain, 'agentId': agentId,
-                    'message': message}) as keyless,
+       omg_keyless(type, null, sessionId, null, timestamp, version, isSidechain, agentId, message) as keyless,
        -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
-       omg_mistyped(timestamp) or omg_mistyped(version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as mistyped,
+       omg_line_mistyped(timestamp, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as mistyped,
        coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
        timestamp ->> '$' as timestamp,
        message.id as message_id,
@@ -213,17 +214,18 @@ from read_json(files, format = 'newline_delimited', records = true, ignore_error
      with ordinality;
 
 create or replace temp macro omg_scan_usage(files) as table
-select abs, o, unnest(omg_line(j)),
-       omg_call1(j) as call1,
-       omg_calls(j) as calls,
+select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       coalesce(isSidechain, false) as is_sidechain, agentId as agent_id, message.model as model,
+       omg_keyless(type, null, sessionId, null, ts, ver, isSidechain, agentId, message) as keyless,
+       omg_call1(type, n, b1) as call1,
+       omg_calls(type, n, message.content) as calls,
        null as result1,
        null as results,
-       omg_response(j, o) as response
+       omg_response(o, type, sessionId, ts, message, requestId, isSidechain, agentId, cwd, gitBranch) as response
 from (
-    select filename as abs, ordinality as o,
-           {'type': type, 'subtype': null::VARCHAR, 'sessionId': sessionId, 'uuid': null::VARCHAR, 'timestamp': timestamp,
-            'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'requestId': requestId, 'cwd': cwd,
-            'gitBranch': gitBranch, 'message': message} as j
+    select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version as ver, isSidechain, agentId,
+           requestId, cwd, gitBranch, message, len(message.content) as n, message.content[1] as b1
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
@@ -233,35 +235,24 @@ from (
          with ordinality
 );
 
--- An assistant line's calls with each call's input keys (a MAP's keys, sorted), for the passes that
--- fill every column of transcript_tool_uses (full, calls): its one content block, or its list of several.
-create or replace temp macro omg_call1_keyed(j) as
-    case when j.type = 'assistant' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_use'
-         then omg_call(j.message.content[1], 1, list_sort(map_keys(j.message.content[1].input)))
-    end;
-
-create or replace temp macro omg_calls_keyed(j) as
-    case when j.type = 'assistant' and len(j.message.content) > 1
-         then list_filter(list_transform(j.message.content, (b, i) -> omg_call(b, i, list_sort(map_keys(b.input)))), c -> c.is_call)
-    end;
-
 create or replace temp macro omg_scan_full(files) as table
-select abs, o, unnest(omg_line(j)),
-       omg_call1_keyed(j) as call1,
-       omg_calls_keyed(j) as calls,
-       case when j.type = 'user' and len(j.message.content) = 1 and j.message.content[1].type = 'tool_result'
-                 and j.message.content[1].tool_use_id is not null
-            then omg_result(j, j.message.content[1], 1)
+select abs, o, type, subtype, sessionId as session_id, uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       coalesce(isSidechain, false) as is_sidechain, agentId as agent_id, message.model as model,
+       omg_keyless(type, subtype, sessionId, uuid, ts, ver, isSidechain, agentId, message) as keyless,
+       omg_call1_keyed(type, n, b1) as call1,
+       omg_calls_keyed(type, n, message.content) as calls,
+       case when type = 'user' and n = 1 and b1.type = 'tool_result' and b1.tool_use_id is not null
+            then omg_result(toolUseResult, b1, 1)
        end as result1,
-       case when j.type = 'user' and len(j.message.content) > 1
-            then list_filter(list_transform(j.message.content, (b, i) -> omg_result(j, b, i)), r -> r.is_result)
+       case when type = 'user' and n > 1
+            then list_filter(list_transform(message.content, (b, i) -> omg_result(toolUseResult, b, i)), r -> r.is_result)
        end as results,
-       omg_response(j, o) as response
+       omg_response(o, type, sessionId, ts, message, requestId, isSidechain, agentId, cwd, gitBranch) as response
 from (
-    select filename as abs, ordinality as o,
-           {'type': type, 'subtype': subtype, 'sessionId': sessionId, 'uuid': uuid, 'timestamp': timestamp,
-            'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'toolUseResult': toolUseResult,
-            'requestId': requestId, 'cwd': cwd, 'gitBranch': gitBranch, 'message': message} as j
+    select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
+           isSidechain, agentId, toolUseResult, requestId, cwd, gitBranch, message,
+           len(message.content) as n, message.content[1] as b1
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
@@ -276,15 +267,17 @@ from (
 -- isSidechain and agentId), without a tool_result or a response: for SQL that reads the calls but
 -- no result (scan-calls.sql).
 create or replace temp macro omg_scan_calls(files) as table
-select abs, o, unnest(omg_line(j)),
-       omg_call1_keyed(j) as call1,
-       omg_calls_keyed(j) as calls,
+select abs, o, type, subtype, sessionId as session_id, uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       coalesce(isSidechain, false) as is_sidechain, agentId as agent_id, message.model as model,
+       omg_keyless(type, subtype, sessionId, uuid, ts, ver, isSidechain, agentId, message) as keyless,
+       omg_call1_keyed(type, n, b1) as call1,
+       omg_calls_keyed(type, n, message.content) as calls,
        null as result1,
        null as results
 from (
-    select filename as abs, ordinality as o,
-           {'type': type, 'subtype': subtype, 'sessionId': sessionId, 'uuid': uuid, 'timestamp': timestamp,
-            'version': version, 'isSidechain': isSidechain, 'agentId': agentId, 'message': message} as j
+    select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
+           isSidechain, agentId, message, len(message.content) as n, message.content[1] as b1
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
