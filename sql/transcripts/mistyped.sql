@@ -9,8 +9,8 @@ with line as (
     where ordinality = $rec
 ),
 
-fields as (
-    select unnest([
+listed as (
+    select [
         {'k': 'timestamp', 'want': 'a string', 'v': json -> '$.timestamp'},
         {'k': 'version', 'want': 'a string', 'v': json -> '$.version'},
         {'k': 'message.usage', 'want': 'an object that counts tokens (input_tokens, output_tokens, cache_creation_input_tokens or cache_read_input_tokens)',
@@ -25,9 +25,14 @@ fields as (
         {'k': 'message.usage.cache_creation.ephemeral_5m_input_tokens', 'want': 'an integer',
          'v': json -> '$.message.usage.cache_creation.ephemeral_5m_input_tokens'},
         {'k': 'message.usage.cache_creation.ephemeral_1h_input_tokens', 'want': 'an integer',
-         'v': json -> '$.message.usage.cache_creation.ephemeral_1h_input_tokens'}]) as x,
-        generate_subscripts([0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 1) as i
+         'v': json -> '$.message.usage.cache_creation.ephemeral_1h_input_tokens'}] as l
     from line
+),
+
+-- Each field with its place in the list, which the list's own length gives.
+fields as (
+    select unnest(l) as x, unnest(range(1, len(l) + 1)) as i
+    from listed
 )
 
 select x.k as k, x.want as want, left(x.v::VARCHAR, 60) as v
