@@ -196,6 +196,13 @@ describe('transcript edge cases', () => {
     });
   }
 
+  it("a session's first timestamp is its earliest instant, whatever offset each line is written with, and never a string that is no time", async () => {
+    // 10:00+09:00 is 01:00Z, before 05:00Z; "0" sorts before both as text (the first timestamp was null).
+    const dir = join('test', 'fixtures', 'transcripts', 'mixed-offsets');
+    const census = JSON.parse((await cli(['census', '--transcripts', dir, '--format', 'json'])).stdout);
+    expect(census.map((s: { first_timestamp: string }) => s.first_timestamp)).toEqual(['2026-03-01T01:00:00.000Z']);
+  });
+
   it('reads a file whose name holds glob characters as itself', async () => {
     // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
     const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');

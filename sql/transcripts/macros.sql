@@ -292,6 +292,8 @@ from (
 -- mistyped), and the lines that hold calls or results, each with what its rows need: a
 -- line of one content block (every real transcript's) as a struct, a line of several as a list,
 -- which costs more to collect.
+-- The first timestamp is the earliest instant, not the least text: 10:00:00+09:00 comes before
+-- 05:00:00Z, and a timestamp that is no time is not one.
 -- Versions and models are the keys of a histogram: list(distinct …) would build a hash table of
 -- its own per aggregate. (A comment inside the body breaks the macro: DuckDB then reports
 -- "Cannot mix aggregates with non-aggregated columns".)
@@ -300,7 +302,7 @@ create or replace temp macro omg_group(o, keyless, mistyped, line_type, ts, ver,
     'first_o': min(o),
     'keyless_o': list(o) filter (where keyless),
     'mistyped_o': min(o) filter (where mistyped),
-    'first_timestamp': min(ts),
+    'first_timestamp': min(try_cast(ts as TIMESTAMPTZ)),
     'versions': map_keys(histogram(ver) filter (where ver is not null)),
     'models': map_keys(histogram(line_model) filter (where line_type = 'assistant' and line_model is not null)),
     'calls1': list({'o': o, 'timestamp': ts, 'version': ver, 'model': line_model, 'is_sidechain': sidechain,

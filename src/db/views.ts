@@ -202,7 +202,7 @@ export const VIEWS: View[] = [
     transcripts: true,
     columns: {
       session_id: 'the sessionId its lines carry',
-      first_timestamp: 'the earliest timestamp of its lines, compared as written (Claude Code writes every one in UTC)',
+      first_timestamp: 'the earliest timestamp of its lines, as instants (whatever offset each is written with)',
       versions: 'Claude Code versions that wrote it, sorted',
       models: 'models of its assistant lines, sorted',
       lines: 'its non-blank lines, every record type',
