@@ -160,7 +160,7 @@ const safeArgs = (repo: Repo) => [
   ...[...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)].flatMap((c) => ['-c', c]),
 ];
 
-/** Several git commands as git() runs them, in one shell (git-batch.ts), or one by one when no shell can. */
+/** Several git commands as git() runs them, in one shell (gitBatch), or one by one when no shell can. */
 export async function gitAll(repo: Repo, calls: GitCall[]): Promise<(string | null)[]> {
   const safe = safeArgs(repo);
   const batch = await gitBatch(
@@ -172,33 +172,10 @@ export async function gitAll(repo: Repo, calls: GitCall[]): Promise<(string | nu
   return batch ?? Promise.all(calls.map((c) => git(repo, c.args, c.config, c.input)));
 }
 
-/**
- * `git <args> -- <file>` for each of `files` in one sh (starting a process from this one, with DuckDB mapped, is what
- * costs): each output ends with \x01 and its exit status (git quotes control characters in paths). Without sh, one git each.
- */
+/** `git <args> -- <file>` for each of `files`, in one shell as gitAll runs them. */
 export function gitEach(repo: Repo, args: string[], files: string[]): Promise<(string | null)[]> {
-  const safe = [...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)];
-  const command = ['git', '--no-pager', '--no-optional-locks', ...safe.flatMap((c) => ['-c', c]), ...args, '--'].map(quote).join(' ');
-  const { ENV: _e, BASH_ENV: _b, ...env } = safeEnv({ GIT_CONFIG_COUNT: '0' });
-  return new Promise((done) => {
-    const child = execFile(
-      'sh',
-      ['-c', `for f do ${command} "$f"; printf '\\001%d\\n' "$?"; done`, 'sh', ...files],
-      { cwd: repo.cwd, encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 },
-      (err, out) => {
-        const chunks = err ? [] : out.split('\x01');
-        if (chunks.length !== files.length + 1) {
-          Promise.all(files.map((f) => git(repo, [...args, '--', f]))).then(done);
-          return;
-        }
-        done(
-          files.map((_, k) => {
-            const text = k === 0 ? chunks[0]! : chunks[k]!.slice(chunks[k]!.indexOf('\n') + 1);
-            return chunks[k + 1]!.startsWith('0\n') ? text : null;
-          }),
-        );
-      },
-    );
-    child.stdin?.end();
-  });
+  return gitAll(
+    repo,
+    files.map((f) => ({ args: [...args, '--', f] })),
+  );
 }
