@@ -31,9 +31,6 @@ import { readSql } from '../db/queries.js';
 import { rejectJsonValues } from './probe.js';
 import { kindWord, outOfRange, recordError } from './validate.js';
 
-/** The least a scan of its own is given (loadTranscripts). */
-const SHARE = 16 * 1024 * 1024;
-
 export interface Progress {
   files: number;
   bytes: number;
@@ -116,8 +113,8 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
   // WITH ORDINALITY runs a scan on one thread: one scan per thread, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
-  // A share under 16 MiB scans faster than another connection starts.
-  const shared = shares(sized, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / SHARE)));
+  // A share under PARALLEL_BYTES scans faster than another connection starts.
+  const shared = shares(sized, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / PARALLEL_BYTES)));
   // DuckDB rejects a UTF-8 BOM when a scan reads one file, and skips it when it reads two or more
   // (duckdb/duckdb#16568): a share of one such file reads it twice and keeps the first copy.
   const twice = new Set(shared.filter((p) => p.length === 1 && startsWithBom(p[0]!)).map((p) => p[0]!));
