@@ -241,12 +241,57 @@ describe('transcript edge cases', () => {
   });
 });
 
+describe("a Skill call's result, whatever its size", () => {
+  // The pass keeps a short result's text; a longer one's line is read again. Either way the text is
+  // the whole result, as the fixture's own JSON says it (a string, or its text blocks joined).
+  it('is whole in transcript_tool_results, and so is whether it failed (long-skill-results)', async () => {
+    const dir = join('test', 'fixtures', 'transcripts', 'long-skill-results');
+    const lines = readFileSync(join(repo, dir, 'cccccccc-0000-4000-8000-000000000003.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const skills = new Set(
+      lines
+        .flatMap((l) => l.message.content)
+        .filter((b) => b.type === 'tool_use' && ['Skill', 'SlashCommand'].includes(b.name))
+        .map((b) => b.id),
+    );
+    const want = lines
+      .flatMap((l) => l.message.content.map((b: Record<string, unknown>) => ({ b, tur: l.toolUseResult })))
+      .filter(({ b }) => b.type === 'tool_result' && skills.has(b.tool_use_id))
+      .map(({ b, tur }) => {
+        const c = b.content as string | { type: string; text?: string }[];
+        const result =
+          typeof c === 'string'
+            ? c
+            : c
+                .filter((x) => x.type === 'text')
+                .map((x) => x.text)
+                .join('\n');
+        const is_error = b.is_error === true || String(tur ?? '').startsWith('Error:') || result.includes('<tool_use_error>');
+        return { tool_use_id: b.tool_use_id, is_error, result };
+      })
+      .sort((x, y) => (x.tool_use_id < y.tool_use_id ? -1 : 1));
+    expect(want.map((w) => w.result.length)).toEqual([5014, 578, 744, 25, 685]);
+    const run = await cli([
+      'sql',
+      '--transcripts',
+      dir,
+      '--format',
+      'json',
+      'select tool_use_id, is_error, result from transcript_tool_results order by tool_use_id',
+    ]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual(want);
+  });
+});
+
 describe('one exact pass: goldens of every transcript fixture and sample', () => {
   const fixture = (name: string) => join('test', 'fixtures', 'transcripts', name);
   // Each census-* fixture is an input the census once had to read twice to decide (see its README);
   // one pass now decides it, and its golden says how.
   const fixtures = readdirSync(join(repo, 'test', 'fixtures', 'transcripts'))
-    .filter((d) => d.startsWith('census-') || d === 'edge-cases' || d === 'glob-characters')
+    .filter((d) => d.startsWith('census-') || ['edge-cases', 'glob-characters', 'long-skill-results'].includes(d))
     .sort();
   const folders: [string, string][] = [
     ...fixtures.map((d): [string, string] => [d, fixture(d)]),

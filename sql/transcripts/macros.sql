@@ -85,16 +85,17 @@ create or replace temp macro omg_keyless(type, subtype, session_id, uuid, ts, ve
 
 -- A user line's tool_result block `b` at position `i`: the call it answers and whether it says it
 -- failed (is_error, or the line's toolUseResult `tur` a string "Error: …"). Its text is kept when its content is at
--- most 4 KiB of JSON (every Skill result seen is a line or two); a larger one is marked `big`, and
--- read again only if it answers a Skill call (results-big.sql).
+-- most 256 bytes of JSON (every Skill result seen is a line); a larger one is marked `big`, and read
+-- again only if it answers a Skill call (results-big.sql). Most results are larger (files, command
+-- output) and answer no Skill call: keeping their text cost a sixth of the pass (bench/README.md).
 create or replace temp macro omg_result(tur, b, i) as {
     'block': i,
     'is_result': b.type = 'tool_result' and b.tool_use_id is not null,
     'tool_use_id': b.tool_use_id,
     'is_error': coalesce(b.is_error, false)
         or coalesce(json_type(tur) = 'VARCHAR' and starts_with(tur ->> '$', 'Error:'), false),
-    'big': strlen(b.content::VARCHAR) > 4096,
-    'result': case when strlen(b.content::VARCHAR) <= 4096 then omg_result_text(b.content) end
+    'big': strlen(b.content::VARCHAR) > 256,
+    'result': case when strlen(b.content::VARCHAR) <= 256 then omg_result_text(b.content) end
 };
 
 -- TRUE when a line's timestamp or version (read as JSON) is not a string (omg_mistyped).
