@@ -268,11 +268,12 @@ describe("a Skill call's result, whatever its size", () => {
                 .filter((x) => x.type === 'text')
                 .map((x) => x.text)
                 .join('\n');
-        const is_error = b.is_error === true || String(tur ?? '').startsWith('Error:') || result.includes('<tool_use_error>');
+        const is_error =
+          b.is_error === true || (typeof tur === 'string' && tur.startsWith('Error:')) || result.includes('<tool_use_error>');
         return { tool_use_id: b.tool_use_id, is_error, result };
       })
       .sort((x, y) => (x.tool_use_id < y.tool_use_id ? -1 : 1));
-    expect(want.map((w) => w.result.length)).toEqual([5014, 578, 744, 25, 685]);
+    expect(want.map((w) => w.result.length)).toEqual([5014, 578, 4, 744, 25, 685]);
     const run = await cli([
       'sql',
       '--transcripts',

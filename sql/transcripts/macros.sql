@@ -84,7 +84,8 @@ create or replace temp macro omg_keyless(type, subtype, session_id, uuid, ts, ve
     and ver is null and sidechain is null and agent is null and message is null;
 
 -- A user line's tool_result block `b` at position `i`: the call it answers and whether it says it
--- failed (is_error, or the line's toolUseResult `tur` a string "Error: …"). Its text is kept when its content is at
+-- failed (is_error, or the line's toolUseResult `tur` a string "Error: …"; read as VARCHAR, a string
+-- is its text and any other value its JSON, which cannot begin "Error:"). Its text is kept when its content is at
 -- most 256 bytes of JSON (every Skill result seen is a line); a larger one is marked `big`, and read
 -- again only if it answers a Skill call (results-big.sql). Most results are larger (files, command
 -- output) and answer no Skill call: keeping their text cost a sixth of the pass (bench/README.md).
@@ -93,7 +94,7 @@ create or replace temp macro omg_result(tur, b, i) as {
     'is_result': b.type = 'tool_result' and b.tool_use_id is not null,
     'tool_use_id': b.tool_use_id,
     'is_error': coalesce(b.is_error, false)
-        or coalesce(json_type(tur) = 'VARCHAR' and starts_with(tur ->> '$', 'Error:'), false),
+        or coalesce(starts_with(tur, 'Error:'), false),
     'big': strlen(b.content::VARCHAR) > 256,
     'result': case when strlen(b.content::VARCHAR) <= 256 then omg_result_text(b.content) end
 };
@@ -257,7 +258,7 @@ from (
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
-                              version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'JSON',
+                              version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'VARCHAR',
                               requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
                               message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
                                   input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content JSON)[])'})
