@@ -241,12 +241,13 @@ describe('transcript edge cases', () => {
   });
 });
 
-describe("a Skill call's result, whatever its size", () => {
-  // The pass keeps a short result's text; a longer one's line is read again. Either way the text is
-  // the whole result, as the fixture's own JSON says it (a string, or its text blocks joined).
-  it('is whole in transcript_tool_results, and so is whether it failed (long-skill-results)', async () => {
-    const dir = join('test', 'fixtures', 'transcripts', 'long-skill-results');
-    const lines = readFileSync(join(repo, dir, 'cccccccc-0000-4000-8000-000000000003.jsonl'), 'utf8')
+describe("a Skill call's result, whatever its size and shape", () => {
+  // The pass keeps a short string's text; any other result's line is read again. Either way the
+  // text is the whole result, as the fixture's own JSON says it: a string, or an array's text
+  // blocks joined by newlines, and nothing for any other content.
+  async function expectWhole(name: string, file: string): Promise<{ tool_use_id: string; result: string | null }[]> {
+    const dir = join('test', 'fixtures', 'transcripts', name);
+    const lines = readFileSync(join(repo, dir, file), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -260,20 +261,21 @@ describe("a Skill call's result, whatever its size", () => {
       .flatMap((l) => l.message.content.map((b: Record<string, unknown>) => ({ b, tur: l.toolUseResult })))
       .filter(({ b }) => b.type === 'tool_result' && skills.has(b.tool_use_id))
       .map(({ b, tur }) => {
-        const c = b.content as string | { type: string; text?: string }[];
+        const c = b.content;
         const result =
           typeof c === 'string'
             ? c
-            : c
-                .filter((x) => x.type === 'text')
-                .map((x) => x.text)
-                .join('\n');
+            : Array.isArray(c)
+              ? c
+                  .filter((x) => x.type === 'text')
+                  .map((x) => x.text)
+                  .join('\n')
+              : null;
         const is_error =
-          b.is_error === true || (typeof tur === 'string' && tur.startsWith('Error:')) || result.includes('<tool_use_error>');
+          b.is_error === true || (typeof tur === 'string' && tur.startsWith('Error:')) || (result ?? '').includes('<tool_use_error>');
         return { tool_use_id: b.tool_use_id, is_error, result };
       })
       .sort((x, y) => (x.tool_use_id < y.tool_use_id ? -1 : 1));
-    expect(want.map((w) => w.result.length)).toEqual([5014, 578, 4, 744, 25, 685]);
     const run = await cli([
       'sql',
       '--transcripts',
@@ -284,6 +286,35 @@ describe("a Skill call's result, whatever its size", () => {
     ]);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.parse(run.stdout)).toEqual(want);
+    return want;
+  }
+
+  it('is whole in transcript_tool_results, and so is whether it failed (long-skill-results)', async () => {
+    const want = await expectWhole('long-skill-results', 'cccccccc-0000-4000-8000-000000000003.jsonl');
+    expect(want.map((w) => w.result!.length)).toEqual([5014, 578, 4, 744, 25, 685]);
+  });
+
+  it('is the string, the text blocks joined, or nothing, for every shape of content (skill-result-shapes)', async () => {
+    const want = await expectWhole('skill-result-shapes', 'dddddddd-0000-4000-8000-000000000004.jsonl');
+    expect(want.map((w) => w.result)).toEqual([
+      'Launching skill: ns:text',
+      '123',
+      '[1,2]',
+      '{"a":1}',
+      'null',
+      'true',
+      '"Launching"',
+      'tab\there\nnewline é 😀 nul\u0000end',
+      '',
+      'Launching skill: ns:array',
+      'one\ntwo',
+      '',
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -292,7 +323,7 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
   // Each census-* fixture is an input the census once had to read twice to decide (see its README);
   // one pass now decides it, and its golden says how.
   const fixtures = readdirSync(join(repo, 'test', 'fixtures', 'transcripts'))
-    .filter((d) => d.startsWith('census-') || ['edge-cases', 'glob-characters', 'long-skill-results'].includes(d))
+    .filter((d) => d.startsWith('census-') || ['edge-cases', 'glob-characters', 'long-skill-results', 'skill-result-shapes'].includes(d))
     .sort();
   const folders: [string, string][] = [
     ...fixtures.map((d): [string, string] => [d, fixture(d)]),

@@ -84,19 +84,21 @@ create or replace temp macro omg_keyless(type, subtype, session_id, uuid, ts, ve
     and ver is null and sidechain is null and agent is null and message is null;
 
 -- A user line's tool_result block `b` at position `i`: the call it answers and whether it says it
--- failed (is_error, or the line's toolUseResult `tur` a string "Error: …"; read as VARCHAR, a string
--- is its text and any other value its JSON, which cannot begin "Error:"). Its text is kept when its content is at
--- most 256 bytes of JSON (every Skill result seen is a line); a larger one is marked `big`, and read
--- again only if it answers a Skill call (results-big.sql). Most results are larger (files, command
--- output) and answer no Skill call: keeping their text cost a sixth of the pass (bench/README.md).
+-- failed (is_error, or the line's toolUseResult `tur` a string "Error: …"). Both `tur` and the block's
+-- content are read as VARCHAR, not JSON (a fifth of the results pass): a string is its text, any
+-- other value its JSON text, which is valid JSON and cannot begin "Error:". So a content that is
+-- not valid JSON as read was a string, and its text is kept when it is at most 256 bytes (every
+-- Skill result seen is a line). Any other is marked `big`, and read again, as JSON, only if it
+-- answers a Skill call (results-big.sql): longer text, a list of blocks, or a string that reads as
+-- JSON itself ("123"). Most results are long (files, command output) and answer no Skill call.
 create or replace temp macro omg_result(tur, b, i) as {
     'block': i,
     'is_result': b.type = 'tool_result' and b.tool_use_id is not null,
     'tool_use_id': b.tool_use_id,
     'is_error': coalesce(b.is_error, false)
         or coalesce(starts_with(tur, 'Error:'), false),
-    'big': strlen(b.content::VARCHAR) > 256,
-    'result': case when strlen(b.content::VARCHAR) <= 256 then omg_result_text(b.content) end
+    'big': strlen(b.content) > 256 or json_valid(b.content),
+    'result': case when strlen(b.content) <= 256 and not json_valid(b.content) then b.content end
 };
 
 -- TRUE when a line's timestamp or version (read as JSON) is not a string (omg_mistyped).
@@ -261,7 +263,7 @@ from (
                               version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'VARCHAR',
                               requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
                               message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
-                                  input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content JSON)[])'})
+                                  input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content VARCHAR)[])'})
          with ordinality
 );
 
