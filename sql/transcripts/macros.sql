@@ -87,8 +87,8 @@ create or replace temp macro omg_keyless(type, subtype, session_id, uuid, ts, ve
 -- failed (is_error, or the line's toolUseResult `tur` a string "Error: …"). Both `tur` and the block's
 -- content are read as VARCHAR, not JSON (a fifth of the results pass): a string is its text, any
 -- other value its JSON text, which is valid JSON and cannot begin "Error:". So a content that is
--- not valid JSON as read was a string, and its text is kept when it is at most 256 bytes (every
--- Skill result seen is a line). Any other is marked `big`, and read again, as JSON, only if it
+-- not valid JSON as read was a string, and its text is kept when it is at most 256 bytes (Claude
+-- Code writes a Skill result as a string of a line). Any other is marked `big`, and read again, as JSON, only if it
 -- answers a Skill call (results-big.sql): longer text, a list of blocks, or a string that reads as
 -- JSON itself ("123"). Most results are long (files, command output) and answer no Skill call.
 create or replace temp macro omg_result(tur, b, i) as {
