@@ -4,8 +4,8 @@
  * the modules it imports, node-api's JavaScript and commander included, into dist/ (the entries and
  * a dozen shared chunks). Loading those instead of some 230 files starts every command ~30 ms
  * sooner (README, Performance). What stays a package of its own: DuckDB's native binding, and
- * arquero and cli-table3, which load on first use. vega and vega-lite are bundled too, into chunks that
- * only `report` and `render`'s format=svg load (one file each instead of some 30 packages).
+ * arquero and cli-table3, which load on first use. vega and vega-lite are bundled too, with the
+ * packages they import, into chunks that only `report` and `render`'s format=svg load.
  */
 import { defineConfig } from 'vite';
 
@@ -24,5 +24,10 @@ export default defineConfig({
       output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name].js' },
     },
   },
-  ssr: { target: 'node', noExternal: ['@duckdb/node-api', 'commander', /^vega/] },
+  // vega's own dependencies too (d3-*, topojson-client, delaunator, robust-predicates, internmap):
+  // left external, node resolved and loaded some 150 of their modules on every chart.
+  ssr: {
+    target: 'node',
+    noExternal: ['@duckdb/node-api', 'commander', /^vega/, /^d3-/, 'topojson-client', 'delaunator', 'robust-predicates', 'internmap'],
+  },
 });
