@@ -1,7 +1,7 @@
 /**
  * Ad-hoc SQL, the documented views, safety, persisted databases, the library API and Parquet export.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -605,6 +605,45 @@ describe('export --parquet', () => {
     expect(run.stderr).toMatch(/: not empty \(name an empty or new folder, or pass --force to replace its views\)\n$/);
     expect((await cli(['export', '--parquet', out, '--force'])).code).toBe(0);
     expect((await cli(['export', '--parquet', out, '--force'])).code).toBe(0);
+  });
+
+  it('never writes into the evidence or replaces it, --force or not', async () => {
+    // A probe folder named like a view: --force would replace <out>/spawns, the probe itself.
+    const out = temp();
+    const probe = join(out, 'spawns');
+    cpSync(probeFixture('minimal'), probe, { recursive: true });
+    const before = readdirSync(probe, { recursive: true }).sort();
+    const replace = await cli(['export', probe, '--parquet', out, '--force']);
+    expect(replace).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${out}: exporting there would replace ${probe}, which holds the evidence it exports (${probe}); nothing was written (name a folder outside every probe and transcripts folder: evidence is read-only)\n`,
+    });
+    const inside = await cli(['export', probe, '--parquet', join(probe, 'pq'), '--force']);
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toBe(
+      `omg-evidence: ${join(probe, 'pq')}: inside the evidence it exports (${probe}); nothing was written (name a folder outside every probe and transcripts folder: evidence is read-only)\n`,
+    );
+    expect(readdirSync(probe, { recursive: true }).sort()).toEqual(before);
+  });
+
+  it('a file, a FIFO or a link to nowhere is an error naming it, not a crash', async () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'file'), 'x');
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'link'));
+    expect(await cli(['export', '--parquet', join(dir, 'file')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'file')}: exists and is not a folder (name a new or empty folder for the Parquet files)\n`,
+    });
+    expect((await cli(['export', '--parquet', '/dev/null'])).stderr).toBe(
+      'omg-evidence: /dev/null: exists and is not a folder (name a new or empty folder for the Parquet files)\n',
+    );
+    expect(await cli(['export', '--parquet', join(dir, 'link')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'link')}: cannot make the folder (ENOENT) (name a folder you may write to; a symbolic link there must point at a folder)\n`,
+    });
   });
 });
 
