@@ -119,6 +119,22 @@ describe('sql', () => {
     );
   });
 
+  it('refuses a query longer than 16 MiB, from a file or stdin, before reading it all (-F /dev/zero took every byte of memory)', () => {
+    expect(bin(['sql'], { input: `select 1${' '.repeat(16 * 1024 * 1024)}` })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: <stdin>: the query is longer than 16 MiB; nothing was run (a query is SQL text: is this the file you meant?)\n',
+    });
+    // Second: without the bound, this read would never end.
+    expect(bin(['sql', '-F', '/dev/zero'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: /dev/zero: the query is longer than 16 MiB; nothing was run (a query is SQL text: is this the file you meant?)\n',
+    });
+  });
+
   it('an empty query is a usage error', () => {
     expect(bin(['sql'], { input: '  \n' })).toEqual({
       code: 2,
