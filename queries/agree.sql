@@ -1,7 +1,8 @@
 -- agree: the census derived from the committed records against the one derived from transcripts.
 --
--- Compares, spawn by spawn, the tool_use count of every tool, the skills in call order, and the
--- is_error and text of every skill result the two sources both hold. A spawn is compared when the
+-- Compares, spawn by spawn, the tool_use count of every tool, the id of every call and the tool it
+-- names, the skills in call order, and the is_error and text of every skill result the two sources
+-- both hold. A spawn is compared when the
 -- transcripts hold its session. A transcript file named for a spawn's session (its name, or a
 -- folder on its path) that holds none of that session's lines, an empty file for one, is not a
 -- missing transcript: beside records that show calls it is a difference.
@@ -16,8 +17,8 @@
 --   session_id   VARCHAR
 --   verdict      VARCHAR  agree | differ | gone (not compared: no transcript holds its session,
 --                         and its records show no call a transcript would contradict)
---   aspect       VARCHAR  tool | skills | skill result | session (NULL unless verdict is differ)
---   item         VARCHAR  the tool name, the tool_use_id of the skill call, or the transcript file
+--   aspect       VARCHAR  tool | tool id | skills | skill result | session (NULL unless verdict is differ)
+--   item         VARCHAR  the tool name, the tool_use_id of the call or skill call, or the transcript file
 --                         named for a session it does not hold (differ, or gone beside such a file)
 --   records      VARCHAR  what the committed records say
 --   transcripts  VARCHAR  what the transcripts say ('no session' beside such a file; else NULL when gone)
@@ -67,6 +68,35 @@ tool_differences as (
     full join transcript_counts as t
         on t.probe = r.probe and t.session_id = r.session_id and t.name = r.name
     where coalesce(r.n, 0) <> coalesce(t.n, 0)
+),
+
+-- The ids of the calls: records derived from other transcripts can hold the same counts.
+record_ids as (
+    select t.probe, t.session_id, t.tool_use_id, t.name
+    from tool_uses as t
+    join covered using (probe, session_id)
+    where t.tool_use_id is not null
+),
+
+transcript_ids as (
+    select c.probe, t.session_id, t.tool_use_id, t.name
+    from transcript_tool_uses as t
+    join covered as c using (session_id)
+    where t.tool_use_id is not null
+),
+
+id_differences as (
+    select
+        coalesce(r.probe, t.probe) as probe,
+        coalesce(r.session_id, t.session_id) as session_id,
+        'tool id' as aspect,
+        coalesce(r.tool_use_id, t.tool_use_id) as item,
+        coalesce(r.name, 'no call') as records,
+        coalesce(t.name, 'no call') as transcripts
+    from record_ids as r
+    full join transcript_ids as t
+        on t.probe = r.probe and t.session_id = r.session_id and t.tool_use_id = r.tool_use_id
+    where r.name is distinct from t.name
 ),
 
 record_skills as (
@@ -122,6 +152,8 @@ differences as (
     select * from session_differences
     union all
     select * from tool_differences
+    union all
+    select * from id_differences
     union all
     select * from skill_differences
     union all

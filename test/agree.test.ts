@@ -3,7 +3,7 @@
  * folder, someone else's sessions), a transcript file that holds no session beside records that
  * show calls is a difference, and the summary always counts compared, differing and gone spawns.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,5 +90,26 @@ describe('a transcript file that holds no session', () => {
       transcripts: 'no session',
     });
     expect(run.stderr).toBe('omg-evidence: agree: 2 of 2 spawn(s) compared: 1 agree, 1 differ; 0 gone\n');
+  });
+});
+
+describe('the ids of the calls', () => {
+  it('a record whose id no transcript holds differs, though every count agrees', async () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'omg-agree-')), 'probe');
+    temps.push(join(copy, '..'));
+    cpSync(bundled, copy, { recursive: true });
+    const file = join(copy, 'tool_use', '0b79ed68-4754-42e1-a332-922c06423c22.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"toolu_01pemILAptxCQOt6bdaMdpBh"', '"toolu_01forgedForgedForgedFo"'));
+    const run = await cli(['agree', copy, '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout.split('\n').filter((l) => !l.endsWith('  agree'))).toEqual([
+      'K-NEG       d3cf0e26  gone: no transcript',
+      'K-POS       0b79ed68  differs: tool id toolu_01forgedForgedForgedFo: records Bash, transcripts no call',
+      'K-POS       0b79ed68  differs: tool id toolu_01pemILAptxCQOt6bdaMdpBh: records no call, transcripts Bash',
+      '',
+    ]);
+    expect(run.stderr).toBe(
+      'omg-evidence: agree: 27 of 28 spawn(s) compared: 26 agree, 1 differ; 1 gone (no transcript: K-NEG d3cf0e26)\n',
+    );
   });
 });

@@ -31,6 +31,7 @@ describe('audit', () => {
       'google-api-key',
       'google-oauth',
       'home-paths',
+      'json-escapes',
       'netrc-password',
       'openai-key',
       'private-key',

@@ -196,6 +196,11 @@ describe('Database.sandbox', () => {
         { cost_usd: 1.5, holds: true },
       ]);
       await expect(db.query(`select twice(2)`)).rejects.toThrow(/twice does not exist/);
+      // DuckDB's logger, which CALL enable_logging() turns on for every connection, is off again and its log empty.
+      await db.sandbox((box) => box.statements(`call enable_logging(level = 'trace'); select 1 as a`, 'q'));
+      expect(
+        (await db.query(`select current_setting('enable_logging')::BOOLEAN as on, (select count(*) from duckdb_logs) as n`)).rows,
+      ).toEqual([{ on: false, n: 0 }]);
       // The time zone every connection has, though the configuration is locked.
       expect(await db.sandbox(async (box) => (await box.query(`select current_setting('TimeZone') as tz`)).rows)).toEqual([{ tz: 'UTC' }]);
     } finally {

@@ -3,7 +3,19 @@
  * file:line (exit 1). Each case has its own fixture under test/fixtures/probes/.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -455,6 +467,23 @@ describe('writing: a file extract or render cannot write is an error naming it, 
       stdout: '',
       stderr: `omg-evidence: ${root}/o/skill_results.jsonl: cannot write (EISDIR) ${HINT}\n`,
     });
+  });
+
+  it('extract never writes through a link at its temporary path, nor removes it', async () => {
+    const out = join(root, 'linked');
+    mkdirSync(out);
+    const victim = join(root, 'victim.txt');
+    writeFileSync(victim, 'mine');
+    const tmp = join(out, `skill_results.jsonl.tmp-${process.pid}`);
+    symlinkSync(victim, tmp);
+    expect(await extract(out)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${out}/skill_results.jsonl: cannot write (EEXIST) ${HINT}\n`,
+    });
+    expect(readFileSync(victim, 'utf8')).toBe('mine');
+    expect(lstatSync(tmp).isSymbolicLink()).toBe(true);
+    expect(existsSync(join(out, 'skill_results.jsonl'))).toBe(false);
   });
 
   it('render where its temporary file cannot be made leaves the document and what is in the way as they were', () => {

@@ -1,7 +1,7 @@
 /**
  * Ad-hoc SQL, the documented views, safety, persisted databases, the library API and Parquet export.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -117,6 +117,22 @@ describe('sql', () => {
     expect((await cli(['sql', '-F', join(dir, 'bad.sql')])).stderr).toMatch(
       new RegExp(`^omg-evidence: ${join(dir, 'bad.sql')}: Parser Error: syntax error at or near "selec"`),
     );
+  });
+
+  it('refuses a query longer than 16 MiB, from a file or stdin, before reading it all (-F /dev/zero took every byte of memory)', () => {
+    expect(bin(['sql'], { input: `select 1${' '.repeat(16 * 1024 * 1024)}` })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: <stdin>: the query is longer than 16 MiB; nothing was run (a query is SQL text: is this the file you meant?)\n',
+    });
+    // Second: without the bound, this read would never end.
+    expect(bin(['sql', '-F', '/dev/zero'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: /dev/zero: the query is longer than 16 MiB; nothing was run (a query is SQL text: is this the file you meant?)\n',
+    });
   });
 
   it('an empty query is a usage error', () => {
@@ -605,6 +621,45 @@ describe('export --parquet', () => {
     expect(run.stderr).toMatch(/: not empty \(name an empty or new folder, or pass --force to replace its views\)\n$/);
     expect((await cli(['export', '--parquet', out, '--force'])).code).toBe(0);
     expect((await cli(['export', '--parquet', out, '--force'])).code).toBe(0);
+  });
+
+  it('never writes into the evidence or replaces it, --force or not', async () => {
+    // A probe folder named like a view: --force would replace <out>/spawns, the probe itself.
+    const out = temp();
+    const probe = join(out, 'spawns');
+    cpSync(probeFixture('minimal'), probe, { recursive: true });
+    const before = readdirSync(probe, { recursive: true }).sort();
+    const replace = await cli(['export', probe, '--parquet', out, '--force']);
+    expect(replace).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${out}: exporting there would replace ${probe}, which holds the evidence it exports (${probe}); nothing was written (name a folder outside every probe and transcripts folder: evidence is read-only)\n`,
+    });
+    const inside = await cli(['export', probe, '--parquet', join(probe, 'pq'), '--force']);
+    expect(inside.code).toBe(1);
+    expect(inside.stderr).toBe(
+      `omg-evidence: ${join(probe, 'pq')}: inside the evidence it exports (${probe}); nothing was written (name a folder outside every probe and transcripts folder: evidence is read-only)\n`,
+    );
+    expect(readdirSync(probe, { recursive: true }).sort()).toEqual(before);
+  });
+
+  it('a file, a FIFO or a link to nowhere is an error naming it, not a crash', async () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'file'), 'x');
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'link'));
+    expect(await cli(['export', '--parquet', join(dir, 'file')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'file')}: exists and is not a folder (name a new or empty folder for the Parquet files)\n`,
+    });
+    expect((await cli(['export', '--parquet', '/dev/null'])).stderr).toBe(
+      'omg-evidence: /dev/null: exists and is not a folder (name a new or empty folder for the Parquet files)\n',
+    );
+    expect(await cli(['export', '--parquet', join(dir, 'link')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'link')}: cannot make the folder (ENOENT) (name a folder you may write to; a symbolic link there must point at a folder)\n`,
+    });
   });
 });
 

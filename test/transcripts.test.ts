@@ -485,6 +485,7 @@ describe('census from transcripts, and agree, on the bundled probe', () => {
     expect(run.code).toBe(3);
     expect(run.stdout).toBe(
       'A           aaaaaaaa  differs: tool Bash: records 1, transcripts 2\n' +
+        'A           aaaaaaaa  differs: tool id toolu_9: records no call, transcripts Bash\n' +
         'B           bbbbbbbb  differs: skill result toolu_2: records is_error=false Launching skill: ns:x, transcripts is_error=true <tool_use_error>Unknown skill: ns:x</tool_use_error>\n' +
         'C           cccccccc  gone: no transcript\n',
     );

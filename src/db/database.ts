@@ -18,6 +18,7 @@ import {
   gatherStatements,
   interruptOnAbort,
   selectViaJson,
+  rollBack,
   statementTypes,
   streamStatements,
   transactionError,
@@ -157,10 +158,9 @@ export class Database {
   }
 
   /**
-   * Run `use` on a connection of its own to this database, inside a transaction that is always
-   * rolled back: whatever it creates, replaces or changes, temporary tables and macros included,
-   * is gone when it returns, and no other connection ever sees it. Where SQL that omg-evidence did
-   * not write runs (the user's, a probe's registered checks).
+   * Run `use` on a connection of its own to this database, in a transaction always rolled back
+   * (rollBack): whatever it creates or changes, temporary tables and macros included, is gone when
+   * it returns, and no other connection sees it. Where the user's SQL and a probe's checks run.
    */
   async sandbox<T>(use: (box: Database) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const con = await this.instance.connect();
@@ -171,7 +171,7 @@ export class Database {
       return await use(box);
     } finally {
       release();
-      await con.run('ROLLBACK').catch(() => undefined);
+      await rollBack(con);
       box.close();
     }
   }

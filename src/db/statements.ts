@@ -296,3 +296,17 @@ export function interruptOnAbort(con: DuckDBConnection, signal: AbortSignal | un
     clearInterval(again);
   };
 }
+
+/**
+ * End a sandbox: roll its transaction back, and turn DuckDB's logger off and empty its log when SQL
+ * there turned it on (CALL enable_logging() reaches every connection, past the rollback and the
+ * locked configuration).
+ */
+export async function rollBack(con: DuckDBConnection): Promise<void> {
+  await con.run('ROLLBACK').catch(() => undefined);
+  const on = await con.runAndReadAll(`select current_setting('enable_logging')::BOOLEAN as on`).then(
+    (r) => r.getRows()[0]?.[0] === true,
+    () => false,
+  );
+  if (on) await con.run('CALL disable_logging(); CALL truncate_duckdb_logs()').catch(() => undefined);
+}

@@ -116,11 +116,13 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
     const tmp = `${p.path}.tmp-${process.pid}`;
     writeStep(p.path, () => {
       mkdirSync(join(p.path, '..'), { recursive: true });
+      // Exclusive creation: a file or link already at the temporary path is never written through or removed.
+      writeFileSync(tmp, p.bytes, { flag: 'wx' });
       try {
-        writeFileSync(tmp, p.bytes);
         renameSync(tmp, p.path);
-      } finally {
+      } catch (e) {
         rmSync(tmp, { force: true });
+        throw e;
       }
     });
     report.written.push(p.path);

@@ -4,6 +4,7 @@
  */
 import { Database } from '../db/database.js';
 import { exportViews } from '../db/export.js';
+import { prepareExportFolder, refuseEvidenceOverlap } from './export-target.js';
 import { readQuery } from '../db/queries.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
@@ -160,7 +161,10 @@ async function withUnsealed<T>(
  * Write every documented view of the named inputs as Parquet into `dir` (db/export.ts), from a
  * database no user SQL ever sees; returns how many views were written.
  */
-export function exportParquet(paths: string[], dir: string, options: OpenOptions & { force?: boolean }): Promise<number> {
+export async function exportParquet(paths: string[], dir: string, options: OpenOptions & { force?: boolean }): Promise<number> {
+  // Evidence is read-only: --force replaces a view's folder whole, so none may hold an input.
+  refuseEvidenceOverlap(dir, namedInputs(paths, options.transcripts, true, options.ownTranscripts));
+  prepareExportFolder(dir, options.force);
   return withUnsealed(paths, options, (loaded) =>
     exportViews(loaded.db, dir, { force: options.force, hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
   );

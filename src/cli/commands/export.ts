@@ -2,10 +2,8 @@
  * `omg-evidence export --parquet DIR [PROBE...]`: every documented view as Parquet, partitioned
  * by probe (hive style, DIR/<view>/probe=<id>/…), so the same queries run on any Parquet engine.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { InputError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
 import { exportParquet } from '../../evidence.js';
 import { makeCommand } from '../command.js';
@@ -23,10 +21,6 @@ export function makeExportCommand(io: IO): Command {
     ],
     action: async ({ probes, opts, onWarning }) => {
       const out = resolve(opts.parquet);
-      if (existsSync(out) && readdirSync(out).length && !opts.force) {
-        throw new InputError(`${displayPath(out)}: not empty`, 'name an empty or new folder, or pass --force to replace its views');
-      }
-      mkdirSync(out, { recursive: true });
       // Export writes files, so it loads into a database that is never given user SQL.
       const written = await exportParquet(probes, out, { transcripts: opts.transcripts, force: opts.force, onWarning });
       io.stderr(`omg-evidence: export: ${written} view(s) written to ${displayPath(out)}\n`);

@@ -5,7 +5,7 @@
  * transaction that is rolled back (Evidence.sqlStream), so it cannot change the evidence either.
  * Its result is printed a chunk at a time as DuckDB makes it, within --memory-limit and --timeout.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { InputError, UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
@@ -23,11 +23,41 @@ async function drained(io: IO): Promise<void> {
   if (io === processIO && process.stdout.writableNeedDrain) await new Promise((ok) => process.stdout.once('drain', ok));
 }
 
+/** The longest query read from a file or stdin: an endless one (-F /dev/zero, `yes |`) would take every byte of memory. */
+export const MAX_QUERY_BYTES = 16 * 1024 * 1024;
+
+/** Read `fd` to its end, refusing more than MAX_QUERY_BYTES (`source` names it); a non-blocking stdin is waited for. */
+function readQueryText(fd: number, source: string): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const buf = Buffer.alloc(64 * 1024);
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, buf.length, null);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+      continue;
+    }
+    if (n === 0) return Buffer.concat(chunks, total).toString('utf8');
+    total += n;
+    if (total > MAX_QUERY_BYTES) {
+      throw new InputError(
+        `${source}: the query is longer than ${MAX_QUERY_BYTES / 1024 / 1024} MiB; nothing was run`,
+        'a query is SQL text: is this the file you meant?',
+      );
+    }
+    chunks.push(buf.subarray(0, n));
+  }
+}
+
 /** Read all of stdin (the query, when no argument or file gives one). */
 function readStdin(): string {
   try {
-    return readFileSync(0, 'utf8');
-  } catch {
+    return readQueryText(0, '<stdin>');
+  } catch (err) {
+    if (err instanceof InputError) throw err;
     return '';
   }
 }
@@ -48,8 +78,14 @@ function theQuery(query: string | undefined, rest: string[], opts: Options, stdi
   if (opts.file !== undefined) {
     let sql: string;
     try {
-      sql = readFileSync(opts.file, 'utf8');
+      const fd = openSync(opts.file, 'r');
+      try {
+        sql = readQueryText(fd, displayPath(opts.file));
+      } finally {
+        closeSync(fd);
+      }
     } catch (err) {
+      if (err instanceof InputError) throw err;
       throw new InputError(
         `${displayPath(opts.file)}: cannot read the query: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
       );

@@ -1,0 +1,71 @@
+/**
+ * Where `export` may write: a new or empty folder (any folder with --force), that is not a file,
+ * and that neither lies inside the evidence it exports nor would, once its views are replaced,
+ * take an input with them. Evidence is read-only, --force or not.
+ */
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { InputError } from '../base/errors.js';
+import { displayPath } from '../base/paths.js';
+import { VIEWS } from '../db/views.js';
+import type { Inputs } from './inputs.js';
+
+/** `p` with symbolic links resolved, for a path that may not exist yet: its nearest existing folder's real path, then the rest. */
+function realOrNot(p: string): string {
+  const abs = resolve(p);
+  if (existsSync(abs)) return realpathSync(abs);
+  const parent = dirname(abs);
+  return parent === abs ? abs : join(realOrNot(parent), basename(abs));
+}
+
+/** Whether `p` is `dir` or lies under it. */
+function within(p: string, dir: string): boolean {
+  const rel = relative(dir, p);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
+}
+
+/**
+ * Refuse `dir` as export's folder when it is, or lies inside, a probe or transcripts folder being
+ * exported, or when a view's folder or file there (`<dir>/<view>`, `<dir>/<view>.parquet`), which
+ * --force replaces, is or holds one of them.
+ */
+export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
+  const out = realOrNot(dir);
+  const hint = 'name a folder outside every probe and transcripts folder: evidence is read-only';
+  for (const input of [...inputs.probes, ...inputs.transcripts]) {
+    const real = realOrNot(input);
+    if (within(out, real)) {
+      throw new InputError(`${displayPath(dir)}: inside the evidence it exports (${displayPath(input)}); nothing was written`, hint);
+    }
+    const target = VIEWS.flatMap((v) => [join(out, v.name), join(out, `${v.name}.parquet`)]).find((t) => within(real, t));
+    if (target) {
+      throw new InputError(
+        `${displayPath(dir)}: exporting there would replace ${displayPath(join(dir, relative(out, target)))}, which holds the evidence it exports (${displayPath(input)}); nothing was written`,
+        hint,
+      );
+    }
+  }
+}
+
+/**
+ * Make `dir` ready for export: a folder, new or empty unless `force`. A path that is a file, a
+ * link to nowhere or a folder that cannot be made is an error naming it, not a crash.
+ */
+export function prepareExportFolder(dir: string, force: boolean | undefined): void {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) {
+    throw new InputError(`${displayPath(dir)}: exists and is not a folder`, 'name a new or empty folder for the Parquet files');
+  }
+  if (st && readdirSync(dir).length && !force) {
+    throw new InputError(`${displayPath(dir)}: not empty`, 'name an empty or new folder, or pass --force to replace its views');
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new InputError(
+      `${displayPath(dir)}: cannot make the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      'name a folder you may write to; a symbolic link there must point at a folder',
+      { cause: err },
+    );
+  }
+}
