@@ -4,7 +4,7 @@
  * is overwritten: a folder that is not empty, or a path that is a file, is an error (exit 1) that
  * leaves it as it was.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,6 +99,13 @@ describe('init', () => {
     writeFileSync(join(cwd, 'file'), '');
     const run = bin(['init', 'file/probe'], { cwd });
     expect(run.stderr).toBe('omg-evidence: file/probe: cannot write (ENOTDIR) (name a new or empty folder you can write to)\n');
+    expect(run.code).toBe(1);
+  });
+
+  // Node's recursive mkdirSync retried /proc/self forever: its parent exists, mkdir says ENOENT.
+  it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made under /proc/self is an error, not a hang', () => {
+    const run = bin(['init', '/proc/self/omg-probe'], { cwd: temp() });
+    expect(run.stderr).toBe('omg-evidence: /proc/self/omg-probe: cannot write (ENOENT) (name a new or empty folder you can write to)\n');
     expect(run.code).toBe(1);
   });
 

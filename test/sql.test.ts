@@ -661,6 +661,15 @@ describe('export --parquet', () => {
       stderr: `omg-evidence: ${join(dir, 'link')}: cannot make the folder (ENOENT) (name a folder you may write to; a symbolic link there must point at a folder)\n`,
     });
   });
+
+  it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made under /proc/self is an error, not a hang', async () => {
+    expect(await cli(['export', '--parquet', '/proc/self/omg-parquet'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'omg-evidence: /proc/self/omg-parquet: cannot make the folder (ENOENT) (name a folder you may write to; a symbolic link there must point at a folder)\n',
+    });
+  });
 });
 
 describe('transcript tables when no transcript is loaded', () => {

@@ -10,6 +10,7 @@ import {
   type Dirent,
   existsSync,
   lstatSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -247,4 +248,27 @@ function ioError(p: string, err: unknown): InputError {
         ? 'a path through a file, where a folder is expected'
         : 'cannot be read';
   return new InputError(`${displayPath(p)}: ${what} (${e.code ?? e.message})`, 'check that the file exists and that you may read it');
+}
+
+/**
+ * `mkdir -p`, a folder at a time. Node's recursive mkdirSync never returns where a folder's parent
+ * exists but mkdir says ENOENT, as under /proc/self: it retries the parent forever. Throws mkdir's
+ * error, or ENOENT or ENOTDIR when `dir` is then no folder (a link to nowhere, a file), as Node's
+ * did, for the caller to word.
+ */
+export function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  while (!lstatSync(at, { throwIfNoEntry: false })) {
+    missing.push(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  for (const folder of missing.reverse()) mkdirSync(folder);
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) {
+    const code = st ? 'ENOTDIR' : 'ENOENT';
+    throw Object.assign(new Error(`${code}: not a folder: ${dir}`), { code });
+  }
 }

@@ -3,10 +3,10 @@
  * and that neither lies inside the evidence it exports nor would, once its views are replaced,
  * take an input with them. Evidence is read-only, --force or not.
  */
-import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath } from '../base/paths.js';
+import { displayPath, makeFolders } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
 import type { Inputs } from './inputs.js';
 
@@ -60,7 +60,7 @@ export function prepareExportFolder(dir: string, force: boolean | undefined): vo
     throw new InputError(`${displayPath(dir)}: not empty`, 'name an empty or new folder, or pass --force to replace its views');
   }
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolders(dir);
   } catch (err) {
     throw new InputError(
       `${displayPath(dir)}: cannot make the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,

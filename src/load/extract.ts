@@ -5,13 +5,13 @@
  * refuses any value that carries a home-directory path, and writes atomically, never over a file
  * that differs unless forced.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
-import { displayPath } from '../base/paths.js';
+import { displayPath, makeFolders } from '../base/paths.js';
 
 export interface ExtractOptions {
   out: string;
@@ -115,7 +115,7 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
     if (report.unchanged.includes(p.path)) continue;
     const tmp = `${p.path}.tmp-${process.pid}`;
     writeStep(p.path, () => {
-      mkdirSync(join(p.path, '..'), { recursive: true });
+      makeFolders(join(p.path, '..'));
       // Exclusive creation: a file or link already at the temporary path is never written through or removed.
       writeFileSync(tmp, p.bytes, { flag: 'wx' });
       try {

@@ -3,10 +3,10 @@
  * probe id (DIR's name) filled in where a template says `{{probe}}`. It writes only into a folder
  * that is new or empty: a probe is evidence, and nothing already there is ever overwritten.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath, packageRoot, walkFiles } from '../base/paths.js';
+import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
 
 /** The templates of a probe, shipped with the package. */
 export const probeTemplatesDir: string = join(packageRoot, 'templates', 'probe');
@@ -38,7 +38,7 @@ export function scaffoldProbe(dir: string): string[] {
   const made: string[] = [];
   try {
     if (!stat) {
-      mkdirSync(out, { recursive: true });
+      makeFolders(out);
       made.push(out);
     }
     for (const rel of templates) {
@@ -48,7 +48,7 @@ export function scaffoldProbe(dir: string): string[] {
       const target = join(out, rel);
       const top = join(out, rel.split('/')[0]!);
       if (!made.includes(top) && !made.includes(out)) made.push(top);
-      mkdirSync(dirname(target), { recursive: true });
+      makeFolders(dirname(target));
       // 'wx': never replace a file, even one that appeared since the folder was found empty.
       writeFileSync(
         target,
