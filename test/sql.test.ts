@@ -1,7 +1,18 @@
 /**
  * Ad-hoc SQL, the documented views, safety, persisted databases, the library API and Parquet export.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -133,6 +144,25 @@ describe('sql', () => {
       stderr:
         'omg-evidence: /dev/zero: the query is longer than 16 MiB; nothing was run (a query is SQL text: is this the file you meant?)\n',
     });
+  });
+
+  it('a stdin that cannot be read is an error saying why (exit 1), not "no query"', () => {
+    const fd = openSync(repo, 'r');
+    try {
+      const r = spawnSync(process.execPath, [binPath, 'sql'], {
+        cwd: repo,
+        stdio: [fd, 'pipe', 'pipe'],
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'omg-evidence: <stdin>: cannot read the query (EISDIR) (give the query as an argument, or with --file FILE)\n',
+      });
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('an empty query is a usage error', () => {

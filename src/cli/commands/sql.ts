@@ -52,13 +52,21 @@ function readQueryText(fd: number, source: string): string {
   }
 }
 
-/** Read all of stdin (the query, when no argument or file gives one). */
+/**
+ * Read all of stdin (the query, when no argument or file gives one). A closed stdin gives no query;
+ * one that cannot be read (a folder, an I/O error) is an error saying why, not "no query".
+ */
 function readStdin(): string {
   try {
     return readQueryText(0, '<stdin>');
   } catch (err) {
     if (err instanceof InputError) throw err;
-    return '';
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EBADF') return '';
+    throw new InputError(
+      `<stdin>: cannot read the query (${code ?? (err as Error).message})`,
+      'give the query as an argument, or with --file FILE',
+    );
   }
 }
 
