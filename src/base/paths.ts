@@ -49,13 +49,17 @@ export const sqlDir: string = join(packageRoot, 'sql');
 /** The package version, for provenance lines and --version. */
 export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version;
 
+/** Whether `p` is folder `dir` or lies under it (both absolute, or both relative to one folder). */
+export function isWithin(p: string, dir: string): boolean {
+  const rel = relative(dir, p);
+  return !(rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel));
+}
+
 /** A path as shown to the user: relative to the working directory when inside it, else absolute. */
 export function displayPath(p: string): string {
   const abs = resolve(p);
-  const rel = relative(process.cwd(), abs);
-  if (rel === '') return '.';
-  if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return abs;
-  return rel;
+  if (!isWithin(abs, process.cwd())) return abs;
+  return relative(process.cwd(), abs) || '.';
 }
 
 /** Every file under `dir` (recursively, sorted by path) that `keep` accepts; none when `dir` is absent. */
@@ -145,7 +149,7 @@ function resolveLink(p: string, realRoot: string, folder: string): string {
       );
     throw ioError(p, err);
   }
-  if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) {
+  if (!isWithin(real, realRoot)) {
     throw new InputError(
       `${displayPath(p)}: a symbolic link that resolves outside ${displayPath(folder)} (to ${real}); nothing was read from it`,
       'evidence is read from inside its folder: copy the file in rather than linking to it',

@@ -4,9 +4,9 @@
  * take an input with them. Evidence is read-only, --force or not.
  */
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath, makeFolders } from '../base/paths.js';
+import { displayPath, isWithin, makeFolders } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
 import type { Inputs } from './inputs.js';
 
@@ -16,12 +16,6 @@ function realOrNot(p: string): string {
   if (existsSync(abs)) return realpathSync(abs);
   const parent = dirname(abs);
   return parent === abs ? abs : join(realOrNot(parent), basename(abs));
-}
-
-/** Whether `p` is `dir` or lies under it. */
-function within(p: string, dir: string): boolean {
-  const rel = relative(dir, p);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
 }
 
 /**
@@ -34,10 +28,10 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
   const hint = 'name a folder outside every probe and transcripts folder: evidence is read-only';
   for (const input of [...inputs.probes, ...inputs.transcripts]) {
     const real = realOrNot(input);
-    if (within(out, real)) {
+    if (isWithin(out, real)) {
       throw new InputError(`${displayPath(dir)}: inside the evidence it exports (${displayPath(input)}); nothing was written`, hint);
     }
-    const target = VIEWS.flatMap((v) => [join(out, v.name), join(out, `${v.name}.parquet`)]).find((t) => within(real, t));
+    const target = VIEWS.flatMap((v) => [join(out, v.name), join(out, `${v.name}.parquet`)]).find((t) => isWithin(real, t));
     if (target) {
       throw new InputError(
         `${displayPath(dir)}: exporting there would replace ${displayPath(join(dir, relative(out, target)))}, which holds the evidence it exports (${displayPath(input)}); nothing was written`,
