@@ -18,6 +18,15 @@ export interface GitCall {
 /** A word for sh, single-quoted. */
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
+/** Configuration given as key and value apart, as git reads it from its environment: for keys that name a filter driver, whose name may hold `=`. */
+const configVars = (config: [string, string][] = []): [string, string][] => [
+  ['GIT_CONFIG_COUNT', String(config.length)],
+  ...config.flatMap(([k, v], i): [string, string][] => [
+    [`GIT_CONFIG_KEY_${i}`, k],
+    [`GIT_CONFIG_VALUE_${i}`, v],
+  ]),
+];
+
 /**
  * Run `calls` in `cwd` with `env` (less ENV and BASH_ENV, which a shell would read), each one's
  * output or null when it exits non-zero; undefined when the shell itself could not run them all
@@ -27,11 +36,9 @@ function gitBatch(cwd: string, env: NodeJS.ProcessEnv, calls: GitCall[], maxBuff
   // Each output ends with this mark and its exit status: no output can hold a mark it cannot know.
   const mark = `omg-${randomBytes(16).toString('hex')}-`;
   const lines = calls.map((c) => {
-    const config = c.config ?? [];
-    const vars = [
-      `GIT_CONFIG_COUNT=${config.length}`,
-      ...config.flatMap(([k, v], i) => [`GIT_CONFIG_KEY_${i}=${quote(k)}`, `GIT_CONFIG_VALUE_${i}=${quote(v)}`]),
-    ].join(' ');
+    const vars = configVars(c.config)
+      .map(([k, v]) => `${k}=${quote(v)}`)
+      .join(' ');
     const run = `${vars} git ${c.args.map(quote).join(' ')} 2>/dev/null`;
     const command = c.input === undefined ? `${run} </dev/null` : `printf '%s' ${quote(c.input)} | ${run}`;
     return `${command}; printf '%s%d\\n' ${quote(mark)} "$?"\n`;
@@ -100,15 +107,7 @@ export async function trustedDirectories(): Promise<string[]> {
       process.env,
       scopes.map((args) => ({ args })),
       MAX_OUTPUT,
-    )) ??
-    (await Promise.all(
-      scopes.map(
-        (args) =>
-          new Promise<string | null>((done) =>
-            execFile('git', args, { cwd: tmpdir(), encoding: 'utf8' }, (err, out) => done(err ? null : out)),
-          ),
-      ),
-    ));
+    )) ?? (await Promise.all(scopes.map((args) => execGit(tmpdir(), process.env, args))));
   return outs.flatMap((out) => (out ?? '').split('\n').filter(Boolean));
 }
 
@@ -128,24 +127,11 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-/**
- * Run a read-only git command; null when it fails. `config` is more configuration given as key and
- * value apart (GIT_CONFIG_KEY_n), for keys that name a filter driver, whose name may hold `=`.
- */
-function git(repo: Repo, args: string[], config: [string, string][] = [], input = ''): Promise<string | null> {
-  const extra: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
-  config.forEach(([k, v], i) => {
-    extra[`GIT_CONFIG_KEY_${i}`] = k;
-    extra[`GIT_CONFIG_VALUE_${i}`] = v;
-  });
+/** One git process: its output, or null when it fails. git reads only `input`: its stdin is closed after it. */
+function execGit(cwd: string, env: NodeJS.ProcessEnv, args: string[], input = ''): Promise<string | null> {
   return new Promise((done) => {
-    const child = execFile(
-      'git',
-      [...safeArgs(repo), ...args],
-      { cwd: repo.cwd, encoding: 'utf8', env: safeEnv(extra), maxBuffer: MAX_OUTPUT },
-      (err, out) => done(err ? null : out),
-    );
-    // git reads only `input`: its stdin is closed after it. A git that exits first (EPIPE) says so by its exit status.
+    const child = execFile('git', args, { cwd, encoding: 'utf8', env, maxBuffer: MAX_OUTPUT }, (err, out) => done(err ? null : out));
+    // A git that exits before it has read its input (EPIPE) says so by its exit status.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);
   });
@@ -160,7 +146,7 @@ const safeArgs = (repo: Repo) => [
   ...[...SAFE_CONFIG, ...repo.trusted.map((d) => `safe.directory=${d}`)].flatMap((c) => ['-c', c]),
 ];
 
-/** Several git commands as git() runs them, in one shell (gitBatch), or one by one when no shell can. */
+/** Several read-only git commands (safeArgs, safeEnv), in one shell (gitBatch), or one by one when no shell can. */
 export async function gitAll(repo: Repo, calls: GitCall[]): Promise<(string | null)[]> {
   const safe = safeArgs(repo);
   const batch = await gitBatch(
@@ -169,7 +155,10 @@ export async function gitAll(repo: Repo, calls: GitCall[]): Promise<(string | nu
     calls.map((c) => ({ ...c, args: [...safe, ...c.args] })),
     MAX_OUTPUT,
   );
-  return batch ?? Promise.all(calls.map((c) => git(repo, c.args, c.config, c.input)));
+  return (
+    batch ??
+    Promise.all(calls.map((c) => execGit(repo.cwd, safeEnv(Object.fromEntries(configVars(c.config))), [...safe, ...c.args], c.input)))
+  );
 }
 
 /** `git <args> -- <file>` for each of `files`, in one shell as gitAll runs them. */
