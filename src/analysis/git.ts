@@ -43,14 +43,13 @@ export interface Preregistration {
  * all of them follow the same commits (at every merge the first parent), so a file's history is the
  * commits that list it. Otherwise, or when a path needs quoting, one log per file (gitEach).
  */
-async function logsOf(repo: Repo, files: string[], all: string | null, touched: string | null): Promise<(string | null)[]> {
-  if (all === null || touched !== '' || all.includes('"')) return gitEach(repo, LOG, files);
-  const mine = new Map<string, string[]>(files.map((f) => [f, []]));
-  for (const record of all.split('\0').filter(Boolean)) {
-    const [head, ...changes] = record.split('\n');
-    for (const line of changes.filter(Boolean)) mine.get(line.slice(line.indexOf('\t') + 1))?.push(`\0${head}\n\n${line}\n`);
+async function historiesOf(repo: Repo, files: string[], all: string | null, touched: string | null): Promise<Commit[][]> {
+  if (all === null || touched !== '' || all.includes('"')) return (await gitEach(repo, LOG, files)).map(commitsOf);
+  const mine = new Map<string, Commit[]>(files.map((f) => [f, []]));
+  for (const { hash, date, changes } of recordsOf(all)) {
+    for (const line of changes) mine.get(line.slice(line.indexOf('\t') + 1))?.push({ hash, date, added: line.startsWith('A\t') });
   }
-  return files.map((f) => mine.get(f)!.join(''));
+  return files.map((f) => mine.get(f)!);
 }
 
 /**
@@ -100,17 +99,21 @@ interface Commit {
 
 const LOG = ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--name-status', '--format=%x00%H%x09%cI'];
 
-/** The commits of `git log --name-status` output, newest first, each with whether it added the file. */
-function commitsOf(out: string | null): Commit[] {
+/** The records of `git log --name-status` output (LOG's format), newest first: a commit and its changed files' lines. */
+function recordsOf(out: string | null): { hash: string; date: string; changes: string[] }[] {
   return (out ?? '')
     .split('\0')
     .filter(Boolean)
     .map((record) => {
       const [head, ...changes] = record.split('\n');
       const [hash, date] = head!.split('\t');
-      return { hash: hash!, date: date!, added: changes.some((l) => l.startsWith('A\t')) };
+      return { hash: hash!, date: date!, changes: changes.filter(Boolean) };
     });
 }
+
+/** The commits of one file's `git log --name-status`, newest first, each with whether it added the file. */
+const commitsOf = (out: string | null): Commit[] =>
+  recordsOf(out).map(({ hash, date, changes }) => ({ hash, date, added: changes.some((l) => l.startsWith('A\t')) }));
 
 const short = (hash: string) => hash.slice(0, 7);
 const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
@@ -143,16 +146,15 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     ...(files.length ? [{ args: [...STATUS, '--', ...files], config: filtersOff(attrs ?? null) }] : []),
   ]);
   const touched = merges === '' ? '' : merges ? second[0]! : null;
-  const logs = await logsOf(repo, logged, all ?? null, touched);
+  const [evidenceHistory, ...histories] = await historiesOf(repo, logged, all ?? null, touched);
   const dirty = files.length ? dirtyFiles(second.at(-1) ?? null, prefix) : new Set<string>();
-  const [evidenceHistory, ...histories] = logs.map(commitsOf);
   const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   }
   for (const [i, part] of parts.entries()) {
     const file = files[i]!;
-    const history = histories[i] as Commit[];
+    const history = histories[i]!;
     const first = history.filter((c) => c.added).at(-1) ?? history.at(-1);
     const row: Compared = {
       file,
