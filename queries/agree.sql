@@ -42,17 +42,28 @@ hollow as (
     group by s.probe, s.session_id
 ),
 
-record_counts as (
-    select t.probe, t.session_id, t.name, count(*) as n
+-- The calls each side holds of the spawns compared, counted per tool and compared by id.
+record_calls as (
+    select t.probe, t.session_id, t.tool_use_id, t.name
     from tool_uses as t
     join covered using (probe, session_id)
+),
+
+transcript_calls as (
+    select c.probe, t.session_id, t.tool_use_id, t.name
+    from transcript_tool_uses as t
+    join covered as c using (session_id)
+),
+
+record_counts as (
+    select probe, session_id, name, count(*) as n
+    from record_calls
     group by all
 ),
 
 transcript_counts as (
-    select c.probe, t.session_id, t.name, count(*) as n
-    from transcript_tool_uses as t
-    join covered as c using (session_id)
+    select probe, session_id, name, count(*) as n
+    from transcript_calls
     group by all
 ),
 
@@ -71,20 +82,6 @@ tool_differences as (
 ),
 
 -- The ids of the calls: records derived from other transcripts can hold the same counts.
-record_ids as (
-    select t.probe, t.session_id, t.tool_use_id, t.name
-    from tool_uses as t
-    join covered using (probe, session_id)
-    where t.tool_use_id is not null
-),
-
-transcript_ids as (
-    select c.probe, t.session_id, t.tool_use_id, t.name
-    from transcript_tool_uses as t
-    join covered as c using (session_id)
-    where t.tool_use_id is not null
-),
-
 id_differences as (
     select
         coalesce(r.probe, t.probe) as probe,
@@ -93,8 +90,8 @@ id_differences as (
         coalesce(r.tool_use_id, t.tool_use_id) as item,
         coalesce(r.name, 'no call') as records,
         coalesce(t.name, 'no call') as transcripts
-    from record_ids as r
-    full join transcript_ids as t
+    from (select * from record_calls where tool_use_id is not null) as r
+    full join (select * from transcript_calls where tool_use_id is not null) as t
         on t.probe = r.probe and t.session_id = r.session_id and t.tool_use_id = r.tool_use_id
     where r.name is distinct from t.name
 ),
