@@ -1,9 +1,11 @@
 /**
- * sql/json-values.sql, the RFC 8259 check of committed records, takes one of two ways through a
- * record: it lists the nodes of a record with few brackets at once, and walks any other a level at
- * a time. Whichever way a record takes, the first problem must be the one a plain walk finds: this
- * property builds records (repeated keys, NaN and Infinity, nesting past 256 levels, and strings of
- * brackets that send a shallow record down the walk) and holds the SQL to a model of the walk.
+ * sql/json-values.sql, the RFC 8259 check of committed records, reads numbers and depth from a
+ * record's text, and keys one of two ways: it lists the objects of a record with few brackets at
+ * once, and walks any other a level at a time. Whichever way a record takes, the first problem must
+ * be the one a plain walk finds: this property builds records (repeated keys, every spelling of a
+ * non-finite number the reader takes, strings that look like one, nesting past 256 levels, and a
+ * list of 300 empty lists that sends a shallow record down the walk) and holds the SQL to a model
+ * of the walk.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +38,7 @@ type Problem = { what: string; detail: string | null };
 
 /** What the walk finds, as json-values.sql's header says: every node to depth 256, containers below 256 opened. */
 function problems(n: Node, depth: number, out: Problem[]): Problem[] {
-  if (n.t === 'num' && ['NaN', 'Infinity', '-Infinity'].includes(n.text)) out.push({ what: 'number', detail: n.text });
+  if (n.t === 'num' && /^-?(nan|inf|infinity)$/i.test(n.text)) out.push({ what: 'number', detail: n.text });
   if (n.t !== 'arr' && n.t !== 'obj') return out;
   if (depth === 256) {
     out.push({ what: 'depth', detail: null });
@@ -71,8 +73,10 @@ function first(found: Problem[]): Problem | undefined {
 }
 
 const leaf: fc.Arbitrary<Node> = fc.oneof(
-  fc.constantFrom('1', '-2.5', '1e400', 'NaN', 'Infinity', '-Infinity').map((t) => ({ t: 'num' as const, text: t })),
-  fc.constantFrom('x', 'a"b', '[[', '{').map((value) => ({ t: 'str' as const, value })),
+  fc
+    .constantFrom('1', '-2.5', '1e400', '2E-5', 'NaN', 'Infinity', '-Infinity', 'nan', '-nan', 'inf', '-INF', 'infinity', 'iNf')
+    .map((t) => ({ t: 'num' as const, text: t })),
+  fc.constantFrom('x', 'a"b', '[[', '{', 'NaN', ',inf', ' -Infinity', 'a\\', '\\"').map((value) => ({ t: 'str' as const, value })),
 );
 const { node } = fc.letrec<{ node: Node }>((tie) => ({
   node: fc.oneof(
@@ -80,12 +84,12 @@ const { node } = fc.letrec<{ node: Node }>((tie) => ({
     leaf,
     fc.array(tie('node'), { maxLength: 4 }).map((items) => ({ t: 'arr' as const, items })),
     fc
-      .array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'a"b'), tie('node')), { maxLength: 4 })
+      .array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'a"b', 'NaN', '[', '{"'), tie('node')), { maxLength: 4 })
       .map((entries) => ({ t: 'obj' as const, entries })),
   ),
 }));
 
-/** A record: an object around a node, nested in `wrap` arrays, with a string of `pad` brackets beside it. */
+/** A record: an object around a node, nested in `wrap` arrays, with a list of `pad` empty lists beside it. */
 const record = fc
   .record({
     inner: node,
@@ -96,7 +100,7 @@ const record = fc
     let v = inner;
     for (let i = 0; i < wrap; i++) v = { t: 'arr', items: [v] };
     const entries: [string, Node][] = [['v', v]];
-    if (pad) entries.push(['pad', { t: 'str', value: '['.repeat(pad) }]);
+    if (pad) entries.push(['pad', { t: 'arr', items: Array.from({ length: pad }, () => ({ t: 'arr' as const, items: [] })) }]);
     return { t: 'obj' as const, entries } as Node;
   });
 
@@ -123,11 +127,23 @@ describe('sql/json-values.sql', () => {
     );
   }, 120_000);
 
-  it('a repeated key or NaN in a shallow record that the walk reads (a string of brackets beside it)', async () => {
-    const pad = JSON.stringify('['.repeat(300));
+  it('a repeated key or NaN in a shallow record that the walk reads (a list of 300 empty lists beside it)', async () => {
+    const pad = `[${Array(300).fill('[]').join(',')}]`;
     expect(await check(`{"pad":${pad},"a":{"k":1,"k":2}}`)).toEqual({ what: 'key', detail: 'k' });
     expect(await check(`{"pad":${pad},"a":[1,NaN]}`)).toEqual({ what: 'number', detail: 'NaN' });
     expect(await check(`{"a":${'['.repeat(255)}${']'.repeat(255)},"a":1}`)).toEqual({ what: 'key', detail: 'a' });
     expect(await check(`{"a":${'['.repeat(256)}${']'.repeat(256)}}`)).toEqual({ what: 'depth', detail: null });
   });
+
+  it('every spelling of a non-finite number the reader takes, and none inside a string', async () => {
+    for (const word of ['nan', '-nan', 'inf', '-Inf', 'INFINITY', '-NaN'])
+      expect(await check(`{"a":[1e5,${word}]}`)).toEqual({ what: 'number', detail: word });
+    expect(await check('{"NaN":"-Infinity","s":"[nan, {inf}]","e":"\\":inf","n":-1.5E+3}')).toBeUndefined();
+    expect(await check('{"a":[true,false,null,1E400]}')).toBeUndefined();
+  });
+
+  it('a key repeated last among 100,000 keys of one object (finding the first repeat was quadratic)', async () => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `"k${i}":1`).join(',');
+    expect(await check(`{"o":{${keys},"k99999":2,"k5":3}}`)).toEqual({ what: 'key', detail: 'k99999' });
+  }, 60_000);
 });

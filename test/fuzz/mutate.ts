@@ -48,7 +48,7 @@ export type Mutation =
   | { kind: 'drop-key'; line: number; path: number[] }
   | { kind: 'change-type'; line: number; path: number[]; value: number }
   | { kind: 'repeat-key'; line: number; path: number[]; value: number | 'same' }
-  | { kind: 'non-finite'; line: number; path: number[]; literal: 'NaN' | 'Infinity' | '-Infinity' }
+  | { kind: 'non-finite'; line: number; path: number[]; literal: 'NaN' | 'Infinity' | '-Infinity' | 'nan' | '-inf' | 'INF' }
   | { kind: 'huge-value'; line: number; path: number[]; shape: 'string' | 'array' | 'digits'; bytes: number }
   | { kind: 'deep-nesting'; line: number; path: number[]; shape: 'array' | 'object'; depth: number };
 
@@ -80,7 +80,7 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
     kind: fc.constant('non-finite' as const),
     line,
     path,
-    literal: fc.constantFrom('NaN' as const, 'Infinity' as const, '-Infinity' as const),
+    literal: fc.constantFrom('NaN' as const, 'Infinity' as const, '-Infinity' as const, 'nan' as const, '-inf' as const, 'INF' as const),
   }),
   fc.record({
     kind: fc.constant('huge-value' as const),
