@@ -391,6 +391,23 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   }, 30_000);
 
+  it('a check named outside registration/ is refused at its record; a file whose name starts with ".." inside it is not outside', async () => {
+    const dir = copyProbe(bundled);
+    const prereg = join(dir, 'registration/prereg.jsonl');
+    const original = readFileSync(prereg, 'utf8');
+    writeFileSync(prereg, original.replace('"conjuncts/2-k-neg-fails.sql"', '"../results.jsonl"'));
+    const out = await cli(['verdict', dir]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(
+      /^omg-evidence: \S+\/registration\/prereg\.jsonl:18: check "\.\.\/results\.jsonl" is outside registration\/ \(name a \.sql file inside the registration folder\)\n$/,
+    );
+    cpSync(join(dir, 'registration/conjuncts/2-k-neg-fails.sql'), join(dir, 'registration/..2.sql'));
+    writeFileSync(prereg, original.replace('"conjuncts/2-k-neg-fails.sql"', '"..2.sql"'));
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).holds).toBe(true);
+  });
+
   it('two SELECTs', async () => {
     expect(await cli(['verdict', probeFixture('attack-two-statements')])).toEqual(
       refused(

@@ -11,10 +11,10 @@
  * the evidence, which no user SQL reaches.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import { displayPath, inputFile } from '../base/paths.js';
+import { displayPath, inputFile, isWithin } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
 
 /** A loaded probe: its id and absolute directory. */
@@ -159,7 +159,7 @@ async function runFile(
   const regDir = join(probe.dir, 'registration');
   const from = `${displayPath(join(probe.dir, file))}:${lineOf(join(probe.dir, file), rec)}`;
   const abs = resolve(regDir, path);
-  if (relative(regDir, abs).startsWith('..') || relative(regDir, abs).split(sep).includes('..')) {
+  if (!isWithin(abs, regDir)) {
     throw new InputError(`${from}: ${spec.what} "${path}" is outside registration/`, 'name a .sql file inside the registration folder');
   }
   // A folder (the record's "" names registration/ itself) is the record's mistake: name its line.
