@@ -23,24 +23,31 @@ function isTimestamp(key: string): string {
   return `json_type(json, '$.${key}') = 'VARCHAR' and try_cast(json ->> '$.${key}' as TIMESTAMPTZ) is null`;
 }
 
+const RESULTS_FIELDS: RecordSchema['fields'] = [
+  { key: 'seq', kinds: ['integer'] },
+  { key: 'arm', kinds: ['string'] },
+  { key: 'phase', kinds: ['string'] },
+  { key: 'session_id', kinds: ['string'] },
+  { key: 'mode', kinds: ['string'], required: false },
+  { key: 'argv_file', kinds: ['string', 'null'], required: false },
+  { key: 'plugin_dir', kinds: ['string', 'null'], required: false },
+  { key: 'started_at', kinds: ['string'] },
+  { key: 'ended_at', kinds: ['string'], required: false },
+  { key: 'exit_code', kinds: ['integer'] },
+  { key: 'claude_version', kinds: ['string'] },
+  { key: 'envelope', kinds: ['object', 'array', 'null'] },
+  { key: 'artifacts', kinds: ['array'] },
+  { key: 'markers', kinds: ['array'] },
+];
+
+/** The JSON kind of a results row's key, from the kinds validate reads once per row (`kinds`, in field order). */
+const resultsKind = (key: string): string => `kinds[${RESULTS_FIELDS.findIndex((f) => f.key === key) + 1}]`;
+
 export const RESULTS: RecordSchema = {
   what: 'results.jsonl row',
-  fields: [
-    { key: 'seq', kinds: ['integer'] },
-    { key: 'arm', kinds: ['string'] },
-    { key: 'phase', kinds: ['string'] },
-    { key: 'session_id', kinds: ['string'] },
-    { key: 'mode', kinds: ['string'], required: false },
-    { key: 'argv_file', kinds: ['string', 'null'], required: false },
-    { key: 'plugin_dir', kinds: ['string', 'null'], required: false },
-    { key: 'started_at', kinds: ['string'] },
-    { key: 'ended_at', kinds: ['string'], required: false },
-    { key: 'exit_code', kinds: ['integer'] },
-    { key: 'claude_version', kinds: ['string'] },
-    { key: 'envelope', kinds: ['object', 'array', 'null'] },
-    { key: 'artifacts', kinds: ['array'] },
-    { key: 'markers', kinds: ['array'] },
-  ],
+  fields: RESULTS_FIELDS,
+  reads: ['seq', 'session_id', 'started_at', 'ended_at', 'artifacts', 'markers'],
+  envelope: ['total_cost_usd', 'modelUsage', 'permission_denials'],
   checks: [
     { bad: `try_cast(json ->> '$.seq' as HUGEINT) < 1`, why: '"seq" must be an integer ≥ 1' },
     {
@@ -50,7 +57,7 @@ export const RESULTS: RecordSchema = {
     { bad: isTimestamp('started_at'), why: '"started_at" must be an RFC 3339 timestamp' },
     { bad: isTimestamp('ended_at'), why: '"ended_at" must be an RFC 3339 timestamp' },
     {
-      bad: `json_type(json, '$.envelope') = 'ARRAY' and env is null`,
+      bad: `${resultsKind('envelope')} = 'ARRAY' and env is null`,
       why: '"envelope" is an array with no "type":"result" element',
     },
     {
@@ -108,6 +115,7 @@ export const TOOL_USE: RecordSchema = {
     { key: 'skill', kinds: ['string'], required: false },
     { key: 'agent_id', kinds: ['string'], required: false },
   ],
+  reads: ['input_keys'],
   checks: [{ bad: anyItem('$.input_keys', `json_type(x) <> 'VARCHAR'`), why: '"input_keys" must hold strings only' }],
   hint: 'each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use',
 };
@@ -149,6 +157,7 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
       { key: 'usd', kinds: ['number'] },
       { key: 'spawns', kinds: ['integer'] },
     ],
+    reads: ['usd', 'spawns'],
     checks: [
       {
         bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`,
@@ -187,6 +196,7 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
       { key: 'pilot', kinds: ['array'], required: false },
       { key: 'void', kinds: ['array'], required: false },
     ],
+    reads: ['pilot', 'void'],
     checks: [
       {
         bad: anyItem('$.pilot', `json_type(x) <> 'VARCHAR'`),
@@ -209,6 +219,7 @@ const KINDS = Object.keys(REGISTRATION_KINDS);
 export const REGISTRATION: RecordSchema = {
   what: 'registration record',
   fields: [{ key: 'kind', kinds: ['string'] }],
+  reads: ['kind'],
   checks: [
     {
       bad: `not list_contains([${KINDS.map((k) => `'${k}'`).join(', ')}], json ->> 'kind')`,

@@ -50,6 +50,10 @@ export interface RecordSchema {
   /** What a record is, for messages: `a results.jsonl row`. */
   what: string;
   fields: Field[];
+  /** The keys of `json` that the checks read; the checks see the record cut down to these (and the integer fields). */
+  reads?: string[];
+  /** The keys of the row's `env` (a results row's envelope) that the checks read; the rest are dropped before they run. */
+  envelope?: string[];
   checks?: Check[];
   /** What to do about a problem. */
   hint: string;
@@ -111,12 +115,14 @@ export function problemExpr(schema: RecordSchema): string {
 }
 
 /**
- * A record cut down to the keys `schema` names (those present, in the schema's order), as a JSON
- * object, from one parse of the record: json_extract with a list of paths reads them all at once.
+ * JSON object `column` cut down to `keys` (those present, in that order), from one parse of it:
+ * json_extract with a list of paths reads them all at once. NULL stays NULL.
  */
-function slimExpr(schema: RecordSchema): string {
-  const keys = schema.fields.map((f) => sqlString(f.key)).join(', ');
-  return `to_json(map_from_entries(list_filter(list_zip([${keys}], json_extract(json, [${pathsOf(schema)}])), e -> e[2] is not null)))`;
+function slimExpr(column: string, keys: string[]): string {
+  if (keys.length === 0) return `case when ${column} is not null then '{}'::JSON end`;
+  const paths = keys.map((k) => sqlString(`$."${k}"`)).join(', ');
+  const kept = `list_filter(list_zip([${keys.map(sqlString).join(', ')}], json_extract(${column}, [${paths}])), e -> e[2] is not null)`;
+  return `case when ${column} is not null then to_json(map_from_entries(${kept})) end`;
 }
 
 /** The words for a problem code of `schema`, looking at the offending record only. */
@@ -168,22 +174,25 @@ export const MAX_PROBLEMS = 20;
 export async function validateAll(db: Database, table: string, parts: { schema: RecordSchema; where: string }[]): Promise<void> {
   if (parts.length === 0) return;
   // Each record is parsed here three times: for its root's kind, its keys' kinds, and the keys its
-  // schema names (a small object the checks then read). Each check had parsed the whole record
-  // again, some twice, which cost seconds for a record of megabytes.
+  // checks read (a small object, as the envelope they read is). Each check had parsed the whole
+  // record again, some twice, which cost seconds for a record of megabytes.
   const slim = parts
-    .map(
-      (p, i) =>
-        `select * exclude (json), ${i} as part, json_type(json) as root, ${kindsExpr(p.schema)} as kinds, ${slimExpr(p.schema)} as json from ${table} where ${p.where}`,
-    )
-    .join(' union all ');
+    .map((p, i) => {
+      const json = slimExpr('json', [...new Set([...(p.schema.reads ?? []), ...p.schema.fields.filter(bigintOnly).map((f) => f.key)])]);
+      const env = p.schema.envelope ? `, ${slimExpr('env', p.schema.envelope)} as env` : '';
+      return `select * exclude (json${env && ', env'}), ${i} as part, json_type(json) as root, ${kindsExpr(p.schema)} as kinds, ${json} as json${env} from ${table} where ${p.where}`;
+    })
+    .join(' union all by name ');
   await db.exec(`create or replace temp table validating as ${slim}`, undefined, 'validating records');
   const union = parts
     .map((p, i) => `select file, rec, ${i} as part, ${problemExpr(p.schema)} as problems from validating where part = ${i}`)
     .join('\n     union all\n     ');
   let res: Awaited<ReturnType<Database['query']>>;
   try {
+    // Materialized, so that each problem list is made once: a filter on it would make it again.
     res = await db.query(
-      `with bad as (select file, rec, part, unnest(problems) as problem, generate_subscripts(problems, 1) as k from (${union}) where len(problems) > 0)
+      `with checked as materialized (${union}),
+       bad as (select file, rec, part, unnest(problems) as problem, generate_subscripts(problems, 1) as k from checked where len(problems) > 0)
        select file, rec, part, problem, count(*) over () as n from bad where file = (select min(file) from bad)
        order by rec, part, k limit ${MAX_PROBLEMS}`,
       undefined,
