@@ -203,6 +203,26 @@ describe('transcript edge cases', () => {
     expect(census.map((s: { first_timestamp: string }) => s.first_timestamp)).toEqual(['2026-03-01T01:00:00.000Z']);
   });
 
+  it('of copies of a call, the earliest instant counts, and calls are numbered in order of instant, whatever offset each line is written with', async () => {
+    // toolu_A is written at 05:00Z (Read) and at 10:00+09:00 = 01:00Z (Bash); toolu_B at 03:00Z. As text,
+    // 03:00Z < 05:00Z < 10:00+09:00: Read counted and toolu_B came first.
+    const dir = join('test', 'fixtures', 'transcripts', 'mixed-offsets-calls');
+    const calls = await cli([
+      'sql',
+      '--transcripts',
+      dir,
+      '-f',
+      'json',
+      'select ordinal, tool_use_id, name, rec from transcript_tool_uses order by ordinal',
+    ]);
+    expect(JSON.parse(calls.stdout)).toEqual([
+      { ordinal: 1, tool_use_id: 'toolu_A', name: 'Bash', rec: 3 },
+      { ordinal: 2, tool_use_id: 'toolu_B', name: 'Grep', rec: 4 },
+    ]);
+    const census = JSON.parse((await cli(['census', '--transcripts', dir, '--format', 'json'])).stdout);
+    expect(census.map((s: { tools: object }) => s.tools)).toEqual([{ Bash: 1, Grep: 1 }]);
+  });
+
   it('reads a file whose name holds glob characters as itself', async () => {
     // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
     const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');

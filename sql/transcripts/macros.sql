@@ -105,6 +105,10 @@ create or replace temp macro omg_result(tur, b, i) as {
 create or replace temp macro omg_line_mistyped(ts, ver) as
     omg_mistyped(ts) or omg_mistyped(ver);
 
+-- The instant of a line's timestamp, whatever offset it is written with; NULL when it is no time.
+create or replace temp macro omg_instant(ts) as
+    try_cast(ts as TIMESTAMPTZ);
+
 -- The project of a transcript file: the folder that holds its session's file (`<sid>.jsonl`, and
 -- `agent-*.jsonl` beside it or under `<sid>/subagents/`); under ~/.claude/projects, the project's slug.
 create or replace temp macro omg_project(abs) as
@@ -306,7 +310,7 @@ create or replace temp macro omg_group(o, keyless, mistyped, line_type, ts, ver,
     'first_o': min(o),
     'keyless_o': list(o) filter (where keyless),
     'mistyped_o': min(o) filter (where mistyped),
-    'first_timestamp': min(try_cast(ts as TIMESTAMPTZ)),
+    'first_timestamp': min(omg_instant(ts)),
     'versions': map_keys(histogram(ver) filter (where ver is not null)),
     'models': map_keys(histogram(line_model) filter (where line_type = 'assistant' and line_model is not null)),
     'calls1': list({'o': o, 'timestamp': ts, 'version': ver, 'model': line_model, 'is_sidechain': sidechain,

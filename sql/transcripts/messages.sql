@@ -26,7 +26,7 @@ requests as (
 
 lines as (
     select coalesce(r.session_id, f.session_id) as session_id, f.file_no, r.o - f.first + 1 as rec,
-           try_cast(r.timestamp as TIMESTAMPTZ) as line_at,
+           omg_instant(r.timestamp) as line_at,
            -- An empty id is no id (a gateway that sends none): the line is a response of its own.
            case when coalesce(r.message_id, '') = '' then 'line:' || f.file || ':' || (r.o - f.first + 1)
                 else r.message_id || ':' || coalesce(r.request_id, q.message_request, '')

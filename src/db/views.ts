@@ -266,11 +266,12 @@ export const VIEWS: View[] = [
   },
   {
     name: 'transcript_tool_uses',
-    grain: 'tool_use block of an assistant line, once per id within a session (a block without an id counts on its own)',
+    grain:
+      'tool_use block of an assistant line, once per id within a session (its first copy in transcript order; a block without an id counts on its own)',
     transcripts: true,
     columns: {
       session_id: 'the session',
-      ordinal: 'transcript order within the session',
+      ordinal: 'transcript order within the session: by the instant of its line, then file, line and block',
       tool_use_id: 'the toolu_… id',
       name: 'tool name',
       input_keys: "the input's key names, sorted",
