@@ -1,10 +1,10 @@
 -- What DuckDB's JSON reader lets through but RFC 8259 does not, in the records of view
--- json_records (file, rec, json): the first non-finite number (the reader takes NaN, Inf and
--- Infinity in any case, with or without a minus), key repeated within one object, or value nested
--- more than 256 levels deep (RFC 8259 §9 lets a reader limit nesting), by file, record and kind;
--- none when every value is JSON.
--- Numbers and depth are read from the record's text with its strings blanked (`bare`): outside a
--- string, a word that is not true, false or null is such a number, and the brackets alone say how
+-- json_records (file, rec, json): the first trailing comma (`[1,]`, `{"a":1,}`), non-finite number
+-- (the reader takes NaN, Inf and Infinity in any case, with or without a minus), key repeated
+-- within one object, or value nested more than 256 levels deep (RFC 8259 §9 lets a reader limit
+-- nesting), by file, record and kind; none when every value is JSON.
+-- Commas, numbers and depth are read from the record's text with its strings blanked (`bare`).
+-- Outside a string, a word that is not true, false or null is such a number, and the brackets alone say how
 -- deep a record goes. A regular expression can tell whether that depth exceeds 256, as no record
 -- goes below zero: L(k) = (\[ L(k-1) \])* matches the brackets of depth at most k. This costs
 -- time in proportion to the text, whatever its shape; a record of a million numbers took seconds
@@ -94,6 +94,10 @@ repeats as (
 ),
 
 problems as (
+    select file, rec, 'comma' as what, null::VARCHAR as detail
+    from texts
+    where regexp_matches(bare, ',\s*[\]}]')
+    union all
     select file, rec, 'depth' as what, null::VARCHAR as detail
     from shapes
     where deep

@@ -112,7 +112,7 @@ describe('sql/json-values.sql', () => {
   afterAll(() => db.close());
 
   const check = async (line: string) => {
-    await db.exec(`create or replace table recs as select 'f' as file, 1::BIGINT as rec, json($j) as json`, { j: line });
+    await db.exec(`create or replace table recs as select 'f' as file, 1::BIGINT as rec, $j::JSON as json`, { j: line });
     await db.exec('create or replace temp view json_records as select file, rec, json from recs');
     const row = (await db.query(readSql('json-values'))).rows[0];
     return row && { what: row.what, detail: row.detail };
@@ -140,6 +140,12 @@ describe('sql/json-values.sql', () => {
       expect(await check(`{"a":[1e5,${word}]}`)).toEqual({ what: 'number', detail: word });
     expect(await check('{"NaN":"-Infinity","s":"[nan, {inf}]","e":"\\":inf","n":-1.5E+3}')).toBeUndefined();
     expect(await check('{"a":[true,false,null,1E400]}')).toBeUndefined();
+  });
+
+  it('a trailing comma in a list or an object, which the reader takes, and none inside a string', async () => {
+    expect(await check('{"a":[1,2,]}')).toEqual({ what: 'comma', detail: null });
+    expect(await check('{"a":{"b":1 ,\t}}')).toEqual({ what: 'comma', detail: null });
+    expect(await check('{"a":"[1,]","b":",}"}')).toBeUndefined();
   });
 
   it('a key repeated last among 100,000 keys of one object (finding the first repeat was quadratic)', async () => {

@@ -74,6 +74,18 @@ const bad: [fixture: string, message: string][] = [
     `registration/prereg.jsonl:1: -Infinity is not a JSON value (RFC 8259 has no NaN or Infinity) (write a finite number, or null)`,
   ],
   ['json-duplicate-key', `results.jsonl:2: key "costUSD" is repeated within one object (readers disagree on which copy wins: keep one)`],
+  ['json-trailing-comma', 'results.jsonl:2: a trailing comma before ] or } (RFC 8259 has none) (remove the comma)'],
+  // 1e999 is JSON that DuckDB reads as no number: a cost or a budget must be finite.
+  ['infinite-cost', `results.jsonl:2: results.jsonl row: "envelope.total_cost_usd" must be a finite number ${HINT_ROW}`],
+  [
+    'infinite-budget',
+    'registration/prereg.jsonl:1: registration "budget" record: "usd" must be a finite number (see docs/registration.md)',
+  ],
+  // A JSON null in a list reads as SQL NULL; a check of its type must still see it.
+  [
+    'null-input-key',
+    `tool_use/${S1}.jsonl:1: tool_use record: "input_keys" must hold strings only (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use)`,
+  ],
   // A probe's transcripts are committed records too: every value of every line is held to RFC 8259.
   [
     'transcript-nan',

@@ -134,8 +134,8 @@ async function checkRecords(db: Database): Promise<void> {
 }
 
 /**
- * What DuckDB's reader lets through but RFC 8259 does not: NaN, Inf and Infinity (in any case,
- * with or without a minus), a key repeated within one object (readers disagree on which copy
+ * What DuckDB's reader lets through but RFC 8259 does not: a trailing comma, NaN, Inf and Infinity
+ * (in any case, with or without a minus), a key repeated within one object (readers disagree on which copy
  * wins), and nesting past 256 levels. Every record of `table` (file, rec, json;
  * sql/json-values.sql); the first offending record by file and line is the error. A probe's records and its committed transcripts
  * both go through here.
@@ -146,6 +146,7 @@ export async function rejectJsonValues(db: Database, table: string): Promise<voi
   await db.exec('drop view json_records');
   if (!b) return;
   const [file, rec, detail] = [String(b.file), Number(b.rec), String(b.detail)];
+  if (b.what === 'comma') throw recordError(file, rec, 'a trailing comma before ] or } (RFC 8259 has none)', 'remove the comma');
   if (b.what === 'number')
     throw recordError(file, rec, `${detail} is not a JSON value (RFC 8259 has no NaN or Infinity)`, 'write a finite number, or null');
   if (b.what === 'depth')

@@ -8,7 +8,8 @@ const SESSION_ID_RE = `'[0-9a-f]+(-[0-9a-f]+)*'`;
 
 /** TRUE when a JSON array at `path` has an item for which `itemBad(x)` holds. */
 function anyItem(path: string, itemBad: string): string {
-  return `len(list_filter(from_json(json -> '${path}', '["JSON"]'), x -> ${itemBad})) > 0`;
+  // A JSON null item reads as SQL NULL, which no test of its type would catch.
+  return `len(list_filter(from_json(json -> '${path}', '["JSON"]'), x -> x is null or (${itemBad}))) > 0`;
 }
 
 /** The token counts of a modelUsage entry that model_usage reads. */
@@ -16,7 +17,7 @@ const TOKENS = ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCre
 
 /** TRUE when an entry `x` of the envelope's modelUsage object has `itemBad(x)`. */
 function anyUsage(itemBad: string): string {
-  return `len(list_filter(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> ${itemBad})) > 0`;
+  return `len(list_filter(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> x is null or (${itemBad}))) > 0`;
 }
 
 function isTimestamp(key: string): string {
@@ -64,6 +65,11 @@ export const RESULTS: RecordSchema = {
       bad: `json_type(env, '$.total_cost_usd') not in ('UBIGINT', 'BIGINT', 'DOUBLE')`,
       why: '"envelope.total_cost_usd" must be a number',
     },
+    // 1e999 is JSON, and DuckDB reads it as no number (try_cast gives NULL): a cost must be finite.
+    {
+      bad: `json_type(env, '$.total_cost_usd') is not null and not coalesce(isfinite(try_cast(env ->> '$.total_cost_usd' as DOUBLE)), false)`,
+      why: '"envelope.total_cost_usd" must be a finite number',
+    },
     {
       bad: `json_type(env, '$.modelUsage') <> 'OBJECT'`,
       why: '"envelope.modelUsage" must be an object keyed by model id',
@@ -72,9 +78,10 @@ export const RESULTS: RecordSchema = {
     { bad: anyUsage(`json_type(x) <> 'OBJECT'`), why: 'every "envelope.modelUsage" entry must be an object' },
     {
       bad: anyUsage(
-        `coalesce(json_type(x, '$.costUSD'), 'DOUBLE') not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(x ->> '$.costUSD' as DOUBLE) < 0`,
+        `coalesce(json_type(x, '$.costUSD'), 'DOUBLE') not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(x ->> '$.costUSD' as DOUBLE) < 0
+         or (json_type(x, '$.costUSD') is not null and not coalesce(isfinite(try_cast(x ->> '$.costUSD' as DOUBLE)), false))`,
       ),
-      why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a non-negative number',
+      why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a finite non-negative number',
     },
     {
       bad: anyUsage(
@@ -159,6 +166,7 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
     ],
     reads: ['usd', 'spawns'],
     checks: [
+      { bad: `not coalesce(isfinite(try_cast(json ->> '$.usd' as DOUBLE)), false)`, why: '"usd" must be a finite number' },
       {
         bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`,
         why: '"usd" and "spawns" must not be negative',
