@@ -168,4 +168,13 @@ describe('init', () => {
     );
     expect(bin(['census', "Bob's probe"], { cwd }).code).toBe(0);
   });
+
+  it('a folder whose name holds a newline is named on one line, the newline written \\u000a', () => {
+    const cwd = temp();
+    const run = bin(['init', 'a\nb'], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      "omg-evidence: init: wrote a probe of 5 files to a\\u000ab; next: omg-evidence census 'a\\u000ab', verdict 'a\\u000ab', render 'a\\u000ab/README.md'\n",
+    );
+  });
 });

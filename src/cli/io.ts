@@ -30,6 +30,11 @@ export function warn(io: IO, message: string): void {
   io.stderr(`omg-evidence: warning: ${visible(message)}\n`);
 }
 
+/** Print a note on stderr, one line whatever paths or names it quotes. */
+export function say(io: IO, message: string): void {
+  io.stderr(`omg-evidence: ${visible(message)}\n`);
+}
+
 /**
  * `text` with its control characters (C0, DEL, C1) and the bidirectional overrides written as
  * \u escapes: a model id or a path from hostile input may hold an escape sequence or a newline,

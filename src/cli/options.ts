@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../base/errors.js';
 import { listTranscriptFiles, type Evidence, type OpenOptions, type Source } from '../evidence.js';
 import { defaultFormat, type TableStyle } from '../output/formats.js';
-import { useColor, type IO } from './io.js';
+import { say, useColor, type IO } from './io.js';
 import { displayPath } from '../base/paths.js';
 
 export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
@@ -127,5 +127,5 @@ export function timeoutOption(): Option {
 /** Say on stderr which folder of sessions is read when none was named, and how many transcript files it holds (sub-agents' too). */
 export function sayDefaultSessions(io: IO, dir: string): void {
   const n = listTranscriptFiles(dir).length;
-  io.stderr(`omg-evidence: reading ${displayPath(dir)} (${n} transcript ${n === 1 ? 'file' : 'files'})\n`);
+  say(io, `reading ${displayPath(dir)} (${n} transcript ${n === 1 ? 'file' : 'files'})`);
 }

@@ -12,7 +12,7 @@ import { USAGE_TOLERANCE } from '../../output/usage.js';
 import type { Row } from '../../evidence.js';
 import { TABULAR_FORMATS } from '../../output/formats.js';
 import { makeEvidenceCommand } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 import { dbOption, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
@@ -60,7 +60,7 @@ export function makeAgreeCommand(io: IO): Command {
           );
         }
         if (u.differ) throw new DiffersError(u.line);
-        io.stderr(`omg-evidence: ${u.line}\n`);
+        say(io, u.line);
         return;
       }
       const rows = result.census;
@@ -77,7 +77,7 @@ export function makeAgreeCommand(io: IO): Command {
         );
       }
       if (s.differ) throw new DiffersError(line);
-      io.stderr(`omg-evidence: ${line}\n`);
+      say(io, line);
     },
   });
 }

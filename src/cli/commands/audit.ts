@@ -13,7 +13,7 @@ import { formatAudit, type AuditFormat } from '../../output/audit.js';
 import { forgeryWarnings } from '../../output/census-block.js';
 import { TABULAR_FORMATS } from '../../output/formats.js';
 import { makeCommand } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 
 export function makeAuditCommand(io: IO): Command {
   return makeCommand<{ format?: AuditFormat; wide?: boolean }>(io, {
@@ -38,7 +38,7 @@ export function makeAuditCommand(io: IO): Command {
           'write home paths as $HOME; a secret must be revoked, and removed from the git history too',
         );
       }
-      io.stderr(`omg-evidence: audit: no home-directory path or secret in ${scope}\n`);
+      say(io, `audit: no home-directory path or secret in ${scope}`);
     },
   });
 }

@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 import { displayPath } from '../../base/paths.js';
 import { exportParquet } from '../../evidence.js';
 import { makeCommand } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 import { transcriptsOption } from '../options.js';
 
 export function makeExportCommand(io: IO): Command {
@@ -23,7 +23,7 @@ export function makeExportCommand(io: IO): Command {
       const out = resolve(opts.parquet);
       // Export writes files, so it loads into a database that is never given user SQL.
       const written = await exportParquet(probes, out, { transcripts: opts.transcripts, force: opts.force, onWarning });
-      io.stderr(`omg-evidence: export: ${written} view(s) written to ${displayPath(out)}\n`);
+      say(io, `export: ${written} view(s) written to ${displayPath(out)}`);
     },
   });
 }

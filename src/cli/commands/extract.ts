@@ -9,7 +9,7 @@ import { displayPath } from '../../base/paths.js';
 import { Evidence } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { makeCommand } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 
 export function makeExtractCommand(io: IO): Command {
   return makeCommand<{ transcripts: string; results: string; out: string; force?: boolean }>(io, {
@@ -39,9 +39,7 @@ export function makeExtractCommand(io: IO): Command {
             `extract: ${m.spawns - records} of the ${m.spawns} row(s) of ${results} opened a session no transcript in ${dir} holds: their tool_use record is not written`,
           );
         }
-        io.stderr(
-          `omg-evidence: extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}\n`,
-        );
+        say(io, `extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}`);
       });
     },
   });

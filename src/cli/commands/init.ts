@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { displayPath } from '../../base/paths.js';
 import { scaffoldProbe } from '../../output/scaffold.js';
 import { makeCommand } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 
 export function makeInitCommand(io: IO): Command {
   return makeCommand<Record<string, never>>(io, {
@@ -20,9 +20,7 @@ export function makeInitCommand(io: IO): Command {
       io.stdout(written.map((f) => `${f}\n`).join(''));
       const d = displayPath(dir);
       const [p, readme] = [shellWord(d), shellWord(`${d}/README.md`)];
-      io.stderr(
-        `omg-evidence: init: wrote a probe of ${written.length} files to ${d}; next: omg-evidence census ${p}, verdict ${p}, render ${readme}\n`,
-      );
+      say(io, `init: wrote a probe of ${written.length} files to ${d}; next: omg-evidence census ${p}, verdict ${p}, render ${readme}`);
     },
   });
 }

@@ -7,7 +7,7 @@ import { type Command, Option } from 'commander';
 import { displayPath } from '../../base/paths.js';
 import { Evidence, type Source } from '../../evidence.js';
 import { makeCommand } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 import { resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
@@ -32,7 +32,7 @@ export function makeLoadCommand(io: IO): Command {
         { db: undefined, file: opts.db, force: opts.force, transcripts, ownTranscripts: true, onWarning, onProgress: progressReporter(io) },
         !only,
       );
-      io.stderr(`omg-evidence: load: ${displayPath(opts.db)} ${built ? 'written' : 'is up to date'}\n`);
+      say(io, `load: ${displayPath(opts.db)} ${built ? 'written' : 'is up to date'}`);
     },
   });
 }

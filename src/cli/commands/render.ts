@@ -10,7 +10,7 @@ import { type Command, Option } from 'commander';
 import { unifiedDiff } from '../../regions/diff.js';
 import { DiffersError, InputError } from '../../base/errors.js';
 import { makeCommand } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 import { displayPath } from '../../base/paths.js';
 import type { Parsed } from '../../regions/document.js';
 import type { Rendered } from '../../regions/render.js';
@@ -105,7 +105,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
             // The charts first: a document whose links are written names only files that exist.
             for (const r of changed) if (r.svg && !r.svg.current) writeFileAtomically(r.svg.path, r.svg.data);
             if (changed.length) replaceDocument(doc.path, doc.bytes, applyRegions(doc, rendered));
-            io.stderr(`omg-evidence: render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten\n`);
+            say(io, `render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten`);
           }
         }
         if (stale.length || edited.length) {
@@ -120,7 +120,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
           ];
           throw new DiffersError(what.join('; '), hints.join('; '));
         }
-        if (opts.check) io.stderr(`omg-evidence: render --check: every region is current\n`);
+        if (opts.check) say(io, 'render --check: every region is current');
       } finally {
         await cache.close();
       }

@@ -23,7 +23,7 @@ import {
   TRANSCRIPT_REPORT_QUERIES,
 } from '../../evidence.js';
 import { makeCommand, withEvidence } from '../command.js';
-import type { IO } from '../io.js';
+import { say, type IO } from '../io.js';
 import { dbOption, sayDefaultSessions, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
@@ -135,7 +135,7 @@ export function makeReportCommand(io: IO): Command {
         what: 'the report',
         writable: 'check that the file and its folder are writable',
       });
-      io.stderr(`omg-evidence: report: ${displayPath(out)} written\n`);
+      say(io, `report: ${displayPath(out)} written`);
     },
   });
 }
