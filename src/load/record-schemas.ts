@@ -20,6 +20,11 @@ function anyUsage(itemBad: string): string {
   return `len(list_filter(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> x is null or (${itemBad}))) > 0`;
 }
 
+/** TRUE when the number at `path` of `column` is present but not finite: DuckDB reads 1e999 as no number. */
+function notFinite(column: string, path: string): string {
+  return `json_type(${column}, '${path}') is not null and not coalesce(isfinite(try_cast(${column} ->> '${path}' as DOUBLE)), false)`;
+}
+
 function isTimestamp(key: string): string {
   return `json_type(json, '$.${key}') = 'VARCHAR' and try_cast(json ->> '$.${key}' as TIMESTAMPTZ) is null`;
 }
@@ -67,7 +72,7 @@ export const RESULTS: RecordSchema = {
     },
     // 1e999 is JSON, and DuckDB reads it as no number (try_cast gives NULL): a cost must be finite.
     {
-      bad: `json_type(env, '$.total_cost_usd') is not null and not coalesce(isfinite(try_cast(env ->> '$.total_cost_usd' as DOUBLE)), false)`,
+      bad: notFinite('env', '$.total_cost_usd'),
       why: '"envelope.total_cost_usd" must be a finite number',
     },
     {
@@ -79,7 +84,7 @@ export const RESULTS: RecordSchema = {
     {
       bad: anyUsage(
         `coalesce(json_type(x, '$.costUSD'), 'DOUBLE') not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(x ->> '$.costUSD' as DOUBLE) < 0
-         or (json_type(x, '$.costUSD') is not null and not coalesce(isfinite(try_cast(x ->> '$.costUSD' as DOUBLE)), false))`,
+         or ${notFinite('x', '$.costUSD')}`,
       ),
       why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a finite non-negative number',
     },
@@ -166,7 +171,7 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
     ],
     reads: ['usd', 'spawns'],
     checks: [
-      { bad: `not coalesce(isfinite(try_cast(json ->> '$.usd' as DOUBLE)), false)`, why: '"usd" must be a finite number' },
+      { bad: notFinite('json', '$.usd'), why: '"usd" must be a finite number' },
       {
         bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`,
         why: '"usd" and "spawns" must not be negative',

@@ -120,7 +120,7 @@ export function problemExpr(schema: RecordSchema): string {
  */
 function slimExpr(column: string, keys: string[]): string {
   if (keys.length === 0) return `case when ${column} is not null then '{}'::JSON end`;
-  const paths = keys.map((k) => sqlString(`$."${k}"`)).join(', ');
+  const paths = pathsOf(keys);
   const kept = `list_filter(list_zip([${keys.map(sqlString).join(', ')}], json_extract(${column}, [${paths}])), e -> e[2] is not null)`;
   return `case when ${column} is not null then to_json(map_from_entries(${kept})) end`;
 }
@@ -154,12 +154,12 @@ async function describe(db: Database, table: string, file: string, rec: number, 
 /** What an integer written in digits past BIGINT's range must be: it is an integer still, too large or too small. */
 export const outOfRange = (digits: string) => `an integer ${digits.startsWith('-') ? 'of at least -2^63' : 'of at most 2^63 - 1'}`;
 
-/** The JSON paths of a schema's keys, in field order, as a SQL list's items. */
-const pathsOf = (schema: RecordSchema): string => schema.fields.map((f) => sqlString(`$."${f.key}"`)).join(', ');
+/** The JSON paths of `keys`, in order, as a SQL list's items. */
+const pathsOf = (keys: string[]): string => keys.map((k) => sqlString(`$."${k}"`)).join(', ');
 
 /** The list of json_type() results for a schema's keys, in field order. */
 export function kindsExpr(schema: RecordSchema): string {
-  return `json_type(json, [${pathsOf(schema)}])`;
+  return `json_type(json, [${pathsOf(schema.fields.map((f) => f.key))}])`;
 }
 
 /** How many problems of one file an error lists; the rest are counted. */
