@@ -25,14 +25,14 @@ export const processIO: IO = {
   env: process.env,
 };
 
-/** Print a warning line on stderr. */
-export function warn(io: IO, message: string): void {
-  io.stderr(`omg-evidence: warning: ${visible(message)}\n`);
-}
-
 /** Print a note on stderr, one line whatever paths or names it quotes. */
 export function say(io: IO, message: string): void {
   io.stderr(`omg-evidence: ${visible(message)}\n`);
+}
+
+/** Print a warning line on stderr. */
+export function warn(io: IO, message: string): void {
+  say(io, `warning: ${message}`);
 }
 
 /**
