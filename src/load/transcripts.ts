@@ -109,12 +109,14 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
   const bytes = sized.reduce((n, f) => n + f.size, 0);
   const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
-  if (bytes >= PARALLEL_BYTES) await db.useEveryCore();
+  // A large load is read on every core, each on a connection of its own, and what it built is then
+  // queried on every core.
+  const cores = bytes >= PARALLEL_BYTES ? await db.oneThreadOfEvery() : 1;
   await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
-  // WITH ORDINALITY runs a scan on one thread: one scan per thread, each over its share of the
+  // WITH ORDINALITY runs a scan on one thread: one scan per core, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
   // A share under PARALLEL_BYTES scans faster than another connection starts.
-  const shared = shares(sized, options.scans ?? Math.min(await db.threads(), Math.ceil(bytes / PARALLEL_BYTES)));
+  const shared = shares(sized, options.scans ?? Math.min(cores, Math.ceil(bytes / PARALLEL_BYTES)));
   // DuckDB rejects a UTF-8 BOM when a scan reads one file, and skips it when it reads two or more
   // (duckdb/duckdb#16568): a share of one such file reads it twice and keeps the first copy.
   const twice = new Set(shared.filter((p) => p.length === 1 && startsWithBom(p[0]!)).map((p) => p[0]!));
@@ -192,6 +194,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     undefined,
     'building the transcript tables',
   );
+  if (cores > 1) await db.useEveryCore();
   return warnings;
 }
 
