@@ -29,6 +29,7 @@ from (
 -- Copies of a call share its id: the first in transcript order counts; a block without an id is a
 -- call of its own. Transcript order is by instant (omg_instant: a line at 10:00+09:00 comes before
 -- one at 05:00Z), then lines whose timestamp is no time, by its text, then file, line and block.
+-- The instant is cast once per call, not once per window.
 create or replace table transcript_tool_uses as
 with lines as (
     select coalesce(g.session_id, f.session_id) as session_id, f.file, f.first, f.n, g.g.calls1, g.g.calls
@@ -37,13 +38,13 @@ with lines as (
 ),
 
 calls as (
-    select session_id, file, l.o - first + 1 as rec, l.timestamp, l.version, l.model, l.is_sidechain, l.agent_id,
-           unnest(l.call)
+    select session_id, file, l.o - first + 1 as rec, l.timestamp, omg_instant(l.timestamp) as instant, l.version, l.model,
+           l.is_sidechain, l.agent_id, unnest(l.call)
     from (select session_id, file, first, n, unnest(calls1) as l from lines)
     where l.o - first + 1 <= n
     union all by name
-    select session_id, file, l.o - first + 1 as rec, l.timestamp, l.version, l.model, l.is_sidechain, l.agent_id,
-           unnest(l.calls, recursive := true)
+    select session_id, file, l.o - first + 1 as rec, l.timestamp, omg_instant(l.timestamp) as instant, l.version, l.model,
+           l.is_sidechain, l.agent_id, unnest(l.calls, recursive := true)
     from (select session_id, file, first, n, unnest(calls) as l from lines)
     where l.o - first + 1 <= n
 ),
@@ -51,12 +52,12 @@ calls as (
 ranked as (
     select *,
            case when id is null then 1
-                else row_number() over (partition by session_id, id order by omg_instant(timestamp) nulls last, timestamp nulls last, file, rec, block) end as k
+                else row_number() over (partition by session_id, id order by instant nulls last, timestamp nulls last, file, rec, block) end as k
     from calls
 )
 
 select session_id,
-       row_number() over (partition by session_id order by omg_instant(timestamp) nulls last, timestamp nulls last, file, rec, block, id) as ordinal,
+       row_number() over (partition by session_id order by instant nulls last, timestamp nulls last, file, rec, block, id) as ordinal,
        id as tool_use_id, name, input_keys, skill, case when is_sidechain then agent_id end as agent_id, is_sidechain,
        timestamp, version, model, file, rec, block, path, command
 from ranked
