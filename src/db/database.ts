@@ -137,27 +137,13 @@ export class Database {
     }
   }
 
-  /** Every core from here on, as DuckDB counts them (its default heeds a container's CPU quota; Node 20's count does not). Before seal(). */
-  async useEveryCore(): Promise<void> {
-    await this.con.run('RESET GLOBAL threads');
-  }
-
   /**
-   * DuckDB's count of the cores (the `threads` it would take by default), while it stays on one
-   * thread: a load's statements each run on the thread that asked, on as many connections as it
-   * has work for, and a worker beside them only contends for the cores (bench/README.md, "No worker
-   * beside the scans"). useEveryCore once it is done. Before seal().
+   * DuckDB's threads from here on: `n`, or every core as DuckDB counts them (its default heeds a
+   * container's CPU quota; Node 20's count does not). Returns how many. Before seal().
    */
-  async oneThreadOfEvery(): Promise<number> {
-    await this.con.run('RESET GLOBAL threads');
-    const cores = await this.threads();
-    await this.con.run('SET GLOBAL threads = 1');
-    return cores;
-  }
-
-  /** DuckDB's thread count: 1, or the machine's cores after useEveryCore. */
-  async threads(): Promise<number> {
-    return Number((await this.query(`select current_setting('threads') as n`)).rows[0]?.n ?? 1);
+  async useThreads(n?: number): Promise<number> {
+    await this.con.run(n === undefined ? 'RESET GLOBAL threads' : `SET GLOBAL threads = ${n}`);
+    return Number((await this.query(`select current_setting('threads') as n`)).rows[0]!.n);
   }
 
   /** Run SQL and read every row, value by value. `source` names where the SQL came from, for error messages. */

@@ -13,7 +13,7 @@ import type * as Bindings from '@duckdb/node-bindings';
  * Every database's options: no temp directory, no extension installed or loaded behind our back,
  * and one thread. A statement over a small table runs faster on the thread that asked for it than
  * handed out to DuckDB's workers (bench/README.md, "One thread for small inputs"); a load of at least
- * PARALLEL_BYTES asks for every core (Database.useEveryCore).
+ * PARALLEL_BYTES asks for every core (Database.useThreads).
  */
 export const INSTANCE_OPTIONS: Readonly<Record<string, string>> = {
   temp_directory: '',

@@ -44,7 +44,7 @@ export async function loadProbes(db: Database, paths: string[]): Promise<LoadRes
     probes.push(found.probe);
     files.push(...found.files);
   }
-  if (files.reduce((n, f) => n + (statSync(f.abs, { throwIfNoEntry: false })?.size ?? 0), 0) >= PARALLEL_BYTES) await db.useEveryCore();
+  if (files.reduce((n, f) => n + (statSync(f.abs, { throwIfNoEntry: false })?.size ?? 0), 0) >= PARALLEL_BYTES) await db.useThreads();
   return { probes, warnings: await loadFiles(db, files, true) };
 }
 

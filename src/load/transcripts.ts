@@ -109,14 +109,16 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
   const bytes = sized.reduce((n, f) => n + f.size, 0);
   const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
-  // A large load is read on every core, each on a connection of its own, and what it built is then
-  // queried on every core.
-  const cores = bytes >= PARALLEL_BYTES ? await db.oneThreadOfEvery() : 1;
+  // A large load is read on every core, a connection each, with DuckDB on one thread: each statement
+  // runs on the thread that asked, and a worker beside them only contends for the cores
+  // (bench/README.md, "No worker beside the scans"). What it built is then queried on every core.
+  const cores = bytes >= PARALLEL_BYTES ? await db.useThreads() : 1;
+  if (cores > 1) await db.useThreads(1);
   await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
   // WITH ORDINALITY runs a scan on one thread: one scan per core, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
   // A share under PARALLEL_BYTES scans faster than another connection starts.
-  const shared = shares(sized, options.scans ?? Math.min(cores, Math.ceil(bytes / PARALLEL_BYTES)));
+  const shared = shares(sized, cores, options.scans);
   // DuckDB rejects a UTF-8 BOM when a scan reads one file, and skips it when it reads two or more
   // (duckdb/duckdb#16568): a share of one such file reads it twice and keeps the first copy.
   const twice = new Set(shared.filter((p) => p.length === 1 && startsWithBom(p[0]!)).map((p) => p[0]!));
@@ -187,22 +189,23 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   if (calls) await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
   await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
   if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
-  if (results) await buildResults(db);
+  if (results) await buildResults(db, sized, cores, options.scans);
   const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls) : [];
   await db.exec(
     `${messages ? 'drop view scan_responses; ' : ''}drop table scan_groups; drop table scan_files; drop table transcript_input_files${into === 'scan_groups' ? '' : `; drop table ${into}`}`,
     undefined,
     'building the transcript tables',
   );
-  if (cores > 1) await db.useEveryCore();
+  if (cores > 1) await db.useThreads();
   return warnings;
 }
 
 /**
- * The files split into `n` shares of about equal size (largest first, each to the smallest share),
- * for one scan each; empty shares are left out.
+ * The files split into shares of about equal size (largest first, each to the smallest share), for
+ * one scan each: `scans` of them, or one per core and PARALLEL_BYTES; empty shares are left out.
  */
-function shares(files: { abs: string; size: number }[], n: number): string[][] {
+function shares(files: { abs: string; size: number }[], cores: number, scans?: number): string[][] {
+  const n = scans ?? Math.min(cores, Math.ceil(files.reduce((sum, f) => sum + f.size, 0) / PARALLEL_BYTES));
   const bySize = [...files].sort((a, b) => b.size - a.size || (a.abs < b.abs ? -1 : 1));
   const parts = Array.from({ length: Math.max(1, Math.min(n, files.length)) }, () => ({ size: 0, files: [] as string[] }));
   for (const f of bySize) {
@@ -273,17 +276,27 @@ async function rejectNonJsonValues(db: Database, files: TranscriptFile[]): Promi
   }
 }
 
-/** transcript_tool_results, from the pass; a result too large to keep there is read from its file. */
-async function buildResults(db: Database): Promise<void> {
+/**
+ * transcript_tool_results, from the pass; a result too large to keep there is read from its file,
+ * the files that hold one split into shares as the pass's files are, one scan each on a connection of its own.
+ */
+async function buildResults(db: Database, sized: { abs: string; size: number }[], cores: number, scans?: number): Promise<void> {
   await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
-  const big = (await db.query(`select distinct abs from transcript_tool_results where big order by abs`)).rows;
-  for (const { abs } of big) {
-    await db.exec(
-      readSql('transcripts/results-big'),
-      { files: oneScan([String(abs)]), abs: String(abs) },
-      'building the transcript results',
-    );
+  await db.exec(readSql('transcripts/results-big-wanted'), undefined, 'building the transcript results');
+  const big = new Set((await db.query('select distinct abs from transcript_big_wanted')).rows.map((r) => String(r.abs)));
+  const holding = sized.filter((f) => big.has(f.abs));
+  const parts = shares(holding, cores, scans);
+  if (holding.length) {
+    await db.onConnections(parts.length, async (con, i) => {
+      if (i > 0) await con.exec(readSql('transcripts/macros'), undefined, 'building the transcript results');
+      await con.exec(
+        readSql('transcripts/results-big'),
+        { files: oneScan(parts[i]!), abs: textList(parts[i]!) },
+        'building the transcript results',
+      );
+    });
   }
+  await db.exec(readSql('transcripts/results-big-set'), undefined, 'building the transcript results');
   await db.exec(
     'alter table transcript_tool_results drop column abs; alter table transcript_tool_results drop column block; alter table transcript_tool_results drop column big',
   );
