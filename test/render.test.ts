@@ -3,7 +3,7 @@
  * refused, stale regions reported with a diff (exit 3), and each bad document an error naming the
  * document and line (exit 1) that leaves it untouched. The guard is exact: each way of editing a
  * region by hand has a fixture (hand-*.md), markers in fenced code have one per kind of fence
- * (fence-*.md), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
+ * (fence-*.md, fence-in-html.md for HTML blocks), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
  * and random fences. Writing keeps symlinks, modes and CRLF, and refuses a file changed meanwhile.
  * Also: the README, the generated pages of docs/ and the bundled probe's adr-tables.md are current.
  */
@@ -204,6 +204,7 @@ describe('render: markers in fenced code are text', () => {
     ['fence-indented.md', 'a fence indented by up to three spaces; four spaces is indented code, not a fence'],
     ['fence-list.md', 'a fence indented in a list item, and in a nested one'],
     ['fence-unclosed.md', 'an unclosed fence runs to the end of the document'],
+    ['fence-in-html.md', 'a fence line inside an HTML block (<pre>, <div>, a comment, <script>) is HTML, not a fence'],
   ];
   for (const [file, what] of cases) {
     it(`${what} (${file}): only the region outside fences is rendered`, async () => {
@@ -263,7 +264,22 @@ describe('render: markers in fenced code are text', () => {
       closeExtra: fc.integer({ min: 0, max: 2 }),
       unclosed: fc.boolean(),
     });
-    const block = fc.oneof({ arbitrary: fc.constant('region' as const), weight: 1 }, { arbitrary: fenced, weight: 3 });
+    // An HTML block holding lines that would open a fence outside it: a region after it is still a region.
+    const html = fc.record({
+      kind: fc.constantFrom(
+        ['<pre>', '</pre>'],
+        ['<!--', '-->'],
+        ['<script type="x">', '</script>'],
+        ['<div>', '</div>'],
+        ['<details>', '</details>'],
+      ),
+      content: fc.array(fc.constantFrom('```', '~~~~', '``` md', '   ```', 'Text.', ''), { maxLength: 6 }),
+    });
+    const block = fc.oneof(
+      { arbitrary: fc.constant('region' as const), weight: 1 },
+      { arbitrary: fenced, weight: 3 },
+      { arbitrary: html, weight: 1 },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(block, { minLength: 1, maxLength: 5 }), async (blocks) => {
         const parts: string[] = [];
@@ -273,6 +289,14 @@ describe('render: markers in fenced code are text', () => {
           if (b === 'region') {
             parts.push(between, EMPTY_QUERIES);
             expected.push(between, filledQueries());
+            return;
+          }
+          if ('kind' in b) {
+            // A <div> or <details> block ends at a blank line, so it holds none; the others run to their end tag.
+            const content = b.kind[0]!.startsWith('<d') ? b.content.filter((l) => l !== '') : b.content;
+            const md = `${between}${[b.kind[0], ...content, b.kind[1]].join('\n')}\n\n`;
+            parts.push(md);
+            expected.push(md);
             return;
           }
           const base = b.list ? b.list.length : 0;

@@ -4,11 +4,31 @@
  * sits in, so a fence indented in a list counts); a backtick fence's info string holds no backtick;
  * the block is closed only by a fence of the same character at least as long, with nothing but
  * spaces after it, or else runs to the end of the document. Four spaces or more is indented code,
- * not a fence. Render uses this to know which lines are text that it must never read as markers.
+ * not a fence. A fence line inside an HTML block (CommonMark's kinds 1 to 6: `<pre>` to its closing
+ * tag, a comment to `-->`, `<div>` to a blank line…) is HTML, not a fence. Render uses this to know
+ * which lines are text that it must never read as markers.
  */
 
 const OPEN = /^(?:(`{3,})[^`]*|(~{3,}).*)$/;
 const LIST_ITEM = /^([-+*]|\d{1,9}[.)])([ \t]*)/;
+
+/** CommonMark's HTML blocks of kinds 1 to 5: how each begins and the text that ends it. */
+const HTML_UNTIL: [RegExp, RegExp][] = [
+  [/^<(?:pre|script|style|textarea)(?:[ \t>]|$)/i, /<\/(?:pre|script|style|textarea)>/i],
+  [/^<!--/, /-->/],
+  [/^<\?/, /\?>/],
+  [/^<![A-Za-z]/, />/],
+  [/^<!\[CDATA\[/, /\]\]>/],
+];
+/** Kind 6: a block-level tag, open or closing; the block runs to a blank line. */
+const HTML_TO_BLANK = new RegExp(
+  `^</?(?:${[
+    'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt',
+    'fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu',
+    'menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul',
+  ].join('|')})(?:[ \t>]|/>|$)`,
+  'i',
+);
 
 /** The width in columns of a run of spaces and tabs starting at column `col` (tabs stop every 4). */
 function width(ws: string, col = 0): number {
@@ -29,6 +49,8 @@ export class FenceScanner {
   /** Content columns of the open list items, innermost last. */
   private lists: number[] = [];
   private fence: Fence | null = null;
+  /** The HTML block open now: what ends it (null: a blank line), and its list item's content column. */
+  private html: { until: RegExp | null; base: number } | null = null;
 
   /** Whether the lines fed so far leave a fence open. */
   get inFence(): boolean {
@@ -39,9 +61,20 @@ export class FenceScanner {
   line(raw: string): boolean {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const lead = /^[ \t]*/.exec(text)![0];
-    if (lead.length === text.length) return this.fence !== null;
+    if (lead.length === text.length) {
+      if (this.html?.until === null) this.html = null;
+      return this.fence !== null;
+    }
     const col = width(lead);
     const rest = text.slice(lead.length);
+    if (this.html) {
+      // A line less indented than the block's list item ends the item, and the block with it.
+      if (col >= this.html.base || this.html.base === 0) {
+        if (this.html.until?.test(rest)) this.html = null;
+        return false;
+      }
+      this.html = null;
+    }
     if (this.fence) {
       const f = this.fence;
       // A line less indented than the fence's list item would, in CommonMark, end the item and
@@ -65,6 +98,16 @@ export class FenceScanner {
         const run = open[1] ?? open[2]!;
         this.fence = { char: run[0]!, length: run.length, base };
         return true;
+      }
+      const kind = HTML_UNTIL.find(([begins]) => begins.test(tail));
+      if (kind) {
+        // A block that ends on the line it begins is that line alone.
+        if (!kind[1].test(tail.slice(1))) this.html = { until: kind[1], base };
+        return false;
+      }
+      if (HTML_TO_BLANK.test(tail)) {
+        this.html = { until: null, base };
+        return false;
       }
       // A list item: its content starts after the marker and one to four spaces.
       const item = LIST_ITEM.exec(tail);
