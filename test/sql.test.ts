@@ -653,6 +653,32 @@ describe('export --parquet', () => {
     expect((await cli(['export', '--parquet', out, '--force'])).code).toBe(0);
   });
 
+  it('an export that fails part-way replaces nothing: the views written so far are not moved in', async () => {
+    const out = temp();
+    expect((await cli(['export', probeFixture('minimal'), '--parquet', out])).code).toBe(0);
+    const files = () =>
+      readdirSync(out, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => `${join(e.parentPath, e.name)} ${readFileSync(join(e.parentPath, e.name)).toString('base64')}`)
+        .sort();
+    const before = files();
+    // A file size limit (8 KiB; SIGXFSZ ignored, so a write fails with EFBIG) stops the bundled probe's export at
+    // its first larger Parquet file, after others were written.
+    const run = spawnSync(
+      'sh',
+      ['-c', 'trap "" XFSZ; ulimit -f 16; exec "$0" "$@"', process.execPath, binPath, 'export', '--parquet', out, '--force'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect({ status: run.status, stderr: run.stderr }).toEqual({
+      status: 1,
+      stderr: expect.stringMatching(/^omg-evidence: export \w+: IO Error: Could not write file ".*": File too large\n$/),
+    });
+    expect(files()).toEqual(before);
+    expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
   it('never writes into the evidence or replaces it, --force or not', async () => {
     // A probe folder named like a view: --force would replace <out>/spawns, the probe itself.
     const out = temp();

@@ -10,8 +10,6 @@ import { VIEWS } from './views.js';
 import { join } from 'node:path';
 
 export interface ExportOptions {
-  /** Replace what the folder's views hold. */
-  force?: boolean;
   hasTranscripts: boolean;
   onWarning?: (message: string) => void;
 }
@@ -19,7 +17,7 @@ export interface ExportOptions {
 /** The views written other than as they are, by name: what sql/export/<name>.sql selects instead. */
 const RELATIVE = new Set(['spawn_notes', 'transcript_files']);
 
-/** Write each view into `dir`; returns how many were written. */
+/** Write each view into `dir`, a new folder (load/export-target.ts, inStage); returns how many were written. */
 export async function exportViews(db: Database, dir: string, options: ExportOptions): Promise<number> {
   let written = 0;
   for (const v of VIEWS) {
@@ -42,12 +40,7 @@ export async function exportViews(db: Database, dir: string, options: ExportOpti
       }
       await db.exec(`COPY ${from} TO ${sqlString(`${target}.parquet`)} (FORMAT parquet)`, undefined, `export ${v.name}`);
     } else {
-      const overwrite = options.force ? ', OVERWRITE' : '';
-      await db.exec(
-        `COPY ${from} TO ${sqlString(target)} (FORMAT parquet, PARTITION_BY (probe)${overwrite})`,
-        undefined,
-        `export ${v.name}`,
-      );
+      await db.exec(`COPY ${from} TO ${sqlString(target)} (FORMAT parquet, PARTITION_BY (probe))`, undefined, `export ${v.name}`);
     }
     written++;
   }

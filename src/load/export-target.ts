@@ -3,7 +3,7 @@
  * and that neither lies inside the evidence it exports nor would, once its views are replaced,
  * take an input with them. Evidence is read-only, --force or not.
  */
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath, isWithin, makeFolders } from '../base/paths.js';
@@ -61,5 +61,32 @@ export function prepareExportFolder(dir: string, force: boolean | undefined): vo
       'name a folder you may write to; a symbolic link there must point at a folder',
       { cause: err },
     );
+  }
+}
+
+/**
+ * Run `write` into a new folder inside `dir`, then move each view it wrote over its old copy in
+ * `dir`: an export that fails (a full disk, a query's error, a kill) replaces nothing, --force or
+ * not. The folder is removed either way.
+ */
+export async function inStage<T>(dir: string, write: (stage: string) => Promise<T>): Promise<T> {
+  const stage = mkdtempSync(join(dir, '.omg-export-'));
+  try {
+    const written = await write(stage);
+    for (const name of readdirSync(stage)) {
+      try {
+        rmSync(join(dir, name), { recursive: true, force: true });
+        renameSync(join(stage, name), join(dir, name));
+      } catch (err) {
+        throw new InputError(
+          `${displayPath(join(dir, name))}: cannot replace it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+          'name a folder whose views you may replace',
+          { cause: err },
+        );
+      }
+    }
+    return written;
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@
  */
 import { Database } from '../db/database.js';
 import { exportViews } from '../db/export.js';
-import { prepareExportFolder, refuseEvidenceOverlap } from './export-target.js';
+import { inStage, prepareExportFolder, refuseEvidenceOverlap } from './export-target.js';
 import { readQuery } from '../db/queries.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
@@ -165,8 +165,10 @@ export async function exportParquet(paths: string[], dir: string, options: OpenO
   // Evidence is read-only: --force replaces a view's folder whole, so none may hold an input.
   refuseEvidenceOverlap(dir, namedInputs(paths, options.transcripts, true, options.ownTranscripts));
   prepareExportFolder(dir, options.force);
-  return withUnsealed(paths, options, (loaded) =>
-    exportViews(loaded.db, dir, { force: options.force, hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
+  return inStage(dir, (stage) =>
+    withUnsealed(paths, options, (loaded) =>
+      exportViews(loaded.db, stage, { hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
+    ),
   );
 }
 
