@@ -204,7 +204,8 @@ describe('render: markers in fenced code are text', () => {
     ['fence-indented.md', 'a fence indented by up to three spaces; four spaces is indented code, not a fence'],
     ['fence-list.md', 'a fence indented in a list item, and in a nested one'],
     ['fence-unclosed.md', 'an unclosed fence runs to the end of the document'],
-    ['fence-in-html.md', 'a fence line inside an HTML block (<pre>, <div>, a comment, <script>) is HTML, not a fence'],
+    ['fence-in-html.md', 'a fence line inside an HTML block (<pre>, <div>, a comment, a lone tag, <script>) is HTML, not a fence'],
+    ['fence-lone-tag.md', 'a lone tag that continues no paragraph holds the fence line after it'],
   ];
   for (const [file, what] of cases) {
     it(`${what} (${file}): only the region outside fences is rendered`, async () => {
@@ -222,6 +223,19 @@ describe('render: markers in fenced code are text', () => {
       expect(readFileSync(doc, 'utf8')).toBe(unclosed ? before : before.slice(0, -EMPTY_QUERIES.length) + filledQueries());
     });
   }
+
+  it('a region held by an HTML block that what render writes would end is refused, and nothing is written', async () => {
+    // What render writes into the schema region has a blank line, which ends the <div> block: the fence
+    // after it would open a code example, and the queries "region" in it would be text.
+    const { doc } = scratch('html-around-region.md');
+    const before = readFileSync(doc, 'utf8');
+    expect(await cli(['render', doc])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${doc}:11: once render wrote the regions, this one would not be read as it is now: an HTML block open around a region ends at a blank line or end tag of what render writes there, and the lines after it change meaning (leave a blank line before each begin marker that follows an HTML tag, so that no HTML block holds a region)\n`,
+    });
+    expect(readFileSync(doc, 'utf8')).toBe(before);
+  });
 
   it('property: regions inside random fences are never read or written', async () => {
     const text = fc.constantFrom(

@@ -99,6 +99,11 @@ export function parseDocument(path: string): Parsed {
   }
   const bytes = readFileSync(path);
   const lines = utf8Text(bytes, path).split('\n');
+  return { path, bytes, lines, ...regionsOf(path, lines) };
+}
+
+/** The regions of a document's lines, and its warnings. */
+function regionsOf(path: string, lines: string[]): { regions: Region[]; warnings: string[] } {
   const regions: Region[] = [];
   let open: { begin: number; name: string; options: Record<string, string[]> } | null = null;
   // Inside a region only its end marker counts (its own content has fences); outside, fenced code is text.
@@ -113,6 +118,7 @@ export function parseDocument(path: string): Parsed {
       else if (openFence.marker === undefined && (BEGIN.test(text) || END.test(text))) openFence.marker = line;
       return;
     }
+    if (open) fences.skim(text);
     const b = BEGIN.exec(text);
     if (b) {
       if (open)
@@ -147,7 +153,7 @@ export function parseDocument(path: string): Parsed {
       `${displayPath(path)}:${unclosed.line}: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line ${unclosed.marker}) are text, not regions`,
     );
   }
-  return { path, bytes, lines, regions, warnings };
+  return { regions, warnings };
 }
 
 /**
@@ -164,5 +170,21 @@ export function applyRegions(doc: Parsed, rendered: { region: Region; body: stri
     at = r.region.end - 1;
   }
   lines.push(...doc.lines.slice(at));
+  // What a region holds can end an HTML block open around it (at a blank line, or its end tag), and
+  // so change what the lines after it are: the document written must hold the same regions.
+  let after: Region[] = [];
+  try {
+    after = regionsOf(doc.path, lines).regions;
+  } catch {}
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((l, k) => l.replace(/\r$/, '') === b[k]);
+  const moved = rendered.find((r, i) => after[i]?.name !== r.region.name || !same(after[i]!.body, r.body));
+  if (moved || after.length !== rendered.length) {
+    fail(
+      doc.path,
+      (moved ?? rendered.at(-1))?.region.begin ?? 1,
+      'once render wrote the regions, this one would not be read as it is now: an HTML block open around a region ends at a blank line or end tag of what render writes there, and the lines after it change meaning',
+      'leave a blank line before each begin marker that follows an HTML tag, so that no HTML block holds a region',
+    );
+  }
   return lines.join('\n');
 }

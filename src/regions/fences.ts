@@ -4,17 +4,18 @@
  * sits in, so a fence indented in a list counts); a backtick fence's info string holds no backtick;
  * the block is closed only by a fence of the same character at least as long, with nothing but
  * spaces after it, or else runs to the end of the document. Four spaces or more is indented code,
- * not a fence. A fence line inside an HTML block (CommonMark's kinds 1 to 6: `<pre>` to its closing
- * tag, a comment to `-->`, `<div>` to a blank line…) is HTML, not a fence. Render uses this to know
- * which lines are text that it must never read as markers.
+ * not a fence. A fence line inside an HTML block is HTML, not a fence: HTML blocks as GitHub's
+ * parser (cmark-gfm, CommonMark 0.29) reads them, a `<pre>` to its closing tag, a comment to `-->`,
+ * a `<div>` or a lone tag that does not continue a paragraph to a blank line. Render uses this to
+ * know which lines are text that it must never read as markers.
  */
 
 const OPEN = /^(?:(`{3,})[^`]*|(~{3,}).*)$/;
 const LIST_ITEM = /^([-+*]|\d{1,9}[.)])([ \t]*)/;
 
-/** CommonMark's HTML blocks of kinds 1 to 5: how each begins and the text that ends it. */
+/** HTML blocks of kinds 1 to 5: how each begins and the text that ends it. */
 const HTML_UNTIL: [RegExp, RegExp][] = [
-  [/^<(?:pre|script|style|textarea)(?:[ \t>]|$)/i, /<\/(?:pre|script|style|textarea)>/i],
+  [/^<(?:pre|script|style)(?:[ \t>]|$)/i, /<\/(?:pre|script|style)>/i],
   [/^<!--/, /-->/],
   [/^<\?/, /\?>/],
   [/^<![A-Za-z]/, />/],
@@ -25,10 +26,15 @@ const HTML_TO_BLANK = new RegExp(
   `^</?(?:${[
     'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt',
     'fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu',
-    'menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul',
+    'menuitem|nav|noframes|ol|optgroup|option|p|param|section|source|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul',
   ].join('|')})(?:[ \t>]|/>|$)`,
   'i',
 );
+/** Kind 7: a lone complete open or closing tag, of any other name; it runs to a blank line. */
+const LONE_TAG =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
+/** Lines that end a paragraph without being one: an ATX heading, a thematic break or a setext underline. */
+const NOT_PARAGRAPH = /^(?:#{1,6}(?:[ \t]|$)|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}|=+[ \t]*)$)/;
 
 /** The width in columns of a run of spaces and tabs starting at column `col` (tabs stop every 4). */
 function width(ws: string, col = 0): number {
@@ -51,6 +57,8 @@ export class FenceScanner {
   private fence: Fence | null = null;
   /** The HTML block open now: what ends it (null: a blank line), and its list item's content column. */
   private html: { until: RegExp | null; base: number } | null = null;
+  /** Whether the last line was paragraph text, which a lone tag continues rather than interrupts. */
+  private para = false;
 
   /** Whether the lines fed so far leave a fence open. */
   get inFence(): boolean {
@@ -63,8 +71,16 @@ export class FenceScanner {
     const lead = /^[ \t]*/.exec(text)![0];
     if (lead.length === text.length) {
       if (this.html?.until === null) this.html = null;
+      this.para = false;
       return this.fence !== null;
     }
+    const fenced = this.block(text, lead);
+    this.para = !fenced && this.para;
+    return fenced;
+  }
+
+  /** line() for a line that is not blank; it leaves `para` for the next line. */
+  private block(text: string, lead: string): boolean {
     const col = width(lead);
     const rest = text.slice(lead.length);
     if (this.html) {
@@ -92,6 +108,7 @@ export class FenceScanner {
     let at = col;
     let tail = rest;
     for (;;) {
+      // Indented code, unless it continues a paragraph.
       if (at - base > 3) return false;
       const open = OPEN.exec(tail);
       if (open) {
@@ -103,32 +120,53 @@ export class FenceScanner {
       if (kind) {
         // A block that ends on the line it begins is that line alone.
         if (!kind[1].test(tail.slice(1))) this.html = { until: kind[1], base };
+        this.para = false;
         return false;
       }
-      if (HTML_TO_BLANK.test(tail)) {
+      if (HTML_TO_BLANK.test(tail) || (!this.para && LONE_TAG.test(tail))) {
         this.html = { until: null, base };
+        this.para = false;
         return false;
       }
       // A list item: its content starts after the marker and one to four spaces.
       const item = LIST_ITEM.exec(tail);
-      if (!item) return false;
+      if (!item) {
+        this.para = !NOT_PARAGRAPH.test(tail);
+        return false;
+      }
       const markerEnd = at + item[1]!.length;
       const gap = width(item[2]!, markerEnd);
       if (item[0].length === tail.length) {
         this.lists.push(markerEnd + 1);
+        this.para = false;
         return false;
       }
-      if (gap === 0) return false;
+      if (gap === 0) {
+        this.para = true;
+        return false;
+      }
       if (gap >= 5) {
         // Indented code starts the item: its content column is one space past the marker.
         this.lists.push(markerEnd + 1);
+        this.para = false;
         return false;
       }
+      // The item's content is a block of its own: a lone tag there starts an HTML block.
       base = markerEnd + gap;
       this.lists.push(base);
       at = base;
       tail = tail.slice(item[0].length);
+      this.para = false;
     }
+  }
+
+  /**
+   * A line of a region's body: never a fence or a marker, but it ends an HTML block open around the
+   * region as it would outside one (a `<div>` at a blank line, a `<pre>` at its end tag).
+   */
+  skim(raw: string): void {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (this.html && (this.html.until === null ? /^[ \t]*$/.test(text) : this.html.until.test(text))) this.html = null;
   }
 
   /** Close the list items a line indented to `col` is not inside. */

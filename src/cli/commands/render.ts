@@ -100,11 +100,13 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
               'move the edit outside the markers, or pass --force to overwrite it',
             );
           }
-          for (const { doc, rendered, changed } of all) {
+          // Every document's new text before any is written: one that would change its regions stops the run.
+          const texts = all.map(({ doc, rendered, changed }) => (changed.length ? applyRegions(doc, rendered) : undefined));
+          for (const [i, { doc, rendered, changed }] of all.entries()) {
             if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
             // The charts first: a document whose links are written names only files that exist.
             for (const r of changed) if (r.svg && !r.svg.current) writeFileAtomically(r.svg.path, r.svg.data);
-            if (changed.length) replaceDocument(doc.path, doc.bytes, applyRegions(doc, rendered));
+            if (texts[i] !== undefined) replaceDocument(doc.path, doc.bytes, texts[i]);
             say(io, `render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten`);
           }
         }
