@@ -3,7 +3,8 @@
  * refused, stale regions reported with a diff (exit 3), and each bad document an error naming the
  * document and line (exit 1) that leaves it untouched. The guard is exact: each way of editing a
  * region by hand has a fixture (hand-*.md), markers in fenced code have one per kind of fence
- * (fence-*.md, fence-in-html.md for HTML blocks), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
+ * (fence-*.md; fence-in-html.md and html-around-region.md for HTML blocks; test/markdown.test.ts holds
+ * them all to GitHub's parser), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
  * and random fences. Writing keeps symlinks, modes and CRLF, and refuses a file changed meanwhile.
  * Also: the README, the generated pages of docs/ and the bundled probe's adr-tables.md are current.
  */
@@ -203,6 +204,7 @@ describe('render: markers in fenced code are text', () => {
     ['fence-tilde.md', 'a ~~~ fence is closed only by tildes, a ``` fence with an info string only by backticks'],
     ['fence-indented.md', 'a fence indented by up to three spaces; four spaces is indented code, not a fence'],
     ['fence-list.md', 'a fence indented in a list item, and in a nested one'],
+    ['fence-list-ends.md', 'a fence in a list item ends with the item, so the next fence opens, not closes'],
     ['fence-unclosed.md', 'an unclosed fence runs to the end of the document'],
     ['fence-in-html.md', 'a fence line inside an HTML block (<pre>, <div>, a comment, a lone tag, <script>) is HTML, not a fence'],
     ['fence-lone-tag.md', 'a lone tag that continues no paragraph holds the fence line after it'],
@@ -247,7 +249,8 @@ describe('render: markers in fenced code are text', () => {
       '',
     );
     // A fenced block: its character and length, its indent (up to three spaces), an info string,
-    // optionally inside a list item; content lines that must not close it; closed, or not (last block only).
+    // optionally inside a list item (its content lines indented to the item's, or they would end it);
+    // content lines that must not close it; closed, or not (last block only).
     const fenced = fc.record({
       char: fc.constantFrom('`', '~'),
       length: fc.integer({ min: 3, max: 6 }),
@@ -256,7 +259,7 @@ describe('render: markers in fenced code are text', () => {
       list: fc.constantFrom('', '- ', '1. ', '10) ', '  * '),
       content: fc.array(
         fc.oneof(
-          text.map((t) => () => t),
+          text.map((t) => (f: { base: number }) => (t ? ' '.repeat(f.base) + t : t)),
           fc
             .record({
               other: fc.boolean(),
@@ -267,9 +270,11 @@ describe('render: markers in fenced code are text', () => {
             .map((k) => (f: { char: string; length: number; base: number }) => {
               const other = f.char === '`' ? '~' : '`';
               // Another character at any length, or this one too short, or long enough but followed by text or indented four past the fence's base.
-              if (k.other) return ' '.repeat(k.ind) + other.repeat(3 + k.extra);
-              if (f.length - k.short >= 3) return ' '.repeat(k.ind) + f.char.repeat(f.length - k.short);
-              return k.extra === 0 ? ' '.repeat(f.base + 4 + k.ind) + f.char.repeat(f.length) : `${f.char.repeat(f.length + k.extra)} text`;
+              if (k.other) return ' '.repeat(f.base + k.ind) + other.repeat(3 + k.extra);
+              if (f.length - k.short >= 3) return ' '.repeat(f.base + k.ind) + f.char.repeat(f.length - k.short);
+              return k.extra === 0
+                ? ' '.repeat(f.base + 4 + k.ind) + f.char.repeat(f.length)
+                : `${' '.repeat(f.base)}${f.char.repeat(f.length + k.extra)} text`;
             }),
         ),
         { maxLength: 8 },

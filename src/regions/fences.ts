@@ -2,8 +2,9 @@
  * Fenced code in a markdown document, as CommonMark defines it: a fence is three or more backticks
  * or tildes after at most three spaces of indentation (counted from the content of the list item it
  * sits in, so a fence indented in a list counts); a backtick fence's info string holds no backtick;
- * the block is closed only by a fence of the same character at least as long, with nothing but
- * spaces after it, or else runs to the end of the document. Four spaces or more is indented code,
+ * the block is closed by a fence of the same character at least as long, with nothing but spaces
+ * after it, or in a list item by a line indented less than the item's content, which ends the item;
+ * or else it runs to the end of the document. Four spaces or more is indented code,
  * not a fence. A fence line inside an HTML block is HTML, not a fence: HTML blocks as GitHub's
  * parser (cmark-gfm, CommonMark 0.29) reads them, a `<pre>` to its closing tag, a comment to `-->`,
  * a `<div>` or a lone tag that does not continue a paragraph to a blank line. Render uses this to
@@ -59,6 +60,8 @@ export class FenceScanner {
   private html: { until: RegExp | null; base: number } | null = null;
   /** Whether the last line was paragraph text, which a lone tag continues rather than interrupts. */
   private para = false;
+  /** The containers that paragraph is in: its list items, and whether it is in a block quote. */
+  private paraIn = { lists: 0, quoted: false };
 
   /** Whether the lines fed so far leave a fence open. */
   get inFence(): boolean {
@@ -93,17 +96,21 @@ export class FenceScanner {
     }
     if (this.fence) {
       const f = this.fence;
-      // A line less indented than the fence's list item would, in CommonMark, end the item and
-      // with it the fence. A marker there reads as part of the example; the guard errs towards
-      // never writing, so only a closing fence ends fenced code.
       const run = new RegExp(`^${f.char}{${f.length},}[ \\t]*$`).exec(rest);
-      if (col - f.base <= 3 && run) {
+      if (col - f.base <= 3 && col >= f.base && run) {
         this.fence = null;
         this.popTo(col);
+        return true;
       }
-      return true;
+      // A line less indented than the fence's list item ends the item, and the fence with it
+      // (fenced code has no lazy continuation): the line is read as it would be outside.
+      if (col >= f.base) return true;
+      this.fence = null;
     }
     this.popTo(col);
+    // A line outside the list item or block quote that holds the paragraph continues it only as
+    // text (lazily): a lone tag there starts an HTML block, as cmark-gfm reads it.
+    const outside = this.para && (this.lists.length < this.paraIn.lists || (this.paraIn.quoted && !rest.startsWith('>')));
     let base = this.lists.at(-1) ?? 0;
     let at = col;
     let tail = rest;
@@ -123,14 +130,23 @@ export class FenceScanner {
         this.para = false;
         return false;
       }
-      if (HTML_TO_BLANK.test(tail) || (!this.para && LONE_TAG.test(tail))) {
+      if (HTML_TO_BLANK.test(tail) || ((!this.para || outside) && LONE_TAG.test(tail))) {
         this.html = { until: null, base };
         this.para = false;
+        return false;
+      }
+      // A block quote's lines never hold a marker or end a fence here; its fences end with it.
+      if (tail.startsWith('>')) {
+        const inner = tail.slice(1).replace(/^[ \t]/, '');
+        this.para = /\S/.test(inner) && !OPEN.test(inner) && !NOT_PARAGRAPH.test(inner) && !/^[<>]/.test(inner);
+        this.paraIn = { lists: this.lists.length, quoted: true };
         return false;
       }
       // A list item: its content starts after the marker and one to four spaces.
       const item = LIST_ITEM.exec(tail);
       if (!item) {
+        // Paragraph text; outside the paragraph's containers, it continues the paragraph lazily.
+        if (!outside) this.paraIn = { lists: this.lists.length, quoted: false };
         this.para = !NOT_PARAGRAPH.test(tail);
         return false;
       }
@@ -142,6 +158,7 @@ export class FenceScanner {
         return false;
       }
       if (gap === 0) {
+        if (!outside) this.paraIn = { lists: this.lists.length, quoted: false };
         this.para = true;
         return false;
       }

@@ -1,0 +1,99 @@
+/**
+ * render reads a document's blocks as GitHub's parser does: the regions it finds are exactly the
+ * begin markers cmark-gfm (Debian's package, the parser github.com is built on) shows as HTML, not
+ * as code. A fast-check property (seed printed; FC_SEED replays it) builds documents from lines that
+ * open, close or hold fences, HTML blocks of every kind, lists, block quotes and paragraphs, and
+ * every fence fixture is checked the same way. Without cmark-gfm the tests skip and say why; with
+ * CI=true its absence fails (.ci/run installs it).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseDocument } from '../src/regions/document.js';
+import { repo } from './helpers.js';
+
+const absent = spawnSync('cmark-gfm', ['--version']).status !== 0 && process.env.CI !== 'true';
+if (absent) console.log('skipped: markdown tests: cmark-gfm is absent (apt-get install cmark-gfm; with CI=true its absence fails)');
+
+const BEGIN = '<!-- omg-evidence:begin queries -->';
+const END = '<!-- omg-evidence:end -->';
+
+/** The lines of `file` that begin a region as cmark-gfm reads it: raw HTML in its output, not escaped text. */
+function regionsByGitHub(file: string, lines: string[]): number[] {
+  const html = execFileSync('cmark-gfm', ['--unsafe', file], { encoding: 'utf8' });
+  // A marker line starts a line of the HTML (a code block's first after its <pre><code>); one in prose is inline code.
+  const shown = [...html.matchAll(/^(?:<pre><code[^>]*>)?(<|&lt;)!-- omg-evidence:begin/gm)].map((m) => m[1] === '<');
+  const begins = lines.flatMap((t, i) => (t.trimStart().startsWith('<!-- omg-evidence:begin') ? [i + 1] : []));
+  expect(shown.length, 'every begin marker appears once in the HTML').toBe(begins.length);
+  return begins.filter((_, k) => shown[k]);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'omg-markdown-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
+console.log(`markdown property test: fast-check seed ${seed} (FC_SEED=${seed} replays it)`);
+
+describe.skipIf(absent)("render reads a document's blocks as GitHub's parser does", () => {
+  it('property: the regions found are the begin markers cmark-gfm shows as HTML', () => {
+    const line = fc.constantFrom(
+      ['Some text.'],
+      [''],
+      ['# Heading'],
+      ['---'],
+      ['```'],
+      ['```md'],
+      ['~~~'],
+      ['````'],
+      ['   ```'],
+      ['    ```'],
+      ['<pre>'],
+      ['</pre>'],
+      ['<!--'],
+      ['-->'],
+      ['<div>'],
+      ['</div>'],
+      ['<details>'],
+      ['<summary>x</summary>'],
+      ['<img src="x" alt="">'],
+      ['<a id="top">'],
+      ['</a>'],
+      ['<textarea>'],
+      ['<script>'],
+      ['</script>'],
+      ['<span>x</span>'],
+      ['- item'],
+      ['- ```'],
+      ['  ```'],
+      ['1. item'],
+      ['   <div>'],
+      ['> quote'],
+      ['> ```'],
+      [BEGIN, END],
+    );
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 2, maxLength: 18 }), (parts) => {
+        const lines = parts.flat();
+        const file = join(dir, `d${n++}.md`);
+        writeFileSync(file, `${lines.join('\n')}\n`);
+        expect(parseDocument(file).regions.map((r) => r.begin)).toEqual(regionsByGitHub(file, lines));
+      }),
+      { seed, numRuns: 500 },
+    );
+  });
+
+  it('every fence fixture: the regions found are those cmark-gfm shows', () => {
+    const docs = join(repo, 'test', 'fixtures', 'docs');
+    const fixtures = readdirSync(docs).filter((f) => /^(fence-|html-)/.test(f));
+    expect(fixtures.length).toBeGreaterThan(5);
+    for (const f of fixtures) {
+      const file = join(docs, f);
+      const lines = parseDocument(file).lines;
+      expect({ f, regions: parseDocument(file).regions.map((r) => r.begin) }).toEqual({ f, regions: regionsByGitHub(file, lines) });
+    }
+  });
+});
