@@ -239,6 +239,21 @@ describe('transcript edge cases', () => {
     ]);
   });
 
+  it('a file whose path holds a backslash and a glob character is refused by name', async () => {
+    // DuckDB splits a pattern at a backslash, so no escaping reaches such a file: it said "No files found".
+    const dir = mkdtempSync(join(tmpdir(), 'omg-backslash-'));
+    try {
+      cpSync(join('test', 'fixtures', 'transcripts', 'glob-characters', 'a1.jsonl'), join(dir, 'c\\[x].jsonl'));
+      expect(await cli(['census', '--transcripts', dir])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${join(dir, 'c\\[x].jsonl')}: DuckDB cannot open a file whose path holds a backslash and one of * ? [ (it reads the path as a pattern) (rename the file, or the folder whose name holds them)\n`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
   it('a transcripts folder that does not exist', async () => {
     const run = await cli(['census', '--transcripts', 'test/fixtures/nowhere']);
     expect(run.code).toBe(1);
