@@ -18,8 +18,11 @@ import { FenceScanner } from './fences.js';
 
 const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
 const END = /^<!-- omg-evidence:end\s*-->[ \t]*\r?$/;
-/** A line that means to be a marker (indented less than code is): one not BEGIN or END is an error, never text. */
-const MARKER_LIKE = /^ {0,3}<!--\s*omg-evidence:/;
+/**
+ * A line that means to be a marker, indented, or in a list item or block quote, where GitHub shows it
+ * as HTML: one not BEGIN or END is an error, never text (indented code aside).
+ */
+const MARKER_LIKE = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]|>)[ \t]*)*<!--\s*omg-evidence:/;
 
 /** What a region can name besides a query: the command tables, and the two documentation tables. */
 export const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
@@ -110,7 +113,9 @@ function regionsOf(path: string, lines: string[]): { regions: Region[]; warnings
   const fences = new FenceScanner();
   // The fence open now (its line), and the first marker it holds: an unclosed one hides every marker after it.
   let openFence: { line: number; marker?: number } | null = null;
-  lines.forEach((text, i) => {
+  lines.forEach((raw, i) => {
+    // A byte-order mark before the first line is no part of it, as GitHub reads it.
+    const text = i === 0 ? raw.replace(/^\uFEFF/, '') : raw;
     const line = i + 1;
     if (!open && fences.line(text)) {
       if (!openFence) openFence = { line };
@@ -135,7 +140,7 @@ function regionsOf(path: string, lines: string[]): { regions: Region[]; warnings
       if (!open) fail(path, line, 'an end marker with no region begun', 'remove it, or add the <!-- omg-evidence:begin … --> it closes');
       regions.push({ ...open, end: line, body: lines.slice(open.begin, i) });
       open = null;
-    } else if (!open && MARKER_LIKE.test(text)) {
+    } else if (!open && MARKER_LIKE.test(text) && !fences.indentedCode) {
       // Outside a region, a misspelt or indented marker would leave its region silently unrendered.
       fail(
         path,

@@ -19,23 +19,36 @@ const HTML_UNTIL: [RegExp, RegExp][] = [
   [/^<(?:pre|script|style)(?:[ \t>]|$)/i, /<\/(?:pre|script|style)>/i],
   [/^<!--/, /-->/],
   [/^<\?/, /\?>/],
-  [/^<![A-Za-z]/, />/],
-  [/^<!\[CDATA\[/, /\]\]>/],
+  [/^<![A-Z]/, />/],
+  [/^<!\[CDATA\[/i, /\]\]>/],
 ];
 /** Kind 6: a block-level tag, open or closing; the block runs to a blank line. */
 const HTML_TO_BLANK = new RegExp(
   `^</?(?:${[
     'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt',
     'fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu',
-    'menuitem|nav|noframes|ol|optgroup|option|p|param|section|source|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul',
+    'menuitem|nav|noframes|ol|optgroup|option|p|param|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul',
   ].join('|')})(?:[ \t>]|/>|$)`,
   'i',
 );
 /** Kind 7: a lone complete open or closing tag, of any other name; it runs to a blank line. */
 const LONE_TAG =
   /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
-/** Lines that end a paragraph without being one: an ATX heading, a thematic break or a setext underline. */
-const NOT_PARAGRAPH = /^(?:#{1,6}(?:[ \t]|$)|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}|=+[ \t]*)$)/;
+/** An ATX heading or a thematic break: a block of one line, never a paragraph or a list item. */
+const ONE_LINE_BLOCK = /^(?:#{1,6}(?:[ \t]|$)|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$)/;
+/** A setext heading's underline, under a paragraph line. */
+const UNDERLINE = /^(?:=+|-+)[ \t]*$/;
+/** A GFM table's delimiter row (`| --- | :-: |`), which makes the paragraph line above it a table's header. */
+const DELIMITER_ROW = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** Whether a list item's marker is a number other than 1: such an item cannot interrupt a paragraph. */
+const notOne = (marker: string) => /^\d/.test(marker) && Number(marker.slice(0, -1)) !== 1;
+/** The cells of a table row, by its unescaped pipes. */
+const cells = (row: string) =>
+  row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/).length;
 
 /** The width in columns of a run of spaces and tabs starting at column `col` (tabs stop every 4). */
 function width(ws: string, col = 0): number {
@@ -62,6 +75,14 @@ export class FenceScanner {
   private para = false;
   /** The containers that paragraph is in: its list items, and whether it is in a block quote. */
   private paraIn = { lists: 0, quoted: false };
+  /** The paragraph's last line, which a delimiter row under it makes a table's header. */
+  private paraLine = '';
+  /** Whether the last line was a GFM table's row: no paragraph, but the next row continues it. */
+  private table = false;
+  /** Whether the last line was indented code (no marker there is a marker). */
+  indentedCode = false;
+  /** Whether the last line began a list item with nothing after its marker: a blank line ends such an item. */
+  private emptyItem = false;
 
   /** Whether the lines fed so far leave a fence open. */
   get inFence(): boolean {
@@ -74,9 +95,13 @@ export class FenceScanner {
     const lead = /^[ \t]*/.exec(text)![0];
     if (lead.length === text.length) {
       if (this.html?.until === null) this.html = null;
+      if (this.emptyItem) this.lists.pop();
+      this.emptyItem = false;
       this.para = false;
+      this.table = false;
       return this.fence !== null;
     }
+    this.emptyItem = false;
     const fenced = this.block(text, lead);
     this.para = !fenced && this.para;
     return fenced;
@@ -84,6 +109,9 @@ export class FenceScanner {
 
   /** line() for a line that is not blank; it leaves `para` for the next line. */
   private block(text: string, lead: string): boolean {
+    this.indentedCode = false;
+    const row = this.table;
+    this.table = false;
     const col = width(lead);
     const rest = text.slice(lead.length);
     if (this.html) {
@@ -107,6 +135,9 @@ export class FenceScanner {
       if (col >= f.base) return true;
       this.fence = null;
     }
+    // Paragraph text continues its paragraph lazily, from outside the list items that hold it: it
+    // ends none of them.
+    if (this.para && col < (this.lists.at(-1) ?? 0) && !this.interrupts(col, rest)) return false;
     this.popTo(col);
     // A line outside the list item or block quote that holds the paragraph continues it only as
     // text (lazily): a lone tag there starts an HTML block, as cmark-gfm reads it.
@@ -116,7 +147,10 @@ export class FenceScanner {
     let tail = rest;
     for (;;) {
       // Indented code, unless it continues a paragraph.
-      if (at - base > 3) return false;
+      if (at - base > 3) {
+        this.indentedCode = !this.para;
+        return false;
+      }
       const open = OPEN.exec(tail);
       if (open) {
         const run = open[1] ?? open[2]!;
@@ -135,31 +169,51 @@ export class FenceScanner {
         this.para = false;
         return false;
       }
+      // A heading, a thematic break (`* * *` is one, not a list item), or a setext underline,
+      // which ends the paragraph above it.
+      if (ONE_LINE_BLOCK.test(tail) || (this.para && !outside && UNDERLINE.test(tail))) {
+        this.para = false;
+        return false;
+      }
       // A block quote's lines never hold a marker or end a fence here; its fences end with it.
       if (tail.startsWith('>')) {
         const inner = tail.slice(1).replace(/^[ \t]/, '');
-        this.para = /\S/.test(inner) && !OPEN.test(inner) && !NOT_PARAGRAPH.test(inner) && !/^[<>]/.test(inner);
+        this.para = /\S/.test(inner) && !OPEN.test(inner) && !ONE_LINE_BLOCK.test(inner) && !/^[<>]/.test(inner);
         this.paraIn = { lists: this.lists.length, quoted: true };
         return false;
       }
-      // A list item: its content starts after the marker and one to four spaces.
+      if (this.para && !outside && tail.includes('|') && DELIMITER_ROW.test(tail) && cells(tail) === cells(this.paraLine)) {
+        this.para = false;
+        this.table = true;
+        return false;
+      }
+      // A list item; an ordered one that does not start at 1, or an empty one, cannot interrupt a
+      // paragraph, and is text.
       const item = LIST_ITEM.exec(tail);
-      if (!item) {
+      if (!item || (this.para && !outside && (item[0].length === tail.length || notOne(item[1]!)))) {
+        if (row) {
+          this.table = true;
+          this.para = false;
+          return false;
+        }
         // Paragraph text; outside the paragraph's containers, it continues the paragraph lazily.
         if (!outside) this.paraIn = { lists: this.lists.length, quoted: false };
-        this.para = !NOT_PARAGRAPH.test(tail);
+        this.para = true;
+        this.paraLine = tail;
         return false;
       }
       const markerEnd = at + item[1]!.length;
       const gap = width(item[2]!, markerEnd);
       if (item[0].length === tail.length) {
         this.lists.push(markerEnd + 1);
+        this.emptyItem = true;
         this.para = false;
         return false;
       }
       if (gap === 0) {
         if (!outside) this.paraIn = { lists: this.lists.length, quoted: false };
         this.para = true;
+        this.paraLine = tail;
         return false;
       }
       if (gap >= 5) {
@@ -184,6 +238,19 @@ export class FenceScanner {
   skim(raw: string): void {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (this.html && (this.html.until === null ? /^[ \t]*$/.test(text) : this.html.until.test(text))) this.html = null;
+  }
+
+  /**
+   * Whether a line indented to `col`, outside the list item that holds the paragraph, starts a block
+   * there: any block, as the item's paragraph is not its container's (a lone tag, or a list item
+   * numbered 2, does not continue it).
+   */
+  private interrupts(col: number, rest: string): boolean {
+    if (col > 3) return false;
+    if (OPEN.test(rest) || HTML_UNTIL.some(([begins]) => begins.test(rest)) || HTML_TO_BLANK.test(rest) || LONE_TAG.test(rest)) return true;
+    if (ONE_LINE_BLOCK.test(rest) || rest.startsWith('>')) return true;
+    const item = LIST_ITEM.exec(rest);
+    return !!item && (item[0].length === rest.length || width(item[2]!, col + item[1]!.length) > 0);
   }
 
   /** Close the list items a line indented to `col` is not inside. */
