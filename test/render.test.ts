@@ -562,6 +562,18 @@ describe('render: writing', () => {
     expect(readFileSync(doc).equals(bad)).toBe(true);
   });
 
+  it('a carriage return that ends no line is an error naming doc:line: GitHub ends a line there', async () => {
+    const { doc } = scratch('good.md');
+    const bad = `Title\n\nText\r<!-- omg-evidence:begin queries -->\r<!-- omg-evidence:end -->\n`;
+    writeFileSync(doc, bad);
+    expect(await cli(['render', '--check', doc])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${doc}:3: a carriage return that ends no line here, where GitHub ends one (render reads documents whose lines end in LF or CRLF: convert its line ends first)\n`,
+    });
+    expect(readFileSync(doc, 'utf8')).toBe(bad);
+  });
+
   it('a marker with spaces after it is still a marker; a line that only looks like one is an error naming doc:line', async () => {
     const { doc } = scratch('good.md');
     const text = readFileSync(doc, 'utf8');

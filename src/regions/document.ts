@@ -102,6 +102,16 @@ export function parseDocument(path: string): Parsed {
   }
   const bytes = readFileSync(path);
   const lines = utf8Text(bytes, path).split('\n');
+  // GitHub ends a line at a lone carriage return too: where this reader would not, it cannot find its regions.
+  const cr = lines.findIndex((l) => /\r(?!$)/.test(l));
+  if (cr >= 0) {
+    fail(
+      path,
+      cr + 1,
+      'a carriage return that ends no line here, where GitHub ends one',
+      'render reads documents whose lines end in LF or CRLF: convert its line ends first',
+    );
+  }
   return { path, bytes, lines, ...regionsOf(path, lines) };
 }
 
