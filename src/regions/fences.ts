@@ -83,6 +83,9 @@ export class FenceScanner {
   indentedCode = false;
   /** Whether the last line began a list item with nothing after its marker: a blank line ends such an item. */
   private emptyItem = false;
+  /** The fence open in a block quote ('' when none), and whether the last line was in a quote, which ends it otherwise. */
+  private quoteFence = '';
+  private quoted = false;
 
   /** Whether the lines fed so far leave a fence open. */
   get inFence(): boolean {
@@ -97,12 +100,15 @@ export class FenceScanner {
       if (this.html?.until === null) this.html = null;
       if (this.emptyItem) this.lists.pop();
       this.emptyItem = false;
+      this.quoteFence = '';
       this.para = false;
       this.table = false;
       return this.fence !== null;
     }
     this.emptyItem = false;
+    this.quoted = false;
     const fenced = this.block(text, lead);
+    if (!this.quoted) this.quoteFence = '';
     this.para = !fenced && this.para;
     return fenced;
   }
@@ -137,7 +143,13 @@ export class FenceScanner {
     }
     // Paragraph text continues its paragraph lazily, from outside the list items that hold it: it
     // ends none of them.
-    if (this.para && col < (this.lists.at(-1) ?? 0) && !this.interrupts(col, rest)) return false;
+    if (
+      this.para &&
+      col < (this.lists.at(-1) ?? 0) &&
+      !this.interrupts(col - (this.lists.filter((c) => c <= col).at(-1) ?? 0), col, rest)
+    ) {
+      return false;
+    }
     this.popTo(col);
     // A line outside the list item or block quote that holds the paragraph continues it only as
     // text (lazily): a lone tag there starts an HTML block, as cmark-gfm reads it.
@@ -178,8 +190,18 @@ export class FenceScanner {
       // A block quote's lines never hold a marker or end a fence here; its fences end with it.
       if (tail.startsWith('>')) {
         const inner = tail.slice(1).replace(/^[ \t]/, '');
-        this.para = /\S/.test(inner) && !OPEN.test(inner) && !ONE_LINE_BLOCK.test(inner) && !/^[<>]/.test(inner);
+        const fence = OPEN.exec(inner.trimStart());
+        // A fence in the quote holds its lines, which are then no paragraph, to its closing fence.
+        if (this.quoteFence) {
+          if (new RegExp(`^${this.quoteFence}+[ \\t]*$`).test(inner.trimStart()) && inner.trimStart().length >= this.quoteFence.length)
+            this.quoteFence = '';
+          this.para = false;
+        } else {
+          this.quoteFence = fence ? (fence[1] ?? fence[2]!) : '';
+          this.para = !fence && /\S/.test(inner) && !ONE_LINE_BLOCK.test(inner) && !/^[<>]/.test(inner);
+        }
         this.paraIn = { lists: this.lists.length, quoted: true };
+        this.quoted = true;
         return false;
       }
       if (this.para && !outside && tail.includes('|') && DELIMITER_ROW.test(tail) && cells(tail) === cells(this.paraLine)) {
@@ -241,12 +263,12 @@ export class FenceScanner {
   }
 
   /**
-   * Whether a line indented to `col`, outside the list item that holds the paragraph, starts a block
-   * there: any block, as the item's paragraph is not its container's (a lone tag, or a list item
-   * numbered 2, does not continue it).
+   * Whether a line at column `col`, `indent` past the content of the list item it is still in (outside the one
+   * that holds the paragraph), starts a block there: any block, as that paragraph is not its container's (a lone
+   * tag, or a list item numbered 2, does not continue it).
    */
-  private interrupts(col: number, rest: string): boolean {
-    if (col > 3) return false;
+  private interrupts(indent: number, col: number, rest: string): boolean {
+    if (indent > 3) return false;
     if (OPEN.test(rest) || HTML_UNTIL.some(([begins]) => begins.test(rest)) || HTML_TO_BLANK.test(rest) || LONE_TAG.test(rest)) return true;
     if (ONE_LINE_BLOCK.test(rest) || rest.startsWith('>')) return true;
     const item = LIST_ITEM.exec(rest);
