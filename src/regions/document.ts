@@ -171,6 +171,11 @@ function regionsOf(path: string, lines: string[]): { regions: Region[]; warnings
   return { regions, warnings };
 }
 
+/** Whether a region holds `body`: its lines as they are, a CRLF document's without their CR. */
+export function holds(region: Region, body: string[]): boolean {
+  return region.body.length === body.length && region.body.every((l, k) => l.replace(/\r$/, '') === body[k]);
+}
+
 /**
  * The document with every region's body replaced; bytes outside the markers are kept. The new lines
  * end as the begin marker's line does, so a CRLF document stays CRLF.
@@ -191,8 +196,7 @@ export function applyRegions(doc: Parsed, rendered: { region: Region; body: stri
   try {
     after = regionsOf(doc.path, lines).regions;
   } catch {}
-  const same = (a: string[], b: string[]) => a.length === b.length && a.every((l, k) => l.replace(/\r$/, '') === b[k]);
-  const moved = rendered.find((r, i) => after[i]?.name !== r.region.name || !same(after[i]!.body, r.body));
+  const moved = rendered.find((r, i) => after[i]?.name !== r.region.name || !holds(after[i]!, r.body));
   if (moved || after.length !== rendered.length) {
     fail(
       doc.path,

@@ -40,6 +40,8 @@ const ONE_LINE_BLOCK = /^(?:#{1,6}(?:[ \t]|$)|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,
 const UNDERLINE = /^(?:=+|-+)[ \t]*$/;
 /** A GFM table's delimiter row (`| --- | :-: |`), which makes the paragraph line above it a table's header. */
 const DELIMITER_ROW = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** Whether `text` closes the fence that `open` (its run of backticks or tildes) opened: that character, at least as many. */
+const closes = (open: string, text: string) => new RegExp(`^${open[0]}{${open.length},}[ \\t]*$`).test(text);
 /** Whether a list item's marker is a number other than 1: such an item cannot interrupt a paragraph. */
 const notOne = (marker: string) => /^\d/.test(marker) && Number(marker.slice(0, -1)) !== 1;
 /** The cells of a table row, by its unescaped pipes. */
@@ -130,8 +132,7 @@ export class FenceScanner {
     }
     if (this.fence) {
       const f = this.fence;
-      const run = new RegExp(`^${f.char}{${f.length},}[ \\t]*$`).exec(rest);
-      if (col - f.base <= 3 && col >= f.base && run) {
+      if (col - f.base <= 3 && col >= f.base && closes(f.char.repeat(f.length), rest)) {
         this.fence = null;
         this.popTo(col);
         return true;
@@ -193,8 +194,7 @@ export class FenceScanner {
         const fence = OPEN.exec(inner.trimStart());
         // A fence in the quote holds its lines, which are then no paragraph, to its closing fence.
         if (this.quoteFence) {
-          if (new RegExp(`^${this.quoteFence}+[ \\t]*$`).test(inner.trimStart()) && inner.trimStart().length >= this.quoteFence.length)
-            this.quoteFence = '';
+          if (closes(this.quoteFence, inner.trimStart())) this.quoteFence = '';
           this.para = false;
         } else {
           this.quoteFence = fence ? (fence[1] ?? fence[2]!) : '';

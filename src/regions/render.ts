@@ -19,7 +19,7 @@ import { documentedColumns, formatSchema } from '../output/schema.js';
 import { formatSkills } from '../output/skills.js';
 import { formatResult } from '../output/sql.js';
 import { formatVerdicts } from '../output/verdict.js';
-import { fail, TABLES, type Parsed, type Region } from './document.js';
+import { fail, holds, TABLES, type Parsed, type Region } from './document.js';
 import { inputsHash, queryHash } from './inputs.js';
 import { bodyState, provenanceLine, shortHash } from './provenance.js';
 
@@ -184,8 +184,7 @@ export async function renderDocument(
     );
     const body = [...lines, provenance];
     const old = region.body.map((l) => l.replace(/\r$/, ''));
-    const bodyCurrent = old.length === body.length && old.every((l, k) => l === body[k]);
-    const current = bodyCurrent && (svg?.current ?? true);
+    const current = holds(region, body) && (svg?.current ?? true);
     const state = bodyState(old);
     // An SVG that is neither what this region last wrote (its svg= hash) nor what it would write now was edited, or is another's.
     const svgEdited = svg !== undefined && svg.onDisk !== null && !svg.current && svg.onDisk !== svgHashIn(old, state);
