@@ -143,7 +143,7 @@ export class Database {
    */
   async useThreads(n?: number): Promise<number> {
     await this.con.run(n === undefined ? 'RESET GLOBAL threads' : `SET GLOBAL threads = ${n}`);
-    return Number((await this.query(`select current_setting('threads') as n`)).rows[0]!.n);
+    return n ?? Number((await this.query(`select current_setting('threads') as n`)).rows[0]!.n);
   }
 
   /** Run SQL and read every row, value by value. `source` names where the SQL came from, for error messages. */
