@@ -345,7 +345,7 @@ const cases: Case[] = [
       {
         args: [
           'sql',
-          'select session_id, name, count(*) as n from tool_uses group by all order by all',
+          'select session_id, name, count(*) as n from transcript_tool_uses group by all order by all',
           '--transcripts',
           fixture('transcripts', 'census-two-sessions'),
           '-f',

@@ -757,9 +757,20 @@ describe('persisted databases of transcripts only', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (for the census of its sessions: omg-evidence census --transcripts DIR --db FILE)\n`,
+      `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (name them as load was given them: --transcripts DIR --db FILE)\n`,
     );
     expect((await cli(['census', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db, '--format', 'csv'])).code).toBe(0);
+  });
+
+  it('sql --transcripts DIR reads the sessions alone, as load --transcripts DIR saved them', async () => {
+    const dir = temp();
+    const db = join(dir, 's.duckdb');
+    const transcripts = ['--transcripts', 'test/fixtures/transcripts/edge-cases'];
+    expect((await cli(['load', ...transcripts, '--db', db])).code).toBe(0);
+    const query = 'select (select count(*) from spawns) as spawns, (select count(*) from transcript_tool_uses) as calls';
+    const fresh = await cli(['sql', ...transcripts, query, '--format', 'csv']);
+    expect(fresh).toEqual({ code: 0, stdout: 'spawns,calls\r\n0,6\r\n', stderr: '' });
+    expect(await cli(['sql', ...transcripts, '--db', db, query, '--format', 'csv'])).toEqual(fresh);
   });
 
   it('--transcripts DIR with --from transcripts loads the bundled probe too, as census reads it', async () => {

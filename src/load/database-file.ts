@@ -296,7 +296,7 @@ export async function openDatabaseFile(
     if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
       throw new InputError(
         `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
-        'for the census of its sessions: omg-evidence census --transcripts DIR --db FILE',
+        'name them as load was given them: --transcripts DIR --db FILE',
       );
     }
     // What loading the evidence warned of is said again: the database holds what it was built from.

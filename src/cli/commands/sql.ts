@@ -15,7 +15,7 @@ import { streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TabularFormat } from '.
 import { NUMERIC } from '../../output/sql.js';
 import { makeCommand } from '../command.js';
 import { processIO, warn, type IO } from '../io.js';
-import { dbOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOption } from '../options.js';
+import { dbOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOnly, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 /** Wait until stdout has drained (a slow pipe), so that printed rows are not held in memory. */
@@ -120,16 +120,23 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
       const { sql, source, probes } = theQuery(args[0] as string | undefined, args[1] as string[], opts, stdin);
       if (sql.trim() === '') throw new UsageError('no query: give it as an argument, with --file FILE, or on stdin');
       const loadTranscripts = opts.from === 'transcripts' || opts.transcripts !== undefined;
+      const options = {
+        onWarning: (w: string) => warn(io, w),
+        onProgress: progressReporter(io),
+        db: opts.db,
+        // Only the transcript tables the query names are built (each one exact).
+        tables: transcriptTablesNamed(sql),
+        memoryLimit: opts.memoryLimit,
+      };
+      // --transcripts DIR with no probe: the sessions alone, as census and load read them (so that
+      // --db finds the file `load --transcripts DIR` wrote).
       await withEvidence(
-        Evidence.open(probes, {
-          onWarning: (w) => warn(io, w),
-          onProgress: progressReporter(io),
-          db: opts.db,
-          transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
-          // Only the transcript tables the query names are built (each one exact).
-          tables: transcriptTablesNamed(sql),
-          memoryLimit: opts.memoryLimit,
-        }),
+        transcriptsOnly(probes, opts)
+          ? Evidence.openTranscripts(opts.transcripts!, options)
+          : Evidence.open(probes, {
+              ...options,
+              transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
+            }),
         async (ev) => {
           const writer = streamWriter(format as TabularFormat, io.stdout, {
             style: style(),
