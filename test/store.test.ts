@@ -6,6 +6,7 @@
  * read again).
  */
 import {
+  appendFileSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -19,12 +20,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { listFiles } from '../src/base/paths.js';
-import { EDGE } from '../src/load/database-file.js';
+import { EDGE, fingerprinting } from '../src/load/database-file.js';
 import { cli, probeFixture, repo } from './helpers.js';
 
 const temps: string[] = [];
@@ -201,6 +203,43 @@ describe('a database whose input files changed since it was built', () => {
     expect(await cli(['census', '--db', db])).toEqual(refused(db, 'it records its input files as an older omg-evidence did'));
     expect((await cli(['load', probeFixture('minimal'), '--db', db])).stderr).toBe(`omg-evidence: load: ${db} written\n`);
     expect((await cli(['census', '--db', db])).code).toBe(0);
+  });
+});
+
+describe('load hashes its inputs while DuckDB loads them', () => {
+  it('a file edited once the load began is never recorded: the load fails, naming it', async () => {
+    const probe = probeCopy('minimal');
+    const results = join(probe, 'results.jsonl');
+    // Sizes and mtimes are taken as it begins; each file's bytes are read later, beside the load.
+    const hashing = fingerprinting({ probes: [probe], transcripts: [] }, new AbortController().signal);
+    appendFileSync(results, '\n');
+    await expect(hashing).rejects.toThrow(`${results}: changed while it was being loaded`);
+  });
+
+  it('unchanged, every file is recorded with its size, mtime and both hashes, in path order', async () => {
+    const probe = probeCopy('minimal');
+    const fp = await fingerprinting({ probes: [probe], transcripts: [] }, new AbortController().signal);
+    const paths = fp.stamps.map((s) => s.path);
+    expect(paths).toEqual([...paths].sort());
+    expect(paths).toContain(join(probe, 'results.jsonl'));
+    for (const s of fp.stamps) {
+      const bytes = readFileSync(s.path);
+      expect(s).toEqual({
+        path: s.path,
+        size: bytes.length,
+        mtimeMs: WHEN * 1000,
+        content: createHash('sha256').update(bytes).digest('hex'),
+        edges: createHash('sha256').update(bytes).digest('hex'),
+      });
+    }
+  });
+
+  it('stops between reads when told to', async () => {
+    const probe = probeCopy('minimal');
+    const stop = new AbortController();
+    const hashing = fingerprinting({ probes: [probe], transcripts: [] }, stop.signal);
+    stop.abort();
+    await expect(hashing).rejects.toThrow(/abort/i);
   });
 });
 

@@ -18,15 +18,17 @@ export function sha256(): Crypto.Hash {
 let buffer: Buffer | undefined;
 const chunk = () => (buffer ??= Buffer.allocUnsafe(1 << 20));
 
-/** Feed `len` bytes of open file `fd` from `pos` into `h` (fewer if the file ends first). */
-function feed(h: Crypto.Hash, fd: number, pos: number, len: number): void {
+/** Feed `len` bytes of open file `fd` from `pos` into `h` (fewer if the file ends first); how many it fed. */
+function feed(h: Crypto.Hash, fd: number, pos: number, len: number): number {
   const buf = chunk();
-  for (let done = 0; done < len; ) {
+  let done = 0;
+  while (done < len) {
     const n = readSync(fd, buf, 0, Math.min(buf.length, len - done), pos + done);
-    if (n === 0) return;
+    if (n === 0) break;
     h.update(buf.subarray(0, n));
     done += n;
   }
+  return done;
 }
 
 /** Feed every byte of the file at `path` into `h`, through the one buffer. */
@@ -58,4 +60,31 @@ export function hashEdges(fd: number, size: number, block: number): string {
     feed(h, fd, size - block, block);
   }
   return h.digest('hex');
+}
+
+/** Let the event loop run: what a long hash does every few reads. */
+const yieldNow = () => new Promise<void>((done) => setImmediate(done));
+
+/**
+ * hashFile and hashEdges of open file `fd`, `size` bytes long, pausing for the event loop every
+ * 8 MiB, so that it runs beside other work on this thread: between the callbacks of DuckDB's
+ * statements, say, which run on threads of their own. The reads stay synchronous, through the one
+ * buffer: read on the thread pool, the same bytes took twice the CPU (bench/README.md). `signal`
+ * stops it.
+ */
+export async function hashFileBeside(
+  fd: number,
+  size: number,
+  block: number,
+  signal?: AbortSignal,
+): Promise<{ content: string; edges: string }> {
+  const h = sha256();
+  const step = 8 << 20;
+  for (let pos = 0; ; pos += step) {
+    await yieldNow();
+    signal?.throwIfAborted();
+    if (feed(h, fd, pos, step) < step) break;
+  }
+  const content = h.digest('hex');
+  return { content, edges: size <= 2 * block ? content : hashEdges(fd, size, block) };
 }

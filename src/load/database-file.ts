@@ -14,7 +14,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readSync, rename
 import { dirname } from 'node:path';
 import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import { hashEdges, hashFile, sha256 } from '../base/hash.js';
+import { hashEdges, hashFile, hashFileBeside, sha256 } from '../base/hash.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
 import { inputFiles as files, type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
@@ -93,29 +93,57 @@ async function openReadOnly(file: string, real: string, memoryLimit?: string): P
   }
 }
 
-function stamp(path: string): Stamp {
+/** A file's size and mtime now; -1 for each when it cannot be stat'ed (the load then says why). */
+function statOf(path: string): Pick<Stamp, 'size' | 'mtimeMs'> {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st ? { size: st.size, mtimeMs: st.mtimeMs } : { size: -1, mtimeMs: -1 };
+}
+
+/**
+ * The stamp of the file at `path`, hashed beside the load (hashFileBeside). `moved` when its size
+ * or mtime differs from `before`, or changed while it was read.
+ */
+async function stamp(path: string, before: Pick<Stamp, 'size' | 'mtimeMs'>, signal: AbortSignal): Promise<Stamp & { moved: boolean }> {
   let fd: number;
   try {
     fd = openFile(path);
   } catch {
-    return { path, size: -1, mtimeMs: -1, content: null, edges: null };
+    // Unreadable: the load has said why; removed since, it reads as removed on every use.
+    return { path, size: -1, mtimeMs: -1, content: null, edges: null, moved: false };
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return { path, size: st.size, mtimeMs: st.mtimeMs, content: null, edges: null };
-    const content = hashFile(fd);
-    return { path, size: st.size, mtimeMs: st.mtimeMs, content, edges: st.size <= 2 * EDGE ? content : hashEdges(fd, st.size, EDGE) };
+    const at = { size: st.size, mtimeMs: st.mtimeMs };
+    const moved = (s: Pick<Stamp, 'size' | 'mtimeMs'>) => s.size !== before.size || s.mtimeMs !== before.mtimeMs;
+    if (!st.isFile()) return { path, ...at, content: null, edges: null, moved: moved(at) };
+    const { content, edges } = await hashFileBeside(fd, st.size, EDGE, signal);
+    const after = fstatSync(fd);
+    return { path, ...at, content, edges, moved: moved(at) || moved({ size: after.size, mtimeMs: after.mtimeMs }) };
   } finally {
     closeSync(fd);
   }
 }
 
 /**
- * The fingerprint of the inputs as they are on disk now: every byte of every file is read. Take it
- * before loading them, so that a file edited while they load differs from its stamp.
+ * The fingerprint of the inputs: every byte of every file is read, one file at a time, while DuckDB
+ * loads them. Each file's size and mtime are taken first, before DuckDB reads any: a file whose size
+ * or mtime then differs when it is hashed, or changes while it is, may have been loaded with other
+ * bytes than those hashed, and the load fails rather than record them.
  */
-export function fingerprint(inputs: Inputs): Fingerprint {
-  return { format: FORMAT, stamps: files(inputs).map(stamp) };
+export function fingerprinting(inputs: Inputs, signal: AbortSignal): Promise<Fingerprint> {
+  const paths = files(inputs);
+  const before = paths.map(statOf);
+  return (async () => {
+    const stamps: Stamp[] = [];
+    for (const [i, path] of paths.entries()) {
+      const { moved, ...s } = await stamp(path, before[i]!, signal);
+      if (moved) {
+        throw new InputError(`${displayPath(path)}: changed while it was being loaded`, 'load again once nothing is writing to it');
+      }
+      stamps.push(s);
+    }
+    return { format: FORMAT, stamps };
+  })();
 }
 
 /** Why the file of `s` is not as it was (one line), or null when it is. `exact`: see staleness. */
@@ -160,7 +188,7 @@ function filesChanged(recorded: Fingerprint, inputs: Inputs, exact: boolean): st
   return null;
 }
 
-/** Record in `db` what it was built from: `fp` is fingerprint(inputs), taken before they were loaded. */
+/** Record in `db` what it was built from: `fp` is the inputs' fingerprint, taken as they were loaded. */
 export async function writeMeta(db: Database, inputs: Inputs, warnings: string[], fp: Fingerprint): Promise<Meta> {
   const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp, files: fp.stamps.length, warnings };
   await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
@@ -243,11 +271,19 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
   };
   clean();
   try {
-    // Hashed before they are loaded: a file edited during the load then differs from its record.
-    const fp = fingerprint(inputs);
-    const loaded = await loadInputs(inputs, options);
+    // Hashed while DuckDB loads them (fingerprinting says how an edit meanwhile is caught).
+    const stop = new AbortController();
+    const hashing = fingerprinting(inputs, stop.signal);
+    hashing.catch(() => undefined);
+    let loaded: Awaited<ReturnType<typeof loadInputs>>;
     try {
-      await writeMeta(loaded.db, inputs, loaded.warnings, fp);
+      loaded = await loadInputs(inputs, options);
+    } catch (err) {
+      stop.abort();
+      throw err;
+    }
+    try {
+      await writeMeta(loaded.db, inputs, loaded.warnings, await hashing);
       await loaded.db.copyTo(tmp);
     } finally {
       loaded.db.close();
