@@ -723,6 +723,23 @@ describe('usage: where it reads', () => {
     ]);
   });
 
+  it('--db reads the database load built from the same transcripts, with the same answers; a price table cannot re-price it', async () => {
+    const db = join(tmp, 'days.duckdb');
+    const days = ['--transcripts', fixture('days')];
+    expect((await cli(['load', ...days, '--db', db])).code).toBe(0);
+    for (const report of ['daily', 'session', 'model']) {
+      const fresh = await cli(['usage', report, ...days, '-f', 'csv', '--timezone', 'UTC', '--breakdown']);
+      expect(fresh.code).toBe(0);
+      expect(await cli(['usage', report, ...days, '--db', db, '-f', 'csv', '--timezone', 'UTC', '--breakdown'])).toEqual(fresh);
+    }
+    expect(await cli(['usage', ...days, '--db', db, '--pricing', 'data/pricing.json'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'omg-evidence: a price table cannot re-price a database file: it holds the prices load built it with (leave out --db to count from the transcripts with --pricing FILE)\n',
+    });
+  });
+
   it('census builds no transcript_messages (it reads no usage); usage builds it', async () => {
     const tables = async (queries: string[]) => {
       const loaded = await loadInputs(namedInputs([], join(repo, fixture('streamed')), false), { queries });

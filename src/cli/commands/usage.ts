@@ -14,7 +14,7 @@ import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { formatUsage, formatUsageBySpawn, undatedWarning, USAGE_REPORTS, USAGE_TOLERANCE, type UsageReport } from '../../output/usage.js';
 import { type Call, makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
-import { sayDefaultSessions, transcriptsOption, warnNoTranscripts } from '../options.js';
+import { dbOption, sayDefaultSessions, transcriptsOption, warnNoTranscripts } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 export type UsageOptions = {
@@ -27,6 +27,7 @@ export type UsageOptions = {
   breakdown?: boolean;
   by?: 'spawn';
   pricing?: string;
+  db?: string;
 };
 
 type Usage = { report: UsageReport; rows: Row[] } | { bySpawn: Row[] };
@@ -138,11 +139,12 @@ export function makeUsageCommand(io: IO) {
       new Option('--breakdown', 'a row per model under each row'),
       new Option('--by <what>', "each spawn of the probe (default: the bundled probe) beside its envelope's cost").choices(['spawn']),
       new Option('--pricing <file>', 'price table to use instead of the shipped one (data/pricing.json; docs/views.md, model_prices)'),
+      dbOption(),
     ],
     open: async (call) => {
       const { probes, bySpawn, standalone } = plan(call);
       const { opts, onWarning } = call;
-      const common = { onWarning, pricing: opts.pricing, onProgress: progressReporter(io) };
+      const common = { onWarning, pricing: opts.pricing, onProgress: progressReporter(io), db: opts.db };
       if (standalone) {
         const dir = opts.transcripts ?? claudeSessionsDir(io.env);
         if (opts.transcripts === undefined) {
