@@ -760,6 +760,12 @@ describe('persisted databases of transcripts only', () => {
       `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (name them as load was given them: --transcripts DIR --db FILE)\n`,
     );
     expect((await cli(['census', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db, '--format', 'csv'])).code).toBe(0);
+    // A command that reads a probe, given the transcripts: the probe is what is missing.
+    expect(await cli(['agree', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE))\n`,
+    });
   });
 
   it('sql --transcripts DIR reads the sessions alone, as load --transcripts DIR saved them', async () => {

@@ -332,7 +332,9 @@ export async function openDatabaseFile(
     if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
       throw new InputError(
         `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
-        'name them as load was given them: --transcripts DIR --db FILE',
+        options.transcripts === undefined
+          ? 'name them as load was given them: --transcripts DIR --db FILE'
+          : 'this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE)',
       );
     }
     // What loading the evidence warned of is said again: the database holds what it was built from.
