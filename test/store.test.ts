@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { listFiles } from '../src/base/paths.js';
-import { EDGE, fingerprinting } from '../src/load/database-file.js';
+import { EDGE, fingerprinting } from '../src/load/fingerprint.js';
 import { cli, probeFixture, repo } from './helpers.js';
 
 const temps: string[] = [];

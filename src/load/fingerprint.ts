@@ -1,0 +1,136 @@
+/**
+ * What a database file records of its input files, and how a file is found changed since: for each,
+ * its path, size and modification time, a SHA-256 of its content, and a SHA-256 of its first and
+ * last EDGE bytes. A file whose size and mtime are as recorded has only those edges read again
+ * (reading every byte of a large corpus would cost more than the cache saves; see bench/README.md);
+ * one whose mtime differs is hashed in full, so that a file touched but not edited still matches.
+ * What escapes (an edit between the edges that keeps the size and the mtime) is documented in
+ * docs/commands.md, section `load`.
+ */
+import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
+import { InputError } from '../base/errors.js';
+import { hashEdges, hashFile, hashFileBeside } from '../base/hash.js';
+import { displayPath } from '../base/paths.js';
+import { inputFiles as files, type Inputs } from './inputs.js';
+
+/** The size of the first and last blocks of a file that are hashed again on every use. */
+export const EDGE = 64 * 1024;
+
+/** How this build records the input files; a database recording them otherwise is refused. */
+export const FORMAT = `sha256, size, mtime and edges of ${EDGE} bytes`;
+
+/** One input file as it was when the database was built. */
+export interface Stamp {
+  /** Absolute. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the whole file; null when it could not be read (the load then said why). */
+  content: string | null;
+  /** SHA-256 of its first and last EDGE bytes (hashEdges); null as for content. */
+  edges: string | null;
+}
+
+/** Every input file as it was, sorted by path; `format` is FORMAT. */
+export interface Fingerprint {
+  format: string;
+  stamps: Stamp[];
+}
+
+// Non-blocking, so that a FIFO among the inputs is seen for what it is rather than waited on.
+export const openFile = (path: string) => openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+
+/** A file's size and mtime now; -1 for each when it cannot be stat'ed (the load then says why). */
+function statOf(path: string): Pick<Stamp, 'size' | 'mtimeMs'> {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st ? { size: st.size, mtimeMs: st.mtimeMs } : { size: -1, mtimeMs: -1 };
+}
+
+/**
+ * The stamp of the file at `path`, hashed beside the load (hashFileBeside). `moved` when its size
+ * or mtime differs from `before`, or changed while it was read.
+ */
+async function stamp(path: string, before: Pick<Stamp, 'size' | 'mtimeMs'>, signal: AbortSignal): Promise<Stamp & { moved: boolean }> {
+  let fd: number;
+  try {
+    fd = openFile(path);
+  } catch {
+    // Unreadable: the load has said why; removed since, it reads as removed on every use.
+    return { path, size: -1, mtimeMs: -1, content: null, edges: null, moved: false };
+  }
+  try {
+    const st = fstatSync(fd);
+    const at = { size: st.size, mtimeMs: st.mtimeMs };
+    const moved = (s: Pick<Stamp, 'size' | 'mtimeMs'>) => s.size !== before.size || s.mtimeMs !== before.mtimeMs;
+    if (!st.isFile()) return { path, ...at, content: null, edges: null, moved: moved(at) };
+    const { content, edges } = await hashFileBeside(fd, st.size, EDGE, signal);
+    const after = fstatSync(fd);
+    return { path, ...at, content, edges, moved: moved(at) || moved({ size: after.size, mtimeMs: after.mtimeMs }) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The fingerprint of the inputs: every byte of every file is read, one file at a time, while DuckDB
+ * loads them. Each file's size and mtime are taken first, before DuckDB reads any: a file whose size
+ * or mtime then differs when it is hashed, or changes while it is, may have been loaded with other
+ * bytes than those hashed, and the load fails rather than record them.
+ */
+export function fingerprinting(inputs: Inputs, signal: AbortSignal): Promise<Fingerprint> {
+  const paths = files(inputs);
+  const before = paths.map(statOf);
+  return (async () => {
+    const stamps: Stamp[] = [];
+    for (const [i, path] of paths.entries()) {
+      const { moved, ...s } = await stamp(path, before[i]!, signal);
+      if (moved) {
+        throw new InputError(`${displayPath(path)}: changed while it was being loaded`, 'load again once nothing is writing to it');
+      }
+      stamps.push(s);
+    }
+    return { format: FORMAT, stamps };
+  })();
+}
+
+/** Why the file of `s` is not as it was (one line), or null when it is. `exact`: see staleness. */
+function changed(s: Stamp, exact: boolean): string | null {
+  const p = displayPath(s.path);
+  let fd: number;
+  try {
+    fd = openFile(s.path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${p} was removed since it was built` : `${p} cannot be read (${code})`;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return `${p} is not a regular file`;
+    if (st.size !== s.size) return `${p} changed since it was built`;
+    if (exact && st.mtimeMs !== s.mtimeMs) return `${p} was touched since it was built`;
+    // Same size and mtime: only the edges are read again. Another mtime: the whole content decides.
+    const same = st.mtimeMs === s.mtimeMs ? hashEdges(fd, st.size, EDGE) === s.edges : hashFile(fd) === s.content;
+    return same ? null : `${p} changed since it was built`;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export const isFingerprint = (f: unknown): f is Fingerprint =>
+  typeof f === 'object' && f !== null && (f as Fingerprint).format === FORMAT && Array.isArray((f as Fingerprint).stamps);
+
+/** Why the input files are not as `recorded` says (naming the first that differs), or null. */
+export function filesChanged(recorded: Fingerprint, inputs: Inputs, exact: boolean): string | null {
+  const now = files(inputs);
+  const then = new Set(recorded.stamps.map((s) => s.path));
+  const added = now.find((f) => !then.has(f));
+  if (added) return `${displayPath(added)} was added since it was built`;
+  const listed = new Set(now);
+  const removed = recorded.stamps.find((s) => !listed.has(s.path));
+  if (removed) return `${displayPath(removed.path)} was removed since it was built`;
+  for (const s of recorded.stamps) {
+    const why = changed(s, exact);
+    if (why) return why;
+  }
+  return null;
+}
