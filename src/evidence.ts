@@ -67,6 +67,7 @@ export class Evidence {
 
   readonly #probes: readonly Readonly<Probe>[];
   readonly #warnings: readonly string[];
+  readonly #checkTimeout: number | undefined;
 
   /** The loaded probes, frozen: verdict() reads each one's registration from its dir. */
   get probes(): readonly Readonly<Probe>[] {
@@ -78,8 +79,9 @@ export class Evidence {
     return this.#warnings;
   }
 
-  private constructor(opened: Opened) {
+  private constructor(opened: Opened, checkTimeout?: number) {
     this.#db = opened.db;
+    this.#checkTimeout = checkTimeout;
     this.#inputs = opened.inputs;
     this.hasTranscripts = opened.hasTranscripts;
     this.only = opened.only;
@@ -96,12 +98,12 @@ export class Evidence {
     if (!Array.isArray(list) || Array.from(list).some((p) => typeof p !== 'string')) {
       throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
     }
-    return new Evidence(await openSealed(list, options, true));
+    return new Evidence(await openSealed(list, options, true), options.checkTimeout);
   }
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */
   static async openTranscripts(dir: string, options: Omit<OpenOptions, 'transcripts'> = {}): Promise<Evidence> {
-    return new Evidence(await openSealed([], { ...options, transcripts: dir }, false));
+    return new Evidence(await openSealed([], { ...options, transcripts: dir }, false), options.checkTimeout);
   }
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
@@ -201,7 +203,7 @@ export class Evidence {
 
   /** Run every registered trigger and conjunct check once (registration.ts), even when asked twice at once. */
   async evaluateRegistration(): Promise<void> {
-    this.#evaluated ??= evaluateRegistration(this.#db, this.probes, physicalLine);
+    this.#evaluated ??= evaluateRegistration(this.#db, this.probes, physicalLine, this.#checkTimeout);
     return this.#evaluated;
   }
 

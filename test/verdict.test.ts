@@ -8,6 +8,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InputError } from '../src/base/errors.js';
+import { Evidence } from '../src/evidence.js';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const temps: string[] = [];
@@ -430,6 +432,21 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
         'a check reads only the documented views; this one reads read_text(), a table function that may read files or the catalog',
       ),
     );
+  });
+
+  it('a check that never ends is stopped after checkTimeout seconds (60 unless told), naming its file', async () => {
+    const ev = await Evidence.open([probeFixture('attack-endless-check')], { checkTimeout: 1 });
+    try {
+      const err = await ev.verdicts().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).message).toBe(
+        `${checkOf('attack-endless-check', '1-endless.sql')}: the check ran for more than 1 s and was stopped`,
+      );
+      expect((err as InputError).hint).toBe('a check is one SELECT over the views, answered in moments: make it do less');
+    } finally {
+      await ev.close();
+    }
+    await expect(Evidence.open([], { checkTimeout: -1 })).rejects.toThrow('checkTimeout: a number of seconds, 0 or more (0: never)');
   });
 
   it('a check that reads a table that is not a documented view', async () => {

@@ -14,6 +14,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
+import { inOrder } from '../base/in-order.js';
 import { displayPath, inputFile, isWithin } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
 
@@ -154,6 +155,7 @@ async function runFile(
   path: string,
   spec: Spec,
   lineOf: LineOf,
+  seconds: number,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const regDir = join(probe.dir, 'registration');
@@ -175,15 +177,44 @@ async function runFile(
   }
   const sql = readFileSync(abs, 'utf8');
   const where = displayPath(abs);
-  const res = await db.sandbox(async (box) => {
-    await mustBeAQuestion(box, sql, where, spec);
-    const names = await box.parameters(sql, where);
-    const other = names.find((p) => p !== 'probe');
-    if (other !== undefined) {
-      throw new InputError(`${where}: uses the parameter $${other}; a ${spec.what} is given $probe only`, `fix the ${spec.what}'s SELECT`);
-    }
-    return box.query(sql, names.length ? { probe: probe.id } : undefined, where);
-  }, signal);
+  // A registered file is evidence like any other, and may never end: it is stopped after `seconds`.
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  if (signal?.aborted) abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  let late = false;
+  const timer =
+    seconds > 0
+      ? setTimeout(() => {
+          late = true;
+          abort();
+        }, seconds * 1000)
+      : undefined;
+  let res: Awaited<ReturnType<Database['query']>>;
+  try {
+    res = await db.sandbox(async (box) => {
+      await mustBeAQuestion(box, sql, where, spec);
+      const names = await box.parameters(sql, where);
+      const other = names.find((p) => p !== 'probe');
+      if (other !== undefined) {
+        throw new InputError(
+          `${where}: uses the parameter $${other}; a ${spec.what} is given $probe only`,
+          `fix the ${spec.what}'s SELECT`,
+        );
+      }
+      return box.query(sql, names.length ? { probe: probe.id } : undefined, where);
+    }, stop.signal);
+  } catch (err) {
+    if (!late) throw err;
+    throw new InputError(
+      `${where}: the ${spec.what} ran for more than ${seconds} s and was stopped`,
+      `a ${spec.what} is one SELECT over the views, answered in moments: make it do less`,
+      { cause: err },
+    );
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
+  }
   const want = spec.columns.map(([name, type]) => `${name} ${type}`).join(', ');
   const got = res.columns.map((c, i) => `${c} ${res.types[i]}`).join(', ');
   if (res.rows.length !== 1 || got !== want) {
@@ -203,15 +234,24 @@ async function runFile(
   return res.rows[0]!;
 }
 
+/** Seconds after which a registered trigger or check is stopped, unless told otherwise. */
+export const CHECK_SECONDS = 60;
+
 /** How many registered files run at once, each in a sandbox of its own. */
 const AT_ONCE = 4;
 
 /**
- * Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results.
+ * Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results,
+ * each stopped after `seconds` (0: never).
  * The files run a few at a time (each is a small query, so most of its time is round trips), and the
  * error reported is the first in registration order, as when they ran one after the other.
  */
-export async function evaluateRegistration(db: Database, probes: readonly Readonly<Probe>[], lineOf: LineOf): Promise<void> {
+export async function evaluateRegistration(
+  db: Database,
+  probes: readonly Readonly<Probe>[],
+  lineOf: LineOf,
+  seconds = CHECK_SECONDS,
+): Promise<void> {
   await db.exec(`create or replace temp table trigger_results (probe VARCHAR, arm VARCHAR, fired BOOLEAN, observed VARCHAR)`);
   await db.exec(`create or replace temp table conjunct_results (probe VARCHAR, n BIGINT, required VARCHAR, result VARCHAR, holds BOOLEAN)`);
   const jobs: { probe: Readonly<Probe>; row: Record<string, unknown>; spec: Spec; path: string }[] = [];
@@ -227,7 +267,7 @@ export async function evaluateRegistration(db: Database, probes: readonly Readon
     for (const row of checks.rows) jobs.push({ probe, row, spec: CHECK, path: String(row.check) });
   }
   const answers = await inOrder(jobs, AT_ONCE, (j, signal) =>
-    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, signal),
+    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, seconds, signal),
   );
   for (const [i, { probe, row, spec }] of jobs.entries()) {
     const r = answers[i]!;
@@ -248,35 +288,4 @@ export async function evaluateRegistration(db: Database, probes: readonly Readon
       });
     }
   }
-}
-
-/**
- * `work` over `items`, at most `limit` at a time, their results in the items' order. When some fail,
- * the first item's error in that order is thrown, once every started item has settled (none is
- * left running), and no item after a failed one is started; one after it already running is told
- * to stop (its signal aborts), since its answer is not needed (it had not run one by one).
- */
-async function inOrder<T, R>(items: readonly T[], limit: number, work: (item: T, signal: AbortSignal) => Promise<R>): Promise<R[]> {
-  const settled: PromiseSettledResult<R>[] = new Array(items.length);
-  const stops = items.map(() => new AbortController());
-  let next = 0;
-  let failedAt = items.length;
-  const worker = async () => {
-    while (next < items.length && next < failedAt) {
-      const i = next++;
-      try {
-        settled[i] = { status: 'fulfilled', value: await work(items[i]!, stops[i]!.signal) };
-      } catch (reason) {
-        settled[i] = { status: 'rejected', reason };
-        if (i < failedAt) {
-          failedAt = i;
-          for (const stop of stops.slice(i + 1, next)) stop.abort();
-        }
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  const failed = settled.find((s) => s?.status === 'rejected') as PromiseRejectedResult | undefined;
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
 }

@@ -54,6 +54,11 @@ export interface OpenOptions {
    * (docs/views.md, model_prices). Read when the transcripts are loaded, never fetched.
    */
   pricing?: string;
+  /**
+   * Seconds after which a registered trigger or conjunct check is stopped, an error naming its file
+   * (default 60; 0: never): a probe's registration is evidence, and a check may be made never to end.
+   */
+  checkTimeout?: number;
 }
 
 /** Evidence loaded into a database that is not sealed: what `export` and `build` write from. */
