@@ -20,6 +20,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -630,6 +631,25 @@ describe('render: writing', () => {
       stderr: `omg-evidence: ${doc}:3: ${join(dir, 'docs')}: not a probe: it has no results.jsonl (give the path of a probe directory, one that holds results.jsonl)\n`,
     });
     expect(readFileSync(doc)).toEqual(before);
+  });
+
+  it('a folder, a FIFO or a device named as the document is said to be one (a FIFO is never waited on)', async () => {
+    const { dir } = scratch('not-a-probe.md');
+    const fifo = join(dir, 'doc.md');
+    execFileSync('mkfifo', [fifo]);
+    const expected = (p: string, what: string) => ({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${p}: ${what}, where a markdown document is expected (give the path of a markdown document)\n`,
+    });
+    expect(await cli(['render', '--check', fifo])).toEqual(expected(fifo, 'a FIFO (named pipe)'));
+    expect(await cli(['render', dir])).toEqual(expected(dir, 'a directory'));
+    expect(await cli(['render', '--check', '/dev/null'])).toEqual(expected('/dev/null', 'a device'));
+    expect(await cli(['render', join(dir, 'none.md')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'none.md')}: no such document (give the path of a markdown file)\n`,
+    });
   });
 });
 

@@ -10,10 +10,10 @@
  * and puts new bodies in their place; render.ts makes the bodies. Bytes outside the markers are
  * never touched.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { InputError } from '../base/errors.js';
-import { displayPath } from '../base/paths.js';
+import { displayPath, namedFile } from '../base/paths.js';
 import { FenceScanner } from './fences.js';
 
 const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
@@ -97,7 +97,8 @@ function utf8Text(bytes: Buffer, path: string): string {
 
 /** Find a document's regions. Throws (naming the line) on an unbalanced or nested marker. */
 export function parseDocument(path: string): Parsed {
-  if (!existsSync(path) || !statSync(path).isFile()) {
+  // A folder, a FIFO (which would wait for a writer) or a device is named for what it is.
+  if (!namedFile(path, 'a markdown document')) {
     throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
   }
   const bytes = readFileSync(path);
