@@ -449,6 +449,17 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     await expect(Evidence.open([], { checkTimeout: -1 })).rejects.toThrow('checkTimeout: a number of seconds, 0 or more (0: never)');
   });
 
+  it('a check file over 1 MiB is refused before it is read or parsed', async () => {
+    const dir = copyProbe(probeFixture('attack-endless-check'), 'attack-huge-check');
+    const check = join(dir, 'registration', 'conjuncts', '1-endless.sql');
+    writeFileSync(check, `select true as holds, 'x' as result\n-- ${'x'.repeat(2 ** 20)}\n`);
+    expect(await cli(['verdict', dir])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${check}: a check file of 1.0 MiB, over the 1 MiB a registered file may hold (a check is one SELECT: shorten it)\n`,
+    });
+  });
+
   it('a check that reads a table that is not a documented view', async () => {
     expect(await cli(['verdict', probeFixture('attack-undocumented')])).toEqual(
       refused(

@@ -175,8 +175,15 @@ async function runFile(
       `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`,
     );
   }
-  const sql = readFileSync(abs, 'utf8');
   const where = displayPath(abs);
+  const size = statSync(abs).size;
+  if (size > MAX_SQL_BYTES) {
+    throw new InputError(
+      `${where}: a ${spec.what} file of ${(size / 2 ** 20).toFixed(1)} MiB, over the 1 MiB a registered file may hold`,
+      `a ${spec.what} is one SELECT: shorten it`,
+    );
+  }
+  const sql = readFileSync(abs, 'utf8');
   // A registered file is evidence like any other, and may never end: it is stopped after `seconds`.
   const stop = new AbortController();
   const abort = () => stop.abort();
@@ -233,6 +240,9 @@ async function runFile(
   }
   return res.rows[0]!;
 }
+
+/** The most bytes a registered SQL file may hold: it is read whole, and parsed, before it runs. */
+const MAX_SQL_BYTES = 2 ** 20;
 
 /** Seconds after which a registered trigger or check is stopped, unless told otherwise. */
 export const CHECK_SECONDS = 60;
