@@ -655,6 +655,18 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     });
   });
 
+  it('a --transcripts path that is no folder is said so as census says it, with no warning before', async () => {
+    const hint = '(pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>)';
+    for (const [path, what] of [
+      ['README.md', 'neither a folder nor a .jsonl file'],
+      [join(tmp, 'nowhere'), 'no such transcripts directory'],
+    ]) {
+      const error = { code: 1, stdout: '', stderr: `omg-evidence: ${path}: ${what} ${hint}\n` };
+      expect(await cli(['usage', '--transcripts', path!], { env: HOME })).toEqual(error);
+      expect(await cli(['census', '--transcripts', path!])).toEqual(error);
+    }
+  });
+
   it('a TZ that names no IANA zone is said, and days are counted in UTC (it had failed deep in the query)', async () => {
     const r = await cli(['usage', '--transcripts', fixture('days'), '-f', 'json'], { env: { ...HOME, TZ: 'JST-9' } });
     expect(r.code).toBe(0);

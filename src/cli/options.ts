@@ -41,8 +41,16 @@ export function fromOption(): Option {
   ] as const);
 }
 
-export function transcriptsOption(): Option {
-  return new Option('--transcripts <dir>', "folder of session transcripts, or one session's .jsonl (default: the probe's transcripts/)");
+/** --transcripts, described as the command reads it. */
+export function transcriptsOption(reads: 'own' | 'alone' | 'sessions' | 'extra'): Option {
+  const what = "folder of session transcripts, or one session's .jsonl";
+  const when = {
+    own: "default: each probe's own transcripts/",
+    alone: "in place of each probe's own transcripts/, which --from transcripts reads; alone when no probe is named",
+    sessions: "default: each probe's own transcripts/; with no probe, Claude Code's sessions",
+    extra: 'exported too; default: none',
+  }[reads];
+  return new Option('--transcripts <dir>', `${what} (${when})`);
 }
 
 /** The format asked for, or the default for where stdout goes. */

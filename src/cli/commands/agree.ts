@@ -25,7 +25,7 @@ export function makeAgreeCommand(io: IO): Command {
     description: 'check that the census from the committed records and the census from the transcripts agree (exit 3 if not)',
     formats: ['text', ...TABULAR_FORMATS],
     options: [
-      transcriptsOption(),
+      transcriptsOption('own'),
       dbOption(),
       new Option(
         '--usage',

@@ -27,7 +27,7 @@ export function makeCensusCommand(io: IO): Command {
     description: 'per-spawn tool_use census of one or more probes (default: the bundled probe), or of every session in --transcripts DIR',
     formats: ['text', ...TABULAR_FORMATS],
     formatNote: '; text is the ADR block',
-    options: [fromOption(), transcriptsOption(), dbOption()],
+    options: [fromOption(), transcriptsOption('alone'), dbOption()],
     open: (call) => {
       const { probes, opts, onWarning, format } = call;
       if (standalone(call)) {

@@ -16,7 +16,7 @@ export function makeExportCommand(io: IO): Command {
     description: 'write every view as Parquet, hive-partitioned by probe',
     options: [
       new Option('--parquet <dir>', 'the folder to write').makeOptionMandatory(),
-      transcriptsOption(),
+      transcriptsOption('extra'),
       new Option('--force', 'write into a folder that is not empty, replacing what it holds'),
     ],
     action: async ({ probes, opts, onWarning }) => {

@@ -19,7 +19,7 @@ export function makeLoadCommand(io: IO): Command {
     options: [
       new Option('--db <file>', 'the database file to write').makeOptionMandatory(),
       new Option('--from <source>', "transcripts: also load each probe's transcripts/").choices(['records', 'transcripts'] as const),
-      transcriptsOption(),
+      transcriptsOption('alone'),
       new Option('--force', 'rebuild even when the file is current, or replace a file omg-evidence did not build'),
     ],
     action: async ({ probes, opts, onWarning }) => {

@@ -93,7 +93,7 @@ export function makeReportCommand(io: IO): Command {
     ],
     options: [
       new Option('--html <file>', 'the HTML file to write').makeOptionMandatory(),
-      transcriptsOption(),
+      transcriptsOption('sessions'),
       dbOption(),
       new Option('--force', 'replace a file that is not a report omg-evidence wrote, or one edited since'),
     ],

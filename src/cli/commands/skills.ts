@@ -19,7 +19,7 @@ export function makeSkillsCommand(io: IO): Command {
     name: 'skills',
     description: 'every Skill call paired with its result, from skill_results.jsonl or from the transcripts',
     formats: TABULAR_FORMATS,
-    options: [fromOption(), transcriptsOption(), dbOption()],
+    options: [fromOption(), transcriptsOption('alone'), dbOption()],
     open: ({ probes, opts, onWarning }) => {
       const source = resolveSource(opts.from, opts.transcripts);
       return transcriptsOnly(probes, opts)

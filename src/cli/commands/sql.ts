@@ -115,7 +115,7 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
     ],
     leading: [new Option('-F, --file <file>', 'read the query from FILE')],
     formats: TABULAR_FORMATS,
-    options: [fromOption(), transcriptsOption(), dbOption(), memoryLimitOption(), timeoutOption()],
+    options: [fromOption(), transcriptsOption('alone'), dbOption(), memoryLimitOption(), timeoutOption()],
     action: async ({ args, opts, format, style }) => {
       const { sql, source, probes } = theQuery(args[0] as string | undefined, args[1] as string[], opts, stdin);
       if (sql.trim() === '') throw new UsageError('no query: give it as an argument, with --file FILE, or on stdin');

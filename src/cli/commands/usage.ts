@@ -132,7 +132,7 @@ export function makeUsageCommand(io: IO) {
     ],
     formats: TABULAR_FORMATS,
     options: [
-      transcriptsOption(),
+      transcriptsOption('sessions'),
       whenOption('--since', 'count responses from this date or timestamp on (in --timezone unless it gives its offset)'),
       whenOption('--until', 'count responses up to this date (all of it) or timestamp'),
       timezoneOption(),
@@ -150,15 +150,16 @@ export function makeUsageCommand(io: IO) {
         if (opts.transcripts === undefined) {
           sayDefaultSessions(io, dir);
         }
-        warnNoTranscripts(0, dir, onWarning);
         return Evidence.openTranscripts(dir, { ...common, queries: ['usage'] });
       }
       return Evidence.open(probes, { ...common, transcripts: opts.transcripts ?? true, queries: [bySpawn ? 'usage_spawns' : 'usage'] });
     },
     rows: async (ev, call) => {
-      const { report, bySpawn } = plan(call);
+      const { report, bySpawn, standalone } = plan(call);
       if (bySpawn) return { bySpawn: (await ev.query('usage_spawns', { tolerance: USAGE_TOLERANCE })).rows };
       const { opts } = call;
+      // Once the folder has loaded, so that a path that is no folder is said to be so first.
+      if (standalone) warnNoTranscripts(0, opts.transcripts ?? claudeSessionsDir(io.env), call.onWarning);
       const params = {
         period: report,
         timezone: opts.timezone ?? localZone(io, call.onWarning),
