@@ -234,6 +234,39 @@ const TYPES: [string, string][] = [
 ];
 const ENUM = `create type mood as enum ('sad', 'happy'); `;
 
+describe('the values sql() gives', () => {
+  it('are plain and JSON-safe at any depth: no BigInt, a TIME or an INTERVAL as sql -f json writes it, infinity as text', async () => {
+    const ev = await Evidence.open([]);
+    try {
+      const t = await ev.sql(
+        `select 42::bigint as big, [1::bigint, 9007199254740993::bigint] as bigs, {'n': count(*)} as counted,
+          map {'k': 2::bigint} as m, time '12:34:56.789' as tm, [time '00:00:01'] as tms, interval '1 day 2 hours' as iv,
+          timetz '12:00:00+02' as ttz, '101'::bit as b, date 'infinity' as d, [timestamp '-infinity'] as ts,
+          date '2024-02-29' as day, 1.5::decimal(10, 2) as dec`,
+      );
+      const row = t.object(0);
+      expect(row).toEqual({
+        big: 42,
+        bigs: [1, '9007199254740993'],
+        counted: { n: 1 },
+        m: [{ key: 'k', value: 2 }],
+        tm: '12:34:56.789',
+        tms: ['00:00:01'],
+        iv: 'P1DT2H',
+        ttz: '12:00:00+02:00',
+        b: '101',
+        d: 'infinity',
+        ts: ['-infinity'],
+        day: new Date('2024-02-29T00:00:00Z'),
+        dec: 1.5,
+      });
+      expect(JSON.parse(JSON.stringify(t.objects()))).toHaveLength(1);
+    } finally {
+      await ev.close();
+    }
+  });
+});
+
 describe('every DuckDB type prints in every format', () => {
   for (const [type, values] of TYPES) {
     it(type, async () => {
