@@ -54,6 +54,7 @@ export interface SqlOptions {
 
 export class Evidence {
   #evaluated: Promise<void> | undefined;
+  #closed = false;
   /**
    * The connection the evidence was loaded on, sealed and private. Only omg-evidence's own SQL runs
    * on it (queries/, the loaders'); the user's goes through sql(), in a sandbox.
@@ -125,7 +126,7 @@ export class Evidence {
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
     const given = Object.fromEntries(q.params.map((p) => [p, params[p]!]));
-    return this.#db.select(q.sql, q.params.length ? given : undefined, q.source);
+    return this.#open().select(q.sql, q.params.length ? given : undefined, q.source);
   }
 
   private async rows(name: string, params?: Record<string, DuckDBValue>): Promise<Row[]> {
@@ -138,7 +139,7 @@ export class Evidence {
    */
   async sqlResult(text: string, source = 'query', limits: Limits & { maxRows?: number } = {}): Promise<Result> {
     if (this.only) this.refuse('SQL');
-    return this.#db.sandbox((box) => box.statements(text, source, limits));
+    return this.#open().sandbox((box) => box.statements(text, source, limits));
   }
 
   /**
@@ -147,7 +148,7 @@ export class Evidence {
    */
   async sqlStream(text: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
     if (this.only) this.refuse('SQL');
-    return this.#db.sandbox((box) => box.streamStatements(text, source, sink, limits));
+    return this.#open().sandbox((box) => box.streamStatements(text, source, sink, limits));
   }
 
   /**
@@ -186,7 +187,7 @@ export class Evidence {
    */
   async transcriptMatches(): Promise<{ probe: string; spawns: number; matched: number }[]> {
     this.need('transcripts');
-    const matches = await this.#db.select(readSql('transcript-matches'), undefined, 'sql/transcript-matches.sql');
+    const matches = await this.#open().select(readSql('transcript-matches'), undefined, 'sql/transcript-matches.sql');
     return matches.rows as { probe: string; spawns: number; matched: number }[];
   }
 
@@ -201,7 +202,7 @@ export class Evidence {
 
   /** Run every registered trigger and conjunct check once (registration.ts), even when asked twice at once. */
   async evaluateRegistration(): Promise<void> {
-    this.#evaluated ??= evaluateRegistration(this.#db, this.probes, physicalLine);
+    this.#evaluated ??= evaluateRegistration(this.#open(), this.probes, physicalLine);
     return this.#evaluated;
   }
 
@@ -295,12 +296,12 @@ export class Evidence {
 
   /** Every column of every table the loaders built, with DuckDB's type: table_name, column_name, data_type. */
   async viewColumns(): Promise<Row[]> {
-    return (await this.#db.sandbox((box) => box.query(readSql('view-columns')))).rows;
+    return (await this.#open().sandbox((box) => box.query(readSql('view-columns')))).rows;
   }
 
   /** The absolute path of every file the loaders read, sorted. */
   async sourceFiles(): Promise<string[]> {
-    return (await this.#db.sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
+    return (await this.#open().sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
   }
 
   /** Every input file it was opened from (as `--db` checks them), absolute and sorted; `{ transcripts: false }`: the probes' alone. */
@@ -308,9 +309,19 @@ export class Evidence {
     return inputFiles({ probes: this.#inputs.probes, transcripts: options.transcripts === false ? [] : this.#inputs.transcripts });
   }
 
-  /** Release the database. */
+  /** Release the database. Closing twice is harmless; any other method afterwards is a UsageError. */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#db.close();
+  }
+
+  /** The database, unless close() has released it: DuckDB would then speak of a connection the caller never saw. */
+  #open(): Database {
+    if (this.#closed) {
+      throw new UsageError('this evidence is closed', 'open it again with openEvidence(), and call close() when done with it');
+    }
+    return this.#db;
   }
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
+import { UsageError } from '../src/base/errors.js';
 import { bundled, cli, repo } from './helpers.js';
 
 let ev: Evidence;
@@ -263,6 +264,33 @@ describe('openEvidence from plain JavaScript', () => {
       const err = await openEvidence(bad as never).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect((err as Error).message).toBe('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
+    }
+  });
+});
+
+describe('a closed Evidence', () => {
+  it('refuses every method in words (a UsageError), not with DuckDB\'s "connection disconnected"; closing again is harmless', async () => {
+    const closed = await Evidence.open([]);
+    await closed.census(); // evaluated once before, so no answer comes from what was kept
+    await closed.close();
+    await closed.close();
+    const calls: [string, () => Promise<unknown>][] = [
+      ['census', () => closed.census()],
+      ['sql', () => closed.sql('select 1')],
+      ['verdict', () => closed.verdict()],
+      ['arms', () => closed.arms()],
+      ['cost', () => closed.cost()],
+      ['forgeable', () => closed.forgeable()],
+      ['sourceFiles', () => closed.sourceFiles()],
+    ];
+    for (const [name, call] of calls) {
+      const err = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, name).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message, name).toBe('this evidence is closed');
+      expect((err as UsageError).hint, name).toBe('open it again with openEvidence(), and call close() when done with it');
     }
   });
 });
