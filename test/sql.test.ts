@@ -421,6 +421,21 @@ describe('sql is bounded', () => {
     expect((await cli(['sql', 'select 1 as n', '--timeout', '0', '--format', 'csv'])).stdout).toBe('n\r\n1\r\n');
   });
 
+  it('a timeout longer than a timer can hold (2^31 ms, 24.8 days) is none, not one that fires at once', async () => {
+    const slow = 'select count(*) as n from range(200000000)';
+    expect(await cli(['sql', slow, '--timeout', '3000000', '--format', 'csv'])).toEqual({
+      code: 0,
+      stdout: 'n\r\n200000000\r\n',
+      stderr: '',
+    });
+    const ev = await Evidence.open([]);
+    try {
+      expect((await ev.sql(slow, { timeout: Number.POSITIVE_INFINITY })).objects()).toEqual([{ n: 200000000 }]);
+    } finally {
+      await ev.close();
+    }
+  });
+
   it("--memory-limit sets DuckDB's memory_limit, by default a quarter of the machine's memory", async () => {
     const setting = `select current_setting('memory_limit') as m`;
     expect((await cli(['sql', setting, '--memory-limit', '300MiB', '--format', 'csv'])).stdout).toBe('m\r\n300.0 MiB\r\n');

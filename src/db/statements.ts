@@ -116,8 +116,9 @@ export async function streamStatements(
   const n = extracted.count;
   let interrupted = false;
   const seconds = limits.timeout ?? 0;
+  // setTimeout fires at once (1 ms) for more than 2^31 - 1 ms: a longer timeout (24.8 days) is none.
   const timer =
-    seconds > 0
+    seconds > 0 && seconds * 1000 <= 2 ** 31 - 1
       ? setTimeout(() => {
           interrupted = true;
           con.interrupt();
