@@ -52,6 +52,34 @@ export interface SqlOptions {
   maxRows?: number;
 }
 
+const isString = (v: unknown) => typeof v === 'string';
+const isStrings = (v: unknown) => Array.isArray(v) && Array.from(v).every(isString);
+const isFunction = (v: unknown) => typeof v === 'function';
+/** What each option of OpenOptions must be, in words for the message. */
+const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
+  ['transcripts', (v) => typeof v === 'boolean' || isString(v), 'true, false or a folder (a string)'],
+  ['ownTranscripts', (v) => typeof v === 'boolean', 'true or false'],
+  ['db', isString, 'a database file (a string)'],
+  ['memoryLimit', isString, "a size such as '2GB' (a string)"],
+  ['pricing', isString, 'a price table file (a string)'],
+  ['queries', isStrings, 'a list of query names (strings)'],
+  ['tables', isStrings, 'a list of table names (strings)'],
+  ['onWarning', isFunction, 'a function'],
+  ['onProgress', isFunction, 'a function'],
+];
+
+/** OpenOptions from plain JavaScript, refused in words, not with a TypeError from deep inside a loader. */
+function checkOptions(options: unknown): OpenOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new UsageError('openEvidence(paths, options): options must be an object, such as { transcripts: true }');
+  }
+  for (const [key, ok, what] of OPTION_CHECKS) {
+    const v = (options as Record<string, unknown>)[key];
+    if (v !== undefined && !ok(v)) throw new UsageError(`openEvidence(paths, options): ${key} must be ${what}`);
+  }
+  return options as OpenOptions;
+}
+
 export class Evidence {
   #evaluated: Promise<void> | undefined;
   #closed = false;
@@ -97,7 +125,7 @@ export class Evidence {
     if (!Array.isArray(list) || Array.from(list).some((p) => typeof p !== 'string')) {
       throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
     }
-    return new Evidence(await openSealed(list, options, true));
+    return new Evidence(await openSealed(list, checkOptions(options), true));
   }
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */
@@ -157,7 +185,7 @@ export class Evidence {
    * `{ forgeable: false }` that column is null and not computed (the ADR's text block has none).
    */
   async censusRows(from: Source = 'records', options: { forgeable?: boolean } = {}): Promise<CensusRow[]> {
-    this.need(from);
+    this.need(from, 'census');
     const rows = (await this.rows('census', { from })) as unknown as Omit<CensusRow, 'forgeable'>[];
     if (options.forgeable === false) return rows.map((r) => ({ ...r, forgeable: null }));
     return withForgeable(rows, await this.forgeableRows());
@@ -165,19 +193,19 @@ export class Evidence {
 
   /** One row per session of the loaded transcripts (queries/sessions.sql). */
   async sessionRows(): Promise<Row[]> {
-    this.need('transcripts');
+    this.need('transcripts', 'transcripts');
     return this.rows('sessions');
   }
 
   /** One row per Skill call, paired with its result (queries/skills.sql). */
   async skillRows(from: Source = 'records'): Promise<Row[]> {
-    this.need(from);
+    this.need(from, 'skills');
     return this.rows('skills', { from });
   }
 
   /** The two derivations of the census compared (queries/agree.sql). */
   async agreeRows(): Promise<Row[]> {
-    this.need('transcripts');
+    this.need('transcripts', 'transcripts');
     return this.rows('agree');
   }
 
@@ -186,7 +214,7 @@ export class Evidence {
    * transcripts folder that matches none is worth a warning, never a silent column of `gone`.
    */
   async transcriptMatches(): Promise<{ probe: string; spawns: number; matched: number }[]> {
-    this.need('transcripts');
+    this.need('transcripts', 'transcripts');
     const matches = await this.#open().select(readSql('transcript-matches'), undefined, 'sql/transcript-matches.sql');
     return matches.rows as { probe: string; spawns: number; matched: number }[];
   }
@@ -252,12 +280,16 @@ export class Evidence {
    * (OpenOptions.memoryLimit), and interrupted after `timeout` seconds (default 60; 0: none).
    */
   async sql(text: string, options: SqlOptions = {}): Promise<ColumnTable> {
-    const res = await this.sqlResult(text, 'query', {
-      timeout: options.timeout ?? 60,
-      timeoutName: 'timeout',
-      memoryName: 'memoryLimit',
-      maxRows: options.maxRows ?? 1_000_000,
-    });
+    if (typeof text !== 'string') throw new UsageError('sql(text): text must be SQL (a string)');
+    const { timeout = 60, maxRows = 1_000_000 } = options ?? {};
+    // Plain JavaScript can pass anything: a timeout of 'x' or -1 would be no timeout at all.
+    if (typeof timeout !== 'number' || !(timeout >= 0)) {
+      throw new UsageError('sql(text, { timeout }): timeout must be a number of seconds, 0 for none');
+    }
+    if (!Number.isSafeInteger(maxRows) || maxRows < 0) {
+      throw new UsageError('sql(text, { maxRows }): maxRows must be a whole number of rows');
+    }
+    const res = await this.sqlResult(text, 'query', { timeout, timeoutName: 'timeout', memoryName: 'memoryLimit', maxRows });
     return table(res.rows, res.columns);
   }
 
@@ -267,7 +299,10 @@ export class Evidence {
     );
   }
 
-  private need(from: Source): void {
+  private need(from: Source, method: string): void {
+    if (from !== 'records' && from !== 'transcripts') {
+      throw new UsageError(`${method}(from): from must be 'records' or 'transcripts', not ${JSON.stringify(from) ?? String(from)}`);
+    }
     if (from === 'transcripts' && !this.hasTranscripts) {
       throw new InputError('transcripts were not loaded', 'open with { transcripts: true } or a transcripts directory');
     }

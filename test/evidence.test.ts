@@ -295,6 +295,40 @@ describe('a closed Evidence', () => {
   });
 });
 
+describe('the library given the wrong types from plain JavaScript', () => {
+  it('refuses each in words (a UsageError naming the argument), never a TypeError from deep inside or a silent default', async () => {
+    const refused = async (call: () => Promise<unknown>) =>
+      call().then(
+        () => 'ran',
+        (e: unknown) => (e instanceof UsageError ? e.message : `not a UsageError: ${String(e)}`),
+      );
+    const open = (options: unknown) => () => Evidence.open([], options as never);
+    expect(await refused(open(null))).toBe('openEvidence(paths, options): options must be an object, such as { transcripts: true }');
+    expect(await refused(open({ queries: 'census' }))).toBe(
+      'openEvidence(paths, options): queries must be a list of query names (strings)',
+    );
+    expect(await refused(open({ memoryLimit: 1 }))).toBe(
+      "openEvidence(paths, options): memoryLimit must be a size such as '2GB' (a string)",
+    );
+    expect(await refused(open({ transcripts: 42 }))).toBe(
+      'openEvidence(paths, options): transcripts must be true, false or a folder (a string)',
+    );
+    expect(await refused(open({ onWarning: 'console' }))).toBe('openEvidence(paths, options): onWarning must be a function');
+    const e = ev as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    expect(await refused(() => e.census!('x'))).toBe(`census(from): from must be 'records' or 'transcripts', not "x"`);
+    expect(await refused(() => e.skills!(42))).toBe(`skills(from): from must be 'records' or 'transcripts', not 42`);
+    expect(await refused(() => e.sql!(42))).toBe('sql(text): text must be SQL (a string)');
+    for (const timeout of [-1, 'x', Number.NaN]) {
+      expect(await refused(() => e.sql!('select 1', { timeout }))).toBe(
+        'sql(text, { timeout }): timeout must be a number of seconds, 0 for none',
+      );
+    }
+    for (const maxRows of [-1, '2', 1.5]) {
+      expect(await refused(() => e.sql!('select 1', { maxRows }))).toBe('sql(text, { maxRows }): maxRows must be a whole number of rows');
+    }
+  });
+});
+
 describe('the input files', () => {
   it('are one list: every file loaded, and every file of the registration it is evaluated from, sorted and unique', async () => {
     const files = ev.inputFiles();
