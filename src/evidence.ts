@@ -149,7 +149,7 @@ export class Evidence {
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
   async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
-    if (this.only && !this.only.includes(name)) this.refuse(`queries/${name}.sql`);
+    if (this.only && !this.only.includes(name)) this.refuse(`queries/${name}.sql`, name);
     const q = readQuery(name);
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
@@ -293,9 +293,10 @@ export class Evidence {
     return table(res.rows, res.columns);
   }
 
-  private refuse(what: string): never {
+  /** `name`: the query refused, which a library method may run beside its own (census() runs forgeable too). */
+  private refuse(what: string, name?: string): never {
     throw new UsageError(
-      `${what}: this evidence was opened for ${this.only!.join(', ')} alone ({ queries }), and loads only what they read; open it without queries`,
+      `${what}: this evidence was opened for ${this.only!.join(', ')} alone ({ queries }), and loads only what they read; ${name ? `add ${name} to queries, or ` : ''}open it without queries`,
     );
   }
 

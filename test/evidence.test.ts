@@ -329,6 +329,25 @@ describe('the library given the wrong types from plain JavaScript', () => {
   });
 });
 
+describe('evidence opened for some queries alone', () => {
+  it('runs a library method once every query it runs is named, and says which one is missing before', async () => {
+    const only = await Evidence.open([], { queries: ['census'] });
+    try {
+      await expect(only.census()).rejects.toThrow(
+        'queries/forgeable.sql: this evidence was opened for census alone ({ queries }), and loads only what they read; add forgeable to queries, or open it without queries',
+      );
+    } finally {
+      await only.close();
+    }
+    const both = await Evidence.open([], { queries: ['census', 'forgeable'] });
+    try {
+      expect((await both.census()).numRows()).toBe(28);
+    } finally {
+      await both.close();
+    }
+  });
+});
+
 describe('the input files', () => {
   it('are one list: every file loaded, and every file of the registration it is evaluated from, sorted and unique', async () => {
     const files = ev.inputFiles();
