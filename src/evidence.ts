@@ -9,13 +9,14 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
 import { type CensusRow, type ForgeableRow, withForgeable } from './output/census-block.js';
 import type { Database, Limits, Result, Row, RowSink } from './db/database.js';
-import { InputError, UsageError } from './base/errors.js';
+import { UsageError } from './base/errors.js';
 import { discoverProbe, inputFiles, namedInputs, type Inputs, type Probe } from './load/inputs.js';
 import { readQuery, readSql } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
 import { buildDatabaseFile } from './load/database-file.js';
 import { type Opened, openSealed, openSealedForExtract } from './load/open-sealed.js';
 import type { OpenOptions } from './load/open.js';
+import { checkOptions, checkSource, checkSqlArguments, refuse } from './load/open-options.js';
 export { exportParquet, type OpenOptions, transcriptTablesNamed } from './load/open.js';
 import { table, tabled, type Tabled } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
@@ -54,6 +55,7 @@ export interface SqlOptions {
 
 export class Evidence {
   #evaluated: Promise<void> | undefined;
+  #closed = false;
   /**
    * The connection the evidence was loaded on, sealed and private. Only omg-evidence's own SQL runs
    * on it (queries/, the loaders'); the user's goes through sql(), in a sandbox.
@@ -98,12 +100,12 @@ export class Evidence {
     if (!Array.isArray(list) || Array.from(list).some((p) => typeof p !== 'string')) {
       throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
     }
-    return new Evidence(await openSealed(list, options, true), options.checkTimeout);
+    return new Evidence(await openSealed(list, checkOptions(options), true), options.checkTimeout);
   }
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */
   static async openTranscripts(dir: string, options: Omit<OpenOptions, 'transcripts'> = {}): Promise<Evidence> {
-    return new Evidence(await openSealed([], { ...options, transcripts: dir }, false), options.checkTimeout);
+    return new Evidence(await openSealed([], { ...checkOptions(options), transcripts: dir }, false), options.checkTimeout);
   }
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
@@ -122,12 +124,12 @@ export class Evidence {
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
   async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
-    if (this.only && !this.only.includes(name)) this.refuse(`queries/${name}.sql`);
+    if (this.only && !this.only.includes(name)) refuse(this.only, `queries/${name}.sql`, name);
     const q = readQuery(name);
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
     const given = Object.fromEntries(q.params.map((p) => [p, params[p]!]));
-    return this.#db.select(q.sql, q.params.length ? given : undefined, q.source);
+    return this.#open().select(q.sql, q.params.length ? given : undefined, q.source);
   }
 
   private async rows(name: string, params?: Record<string, DuckDBValue>): Promise<Row[]> {
@@ -139,8 +141,8 @@ export class Evidence {
    * a sandbox (Database.sandbox), so nothing it does outlasts it: no later method sees a change.
    */
   async sqlResult(text: string, source = 'query', limits: Limits & { maxRows?: number } = {}): Promise<Result> {
-    if (this.only) this.refuse('SQL');
-    return this.#db.sandbox((box) => box.statements(text, source, limits));
+    if (this.only) refuse(this.only, 'SQL');
+    return this.#open().sandbox((box) => box.statements(text, source, limits));
   }
 
   /**
@@ -148,8 +150,8 @@ export class Evidence {
    * time (Database.streamStatements): what the CLI prints, never held whole.
    */
   async sqlStream(text: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
-    if (this.only) this.refuse('SQL');
-    return this.#db.sandbox((box) => box.streamStatements(text, source, sink, limits));
+    if (this.only) refuse(this.only, 'SQL');
+    return this.#open().sandbox((box) => box.streamStatements(text, source, sink, limits));
   }
 
   /**
@@ -158,7 +160,7 @@ export class Evidence {
    * `{ forgeable: false }` that column is null and not computed (the ADR's text block has none).
    */
   async censusRows(from: Source = 'records', options: { forgeable?: boolean } = {}): Promise<CensusRow[]> {
-    this.need(from);
+    checkSource(from, 'census', this.hasTranscripts);
     const rows = (await this.rows('census', { from })) as unknown as Omit<CensusRow, 'forgeable'>[];
     if (options.forgeable === false) return rows.map((r) => ({ ...r, forgeable: null }));
     return withForgeable(rows, await this.forgeableRows());
@@ -166,19 +168,19 @@ export class Evidence {
 
   /** One row per session of the loaded transcripts (queries/sessions.sql). */
   async sessionRows(): Promise<Row[]> {
-    this.need('transcripts');
+    checkSource('transcripts', 'transcripts', this.hasTranscripts);
     return this.rows('sessions');
   }
 
   /** One row per Skill call, paired with its result (queries/skills.sql). */
   async skillRows(from: Source = 'records'): Promise<Row[]> {
-    this.need(from);
+    checkSource(from, 'skills', this.hasTranscripts);
     return this.rows('skills', { from });
   }
 
   /** The two derivations of the census compared (queries/agree.sql). */
   async agreeRows(): Promise<Row[]> {
-    this.need('transcripts');
+    checkSource('transcripts', 'transcripts', this.hasTranscripts);
     return this.rows('agree');
   }
 
@@ -187,8 +189,8 @@ export class Evidence {
    * transcripts folder that matches none is worth a warning, never a silent column of `gone`.
    */
   async transcriptMatches(): Promise<{ probe: string; spawns: number; matched: number }[]> {
-    this.need('transcripts');
-    const matches = await this.#db.select(readSql('transcript-matches'), undefined, 'sql/transcript-matches.sql');
+    checkSource('transcripts', 'transcripts', this.hasTranscripts);
+    const matches = await this.#open().select(readSql('transcript-matches'), undefined, 'sql/transcript-matches.sql');
     return matches.rows as { probe: string; spawns: number; matched: number }[];
   }
 
@@ -203,7 +205,7 @@ export class Evidence {
 
   /** Run every registered trigger and conjunct check once (registration.ts), even when asked twice at once. */
   async evaluateRegistration(): Promise<void> {
-    this.#evaluated ??= evaluateRegistration(this.#db, this.probes, physicalLine, this.#checkTimeout);
+    this.#evaluated ??= evaluateRegistration(this.#open(), this.probes, physicalLine, this.#checkTimeout);
     return this.#evaluated;
   }
 
@@ -253,25 +255,9 @@ export class Evidence {
    * (OpenOptions.memoryLimit), and interrupted after `timeout` seconds (default 60; 0: none).
    */
   async sql(text: string, options: SqlOptions = {}): Promise<ColumnTable> {
-    const res = await this.sqlResult(text, 'query', {
-      timeout: options.timeout ?? 60,
-      timeoutName: 'timeout',
-      memoryName: 'memoryLimit',
-      maxRows: options.maxRows ?? 1_000_000,
-    });
+    const { timeout, maxRows } = checkSqlArguments(text, options);
+    const res = await this.sqlResult(text, 'query', { timeout, timeoutName: 'timeout', memoryName: 'memoryLimit', maxRows });
     return table(res.rows, res.columns);
-  }
-
-  private refuse(what: string): never {
-    throw new UsageError(
-      `${what}: this evidence was opened for ${this.only!.join(', ')} alone ({ queries }), and loads only what they read; open it without queries`,
-    );
-  }
-
-  private need(from: Source): void {
-    if (from === 'transcripts' && !this.hasTranscripts) {
-      throw new InputError('transcripts were not loaded', 'open with { transcripts: true } or a transcripts directory');
-    }
   }
 
   /** The verdict of each probe (analysis/verdict.ts), as the CLI and render print it. */
@@ -297,12 +283,12 @@ export class Evidence {
 
   /** Every column of every table the loaders built, with DuckDB's type: table_name, column_name, data_type. */
   async viewColumns(): Promise<Row[]> {
-    return (await this.#db.sandbox((box) => box.query(readSql('view-columns')))).rows;
+    return (await this.#open().sandbox((box) => box.query(readSql('view-columns')))).rows;
   }
 
   /** The absolute path of every file the loaders read, sorted. */
   async sourceFiles(): Promise<string[]> {
-    return (await this.#db.sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
+    return (await this.#open().sandbox((box) => box.query('select abs from source_files order by abs'))).rows.map((r) => String(r.abs));
   }
 
   /** Every input file it was opened from (as `--db` checks them), absolute and sorted; `{ transcripts: false }`: the probes' alone. */
@@ -310,9 +296,19 @@ export class Evidence {
     return inputFiles({ probes: this.#inputs.probes, transcripts: options.transcripts === false ? [] : this.#inputs.transcripts });
   }
 
-  /** Release the database. */
+  /** Release the database. Closing twice is harmless; any other method afterwards is a UsageError. */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#db.close();
+  }
+
+  /** The database, unless close() has released it: DuckDB would then speak of a connection the caller never saw. */
+  #open(): Database {
+    if (this.#closed) {
+      throw new UsageError('this evidence is closed', 'open it again with openEvidence(), and call close() when done with it');
+    }
+    return this.#db;
   }
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
+import { UsageError } from '../src/base/errors.js';
 import { bundled, cli, repo } from './helpers.js';
 
 let ev: Evidence;
@@ -263,6 +264,86 @@ describe('openEvidence from plain JavaScript', () => {
       const err = await openEvidence(bad as never).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect((err as Error).message).toBe('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
+    }
+  });
+});
+
+describe('a closed Evidence', () => {
+  it('refuses every method in words (a UsageError), not with DuckDB\'s "connection disconnected"; closing again is harmless', async () => {
+    const closed = await Evidence.open([]);
+    await closed.census(); // evaluated once before, so no answer comes from what was kept
+    await closed.close();
+    await closed.close();
+    const calls: [string, () => Promise<unknown>][] = [
+      ['census', () => closed.census()],
+      ['sql', () => closed.sql('select 1')],
+      ['verdict', () => closed.verdict()],
+      ['arms', () => closed.arms()],
+      ['cost', () => closed.cost()],
+      ['forgeable', () => closed.forgeable()],
+      ['sourceFiles', () => closed.sourceFiles()],
+    ];
+    for (const [name, call] of calls) {
+      const err = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, name).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message, name).toBe('this evidence is closed');
+      expect((err as UsageError).hint, name).toBe('open it again with openEvidence(), and call close() when done with it');
+    }
+  });
+});
+
+describe('the library given the wrong types from plain JavaScript', () => {
+  it('refuses each in words (a UsageError naming the argument), never a TypeError from deep inside or a silent default', async () => {
+    const refused = async (call: () => Promise<unknown>) =>
+      call().then(
+        () => 'ran',
+        (e: unknown) => (e instanceof UsageError ? e.message : `not a UsageError: ${String(e)}`),
+      );
+    const open = (options: unknown) => () => Evidence.open([], options as never);
+    expect(await refused(open(null))).toBe('openEvidence(paths, options): options must be an object, such as { transcripts: true }');
+    expect(await refused(open({ queries: 'census' }))).toBe(
+      'openEvidence(paths, options): queries must be a list of query names (strings)',
+    );
+    expect(await refused(open({ memoryLimit: 1 }))).toBe(
+      "openEvidence(paths, options): memoryLimit must be a size such as '2GB' (a string)",
+    );
+    expect(await refused(open({ transcripts: 42 }))).toBe(
+      'openEvidence(paths, options): transcripts must be true, false or a folder (a string)',
+    );
+    expect(await refused(open({ onWarning: 'console' }))).toBe('openEvidence(paths, options): onWarning must be a function');
+    const e = ev as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    expect(await refused(() => e.census!('x'))).toBe(`census(from): from must be 'records' or 'transcripts', not "x"`);
+    expect(await refused(() => e.skills!(42))).toBe(`skills(from): from must be 'records' or 'transcripts', not 42`);
+    expect(await refused(() => e.sql!(42))).toBe('sql(text): text must be SQL (a string)');
+    for (const timeout of [-1, 'x', Number.NaN]) {
+      expect(await refused(() => e.sql!('select 1', { timeout }))).toBe(
+        'sql(text, { timeout }): timeout must be a number of seconds, 0 for none',
+      );
+    }
+    for (const maxRows of [-1, '2', 1.5]) {
+      expect(await refused(() => e.sql!('select 1', { maxRows }))).toBe('sql(text, { maxRows }): maxRows must be a whole number of rows');
+    }
+  });
+});
+
+describe('evidence opened for some queries alone', () => {
+  it('runs a library method once every query it runs is named, and says which one is missing before', async () => {
+    const only = await Evidence.open([], { queries: ['census'] });
+    try {
+      await expect(only.census()).rejects.toThrow(
+        'queries/forgeable.sql: this evidence was opened for census alone ({ queries }), and loads only what they read; add forgeable to queries, or open it without queries',
+      );
+    } finally {
+      await only.close();
+    }
+    const both = await Evidence.open([], { queries: ['census', 'forgeable'] });
+    try {
+      expect((await both.census()).numRows()).toBe(28);
+    } finally {
+      await both.close();
     }
   });
 });

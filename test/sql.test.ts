@@ -234,6 +234,39 @@ const TYPES: [string, string][] = [
 ];
 const ENUM = `create type mood as enum ('sad', 'happy'); `;
 
+describe('the values sql() gives', () => {
+  it('are plain and JSON-safe at any depth: no BigInt, a TIME or an INTERVAL as sql -f json writes it, infinity as text', async () => {
+    const ev = await Evidence.open([]);
+    try {
+      const t = await ev.sql(
+        `select 42::bigint as big, [1::bigint, 9007199254740993::bigint] as bigs, {'n': count(*)} as counted,
+          map {'k': 2::bigint} as m, time '12:34:56.789' as tm, [time '00:00:01'] as tms, interval '1 day 2 hours' as iv,
+          timetz '12:00:00+02' as ttz, '101'::bit as b, date 'infinity' as d, [timestamp '-infinity'] as ts,
+          date '2024-02-29' as day, 1.5::decimal(10, 2) as dec`,
+      );
+      const row = t.object(0);
+      expect(row).toEqual({
+        big: 42,
+        bigs: [1, '9007199254740993'],
+        counted: { n: 1 },
+        m: [{ key: 'k', value: 2 }],
+        tm: '12:34:56.789',
+        tms: ['00:00:01'],
+        iv: 'P1DT2H',
+        ttz: '12:00:00+02:00',
+        b: '101',
+        d: 'infinity',
+        ts: ['-infinity'],
+        day: new Date('2024-02-29T00:00:00Z'),
+        dec: 1.5,
+      });
+      expect(JSON.parse(JSON.stringify(t.objects()))).toHaveLength(1);
+    } finally {
+      await ev.close();
+    }
+  });
+});
+
 describe('every DuckDB type prints in every format', () => {
   for (const [type, values] of TYPES) {
     it(type, async () => {
@@ -386,6 +419,21 @@ describe('sql is bounded', () => {
       "omg-evidence: option '--timeout <seconds>' argument 'soon' is invalid. give a number of seconds, 0 for none.\n(run with --help for usage)\n",
     );
     expect((await cli(['sql', 'select 1 as n', '--timeout', '0', '--format', 'csv'])).stdout).toBe('n\r\n1\r\n');
+  });
+
+  it('a timeout longer than a timer can hold (2^31 ms, 24.8 days) is none, not one that fires at once', async () => {
+    const slow = 'select count(*) as n from range(200000000)';
+    expect(await cli(['sql', slow, '--timeout', '3000000', '--format', 'csv'])).toEqual({
+      code: 0,
+      stdout: 'n\r\n200000000\r\n',
+      stderr: '',
+    });
+    const ev = await Evidence.open([]);
+    try {
+      expect((await ev.sql(slow, { timeout: Number.POSITIVE_INFINITY })).objects()).toEqual([{ n: 200000000 }]);
+    } finally {
+      await ev.close();
+    }
   });
 
   it("--memory-limit sets DuckDB's memory_limit, by default a quarter of the machine's memory", async () => {

@@ -477,7 +477,7 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
     const ev = await Evidence.openTranscripts(fixture('edge-cases'), { queries: ['sessions'] });
     try {
       await expect(ev.skillRows('transcripts')).rejects.toThrow(
-        'queries/skills.sql: this evidence was opened for sessions alone ({ queries }), and loads only what they read; open it without queries',
+        'queries/skills.sql: this evidence was opened for sessions alone ({ queries }), and loads only what they read; add skills to queries, or open it without queries',
       );
       await expect(ev.sql('select 1')).rejects.toThrow('SQL: this evidence was opened for sessions alone ({ queries })');
       // Its tables hold only what sessions reads (no transcript_lines, no tool_result, no input

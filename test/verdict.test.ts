@@ -446,7 +446,9 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     } finally {
       await ev.close();
     }
-    await expect(Evidence.open([], { checkTimeout: -1 })).rejects.toThrow('checkTimeout: a number of seconds, 0 or more (0: never)');
+    await expect(Evidence.open([], { checkTimeout: -1 })).rejects.toThrow(
+      'openEvidence(paths, options): checkTimeout must be a number of seconds, 0 or more (0: never)',
+    );
   });
 
   it('a check file over 1 MiB is refused before it is read or parsed', async () => {

@@ -184,14 +184,15 @@ async function runFile(
     );
   }
   const sql = readFileSync(abs, 'utf8');
-  // A registered file is evidence like any other, and may never end: it is stopped after `seconds`.
+  // A registered file is evidence like any other, and may never end: it is stopped after `seconds`
+  // (a delay setTimeout cannot hold, past about 24.8 days, is none: it would fire at once).
   const stop = new AbortController();
   const abort = () => stop.abort();
   if (signal?.aborted) abort();
   signal?.addEventListener('abort', abort, { once: true });
   let late = false;
   const timer =
-    seconds > 0
+    seconds > 0 && seconds * 1000 <= 2 ** 31 - 1
       ? setTimeout(() => {
           late = true;
           abort();

@@ -8,7 +8,6 @@ import {
   type DuckDBExtractedStatements,
   type DuckDBPreparedStatement,
   type DuckDBType,
-  JSDuckDBValueConverter,
   StatementType,
 } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
@@ -117,8 +116,9 @@ export async function streamStatements(
   const n = extracted.count;
   let interrupted = false;
   const seconds = limits.timeout ?? 0;
+  // setTimeout fires at once for a delay it cannot hold (past 2^31 - 1, about 24.8 days): such a timeout is none.
   const timer =
-    seconds > 0
+    seconds > 0 && seconds * 1000 <= 2 ** 31 - 1
       ? setTimeout(() => {
           interrupted = true;
           con.interrupt();
@@ -186,7 +186,7 @@ export async function streamStatements(
         if (sink.mode === 'json') await sink.rows(rows.map((r) => r.map((v, c) => jsonText(v, types[c]!))));
         // Not a SELECT (DESCRIBE, PRAGMA, …): node-api's text, DuckDB's for these statements' types.
         else if (sink.mode === 'text') await sink.rows(rows.map((r) => r.map((v) => (v === null ? null : String(v)))));
-        else await sink.rows(rows.map((r) => r.map((v, c) => (v === null ? null : toPlain(v, types[c]!, JSDuckDBValueConverter)))));
+        else await sink.rows(rows.map((r) => r.map((v, c) => (v === null ? null : toPlain(v, types[c]!, toPlain)))));
       }
     }
   } catch (err) {

@@ -24,12 +24,49 @@ import type { Row } from '../base/shapes.js';
 
 export type { Row };
 
-/** BIGINT/HUGEINT → number when safe (else a decimal string); everything else as node-api's JS form. */
-export const toPlain: DuckDBValueConverter<JS> = (value, type, converter) => {
+/**
+ * Types whose node-api JS form is a BigInt or holds one (TIME's microseconds; INTERVAL and TIME_TZ
+ * as objects with a BigInt inside) or raw bytes (BIT): JSON.stringify throws on the first, and
+ * neither reads as the value. They are given as the string `sql -f json` writes (jsonText).
+ */
+const AS_JSON_TEXT = new Set<number>([
+  DuckDBTypeId.TIME,
+  DuckDBTypeId.TIME_NS,
+  DuckDBTypeId.TIME_TZ,
+  DuckDBTypeId.INTERVAL,
+  DuckDBTypeId.BIT,
+]);
+
+const DATES = new Set<number>([
+  DuckDBTypeId.DATE,
+  DuckDBTypeId.TIMESTAMP,
+  DuckDBTypeId.TIMESTAMP_S,
+  DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_NS,
+  DuckDBTypeId.TIMESTAMP_TZ,
+]);
+
+/**
+ * A value as plain, JSON-safe JS, at any depth (inside lists, structs and maps too): BIGINT/HUGEINT
+ * a number when safe, else a decimal string; TIME, INTERVAL and BIT as `AS_JSON_TEXT` says; a date
+ * or timestamp a Date, or its text when a Date cannot hold it (infinity); the rest as node-api's JS form.
+ */
+export const toPlain: DuckDBValueConverter<JS> = (value, type) => {
+  if (value === null) return null;
   if (typeof value === 'bigint') {
     return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   }
-  return JSDuckDBValueConverter(value, type, converter);
+  if (AS_JSON_TEXT.has(type.typeId)) return JSON.parse(jsonText(value, type)) as string;
+  if (DATES.has(type.typeId)) {
+    // node-api throws for a date outside a Date's range (infinity, year 294000): one value would fail the query.
+    try {
+      return JSDuckDBValueConverter(value, type, toPlain);
+    } catch {
+      return JSON.parse(jsonText(value, type)) as string;
+    }
+  }
+  // toPlain, not node-api's converter, for what is nested: a BIGINT in a list is a number too.
+  return JSDuckDBValueConverter(value, type, toPlain);
 };
 
 /** Scalar types whose values to_json writes as the very JSON value that toPlain gives. */

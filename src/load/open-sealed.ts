@@ -30,11 +30,6 @@ export interface Opened {
  * other inputs or they changed.
  */
 export async function openSealed(paths: string[], options: OpenOptions, probesDefault: boolean): Promise<Opened> {
-  // Plain JavaScript can pass anything: refused in words before anything loads.
-  const t = options.checkTimeout;
-  if (t !== undefined && !(typeof t === 'number' && Number.isFinite(t) && t >= 0)) {
-    throw new UsageError('checkTimeout: a number of seconds, 0 or more (0: never)');
-  }
   if (options.db) {
     // A database file holds the prices it was built with; another table would be silently ignored.
     if (options.pricing !== undefined)

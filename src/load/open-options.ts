@@ -1,0 +1,66 @@
+/**
+ * The arguments the library is given, checked: plain JavaScript can pass anything, and a wrong one
+ * is refused in words (a UsageError naming it), not with a TypeError from deep inside a loader,
+ * nor taken for something else (a timeout of 'x' for none).
+ */
+import { InputError, UsageError } from '../base/errors.js';
+import type { OpenOptions } from './open.js';
+
+const isString = (v: unknown) => typeof v === 'string';
+const isStrings = (v: unknown) => Array.isArray(v) && Array.from(v).every(isString);
+const isFunction = (v: unknown) => typeof v === 'function';
+/** What each option of OpenOptions must be, in words for the message. */
+const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
+  ['transcripts', (v) => typeof v === 'boolean' || isString(v), 'true, false or a folder (a string)'],
+  ['ownTranscripts', (v) => typeof v === 'boolean', 'true or false'],
+  ['db', isString, 'a database file (a string)'],
+  ['memoryLimit', isString, "a size such as '2GB' (a string)"],
+  ['pricing', isString, 'a price table file (a string)'],
+  ['queries', isStrings, 'a list of query names (strings)'],
+  ['tables', isStrings, 'a list of table names (strings)'],
+  ['onWarning', isFunction, 'a function'],
+  ['onProgress', isFunction, 'a function'],
+  ['checkTimeout', (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'a number of seconds, 0 or more (0: never)'],
+];
+
+/** OpenOptions from plain JavaScript, refused in words, not with a TypeError from deep inside a loader. */
+export function checkOptions(options: unknown): OpenOptions {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new UsageError('openEvidence(paths, options): options must be an object, such as { transcripts: true }');
+  }
+  for (const [key, ok, what] of OPTION_CHECKS) {
+    const v = (options as Record<string, unknown>)[key];
+    if (v !== undefined && !ok(v)) throw new UsageError(`openEvidence(paths, options): ${key} must be ${what}`);
+  }
+  return options as OpenOptions;
+}
+
+/** sql()'s text and options, with their defaults: a timeout of a minute, and at most a million rows. */
+export function checkSqlArguments(text: unknown, options: { timeout?: unknown; maxRows?: unknown } | undefined) {
+  if (typeof text !== 'string') throw new UsageError('sql(text): text must be SQL (a string)');
+  const { timeout = 60, maxRows = 1_000_000 } = options ?? {};
+  if (typeof timeout !== 'number' || !(timeout >= 0)) {
+    throw new UsageError('sql(text, { timeout }): timeout must be a number of seconds, 0 for none');
+  }
+  if (typeof maxRows !== 'number' || !Number.isSafeInteger(maxRows) || maxRows < 0) {
+    throw new UsageError('sql(text, { maxRows }): maxRows must be a whole number of rows');
+  }
+  return { timeout, maxRows };
+}
+
+/** A method's `from`: records or transcripts, and the transcripts loaded when it is they. */
+export function checkSource(from: unknown, method: string, hasTranscripts: boolean): void {
+  if (from !== 'records' && from !== 'transcripts') {
+    throw new UsageError(`${method}(from): from must be 'records' or 'transcripts', not ${JSON.stringify(from) ?? String(from)}`);
+  }
+  if (from === 'transcripts' && !hasTranscripts) {
+    throw new InputError('transcripts were not loaded', 'open with { transcripts: true } or a transcripts directory');
+  }
+}
+
+/** `name`: the query refused, which a library method may run beside its own (census() runs forgeable too). */
+export function refuse(only: readonly string[], what: string, name?: string): never {
+  throw new UsageError(
+    `${what}: this evidence was opened for ${only.join(', ')} alone ({ queries }), and loads only what they read; ${name ? `add ${name} to queries, or ` : ''}open it without queries`,
+  );
+}
