@@ -11,7 +11,7 @@ import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { sha256 } from '../base/hash.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
-import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, openFile } from './fingerprint.js';
+import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, openFile, unmovedSince } from './fingerprint.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { VIEWS } from '../db/views.js';
@@ -157,7 +157,9 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
       throw err;
     }
     try {
-      await writeMeta(loaded.db, inputs, loaded.warnings, await hashing);
+      const fp = await hashing;
+      unmovedSince(fp, inputs);
+      await writeMeta(loaded.db, inputs, loaded.warnings, fp);
       await loaded.db.copyTo(tmp);
     } finally {
       loaded.db.close();
