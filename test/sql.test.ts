@@ -816,6 +816,19 @@ describe('persisted databases of transcripts only', () => {
     });
   });
 
+  it('a database of a probe, given to sql --transcripts DIR with no probe, is refused naming what is missing', async () => {
+    const db = join(temp(), 'p.duckdb');
+    const probe = 'test/fixtures/probes/minimal';
+    const transcripts = ['--transcripts', 'test/fixtures/transcripts/edge-cases'];
+    expect((await cli(['load', probe, ...transcripts, '--db', db])).code).toBe(0);
+    expect(await cli(['sql', ...transcripts, '--db', db, 'select 1'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${db}: cannot be used: it was built from ${probe}, and no probe is named (rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts)\n`,
+    });
+    expect((await cli(['sql', 'select 1', probe, ...transcripts, '--db', db])).code).toBe(0);
+  });
+
   it('sql --transcripts DIR reads the sessions alone, as load --transcripts DIR saved them', async () => {
     const dir = temp();
     const db = join(dir, 's.duckdb');

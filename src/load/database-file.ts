@@ -96,7 +96,8 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
   if (meta.layout !== layout()) return 'its tables are laid out as an older omg-evidence made them';
   if (!isFingerprint(meta.fingerprint)) return 'it records its input files as an older omg-evidence did';
   if (named.probes && !same(named.probes, meta.inputs.probes)) {
-    return `it was built from ${meta.inputs.probes.map(displayPath).join(', ') || 'no probe'}, not ${named.probes.map(displayPath).join(', ')}`;
+    const built = meta.inputs.probes.map(displayPath).join(', ') || 'no probe';
+    return `it was built from ${built}, ${named.probes.length ? `not ${named.probes.map(displayPath).join(', ')}` : 'and no probe is named'}`;
   }
   if (named.transcripts && !same(named.transcripts, meta.inputs.transcripts)) {
     return meta.inputs.transcripts.length
