@@ -40,7 +40,7 @@ export const GIT_SECONDS = 60;
 const tooLong = (cwd: string, seconds: number) =>
   new InputError(
     `${displayPath(cwd)}: git did not answer in ${seconds} s and was stopped`,
-    "look at the probe's .git/ (a FIFO or a device among its files keeps git waiting), or give the probe without it",
+    "a FIFO or a device among the files of the probe's .git/ keeps git waiting: remove it, or give the probe without its .git/",
   );
 
 function gitBatch(
