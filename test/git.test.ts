@@ -7,9 +7,11 @@ import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
+  constants,
   cpSync,
   existsSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -19,6 +21,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gitAll } from '../src/analysis/git-run.js';
 import { cli, probeFixture, repo } from './helpers.js';
 
 const temps: string[] = [];
@@ -260,5 +263,19 @@ describe('git is only read', () => {
     }
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[0]![0]).toBe('no');
+  });
+});
+
+describe('git that never answers', () => {
+  it('a .git/HEAD that is a FIFO is stopped after the time git is given, an error naming the probe, no git left waiting', async () => {
+    const { dir } = committedProbe();
+    const head = join(dir, '.git', 'HEAD');
+    rmSync(head);
+    execFileSync('mkfifo', [head]);
+    const err = await gitAll({ cwd: dir, trusted: [] }, [{ args: ['rev-parse', '--show-prefix'] }], 1).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe(`${dir}: git did not answer in 1 s and was stopped`);
+    // No process holds the FIFO open for reading: the git that waited on it was stopped with its shell.
+    expect(() => openSync(head, constants.O_WRONLY | constants.O_NONBLOCK)).toThrow(/ENXIO/);
   });
 });

@@ -267,6 +267,27 @@ describe('the values sql() gives', () => {
   });
 });
 
+describe('a DECIMAL in sql()', () => {
+  it('whose whole part a double cannot hold is its decimal string, as an unsafe BIGINT is; a smaller one a number (the nearest double)', async () => {
+    const ev = await Evidence.open([]);
+    try {
+      const t = await ev.sql(
+        `select 12345678901234567890123456789::decimal(38,0) as big, -98765432109876543210.5::decimal(38,1) as neg,
+          [9007199254740993::decimal(20,0)] as list, 1.50::decimal(10,2) as small, 9007199254740991.25::decimal(20,2) as edge`,
+      );
+      expect(t.object(0)).toEqual({
+        big: '12345678901234567890123456789',
+        neg: '-98765432109876543210.5',
+        list: ['9007199254740993'],
+        small: 1.5,
+        edge: 9007199254740991,
+      });
+    } finally {
+      await ev.close();
+    }
+  });
+});
+
 describe('every DuckDB type prints in every format', () => {
   for (const [type, values] of TYPES) {
     it(type, async () => {
@@ -814,6 +835,19 @@ describe('persisted databases of transcripts only', () => {
       stdout: '',
       stderr: `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE))\n`,
     });
+  });
+
+  it('a database of a probe, given to sql --transcripts DIR with no probe, is refused naming what is missing', async () => {
+    const db = join(temp(), 'p.duckdb');
+    const probe = 'test/fixtures/probes/minimal';
+    const transcripts = ['--transcripts', 'test/fixtures/transcripts/edge-cases'];
+    expect((await cli(['load', probe, ...transcripts, '--db', db])).code).toBe(0);
+    expect(await cli(['sql', ...transcripts, '--db', db, 'select 1'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${db}: cannot be used: it was built from ${probe}, and no probe is named (rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts)\n`,
+    });
+    expect((await cli(['sql', 'select 1', probe, ...transcripts, '--db', db])).code).toBe(0);
   });
 
   it('sql --transcripts DIR reads the sessions alone, as load --transcripts DIR saved them', async () => {

@@ -451,6 +451,16 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it('a checkTimeout of Infinity is never, as sql() takes a timeout of Infinity; NaN is refused', async () => {
+    const ev = await Evidence.open([], { checkTimeout: Number.POSITIVE_INFINITY });
+    try {
+      expect((await ev.verdicts()).map((v) => v.holds)).toEqual([true]);
+    } finally {
+      await ev.close();
+    }
+    await expect(Evidence.open([], { checkTimeout: Number.NaN })).rejects.toThrow('checkTimeout must be a number of seconds');
+  });
+
   it('a check file over 1 MiB is refused before it is read or parsed', async () => {
     const dir = copyProbe(probeFixture('attack-endless-check'), 'attack-huge-check');
     const check = join(dir, 'registration', 'conjuncts', '1-endless.sql');

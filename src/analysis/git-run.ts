@@ -4,9 +4,11 @@
  * (bench/README.md, "git in one shell"), so commands that do not wait on each other run one after
  * the other in one `sh` (gitBatch), which starts its children at next to no cost.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { InputError } from '../base/errors.js';
+import { displayPath } from '../base/paths.js';
 
 /** One git command: its arguments, configuration given as key and value apart (GIT_CONFIG_KEY_n), and its standard input. */
 export interface GitCall {
@@ -32,7 +34,22 @@ const configVars = (config: [string, string][] = []): [string, string][] => [
  * output or null when it exits non-zero; undefined when the shell itself could not run them all
  * (the caller then runs them one by one). git's stderr is dropped, as execFile's callers drop it.
  */
-function gitBatch(cwd: string, env: NodeJS.ProcessEnv, calls: GitCall[], maxBuffer: number): Promise<(string | null)[] | undefined> {
+/** Seconds git may take in all, unless told otherwise: a .git/ is the probe's, and a FIFO among its files (HEAD, say) holds git for ever. */
+export const GIT_SECONDS = 60;
+
+const tooLong = (cwd: string, seconds: number) =>
+  new InputError(
+    `${displayPath(cwd)}: git did not answer in ${seconds} s and was stopped`,
+    "a FIFO or a device among the files of the probe's .git/ keeps git waiting: remove it, or give the probe without its .git/",
+  );
+
+function gitBatch(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  calls: GitCall[],
+  maxBuffer: number,
+  seconds = GIT_SECONDS,
+): Promise<(string | null)[] | undefined> {
   // Each output ends with this mark and its exit status: no output can hold a mark it cannot know.
   const mark = `omg-${randomBytes(16).toString('hex')}-`;
   const lines = calls.map((c) => {
@@ -44,24 +61,53 @@ function gitBatch(cwd: string, env: NodeJS.ProcessEnv, calls: GitCall[], maxBuff
     return `${command}; printf '%s%d\\n' ${quote(mark)} "$?"\n`;
   });
   const { ENV: _e, BASH_ENV: _b, ...shellEnv } = env;
-  return new Promise((done) => {
-    const child = execFile('sh', ['-s'], { cwd, env: shellEnv, encoding: 'buffer', maxBuffer }, (err, out) => {
-      if (err) return done(undefined);
+  return new Promise((done, fail) => {
+    let late = false;
+    const out: Buffer[] = [];
+    let size = 0;
+    // A process group of its own (spawn's `detached`; execFile leaves it out), so that a git the
+    // shell waits on is stopped with it.
+    const child = spawn('sh', ['-s'], { cwd, env: shellEnv, detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    const stopAll = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Gone already: 'close' is on its way.
+      }
+    };
+    const timer = setTimeout(() => {
+      late = true;
+      stopAll();
+    }, seconds * 1000);
+    child.stdout.on('data', (b: Buffer) => {
+      size += b.length;
+      if (size > maxBuffer) stopAll();
+      else out.push(b);
+    });
+    child.on('error', () => {
+      clearTimeout(timer);
+      done(undefined);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (late) return fail(tooLong(cwd, seconds));
+      if (code !== 0 || size > maxBuffer) return done(undefined);
+      const all = Buffer.concat(out);
       const results: (string | null)[] = [];
       let at = 0;
       for (let k = 0; k < calls.length; k++) {
-        const end = out.indexOf(mark, at, 'latin1');
+        const end = all.indexOf(mark, at, 'latin1');
         if (end < 0) return done(undefined);
-        const eol = out.indexOf('\n', end);
-        const status = out.toString('latin1', end + mark.length, eol);
-        results.push(status === '0' ? out.toString('utf8', at, end) : null);
+        const eol = all.indexOf('\n', end);
+        const status = all.toString('latin1', end + mark.length, eol);
+        results.push(status === '0' ? all.toString('utf8', at, end) : null);
         at = eol + 1;
       }
-      done(at === out.length ? results : undefined);
+      done(at === all.length ? results : undefined);
     });
     // A shell that exits before it has read the script says so by its exit status.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(lines.join(''));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(lines.join(''));
   });
 }
 
@@ -128,9 +174,13 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** One git process: its output, or null when it fails. git reads only `input`: its stdin is closed after it. */
-function execGit(cwd: string, env: NodeJS.ProcessEnv, args: string[], input = ''): Promise<string | null> {
-  return new Promise((done) => {
-    const child = execFile('git', args, { cwd, encoding: 'utf8', env, maxBuffer: MAX_OUTPUT }, (err, out) => done(err ? null : out));
+function execGit(cwd: string, env: NodeJS.ProcessEnv, args: string[], input = '', seconds = GIT_SECONDS): Promise<string | null> {
+  return new Promise((done, fail) => {
+    const options = { cwd, encoding: 'utf8' as const, env, maxBuffer: MAX_OUTPUT, timeout: seconds * 1000, killSignal: 'SIGKILL' as const };
+    const child = execFile('git', args, options, (err, out) => {
+      if (err?.killed && err.signal === 'SIGKILL') return fail(tooLong(cwd, seconds));
+      done(err ? null : out);
+    });
     // A git that exits before it has read its input (EPIPE) says so by its exit status.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);
@@ -147,17 +197,20 @@ const safeArgs = (repo: Repo) => [
 ];
 
 /** Several read-only git commands (safeArgs, safeEnv), in one shell (gitBatch), or one by one when no shell can. */
-export async function gitAll(repo: Repo, calls: GitCall[]): Promise<(string | null)[]> {
+export async function gitAll(repo: Repo, calls: GitCall[], seconds = GIT_SECONDS): Promise<(string | null)[]> {
   const safe = safeArgs(repo);
   const batch = await gitBatch(
     repo.cwd,
     safeEnv({}),
     calls.map((c) => ({ ...c, args: [...safe, ...c.args] })),
     MAX_OUTPUT,
+    seconds,
   );
   return (
     batch ??
-    Promise.all(calls.map((c) => execGit(repo.cwd, safeEnv(Object.fromEntries(configVars(c.config))), [...safe, ...c.args], c.input)))
+    Promise.all(
+      calls.map((c) => execGit(repo.cwd, safeEnv(Object.fromEntries(configVars(c.config))), [...safe, ...c.args], c.input, seconds)),
+    )
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import {
   DuckDBDateValue,
+  type DuckDBDecimalValue,
   type DuckDBBlobValue,
   type DuckDBIntervalValue,
   type DuckDBListValue,
@@ -57,6 +58,13 @@ export const toPlain: DuckDBValueConverter<JS> = (value, type) => {
     return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   }
   if (AS_JSON_TEXT.has(type.typeId)) return JSON.parse(jsonText(value, type)) as string;
+  // A DECIMAL whose whole part a double cannot hold (past 2^53) would lose digits, as a BIGINT would: its decimal string.
+  if (
+    type.typeId === DuckDBTypeId.DECIMAL &&
+    !Number.isSafeInteger(Number((value as DuckDBDecimalValue).value / 10n ** BigInt((value as DuckDBDecimalValue).scale)))
+  ) {
+    return (value as DuckDBDecimalValue).toString();
+  }
   if (DATES.has(type.typeId)) {
     // node-api throws for a date outside a Date's range (infinity, year 294000): one value would fail the query.
     try {

@@ -11,7 +11,7 @@ import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { sha256 } from '../base/hash.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
-import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, openFile } from './fingerprint.js';
+import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, openFile, unmovedSince } from './fingerprint.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { VIEWS } from '../db/views.js';
@@ -96,7 +96,8 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
   if (meta.layout !== layout()) return 'its tables are laid out as an older omg-evidence made them';
   if (!isFingerprint(meta.fingerprint)) return 'it records its input files as an older omg-evidence did';
   if (named.probes && !same(named.probes, meta.inputs.probes)) {
-    return `it was built from ${meta.inputs.probes.map(displayPath).join(', ') || 'no probe'}, not ${named.probes.map(displayPath).join(', ')}`;
+    const built = meta.inputs.probes.map(displayPath).join(', ') || 'no probe';
+    return `it was built from ${built}, ${named.probes.length ? `not ${named.probes.map(displayPath).join(', ')}` : 'and no probe is named'}`;
   }
   if (named.transcripts && !same(named.transcripts, meta.inputs.transcripts)) {
     return meta.inputs.transcripts.length
@@ -157,7 +158,9 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
       throw err;
     }
     try {
-      await writeMeta(loaded.db, inputs, loaded.warnings, await hashing);
+      const fp = await hashing;
+      unmovedSince(fp, inputs);
+      await writeMeta(loaded.db, inputs, loaded.warnings, fp);
       await loaded.db.copyTo(tmp);
     } finally {
       loaded.db.close();

@@ -93,6 +93,41 @@ export function fingerprinting(inputs: Inputs, signal: AbortSignal): Promise<Fin
   })();
 }
 
+/** A file's size and mtime through an open descriptor, as stamp takes them; -1 for each when it cannot be opened. */
+function openedStat(path: string): Pick<Stamp, 'size' | 'mtimeMs'> {
+  let fd: number;
+  try {
+    fd = openFile(path);
+  } catch {
+    return { size: -1, mtimeMs: -1 };
+  }
+  try {
+    const st = fstatSync(fd);
+    return { size: st.size, mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Throws unless the inputs are still the files of `fp`, each with its size and mtime: called once
+ * DuckDB has read them all. A file is hashed before DuckDB may read it, so one edited after its
+ * hash (and put back before --db looks, with a new mtime) would otherwise be recorded as hashed.
+ */
+export function unmovedSince(fp: Fingerprint, inputs: Inputs): void {
+  const again = 'load again once nothing is writing to it';
+  const then = new Set(fp.stamps.map((s) => s.path));
+  const added = files(inputs).find((f) => !then.delete(f));
+  if (added) throw new InputError(`${displayPath(added)}: appeared while the inputs were being loaded`, again);
+  const [removed] = then;
+  if (removed) throw new InputError(`${displayPath(removed)}: was removed while it was being loaded`, again);
+  for (const s of fp.stamps) {
+    const now = openedStat(s.path);
+    if (now.size !== s.size || now.mtimeMs !== s.mtimeMs)
+      throw new InputError(`${displayPath(s.path)}: changed while it was being loaded`, again);
+  }
+}
+
 /** Why the file of `s` is not as it was (one line), or null when it is. `exact`: see staleness. */
 function changed(s: Stamp, exact: boolean): string | null {
   const p = displayPath(s.path);

@@ -20,7 +20,8 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
   ['tables', isStrings, 'a list of table names (strings)'],
   ['onWarning', isFunction, 'a function'],
   ['onProgress', isFunction, 'a function'],
-  ['checkTimeout', (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'a number of seconds, 0 or more (0: never)'],
+  // Infinity is never, as 0 is (and as sql()'s timeout takes it).
+  ['checkTimeout', (v) => typeof v === 'number' && v >= 0, 'a number of seconds, 0 or more (0: never)'],
 ];
 
 /** OpenOptions from plain JavaScript, refused in words, not with a TypeError from deep inside a loader. */

@@ -1,0 +1,67 @@
+/**
+ * An input file edited while `load` runs, after it was hashed and before DuckDB read it, then put
+ * back (its bytes as they were, its mtime new): the database holds the edit, and --db must not
+ * take it for the files (src/load/database-file.ts, buildDatabaseFile).
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { probeFixture, repo } from './helpers.js';
+
+// Run before DuckDB reads the inputs, once the hashing beside the load has read them all.
+let beforeRead: (() => Promise<void>) | undefined;
+vi.mock('../src/load/open.js', async (original) => {
+  const real = await original<typeof import('../src/load/open.js')>();
+  return {
+    ...real,
+    loadInputs: async (...args: Parameters<typeof real.loadInputs>) => {
+      await beforeRead?.();
+      return real.loadInputs(...args);
+    },
+  };
+});
+const { buildDatabaseFile } = await import('../src/load/database-file.js');
+
+const temps: string[] = [];
+afterEach(() => {
+  beforeRead = undefined;
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+function probeCopy(): { probe: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'omg-race-'));
+  temps.push(dir);
+  const probe = join(dir, 'minimal');
+  cpSync(join(repo, probeFixture('minimal')), probe, { recursive: true });
+  return { probe, file: join(dir, 'e.duckdb') };
+}
+
+describe('an input edited during the load, after it was hashed', () => {
+  it('fails the load, naming the file, and leaves no database that --db would take for the files put back', async () => {
+    const { probe, file } = probeCopy();
+    const results = join(probe, 'results.jsonl');
+    const original = readFileSync(results, 'utf8');
+    beforeRead = async () => {
+      await new Promise((done) => setTimeout(done, 300));
+      writeFileSync(results, original.replace('"A-ONE"', '"A-TWO"'));
+    };
+    const built = buildDatabaseFile({ probes: [probe], transcripts: [] }, file, {});
+    await expect(built).rejects.toThrow(`${results}: changed while it was being loaded`);
+    writeFileSync(results, original);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(dirname(file))).toEqual(['minimal']);
+  });
+
+  it('a file that appeared during the load fails it too', async () => {
+    const { probe, file } = probeCopy();
+    const added = join(probe, 'tool_use', 'cccccccc-0000-4000-8000-000000000003.jsonl');
+    beforeRead = async () => {
+      await new Promise((done) => setTimeout(done, 300));
+      writeFileSync(added, '');
+    };
+    await expect(buildDatabaseFile({ probes: [probe], transcripts: [] }, file, {})).rejects.toThrow(
+      `${added}: appeared while the inputs were being loaded`,
+    );
+  });
+});
