@@ -147,7 +147,8 @@ export function makeUsageCommand(io: IO) {
       const common = { onWarning, pricing: opts.pricing, onProgress: progressReporter(io), db: opts.db };
       if (standalone) {
         const dir = opts.transcripts ?? claudeSessionsDir(io.env);
-        if (opts.transcripts === undefined) {
+        // With --db the folder only names what the file must have been built from: nothing is read.
+        if (opts.transcripts === undefined && opts.db === undefined) {
           sayDefaultSessions(io, dir);
         }
         return Evidence.openTranscripts(dir, { ...common, queries: ['usage'] });
