@@ -434,13 +434,13 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
-  it('a check that never ends is stopped after checkTimeout seconds (60 unless told), naming its file', async () => {
+  it('a check that never ends is stopped once the registered files have run checkTimeout seconds in all (60 unless told), naming its file', async () => {
     const ev = await Evidence.open([probeFixture('attack-endless-check')], { checkTimeout: 1 });
     try {
       const err = await ev.verdicts().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InputError);
       expect((err as InputError).message).toBe(
-        `${checkOf('attack-endless-check', '1-endless.sql')}: the check ran for more than 1 s and was stopped`,
+        `${checkOf('attack-endless-check', '1-endless.sql')}: the registered triggers and checks ran for more than 1 s in all, and this check was stopped`,
       );
       expect((err as InputError).hint).toBe('a check is one SELECT over the views, answered in moments: make it do less');
     } finally {
@@ -449,6 +449,33 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     await expect(Evidence.open([], { checkTimeout: -1 })).rejects.toThrow(
       'openEvidence(paths, options): checkTimeout must be a number of seconds, 0 or more (0: never)',
     );
+  });
+
+  it('many checks, each short of checkTimeout, are stopped once they have run that long in all', async () => {
+    const dir = copyProbe(probeFixture('attack-endless-check'), 'attack-many-checks');
+    const prereg = join(dir, 'registration', 'prereg.jsonl');
+    const kept = readFileSync(prereg, 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.includes('"conjunct"'));
+    rmSync(join(dir, 'registration', 'conjuncts'), { recursive: true });
+    mkdirSync(join(dir, 'registration', 'conjuncts'));
+    // Twelve checks of a second or so each (a sum over 4 × 10^8 rows): together far past two seconds.
+    for (let n = 1; n <= 12; n++) {
+      writeFileSync(
+        join(dir, 'registration', 'conjuncts', `${n}.sql`),
+        "select sum(range % 7) > 0 as holds, 'x' as result from range(400000000)\n",
+      );
+      kept.push(JSON.stringify({ kind: 'conjunct', n, required: 'a long sum', check: `conjuncts/${n}.sql` }));
+    }
+    writeFileSync(prereg, `${kept.join('\n')}\n`);
+    const ev = await Evidence.open([dir], { checkTimeout: 2 });
+    try {
+      await expect(ev.verdicts()).rejects.toThrow(
+        /: the registered triggers and checks ran for more than 2 s in all, and this check was stopped$/,
+      );
+    } finally {
+      await ev.close();
+    }
   });
 
   it('a checkTimeout of Infinity is never, as sql() takes a timeout of Infinity; NaN is refused', async () => {

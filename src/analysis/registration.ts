@@ -155,7 +155,7 @@ async function runFile(
   path: string,
   spec: Spec,
   lineOf: LineOf,
-  seconds: number,
+  budget: { seconds: number; ends: number },
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const regDir = join(probe.dir, 'registration');
@@ -184,19 +184,23 @@ async function runFile(
     );
   }
   const sql = readFileSync(abs, 'utf8');
-  // A registered file is evidence like any other, and may never end: it is stopped after `seconds`
-  // (a delay setTimeout cannot hold, past about 24.8 days, is none: it would fire at once).
+  // A registered file is evidence like any other, and may never end: every file of the evaluation is
+  // stopped once its budget is spent (a delay setTimeout cannot hold, past about 24.8 days, is none).
   const stop = new AbortController();
   const abort = () => stop.abort();
   if (signal?.aborted) abort();
   signal?.addEventListener('abort', abort, { once: true });
   let late = false;
+  const left = budget.ends - performance.now();
   const timer =
-    seconds > 0 && seconds * 1000 <= 2 ** 31 - 1
-      ? setTimeout(() => {
-          late = true;
-          abort();
-        }, seconds * 1000)
+    left <= 2 ** 31 - 1
+      ? setTimeout(
+          () => {
+            late = true;
+            abort();
+          },
+          Math.max(0, left),
+        )
       : undefined;
   let res: Awaited<ReturnType<Database['query']>>;
   try {
@@ -215,7 +219,7 @@ async function runFile(
   } catch (err) {
     if (!late) throw err;
     throw new InputError(
-      `${where}: the ${spec.what} ran for more than ${seconds} s and was stopped`,
+      `${where}: the registered triggers and checks ran for more than ${budget.seconds} s in all, and this ${spec.what} was stopped`,
       `a ${spec.what} is one SELECT over the views, answered in moments: make it do less`,
       { cause: err },
     );
@@ -245,7 +249,7 @@ async function runFile(
 /** The most bytes a registered SQL file may hold: it is read whole, and parsed, before it runs. */
 const MAX_SQL_BYTES = 2 ** 20;
 
-/** Seconds after which a registered trigger or check is stopped, unless told otherwise. */
+/** Seconds the registered triggers and checks of an evaluation may take in all, unless told otherwise. */
 export const CHECK_SECONDS = 60;
 
 /** How many registered files run at once, each in a sandbox of its own. */
@@ -253,7 +257,7 @@ const AT_ONCE = 4;
 
 /**
  * Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results,
- * each stopped after `seconds` (0: never).
+ * all of them within `seconds` (0: no limit): a probe may register many.
  * The files run a few at a time (each is a small query, so most of its time is round trips), and the
  * error reported is the first in registration order, as when they ran one after the other.
  */
@@ -277,8 +281,9 @@ export async function evaluateRegistration(
     });
     for (const row of checks.rows) jobs.push({ probe, row, spec: CHECK, path: String(row.check) });
   }
+  const budget = { seconds, ends: seconds > 0 ? performance.now() + seconds * 1000 : Number.POSITIVE_INFINITY };
   const answers = await inOrder(jobs, AT_ONCE, (j, signal) =>
-    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, seconds, signal),
+    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, budget, signal),
   );
   for (const [i, { probe, row, spec }] of jobs.entries()) {
     const r = answers[i]!;

@@ -55,8 +55,9 @@ export interface OpenOptions {
    */
   pricing?: string;
   /**
-   * Seconds after which a registered trigger or conjunct check is stopped, an error naming its file
-   * (default 60; 0: never): a probe's registration is evidence, and a check may be made never to end.
+   * The seconds a probe's registered triggers and conjunct checks may run in all; past them the one
+   * running is stopped, an error naming its file (default 60; 0: no limit): a probe's registration is
+   * evidence, and a check may be made never to end.
    */
   checkTimeout?: number;
 }
