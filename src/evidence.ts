@@ -16,7 +16,7 @@ import { evaluateRegistration } from './analysis/registration.js';
 import { buildDatabaseFile } from './load/database-file.js';
 import { type Opened, openSealed, openSealedForExtract } from './load/open-sealed.js';
 import type { OpenOptions } from './load/open.js';
-import { checkOptions, checkSource, checkSqlArguments, refuse } from './load/open-options.js';
+import { checkOptions, checkSource, checkSqlArguments, refuse, refuseTables } from './load/open-options.js';
 export { exportParquet, type OpenOptions, transcriptTablesNamed } from './load/open.js';
 import { table, tabled, type Tabled } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
@@ -70,6 +70,7 @@ export class Evidence {
   readonly #probes: readonly Readonly<Probe>[];
   readonly #warnings: readonly string[];
   readonly #checkTimeout: number | undefined;
+  readonly #sqlOnly: boolean;
 
   /** The loaded probes, frozen: verdict() reads each one's registration from its dir. */
   get probes(): readonly Readonly<Probe>[] {
@@ -84,6 +85,7 @@ export class Evidence {
   private constructor(opened: Opened, checkTimeout?: number) {
     this.#db = opened.db;
     this.#checkTimeout = checkTimeout;
+    this.#sqlOnly = opened.sqlOnly === true;
     this.#inputs = opened.inputs;
     this.hasTranscripts = opened.hasTranscripts;
     this.only = opened.only;
@@ -125,6 +127,7 @@ export class Evidence {
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
   async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
     if (this.only && !this.only.includes(name)) refuse(this.only, `queries/${name}.sql`, name);
+    if (this.#sqlOnly) refuseTables(`queries/${name}.sql`);
     const q = readQuery(name);
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
@@ -205,6 +208,7 @@ export class Evidence {
 
   /** Run every registered trigger and conjunct check once (registration.ts), even when asked twice at once. */
   async evaluateRegistration(): Promise<void> {
+    if (this.#sqlOnly) refuseTables('the registration');
     this.#evaluated ??= evaluateRegistration(this.#open(), this.probes, physicalLine, this.#checkTimeout);
     return this.#evaluated;
   }

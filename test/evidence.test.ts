@@ -304,9 +304,11 @@ describe('the library given the wrong types from plain JavaScript', () => {
       );
     const open = (options: unknown) => () => Evidence.open([], options as never);
     expect(await refused(open(null))).toBe('openEvidence(paths, options): options must be an object, such as { transcripts: true }');
-    expect(await refused(open({ queries: 'census' }))).toBe(
-      'openEvidence(paths, options): queries must be a list of query names (strings)',
-    );
+    for (const queries of ['census', []]) {
+      expect(await refused(open({ queries }))).toBe(
+        'openEvidence(paths, options): queries must be a list of query names (strings), at least one',
+      );
+    }
     expect(await refused(open({ memoryLimit: 1 }))).toBe(
       "openEvidence(paths, options): memoryLimit must be a size such as '2GB' (a string)",
     );
@@ -325,6 +327,18 @@ describe('the library given the wrong types from plain JavaScript', () => {
     }
     for (const maxRows of [-1, '2', 1.5]) {
       expect(await refused(() => e.sql!('select 1', { maxRows }))).toBe('sql(text, { maxRows }): maxRows must be a whole number of rows');
+    }
+  });
+
+  it('evidence opened with { tables } for sql() alone refuses its methods, whose queries may read a table not built', async () => {
+    const only = await Evidence.open([], { tables: ['transcript_files'], transcripts: true });
+    try {
+      expect((await only.sqlResult('select count(*) as n from transcript_files')).rows).toEqual([{ n: 27 }]);
+      const refusal = 'this evidence was opened with { tables } for sql() alone, and built only the tables named';
+      await expect(only.census()).rejects.toThrow(`queries/census.sql: ${refusal}`);
+      await expect(only.verdict()).rejects.toThrow(refusal);
+    } finally {
+      await only.close();
     }
   });
 });

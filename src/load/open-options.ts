@@ -16,7 +16,7 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
   ['db', isString, 'a database file (a string)'],
   ['memoryLimit', isString, "a size such as '2GB' (a string)"],
   ['pricing', isString, 'a price table file (a string)'],
-  ['queries', isStrings, 'a list of query names (strings)'],
+  ['queries', (v) => isStrings(v) && (v as unknown[]).length > 0, 'a list of query names (strings), at least one'],
   ['tables', isStrings, 'a list of table names (strings)'],
   ['onWarning', isFunction, 'a function'],
   ['onProgress', isFunction, 'a function'],
@@ -63,5 +63,13 @@ export function checkSource(from: unknown, method: string, hasTranscripts: boole
 export function refuse(only: readonly string[], what: string, name?: string): never {
   throw new UsageError(
     `${what}: this evidence was opened for ${only.join(', ')} alone ({ queries }), and loads only what they read; ${name ? `add ${name} to queries, or ` : ''}open it without queries`,
+  );
+}
+
+/** A method of evidence opened with { tables }: its queries may read a transcript table that was not built. */
+export function refuseTables(what: string): never {
+  throw new UsageError(
+    `${what}: this evidence was opened with { tables } for sql() alone, and built only the tables named`,
+    'open it without tables',
   );
 }

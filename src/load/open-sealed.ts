@@ -22,6 +22,8 @@ export interface Opened {
   inputs: Inputs;
   /** The only queries it runs (OpenOptions.queries); undefined: any. */
   only?: readonly string[];
+  /** Built for sql() alone (OpenOptions.tables): every other method is refused. */
+  sqlOnly?: boolean;
 }
 
 /**

@@ -70,6 +70,8 @@ export interface Loaded {
   hasTranscripts: boolean;
   /** LoadInputsOptions.queries. */
   only?: readonly string[];
+  /** Built for sql() alone (OpenOptions.tables): a method's queries may read a table it left out. */
+  sqlOnly?: boolean;
 }
 
 /** Load resolved inputs into a fresh in-memory database, unsealed. */
@@ -114,7 +116,15 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
     );
     const warnings = [...loaded.warnings, ...unpriced];
     for (const w of warnings) options.onWarning?.(w);
-    return { db, probes: loaded.probes, warnings, hasTranscripts: inputs.transcripts.length > 0, only };
+    // With { tables } alone, only the caller's own SQL knows what it reads (Opened.sqlOnly).
+    return {
+      db,
+      probes: loaded.probes,
+      warnings,
+      hasTranscripts: inputs.transcripts.length > 0,
+      only,
+      sqlOnly: !only && options.tables !== undefined,
+    };
   } catch (err) {
     db.close();
     throw err;
