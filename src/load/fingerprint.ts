@@ -7,7 +7,7 @@
  * What escapes (an edit between the edges that keeps the size and the mtime) is documented in
  * docs/commands.md, section `load`.
  */
-import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { hashEdges, hashFile, hashFileBeside } from '../base/hash.js';
 import { displayPath } from '../base/paths.js';
@@ -40,61 +40,8 @@ export interface Fingerprint {
 // Non-blocking, so that a FIFO among the inputs is seen for what it is rather than waited on.
 export const openFile = (path: string) => openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
 
-/** A file's size and mtime now; -1 for each when it cannot be stat'ed (the load then says why). */
+/** A file's size and mtime, through an open descriptor as a stamp takes them; -1 for each when it cannot be opened. */
 function statOf(path: string): Pick<Stamp, 'size' | 'mtimeMs'> {
-  const st = statSync(path, { throwIfNoEntry: false });
-  return st ? { size: st.size, mtimeMs: st.mtimeMs } : { size: -1, mtimeMs: -1 };
-}
-
-/**
- * The stamp of the file at `path`, hashed beside the load (hashFileBeside). `moved` when its size
- * or mtime differs from `before`, or changed while it was read.
- */
-async function stamp(path: string, before: Pick<Stamp, 'size' | 'mtimeMs'>, signal: AbortSignal): Promise<Stamp & { moved: boolean }> {
-  let fd: number;
-  try {
-    fd = openFile(path);
-  } catch {
-    // Unreadable: the load has said why; removed since, it reads as removed on every use.
-    return { path, size: -1, mtimeMs: -1, content: null, edges: null, moved: false };
-  }
-  try {
-    const st = fstatSync(fd);
-    const at = { size: st.size, mtimeMs: st.mtimeMs };
-    const moved = (s: Pick<Stamp, 'size' | 'mtimeMs'>) => s.size !== before.size || s.mtimeMs !== before.mtimeMs;
-    if (!st.isFile()) return { path, ...at, content: null, edges: null, moved: moved(at) };
-    const { content, edges } = await hashFileBeside(fd, st.size, EDGE, signal);
-    const after = fstatSync(fd);
-    return { path, ...at, content, edges, moved: moved(at) || moved({ size: after.size, mtimeMs: after.mtimeMs }) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The fingerprint of the inputs: every byte of every file is read, one file at a time, while DuckDB
- * loads them. Each file's size and mtime are taken first, before DuckDB reads any: a file whose size
- * or mtime then differs when it is hashed, or changes while it is, may have been loaded with other
- * bytes than those hashed, and the load fails rather than record them.
- */
-export function fingerprinting(inputs: Inputs, signal: AbortSignal): Promise<Fingerprint> {
-  const paths = files(inputs);
-  const before = paths.map(statOf);
-  return (async () => {
-    const stamps: Stamp[] = [];
-    for (const [i, path] of paths.entries()) {
-      const { moved, ...s } = await stamp(path, before[i]!, signal);
-      if (moved) {
-        throw new InputError(`${displayPath(path)}: changed while it was being loaded`, 'load again once nothing is writing to it');
-      }
-      stamps.push(s);
-    }
-    return { format: FORMAT, stamps };
-  })();
-}
-
-/** A file's size and mtime through an open descriptor, as stamp takes them; -1 for each when it cannot be opened. */
-function openedStat(path: string): Pick<Stamp, 'size' | 'mtimeMs'> {
   let fd: number;
   try {
     fd = openFile(path);
@@ -109,23 +56,72 @@ function openedStat(path: string): Pick<Stamp, 'size' | 'mtimeMs'> {
   }
 }
 
+const moved = (s: Pick<Stamp, 'size' | 'mtimeMs'>, then: Pick<Stamp, 'size' | 'mtimeMs'>) =>
+  s.size !== then.size || s.mtimeMs !== then.mtimeMs;
+
+const AGAIN = 'load again once nothing is writing to it';
+
+/**
+ * The stamp of the file at `path`, hashed beside the load (hashFileBeside), or an InputError when its
+ * size or mtime is not `before`'s, or changes while it is read.
+ */
+async function stamp(path: string, before: Pick<Stamp, 'size' | 'mtimeMs'>, signal: AbortSignal): Promise<Stamp> {
+  let fd: number;
+  try {
+    fd = openFile(path);
+  } catch {
+    // Unreadable: the load has said why; removed since, it reads as removed on every use.
+    return { path, size: -1, mtimeMs: -1, content: null, edges: null };
+  }
+  try {
+    const st = fstatSync(fd);
+    const at = { size: st.size, mtimeMs: st.mtimeMs };
+    const hashed = st.isFile() ? await hashFileBeside(fd, st.size, EDGE, signal) : { content: null, edges: null };
+    if (moved(at, before) || moved(fstatSync(fd), at)) {
+      throw new InputError(`${displayPath(path)}: changed while it was being loaded`, AGAIN);
+    }
+    return { path, ...at, ...hashed };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The fingerprint of the inputs: every byte of every file is read, one file at a time, while DuckDB
+ * loads them. Each file's size and mtime are taken first, before DuckDB reads any: a file whose size
+ * or mtime then differs when it is hashed, or changes while it is, may have been loaded with other
+ * bytes than those hashed, and the load fails rather than record them (unmovedSince looks again
+ * once the load is done).
+ */
+export function fingerprinting(inputs: Inputs, signal: AbortSignal): Promise<Fingerprint> {
+  const paths = files(inputs);
+  const before = paths.map(statOf);
+  return (async () => {
+    const stamps: Stamp[] = [];
+    for (const [i, path] of paths.entries()) stamps.push(await stamp(path, before[i]!, signal));
+    return { format: FORMAT, stamps };
+  })();
+}
+
+/** The first input file that `recorded` does not list, and the first it lists that is gone, by path. */
+function listChanged(recorded: Fingerprint, inputs: Inputs): { added?: string; removed?: string } {
+  const now = files(inputs);
+  const then = new Set(recorded.stamps.map((s) => s.path));
+  const listed = new Set(now);
+  return { added: now.find((f) => !then.has(f)), removed: recorded.stamps.find((s) => !listed.has(s.path))?.path };
+}
+
 /**
  * Throws unless the inputs are still the files of `fp`, each with its size and mtime: called once
- * DuckDB has read them all. A file is hashed before DuckDB may read it, so one edited after its
- * hash (and put back before --db looks, with a new mtime) would otherwise be recorded as hashed.
+ * DuckDB has read them all. A file is hashed before DuckDB may read it, so one edited during or after
+ * its hash (and put back before --db looks, with a new mtime) would otherwise be recorded as hashed.
  */
 export function unmovedSince(fp: Fingerprint, inputs: Inputs): void {
-  const again = 'load again once nothing is writing to it';
-  const then = new Set(fp.stamps.map((s) => s.path));
-  const added = files(inputs).find((f) => !then.delete(f));
-  if (added) throw new InputError(`${displayPath(added)}: appeared while the inputs were being loaded`, again);
-  const [removed] = then;
-  if (removed) throw new InputError(`${displayPath(removed)}: was removed while it was being loaded`, again);
-  for (const s of fp.stamps) {
-    const now = openedStat(s.path);
-    if (now.size !== s.size || now.mtimeMs !== s.mtimeMs)
-      throw new InputError(`${displayPath(s.path)}: changed while it was being loaded`, again);
-  }
+  const { added, removed } = listChanged(fp, inputs);
+  if (added) throw new InputError(`${displayPath(added)}: appeared while the inputs were being loaded`, AGAIN);
+  if (removed) throw new InputError(`${displayPath(removed)}: was removed while it was being loaded`, AGAIN);
+  const changedNow = fp.stamps.find((s) => moved(statOf(s.path), s));
+  if (changedNow) throw new InputError(`${displayPath(changedNow.path)}: changed while it was being loaded`, AGAIN);
 }
 
 /** Why the file of `s` is not as it was (one line), or null when it is. `exact`: see staleness. */
@@ -156,13 +152,9 @@ export const isFingerprint = (f: unknown): f is Fingerprint =>
 
 /** Why the input files are not as `recorded` says (naming the first that differs), or null. */
 export function filesChanged(recorded: Fingerprint, inputs: Inputs, exact: boolean): string | null {
-  const now = files(inputs);
-  const then = new Set(recorded.stamps.map((s) => s.path));
-  const added = now.find((f) => !then.has(f));
+  const { added, removed } = listChanged(recorded, inputs);
   if (added) return `${displayPath(added)} was added since it was built`;
-  const listed = new Set(now);
-  const removed = recorded.stamps.find((s) => !listed.has(s.path));
-  if (removed) return `${displayPath(removed.path)} was removed since it was built`;
+  if (removed) return `${displayPath(removed)} was removed since it was built`;
   for (const s of recorded.stamps) {
     const why = changed(s, exact);
     if (why) return why;
