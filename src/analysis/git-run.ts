@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
+import { timerAfter } from '../base/timer.js';
 
 /** One git command: its arguments, configuration given as key and value apart (GIT_CONFIG_KEY_n), and its standard input. */
 export interface GitCall {
@@ -75,10 +76,10 @@ function gitBatch(
         // Gone already: 'close' is on its way.
       }
     };
-    const timer = setTimeout(() => {
+    const timer = timerAfter(seconds * 1000, () => {
       late = true;
       stopAll();
-    }, seconds * 1000);
+    });
     child.stdout.on('data', (b: Buffer) => {
       size += b.length;
       if (size > maxBuffer) stopAll();

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
+import { timerAfter } from '../base/timer.js';
 import { displayPath, inputFile, isWithin } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
 
@@ -185,23 +186,16 @@ async function runFile(
   }
   const sql = readFileSync(abs, 'utf8');
   // A registered file is evidence like any other, and may never end: every file of the evaluation is
-  // stopped once its budget is spent (a delay setTimeout cannot hold, past about 24.8 days, is none).
+  // stopped once its budget is spent.
   const stop = new AbortController();
   const abort = () => stop.abort();
   if (signal?.aborted) abort();
   signal?.addEventListener('abort', abort, { once: true });
   let late = false;
-  const left = budget.ends - performance.now();
-  const timer =
-    left <= 2 ** 31 - 1
-      ? setTimeout(
-          () => {
-            late = true;
-            abort();
-          },
-          Math.max(0, left),
-        )
-      : undefined;
+  const timer = timerAfter(budget.ends - performance.now(), () => {
+    late = true;
+    abort();
+  });
   let res: Awaited<ReturnType<Database['query']>>;
   try {
     res = await db.sandbox(async (box) => {

@@ -11,6 +11,7 @@ import {
   StatementType,
 } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
+import { timerAfter } from '../base/timer.js';
 import type { Params } from './sql-text.js';
 import { deduplicated, jsonExact, jsonText, type Result, type Row, toPlain, UNSAFE_INTEGER } from './values.js';
 
@@ -116,13 +117,12 @@ export async function streamStatements(
   const n = extracted.count;
   let interrupted = false;
   const seconds = limits.timeout ?? 0;
-  // setTimeout fires at once for a delay it cannot hold (past 2^31 - 1, about 24.8 days): such a timeout is none.
   const timer =
-    seconds > 0 && seconds * 1000 <= 2 ** 31 - 1
-      ? setTimeout(() => {
+    seconds > 0
+      ? timerAfter(seconds * 1000, () => {
           interrupted = true;
           con.interrupt();
-        }, seconds * 1000)
+        })
       : undefined;
   const fail = (err: unknown): never => {
     if (err instanceof QueryError) throw err;
