@@ -151,16 +151,17 @@ export function makeUsageCommand(io: IO) {
         if (opts.transcripts === undefined && opts.db === undefined) {
           sayDefaultSessions(io, dir);
         }
-        return Evidence.openTranscripts(dir, { ...common, queries: ['usage'] });
+        const ev = await Evidence.openTranscripts(dir, { ...common, queries: ['usage'] });
+        // Once the folder has loaded, so that a path that is no folder is said to be so first.
+        warnNoTranscripts(0, dir, onWarning);
+        return ev;
       }
       return Evidence.open(probes, { ...common, transcripts: opts.transcripts ?? true, queries: [bySpawn ? 'usage_spawns' : 'usage'] });
     },
     rows: async (ev, call) => {
-      const { report, bySpawn, standalone } = plan(call);
+      const { report, bySpawn } = plan(call);
       if (bySpawn) return { bySpawn: (await ev.query('usage_spawns', { tolerance: USAGE_TOLERANCE })).rows };
       const { opts } = call;
-      // Once the folder has loaded, so that a path that is no folder is said to be so first.
-      if (standalone) warnNoTranscripts(0, opts.transcripts ?? claudeSessionsDir(io.env), call.onWarning);
       const params = {
         period: report,
         timezone: opts.timezone ?? localZone(io, call.onWarning),
