@@ -21,19 +21,33 @@ vi.mock('../src/load/open.js', async (original) => {
     },
   };
 });
+// The loader lists the probe's files itself, after fingerprinting did: this list may leave one out, as
+// when the file was moved away and back in between.
+let loaderSkips: string | undefined;
+vi.mock('../src/load/inputs.js', async (original) => {
+  const real = await original<typeof import('../src/load/inputs.js')>();
+  return {
+    ...real,
+    discoverProbe: (path: string) => {
+      const found = real.discoverProbe(path);
+      return { ...found, files: found.files.filter((f) => f.rel !== loaderSkips) };
+    },
+  };
+});
 const { buildDatabaseFile } = await import('../src/load/database-file.js');
 
 const temps: string[] = [];
 afterEach(() => {
   beforeRead = undefined;
+  loaderSkips = undefined;
   for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
 });
 
-function probeCopy(): { probe: string; file: string } {
+function probeCopy(name = 'minimal'): { probe: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'omg-race-'));
   temps.push(dir);
-  const probe = join(dir, 'minimal');
-  cpSync(join(repo, probeFixture('minimal')), probe, { recursive: true });
+  const probe = join(dir, name);
+  cpSync(join(repo, probeFixture(name)), probe, { recursive: true });
   return { probe, file: join(dir, 'e.duckdb') };
 }
 
@@ -51,6 +65,20 @@ describe('an input edited during the load, after it was hashed', () => {
     writeFileSync(results, original);
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(dirname(file))).toEqual(['minimal']);
+  });
+
+  it('a file the loader did not find, as when it was moved away and back, fails the load', async () => {
+    for (const rel of ['notes.jsonl', 'registration/addendum-1.jsonl']) {
+      const { probe, file } = probeCopy('registered');
+      loaderSkips = rel;
+      await expect(buildDatabaseFile({ probes: [probe], transcripts: [] }, file, {})).rejects.toThrow(
+        `${join(probe, rel)}: was moved or removed while the inputs were being loaded`,
+      );
+      expect(existsSync(file)).toBe(false);
+    }
+    loaderSkips = undefined;
+    const { probe, file } = probeCopy('registered');
+    await expect(buildDatabaseFile({ probes: [probe], transcripts: [] }, file, {})).resolves.toBe(true);
   });
 
   it('a file that appeared during the load fails it too', async () => {

@@ -211,14 +211,14 @@ describe('load hashes its inputs while DuckDB loads them', () => {
     const probe = probeCopy('minimal');
     const results = join(probe, 'results.jsonl');
     // Sizes and mtimes are taken as it begins; each file's bytes are read later, beside the load.
-    const hashing = fingerprinting({ probes: [probe], transcripts: [] }, new AbortController().signal);
+    const hashing = fingerprinting({ probes: [probe], transcripts: [] }, new AbortController().signal).fingerprint;
     appendFileSync(results, '\n');
     await expect(hashing).rejects.toThrow(`${results}: changed while it was being loaded`);
   });
 
   it('unchanged, every file is recorded with its size, mtime and both hashes, in path order', async () => {
     const probe = probeCopy('minimal');
-    const fp = await fingerprinting({ probes: [probe], transcripts: [] }, new AbortController().signal);
+    const fp = await fingerprinting({ probes: [probe], transcripts: [] }, new AbortController().signal).fingerprint;
     const paths = fp.stamps.map((s) => s.path);
     expect(paths).toEqual([...paths].sort());
     expect(paths).toContain(join(probe, 'results.jsonl'));
@@ -237,7 +237,7 @@ describe('load hashes its inputs while DuckDB loads them', () => {
   it('stops between reads when told to', async () => {
     const probe = probeCopy('minimal');
     const stop = new AbortController();
-    const hashing = fingerprinting({ probes: [probe], transcripts: [] }, stop.signal);
+    const hashing = fingerprinting({ probes: [probe], transcripts: [] }, stop.signal).fingerprint;
     stop.abort();
     await expect(hashing).rejects.toThrow(/abort/i);
   });

@@ -11,7 +11,7 @@ import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { sha256 } from '../base/hash.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
-import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, openFile, unmovedSince } from './fingerprint.js';
+import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { VIEWS } from '../db/views.js';
@@ -148,7 +148,7 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
   try {
     // Hashed while DuckDB loads them (fingerprinting says how an edit meanwhile is caught).
     const stop = new AbortController();
-    const hashing = fingerprinting(inputs, stop.signal);
+    const { loaded: listed, fingerprint: hashing } = fingerprinting(inputs, stop.signal);
     hashing.catch(() => undefined);
     let loaded: Awaited<ReturnType<typeof loadInputs>>;
     try {
@@ -160,6 +160,11 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
     try {
       const fp = await hashing;
       unmovedSince(fp, inputs);
+      const built = await loaded.db.query('select abs from source_files union all select abs from transcript_files');
+      loadedAsListed(
+        listed,
+        built.rows.map((r) => String(r.abs)),
+      );
       await writeMeta(loaded.db, inputs, loaded.warnings, fp);
       await loaded.db.copyTo(tmp);
     } finally {

@@ -11,7 +11,7 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { hashEdges, hashFile, hashFileBeside } from '../base/hash.js';
 import { displayPath } from '../base/paths.js';
-import { inputFiles as files, type Inputs } from './inputs.js';
+import { inputFiles as files, inputListing, type Inputs } from './inputs.js';
 
 /** The size of the first and last blocks of a file that are hashed again on every use. */
 export const EDGE = 64 * 1024;
@@ -91,16 +91,32 @@ async function stamp(path: string, before: Pick<Stamp, 'size' | 'mtimeMs'>, sign
  * loads them. Each file's size and mtime are taken first, before DuckDB reads any: a file whose size
  * or mtime then differs when it is hashed, or changes while it is, may have been loaded with other
  * bytes than those hashed, and the load fails rather than record them (unmovedSince looks again
- * once the load is done).
+ * once the load is done). `loaded` is the files loading should have read, listed in the same moment
+ * (loadedAsListed compares it with what the tables were built from).
  */
-export function fingerprinting(inputs: Inputs, signal: AbortSignal): Promise<Fingerprint> {
-  const paths = files(inputs);
+export function fingerprinting(inputs: Inputs, signal: AbortSignal): { loaded: string[]; fingerprint: Promise<Fingerprint> } {
+  const { loaded, all: paths } = inputListing(inputs);
   const before = paths.map(statOf);
-  return (async () => {
+  const fingerprint = (async () => {
     const stamps: Stamp[] = [];
     for (const [i, path] of paths.entries()) stamps.push(await stamp(path, before[i]!, signal));
     return { format: FORMAT, stamps };
   })();
+  return { loaded, fingerprint };
+}
+
+/**
+ * Throws unless `built` (the files the tables were built from) is `loaded`, as fingerprinting
+ * listed them. The loader lists the inputs itself, a moment later: a file moved away and back
+ * in between keeps its mtime, and would leave its records out of a database that reads as fresh.
+ */
+export function loadedAsListed(loaded: string[], built: string[]): void {
+  const had = new Set(built);
+  const missing = loaded.find((f) => !had.has(f));
+  if (missing) throw new InputError(`${displayPath(missing)}: was moved or removed while the inputs were being loaded`, AGAIN);
+  const listed = new Set(loaded);
+  const extra = built.find((f) => !listed.has(f));
+  if (extra) throw new InputError(`${displayPath(extra)}: appeared while the inputs were being loaded`, AGAIN);
 }
 
 /** The first input file that `recorded` does not list, and the first it lists that is gone, by path. */

@@ -169,12 +169,14 @@ export function normalize(inputs: Inputs): Inputs {
 }
 
 /**
- * The one list of input files: every file the inputs' probes and transcript folders hold that
- * loading reads (and each registration's SQL, read when it is evaluated), absolute, unique, sorted.
- * It is what a database file's freshness is taken of, and what render's provenance hashes.
+ * The input files, listed once: `loaded`, what loading reads (each probe's files as discoverProbe
+ * finds them, then the transcript files), and `all`, those with each registration's SQL (read when
+ * it is evaluated), unique and sorted. `all` is what a database file's freshness is taken of, and
+ * what render's provenance hashes; `loaded` is what `load` checks its tables were built from.
  */
-export function inputFiles(inputs: Inputs): string[] {
-  const out: string[] = [];
+export function inputListing(inputs: Inputs): { loaded: string[]; all: string[] } {
+  const loaded: string[] = [];
+  const evaluated: string[] = [];
   for (const p of inputs.probes) {
     let listed: ReturnType<typeof discoverProbe>['files'];
     try {
@@ -183,13 +185,16 @@ export function inputFiles(inputs: Inputs): string[] {
       // Not a probe (any more): loading it says why, and a recorded file that is gone shows as removed.
       continue;
     }
-    out.push(...listed.map((f) => f.abs));
-    // The registration's SQL is read at evaluation time, so it is an input too.
-    out.push(...listFiles(join(p, 'registration'), (name) => !name.endsWith('.jsonl')));
+    loaded.push(...listed.map((f) => f.abs));
+    evaluated.push(...listFiles(join(p, 'registration'), (name) => !name.endsWith('.jsonl')));
   }
-  for (const t of inputs.transcripts) if (existsSync(t)) out.push(...listTranscriptFiles(t));
-  return [...new Set(out)].sort();
+  for (const t of inputs.transcripts) if (existsSync(t)) loaded.push(...listTranscriptFiles(t));
+  const sorted = (list: string[]) => [...new Set(list)].sort();
+  return { loaded: sorted(loaded), all: sorted([...loaded, ...evaluated]) };
 }
+
+/** The one list of every input file the inputs name (inputListing's `all`). */
+export const inputFiles = (inputs: Inputs): string[] => inputListing(inputs).all;
 
 /** The probes and transcript folders that `paths` and `options` name. */
 export function namedInputs(paths: string[], transcripts: boolean | string | undefined, probesDefault: boolean, own = false): Inputs {
