@@ -316,6 +316,10 @@ describe('the library given the wrong types from plain JavaScript', () => {
       'openEvidence(paths, options): transcripts must be true, false or a folder (a string)',
     );
     expect(await refused(open({ onWarning: 'console' }))).toBe('openEvidence(paths, options): onWarning must be a function');
+    // A misspelt option would be the default, and say nothing.
+    expect(await refused(open({ transcript: true }))).toBe(
+      'openEvidence(paths, options): no option "transcript"; the options are transcripts, ownTranscripts, db, memoryLimit, pricing, queries, tables, onWarning, onProgress, checkTimeout',
+    );
     const e = ev as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     expect(await refused(() => e.census!('x'))).toBe(`census(from): from must be 'records' or 'transcripts', not "x"`);
     expect(await refused(() => e.skills!(42))).toBe(`skills(from): from must be 'records' or 'transcripts', not 42`);
@@ -328,6 +332,10 @@ describe('the library given the wrong types from plain JavaScript', () => {
     for (const maxRows of [-1, '2', 1.5]) {
       expect(await refused(() => e.sql!('select 1', { maxRows }))).toBe('sql(text, { maxRows }): maxRows must be a whole number of rows');
     }
+    expect(await refused(() => e.sql!('select 1', { timeOut: 1 }))).toBe(
+      'sql(text, options): no option "timeOut"; the options are timeout, maxRows',
+    );
+    expect(await refused(() => e.sql!('select 1', null))).toBe('sql(text, options): options must be an object, such as { timeout: 10 }');
   });
 
   it('evidence opened with { tables } for sql() alone refuses its methods, whose queries may read a table not built', async () => {

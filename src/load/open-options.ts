@@ -24,6 +24,8 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
   ['checkTimeout', (v) => typeof v === 'number' && v >= 0, 'a number of seconds, 0 or more (0: never)'],
 ];
 
+const KNOWN = OPTION_CHECKS.map(([key]) => key);
+
 /** OpenOptions from plain JavaScript, refused in words, not with a TypeError from deep inside a loader. */
 export function checkOptions(options: unknown): OpenOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -33,12 +35,25 @@ export function checkOptions(options: unknown): OpenOptions {
     const v = (options as Record<string, unknown>)[key];
     if (v !== undefined && !ok(v)) throw new UsageError(`openEvidence(paths, options): ${key} must be ${what}`);
   }
+  // A misspelt option ({ transcript: true }) would otherwise be the default, and say nothing.
+  unknownKey(options, KNOWN, 'openEvidence(paths, options)');
   return options as OpenOptions;
+}
+
+function unknownKey(options: object, known: readonly string[], where: string): void {
+  const key = Object.keys(options).find((k) => !known.includes(k));
+  if (key !== undefined) {
+    throw new UsageError(`${where}: no option ${JSON.stringify(key)}; the options are ${known.join(', ')}`);
+  }
 }
 
 /** sql()'s text and options, with their defaults: a timeout of a minute, and at most a million rows. */
 export function checkSqlArguments(text: unknown, options: { timeout?: unknown; maxRows?: unknown } | undefined) {
   if (typeof text !== 'string') throw new UsageError('sql(text): text must be SQL (a string)');
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
+    throw new UsageError('sql(text, options): options must be an object, such as { timeout: 10 }');
+  }
+  if (options) unknownKey(options, ['timeout', 'maxRows'], 'sql(text, options)');
   const { timeout = 60, maxRows = 1_000_000 } = options ?? {};
   if (typeof timeout !== 'number' || !(timeout >= 0)) {
     throw new UsageError('sql(text, { timeout }): timeout must be a number of seconds, 0 for none');
