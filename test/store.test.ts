@@ -9,6 +9,7 @@ import {
   appendFileSync,
   cpSync,
   mkdirSync,
+  rmdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -149,6 +150,18 @@ describe('a database whose input files changed since it was built', () => {
     const tool = join(probe, 'tool_use', 'bbbbbbbb-0000-4000-8000-000000000002.jsonl');
     rmSync(tool);
     expect(await cli(['census', '--db', db])).toEqual(refused(db, `${tool} was removed since it was built`));
+  });
+
+  it('a transcripts folder that held no file and was removed since is named, as the command without --db would', async () => {
+    const dir = join(temp(), 'sessions');
+    mkdirSync(dir);
+    const db = join(temp(), 't.duckdb');
+    expect((await cli(['load', '--transcripts', dir, '--db', db])).code).toBe(0);
+    expect((await cli(['usage', '--transcripts', dir, '--db', db])).code).toBe(0);
+    rmdirSync(dir);
+    for (const command of ['usage', 'census']) {
+      expect(await cli([command, '--transcripts', dir, '--db', db])).toEqual(refused(db, `${dir} was removed since it was built`));
+    }
   });
 
   it(`a large file (more than 2 × ${EDGE} bytes): an edit in its first or last ${EDGE} bytes is refused, one between them is not`, async () => {

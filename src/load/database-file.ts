@@ -104,6 +104,9 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
       ? `it was built from the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}, not ${named.transcripts.map(displayPath).join(', ')}`
       : 'it was built without transcripts';
   }
+  // A folder that held no file is recorded by no stamp: that it is gone shows only here.
+  const gone = [...meta.inputs.probes, ...meta.inputs.transcripts].find((p) => !existsSync(p));
+  if (gone) return `${displayPath(gone)} was removed since it was built`;
   return filesChanged(meta.fingerprint, meta.inputs, exact);
 }
 
