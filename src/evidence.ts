@@ -17,7 +17,7 @@ import { buildDatabaseFile } from './load/database-file.js';
 import { type Opened, openSealed, openSealedForExtract } from './load/open-sealed.js';
 import type { OpenOptions } from './load/open.js';
 import { checkOptions, checkSource, checkSqlArguments, refuse, refuseTables } from './load/open-options.js';
-export { exportParquet, type OpenOptions, transcriptTablesNamed } from './load/open.js';
+export { exportParquet, type OpenOptions, transcriptTablesNamed, unloadedTablesRead } from './load/open.js';
 import { table, tabled, type Tabled } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
 import { auditProbes as audit, type Audit } from './analysis/audit.js';

@@ -82,6 +82,32 @@ describe('sql', () => {
     expect(run.stdout).toBe('sessions\r\n24\r\n');
   });
 
+  it('warns when the query reads tables that hold no row for what was loaded, and runs it', async () => {
+    const dir = join('test', 'fixtures', 'transcripts', 'edge-cases');
+    expect(
+      await cli(['sql', '--transcripts', dir, 'select count(*) as spawns from spawns join tool_uses using (probe)', '--format', 'csv']),
+    ).toEqual({
+      code: 0,
+      stdout: 'spawns\r\n0\r\n',
+      stderr:
+        'omg-evidence: warning: spawns, tool_uses: no probe was read, so they hold no row (name the probe beside --transcripts DIR to read its tables)\n',
+    });
+    expect(await cli(['sql', 'select count(*) as n from "transcript_sessions"', '--format', 'csv'])).toEqual({
+      code: 0,
+      stdout: 'n\r\n0\r\n',
+      stderr:
+        "omg-evidence: warning: transcript_sessions: no transcripts were read, so it holds no row (add --from transcripts for the probe's own, or --transcripts DIR)\n",
+    });
+    // Named only as a column, or read where it was loaded: nothing to say.
+    for (const args of [
+      ['--transcripts', dir, 'select count(*) as spawns from transcript_sessions'],
+      ['--from', 'transcripts', 'select count(*) as n from transcript_sessions join spawns using (session_id)'],
+    ]) {
+      const run = await cli(['sql', ...args, '--format', 'csv']);
+      expect([run.code, run.stderr]).toEqual([0, '']);
+    }
+  });
+
   it('builds only the transcript tables the query names, each as a full load has it', async () => {
     const dir = join('test', 'fixtures', 'transcripts', 'edge-cases');
     // A query that names information_schema, even in a comment, builds every table.

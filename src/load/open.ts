@@ -6,6 +6,7 @@ import { Database } from '../db/database.js';
 import { exportViews } from '../db/export.js';
 import { inStage, prepareExportFolder, refuseEvidenceOverlap } from './export-target.js';
 import { readQuery } from '../db/queries.js';
+import { VIEWS } from '../db/views.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
@@ -215,4 +216,14 @@ export function transcriptTablesNamed(sql: string): string[] {
   const named = TRANSCRIPT_TABLES.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(sql));
   // A session's token and cost columns come from its responses.
   return named.includes('transcript_sessions') && !named.includes('transcript_messages') ? [...named, 'transcript_messages'] : named;
+}
+
+/**
+ * The documented tables `sql` reads (named after FROM or JOIN) that hold no row for what was
+ * loaded: the probe tables when no probe was, the transcript tables when no transcripts were. What
+ * `sql` warns of, since such a query returns no row and says nothing.
+ */
+export function unloadedTablesRead(sql: string, loaded: { probes: boolean; transcripts: boolean }): string[] {
+  const read = new Set([...sql.matchAll(/\b(?:from|join)\s+("?)(\w+)\1/gi)].map((m) => m[2]!.toLowerCase()));
+  return VIEWS.filter((v) => read.has(v.name) && !(v.transcripts ? loaded.transcripts : loaded.probes)).map((v) => v.name);
 }

@@ -9,7 +9,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { InputError, UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
-import { Evidence, type Source, transcriptTablesNamed } from '../../evidence.js';
+import { Evidence, type Source, transcriptTablesNamed, unloadedTablesRead } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { NUMERIC } from '../../output/sql.js';
@@ -105,6 +105,24 @@ function theQuery(query: string | undefined, rest: string[], opts: Options, stdi
   return { sql: query, source: '<argument>', probes: rest };
 }
 
+/** Say that the tables a query reads hold no row for what was loaded, and what would load them. */
+function emptyTablesWarning(io: IO, tables: string[]): void {
+  const transcripts = tables.filter((t) => t.startsWith('transcript_') || t === 'model_prices');
+  const probe = tables.filter((t) => !transcripts.includes(t));
+  if (probe.length) {
+    warn(
+      io,
+      `${probe.join(', ')}: no probe was read, so ${probe.length > 1 ? 'they hold' : 'it holds'} no row (name the probe beside --transcripts DIR to read its tables)`,
+    );
+  }
+  if (transcripts.length) {
+    warn(
+      io,
+      `${transcripts.join(', ')}: no transcripts were read, so ${transcripts.length > 1 ? 'they hold' : 'it holds'} no row (add --from transcripts for the probe's own, or --transcripts DIR)`,
+    );
+  }
+}
+
 export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command {
   return makeCommand<Options>(io, {
     name: 'sql',
@@ -138,6 +156,7 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
               transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
             }),
         async (ev) => {
+          emptyTablesWarning(io, unloadedTablesRead(sql, { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts }));
           const writer = streamWriter(format as TabularFormat, io.stdout, {
             style: style(),
             onOverflow: () =>
