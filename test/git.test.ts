@@ -3,7 +3,7 @@
  * repository's config names (core.fsmonitor, a hook, a clean filter), and the caller's GIT_*
  * variables do not send git to another repository. The pre-registration answer stays the same.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -14,6 +14,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -22,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitAll } from '../src/analysis/git-run.js';
-import { cli, probeFixture, repo } from './helpers.js';
+import { binPath, cli, probeFixture, repo } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -277,5 +278,32 @@ describe('git that never answers', () => {
     expect((err as Error).message).toBe(`${dir}: git did not answer in 1 s and was stopped`);
     // No process holds the FIFO open for reading: the git that waited on it was stopped with its shell.
     expect(() => openSync(head, constants.O_WRONLY | constants.O_NONBLOCK)).toThrow(/ENXIO/);
+  });
+
+  it('a Ctrl-C while git waits on that FIFO stops git too, and ends the command as the signal does', async () => {
+    const { dir } = committedProbe();
+    const head = join(dir, '.git', 'HEAD');
+    rmSync(head);
+    execFileSync('mkfifo', [head]);
+    const child = spawn(process.execPath, [binPath, 'verdict', dir], { stdio: 'ignore' });
+    const ended = new Promise<[number | null, string | null]>((done) => child.on('exit', (code, signal) => done([code, signal])));
+    // git runs in a process group of its own, which a Ctrl-C at a terminal does not reach. It is
+    // found by its folder (opening the FIFO to see whether it is read would let git go on).
+    const gits = () =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'git' && readlinkSync(`/proc/${p}/cwd`) === dir;
+          } catch {
+            return false;
+          }
+        });
+    for (let i = 0; i < 600 && gits().length === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
+    expect(gits()).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await ended).toEqual([null, 'SIGINT']);
+    for (let i = 0; i < 40 && gits().length > 0; i++) await new Promise((ok) => setTimeout(ok, 50));
+    expect(gits()).toEqual([]);
   });
 });

@@ -30,13 +30,50 @@ const configVars = (config: [string, string][] = []): [string, string][] => [
   ]),
 ];
 
+/** Seconds git may take in all, unless told otherwise: a .git/ is the probe's, and a FIFO among its files (HEAD, say) holds git for ever. */
+export const GIT_SECONDS = 60;
+
+/**
+ * The process groups of the shells running git now. A Ctrl-C reaches this process's group only, and
+ * a git waiting on a FIFO would outlive the command: the groups are stopped when it is stopped or
+ * exits, and the signal then ends it as it would have.
+ */
+const groups = new Set<number>();
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+function stopGroups(): void {
+  for (const g of groups) {
+    try {
+      process.kill(-g, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+  groups.clear();
+  listening(false);
+}
+function onSignal(signal: NodeJS.Signals): void {
+  stopGroups();
+  process.kill(process.pid, signal);
+}
+function listening(on: boolean): void {
+  for (const s of SIGNALS) process[on ? 'on' : 'removeListener'](s, onSignal);
+  process[on ? 'on' : 'removeListener']('exit', stopGroups);
+}
+function tracked(pid: number | undefined): () => void {
+  if (pid === undefined) return () => undefined;
+  if (groups.size === 0) listening(true);
+  groups.add(pid);
+  return () => {
+    groups.delete(pid);
+    if (groups.size === 0) listening(false);
+  };
+}
+
 /**
  * Run `calls` in `cwd` with `env` (less ENV and BASH_ENV, which a shell would read), each one's
  * output or null when it exits non-zero; undefined when the shell itself could not run them all
  * (the caller then runs them one by one). git's stderr is dropped, as execFile's callers drop it.
  */
-/** Seconds git may take in all, unless told otherwise: a .git/ is the probe's, and a FIFO among its files (HEAD, say) holds git for ever. */
-export const GIT_SECONDS = 60;
 
 const tooLong = (cwd: string, seconds: number) =>
   new InputError(
@@ -69,6 +106,7 @@ function gitBatch(
     // A process group of its own (spawn's `detached`; execFile leaves it out), so that a git the
     // shell waits on is stopped with it.
     const child = spawn('sh', ['-s'], { cwd, env: shellEnv, detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    const untrack = tracked(child.pid);
     const stopAll = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -87,10 +125,12 @@ function gitBatch(
     });
     child.on('error', () => {
       clearTimeout(timer);
+      untrack();
       done(undefined);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      untrack();
       if (late) return fail(tooLong(cwd, seconds));
       if (code !== 0 || size > maxBuffer) return done(undefined);
       const all = Buffer.concat(out);
