@@ -8,8 +8,8 @@
 --   arm         VARCHAR        arm id, e.g. K-CEIL
 --   phase       VARCHAR        phase id, e.g. A
 --   session_id  VARCHAR        the session the harness passed with --session-id
---   exit_code   BIGINT         exit status of the claude process
 --   status      VARCHAR        counted | pilot | void, from the registration's addenda
+--   exit_code   BIGINT         exit status of the claude process
 --   tools       STRUCT[]       {name, count} per tool, sorted by name; empty when no tool call;
 --                              NULL when the source has nothing for the spawn (no transcript: "gone")
 --   artifacts   VARCHAR[]      labels of the checked files that exist, in record order
@@ -100,8 +100,8 @@ final as (
         s.arm,
         s.phase,
         s.session_id,
-        s.exit_code,
         s.status,
+        s.exit_code,
         case when c.session_id is not null then coalesce(t.tools, []) end as tools,
         coalesce(a.artifacts, []) as artifacts,
         coalesce(m.markers, []) as markers,

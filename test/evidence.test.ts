@@ -257,6 +257,9 @@ describe('openEvidence from plain JavaScript', () => {
     const { openEvidence, UsageError } = await import('omg-evidence');
     const one = await openEvidence(bundled);
     expect((await one.census()).numRows()).toBe(28);
+    // The columns in the order the CLI prints them.
+    const header = (await cli(['census', bundled, '--format', 'csv'])).stdout.split('\r\n')[0];
+    expect((await one.census()).columnNames().join(',')).toBe(header);
     await one.close();
     const sparse: string[] = [bundled];
     sparse[2] = bundled; // a hole at 1
