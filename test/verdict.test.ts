@@ -434,6 +434,26 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it("a check over transcript views none of the command's own queries reads is evaluated as with every table built", async () => {
+    const dir = probeFixture('check-reads-transcripts');
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(0);
+    const conjunct = (JSON.parse(run.stdout) as { conjuncts: unknown[] }).conjuncts[0];
+    expect(conjunct).toEqual({
+      n: 1,
+      required: 'the transcripts hold lines, responses, calls and priced models',
+      result: '2 line(s), 1 response(s), 1 call(s) (0 in a sidechain), 0 result(s)',
+      holds: true,
+    });
+    // Every table built: the same answer.
+    const ev = await Evidence.open([dir], { transcripts: true });
+    try {
+      expect((await ev.verdicts())[0]!.conjuncts[0]).toEqual(conjunct);
+    } finally {
+      await ev.close();
+    }
+  });
+
   it('a check that never ends is stopped once the registered files have run checkTimeout seconds in all (60 unless told), naming its file', async () => {
     const ev = await Evidence.open([probeFixture('attack-endless-check')], { checkTimeout: 1 });
     try {

@@ -16,7 +16,7 @@ import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
-import { displayPath, inputFile, isWithin } from '../base/paths.js';
+import { displayPath, inputFile, isWithin, MAX_REGISTERED_BYTES } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
 
 /** A loaded probe: its id and absolute directory. */
@@ -178,7 +178,7 @@ async function runFile(
   }
   const where = displayPath(abs);
   const size = statSync(abs).size;
-  if (size > MAX_SQL_BYTES) {
+  if (size > MAX_REGISTERED_BYTES) {
     throw new InputError(
       `${where}: a ${spec.what} file of ${(size / 2 ** 20).toFixed(1)} MiB, over the 1 MiB a registered file may hold`,
       `a ${spec.what} is one SELECT: shorten it`,
@@ -239,9 +239,6 @@ async function runFile(
   }
   return res.rows[0]!;
 }
-
-/** The most bytes a registered SQL file may hold: it is read whole, and parsed, before it runs. */
-const MAX_SQL_BYTES = 2 ** 20;
 
 /** Seconds the registered triggers and checks of an evaluation may take in all, unless told otherwise. */
 export const CHECK_SECONDS = 60;

@@ -170,6 +170,9 @@ function inputStat(p: string, realRoot: string, folder: string): Stats | undefin
   return st.isSymbolicLink() ? statSync(resolveLink(p, realRoot, folder)) : st;
 }
 
+/** The most bytes a registered trigger or check file may hold: it is read whole, and parsed, before it runs. */
+export const MAX_REGISTERED_BYTES = 2 ** 20;
+
 /**
  * Check that `p`, an input inside `folder`, is a regular file this process can read, before anyone
  * opens it: a symbolic link must resolve inside the folder; a FIFO, a directory, a device or an

@@ -6,9 +6,9 @@ import { Database } from '../db/database.js';
 import { exportViews } from '../db/export.js';
 import { inStage, prepareExportFolder, refuseEvidenceOverlap } from './export-target.js';
 import { readQuery } from '../db/queries.js';
-import { VIEWS } from '../db/views.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
+import { registeredTablesNamed } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
 /** What loading is told of the facade's OpenOptions. */
@@ -93,7 +93,9 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
   const db = await opening;
   try {
     const only = options.queries;
-    const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
+    // A probe's registered checks may read any documented table, whatever the queries are.
+    const registered = only ? registeredTablesNamed(inputs.probes) : [];
+    const reads = only && new Set([...only.flatMap((q) => readQuery(q).reads), ...registered]);
     const transcriptReads = reads ?? (options.tables && new Set(options.tables));
     // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
     const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
@@ -108,7 +110,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
           messages: !transcriptReads || transcriptReads.has('transcript_messages') || transcriptReads.has('model_prices'),
           calls: !transcriptReads || transcriptReads.has('transcript_sessions') || transcriptReads.has('transcript_tool_uses'),
           // The queries read no call's input_keys, agent_id or is_sidechain; the user's SQL may.
-          fullCalls: !reads,
+          fullCalls: !reads || registered.length > 0,
           pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
@@ -187,43 +189,4 @@ export async function exportParquet(paths: string[], dir: string, options: OpenO
       exportViews(loaded.db, stage, { hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
     ),
   );
-}
-
-/** The tables loading transcripts can build. */
-const TRANSCRIPT_TABLES = [
-  'transcript_files',
-  'transcript_lines',
-  'transcript_sessions',
-  'transcript_tool_uses',
-  'transcript_tool_results',
-  'transcript_messages',
-  'model_prices',
-];
-
-/**
- * SQL that can reach a table without naming it: the catalog, SHOW, DESCRIBE, SUMMARIZE, PRAGMA,
- * and the functions that run a query or read a table given as a string.
- */
-const UNNAMED_READ = /\b(information_schema|pg_catalog|sqlite_master|duckdb_\w+|show|describe|summarize|pragma\w*|query(_table)?\s*\()/i;
-
-/**
- * The transcript tables `sql` names as words (OpenOptions.tables), so that a load for it builds
- * only those and what they are made from; every one when it could read a table it does not name
- * (UNNAMED_READ).
- */
-export function transcriptTablesNamed(sql: string): string[] {
-  if (UNNAMED_READ.test(sql)) return TRANSCRIPT_TABLES;
-  const named = TRANSCRIPT_TABLES.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(sql));
-  // A session's token and cost columns come from its responses.
-  return named.includes('transcript_sessions') && !named.includes('transcript_messages') ? [...named, 'transcript_messages'] : named;
-}
-
-/**
- * The documented tables `sql` reads (named after FROM or JOIN) that hold no row for what was
- * loaded: the probe tables when no probe was, the transcript tables when no transcripts were. What
- * `sql` warns of, since such a query returns no row and says nothing.
- */
-export function unloadedTablesRead(sql: string, loaded: { probes: boolean; transcripts: boolean }): string[] {
-  const read = new Set([...sql.matchAll(/\b(?:from|join)\s+("?)(\w+)\1/gi)].map((m) => m[2]!.toLowerCase()));
-  return VIEWS.filter((v) => read.has(v.name) && !(v.transcripts ? loaded.transcripts : loaded.probes)).map((v) => v.name);
 }
