@@ -12,10 +12,19 @@ import { InputError } from '../src/base/errors.js';
 import { Evidence } from '../src/evidence.js';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
 
+const HINT_ENDLESS =
+  "a check is one SELECT over the views, answered in moments: make it do less, or give it longer with --check-timeout SECONDS, or the library's checkTimeout";
+
 const temps: string[] = [];
 afterEach(() => {
   for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
 });
+
+function temp(): string {
+  const root = mkdtempSync(join(tmpdir(), 'omg-verdict-'));
+  temps.push(root);
+  return root;
+}
 
 /** A copy of a probe in a fresh temporary folder (outside any git repository). */
 function copyProbe(from: string, name = '0017-staged-agent-restores-layer-1'): string {
@@ -462,13 +471,30 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
       expect((err as InputError).message).toBe(
         `${checkOf('attack-endless-check', '1-endless.sql')}: the registered triggers and checks ran for more than 1 s in all, and this check was stopped`,
       );
-      expect((err as InputError).hint).toBe('a check is one SELECT over the views, answered in moments: make it do less');
+      expect((err as InputError).hint).toBe(HINT_ENDLESS);
     } finally {
       await ev.close();
     }
     await expect(Evidence.open([], { checkTimeout: -1 })).rejects.toThrow(
       'openEvidence(paths, options): checkTimeout must be a number of seconds, 0 or more (0: never)',
     );
+  });
+
+  it('--check-timeout SECONDS gives the CLI the same bound: verdict, arms, report and render', async () => {
+    const dir = probeFixture('attack-endless-check');
+    const stopped = `omg-evidence: ${checkOf('attack-endless-check', '1-endless.sql')}: the registered triggers and checks ran for more than 1 s in all, and this check was stopped (${HINT_ENDLESS})\n`;
+    for (const args of [['verdict'], ['arms'], ['report', '--html', join(temp(), 'r.html')]]) {
+      expect(await cli([...args, dir, '--check-timeout', '1'])).toEqual({ code: 1, stdout: '', stderr: stopped });
+    }
+    const doc = join(temp(), 'doc.md');
+    writeFileSync(doc, `<!-- omg-evidence:begin verdict probe=${join(repo, dir)} -->\n<!-- omg-evidence:end -->\n`);
+    expect(await cli(['render', doc, '--check-timeout', '1'])).toEqual({ code: 1, stdout: '', stderr: stopped });
+    expect(await cli(['verdict', '--check-timeout', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "omg-evidence: option '--check-timeout <seconds>' argument 'x' is invalid. give a number of seconds, 0 for none.\n(run with --help for usage)\n",
+    });
   });
 
   it('many checks, each short of checkTimeout, are stopped once they have run that long in all', async () => {

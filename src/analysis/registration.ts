@@ -214,7 +214,7 @@ async function runFile(
     if (!late) throw err;
     throw new InputError(
       `${where}: the registered triggers and checks ran for more than ${budget.seconds} s in all, and this ${spec.what} was stopped`,
-      `a ${spec.what} is one SELECT over the views, answered in moments: make it do less`,
+      `a ${spec.what} is one SELECT over the views, answered in moments: make it do less, or give it longer with --check-timeout SECONDS, or the library's checkTimeout`,
       { cause: err },
     );
   } finally {

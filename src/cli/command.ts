@@ -99,9 +99,9 @@ export function makeEvidenceCommand<O extends { format?: string; wide?: boolean;
   });
 }
 
-/** The probes named, warnings printed on stderr, and --db when given. */
-function openProbes(call: Call<{ db?: string }>): Promise<Evidence> {
-  return Evidence.open(call.probes, { onWarning: call.onWarning, db: call.opts.db });
+/** The probes named, warnings printed on stderr, and --db and --check-timeout when given. */
+function openProbes(call: Call<{ db?: string; checkTimeout?: number }>): Promise<Evidence> {
+  return Evidence.open(call.probes, { onWarning: call.onWarning, db: call.opts.db, checkTimeout: call.opts.checkTimeout });
 }
 
 /** Open evidence, use it, and close it whatever happens. */

@@ -124,12 +124,21 @@ export function memoryLimitOption(): Option {
   });
 }
 
+function seconds(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
+  return n;
+}
+
 export function timeoutOption(): Option {
-  return new Option('--timeout <seconds>', 'interrupt the query after this many seconds; 0: never').default(60).argParser((v: string) => {
-    const n = Number(v);
-    if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
-    return n;
-  });
+  return new Option('--timeout <seconds>', 'interrupt the query after this many seconds; 0: never').default(60).argParser(seconds);
+}
+
+/** The seconds a probe's registered triggers and checks may run in all (OpenOptions.checkTimeout): a check is evidence, and may be made never to end. */
+export function checkTimeoutOption(): Option {
+  return new Option('--check-timeout <seconds>', "stop the probe's registered triggers and checks after this many seconds in all; 0: never")
+    .default(60)
+    .argParser(seconds);
 }
 
 /** Say on stderr which folder of sessions is read when none was named, and how many transcript files it holds (sub-agents' too). */

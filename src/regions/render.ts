@@ -138,10 +138,14 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
 /** Opens each distinct set of probes once per run. */
 export class EvidenceCache {
   private readonly open = new Map<string, Promise<Evidence>>();
+  /** `checkTimeout`: OpenOptions.checkTimeout, for the verdicts and arms regions. */
+  constructor(private readonly checkTimeout?: number) {}
   get(probes: string[], from: Source): Promise<Evidence> {
     const key = JSON.stringify([probes, from]);
-    if (!this.open.has(key))
-      this.open.set(key, Evidence.open(probes, { transcripts: from === 'transcripts' ? true : undefined, ownTranscripts: true }));
+    if (!this.open.has(key)) {
+      const transcripts = from === 'transcripts' ? true : undefined;
+      this.open.set(key, Evidence.open(probes, { transcripts, ownTranscripts: true, checkTimeout: this.checkTimeout }));
+    }
     return this.open.get(key)!;
   }
   async close(): Promise<void> {

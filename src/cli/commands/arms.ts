@@ -7,14 +7,14 @@ import { formatArms } from '../../output/arms.js';
 import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
-import { dbOption } from '../options.js';
+import { checkTimeoutOption, dbOption } from '../options.js';
 
 export function makeArmsCommand(io: IO): Command {
   return makeEvidenceCommand(io, {
     name: 'arms',
     description: 'the per-arm result table, in registration order',
     formats: TABULAR_FORMATS,
-    options: [dbOption()],
+    options: [dbOption(), checkTimeoutOption()],
     rows: (ev) => ev.armRows(),
     print: (rows, format, style) => formatArms(rows, format as TabularFormat, style),
   });

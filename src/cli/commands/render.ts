@@ -11,6 +11,7 @@ import { unifiedDiff } from '../../regions/diff.js';
 import { DiffersError, InputError } from '../../base/errors.js';
 import { makeCommand } from '../command.js';
 import { say, type IO } from '../io.js';
+import { checkTimeoutOption } from '../options.js';
 import { displayPath } from '../../base/paths.js';
 import type { Parsed } from '../../regions/document.js';
 import type { Rendered } from '../../regions/render.js';
@@ -37,7 +38,7 @@ function regionDiff(doc: Parsed, r: Rendered): string {
 }
 
 export function makeRenderCommand(io: IO, help: () => string): Command {
-  return makeCommand<{ check?: boolean; diff?: boolean; force?: boolean }>(io, {
+  return makeCommand<{ check?: boolean; diff?: boolean; force?: boolean; checkTimeout?: number }>(io, {
     name: 'render',
     description: 'regenerate the tables inside markdown documents from the evidence; --check exits 3 when any is stale',
     arguments: [['<doc...>', 'markdown documents with <!-- omg-evidence:begin … --> regions']],
@@ -45,6 +46,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
       new Option('--check', 'write nothing; exit 3 when a region is stale, with a diff'),
       new Option('--diff', 'print the diff of each region that changes'),
       new Option('--force', 'overwrite regions that were edited by hand'),
+      checkTimeoutOption(),
     ],
     action: async ({ args, opts, onWarning }) => {
       const docs = args[0] as string[];
@@ -53,7 +55,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
         import('../../regions/document.js'),
         import('../../regions/render.js'),
       ]);
-      const cache = new EvidenceCache();
+      const cache = new EvidenceCache(opts.checkTimeout);
       try {
         // Parse every document first, so a bad marker anywhere stops the run before anything is written.
         // A document named twice (through a symlink too) is rendered once: a second write would find

@@ -24,7 +24,7 @@ import {
 } from '../../evidence.js';
 import { makeCommand, withEvidence } from '../command.js';
 import { say, type IO } from '../io.js';
-import { dbOption, sayDefaultSessions, transcriptsOption } from '../options.js';
+import { checkTimeoutOption, dbOption, sayDefaultSessions, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 /**
@@ -44,6 +44,7 @@ interface ReportOptions {
   transcripts?: string;
   db?: string;
   force?: boolean;
+  checkTimeout?: number;
 }
 
 /**
@@ -95,6 +96,7 @@ export function makeReportCommand(io: IO): Command {
       new Option('--html <file>', 'the HTML file to write').makeOptionMandatory(),
       transcriptsOption('sessions'),
       dbOption(),
+      checkTimeoutOption(),
       new Option('--force', 'replace a file that is not a report omg-evidence wrote, or one edited since'),
     ],
     action: async ({ probes, opts, onWarning }) => {
@@ -119,6 +121,7 @@ export function makeReportCommand(io: IO): Command {
               transcripts: opts.transcripts,
               // Each probe's own transcripts/ tells which markers its spawns could have forged.
               ownTranscripts: true,
+              checkTimeout: opts.checkTimeout,
               queries: [...PROBE_REPORT_QUERIES, ...(sessions ? TRANSCRIPT_REPORT_QUERIES : [])],
             });
       const html = await withEvidence(opening, async (ev) => {

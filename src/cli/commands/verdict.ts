@@ -10,18 +10,21 @@ import { forgeryWarnings } from '../../output/census-block.js';
 import { formatVerdicts, type VerdictFormat } from '../../output/verdict.js';
 import { makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
-import { dbOption } from '../options.js';
+import { checkTimeoutOption, dbOption } from '../options.js';
 
 export function makeVerdictCommand(io: IO): Command {
-  return makeEvidenceCommand<{ format?: VerdictFormat; wide?: boolean; db?: string }, Awaited<ReturnType<Evidence['verdicts']>>>(io, {
+  return makeEvidenceCommand<
+    { format?: VerdictFormat; wide?: boolean; db?: string; checkTimeout?: number },
+    Awaited<ReturnType<Evidence['verdicts']>>
+  >(io, {
     name: 'verdict',
     description: "the probe's verdict against the conjuncts registered before its first spawn (exit 4 when it does not hold)",
     formats: ['table', 'markdown', 'json'],
-    options: [dbOption()],
+    options: [dbOption(), checkTimeoutOption()],
     // Each probe's own transcripts/ is read when present, to tell which markers the spawns could have forged.
     // It loads only what its queries read (a probe's transcripts' lines and usage are not).
     open: ({ probes, opts, onWarning }) =>
-      Evidence.open(probes, { onWarning, db: opts.db, ownTranscripts: true, queries: VERDICT_QUERIES }),
+      Evidence.open(probes, { onWarning, db: opts.db, ownTranscripts: true, queries: VERDICT_QUERIES, checkTimeout: opts.checkTimeout }),
     rows: (ev) => ev.verdicts(),
     print: (vs, format, style) => formatVerdicts(vs, format as VerdictFormat, style),
     after: async (vs, ev, { onWarning }) => {
