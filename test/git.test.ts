@@ -267,6 +267,18 @@ describe('git is only read', () => {
   });
 });
 
+/** The git processes running in `dir` (opening a FIFO to see whether git reads it would let git go on). */
+const gitsIn = (dir: string) =>
+  readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'git' && readlinkSync(`/proc/${p}/cwd`) === dir;
+      } catch {
+        return false;
+      }
+    });
+
 describe('git that never answers', () => {
   it('a .git/HEAD that is a FIFO is stopped after the time git is given, an error naming the probe, no git left waiting', async () => {
     const { dir } = committedProbe();
@@ -287,23 +299,41 @@ describe('git that never answers', () => {
     execFileSync('mkfifo', [head]);
     const child = spawn(process.execPath, [binPath, 'verdict', dir], { stdio: 'ignore' });
     const ended = new Promise<[number | null, string | null]>((done) => child.on('exit', (code, signal) => done([code, signal])));
-    // git runs in a process group of its own, which a Ctrl-C at a terminal does not reach. It is
-    // found by its folder (opening the FIFO to see whether it is read would let git go on).
-    const gits = () =>
-      readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            return readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'git' && readlinkSync(`/proc/${p}/cwd`) === dir;
-          } catch {
-            return false;
-          }
-        });
+    // git runs in a process group of its own, which a Ctrl-C at a terminal does not reach.
+    const gits = () => gitsIn(dir);
     for (let i = 0; i < 600 && gits().length === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
     expect(gits()).toHaveLength(1);
     child.kill('SIGINT');
     expect(await ended).toEqual([null, 'SIGINT']);
     for (let i = 0; i < 40 && gits().length > 0; i++) await new Promise((ok) => setTimeout(ok, 50));
     expect(gits()).toEqual([]);
+  });
+
+  it("in a program that listens for SIGINT itself, a Ctrl-C stops git, fails the verdict, and is that program's to handle", async () => {
+    const { dir } = committedProbe();
+    const head = join(dir, '.git', 'HEAD');
+    rmSync(head);
+    execFileSync('mkfifo', [head]);
+    const program = [
+      `const { openEvidence } = await import(${JSON.stringify(join(repo, 'dist', 'index.js'))});`,
+      "let n = 0; process.on('SIGINT', () => console.log('handled', ++n));",
+      `const ev = await openEvidence([${JSON.stringify(dir)}]);`,
+      "console.log('opened');",
+      'try { await ev.verdicts(); } catch (e) { console.log(e.message); }',
+      'await ev.close();',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    const ended = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    for (let i = 0; i < 600 && gitsIn(dir).length === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
+    expect(gitsIn(dir)).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await ended).toBe(0);
+    // Once, by the program; git not run again one by one, and none left waiting.
+    expect(out).toBe(`opened\nhandled 1\n${dir}: git was stopped by a signal\n`);
+    expect(gitsIn(dir)).toEqual([]);
   });
 });

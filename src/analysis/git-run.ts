@@ -34,14 +34,16 @@ const configVars = (config: [string, string][] = []): [string, string][] => [
 export const GIT_SECONDS = 60;
 
 /**
- * The process groups of the shells running git now. A Ctrl-C reaches this process's group only, and
- * a git waiting on a FIFO would outlive the command: the groups are stopped when it is stopped or
- * exits, and the signal then ends it as it would have.
+ * The process groups of the shells running git now, each with what to do when a signal stops it. A
+ * Ctrl-C reaches this process's group only, and a git waiting on a FIFO would outlive the command:
+ * the groups are stopped when it is stopped or exits. The signal then ends it as it would have,
+ * unless the program that runs omg-evidence listens for it too; that program decides.
  */
-const groups = new Set<number>();
+const groups = new Map<number, () => void>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 function stopGroups(): void {
-  for (const g of groups) {
+  for (const [g, stopped] of groups) {
+    stopped();
     try {
       process.kill(-g, 'SIGKILL');
     } catch {
@@ -53,27 +55,21 @@ function stopGroups(): void {
 }
 function onSignal(signal: NodeJS.Signals): void {
   stopGroups();
-  process.kill(process.pid, signal);
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
 function listening(on: boolean): void {
   for (const s of SIGNALS) process[on ? 'on' : 'removeListener'](s, onSignal);
   process[on ? 'on' : 'removeListener']('exit', stopGroups);
 }
-function tracked(pid: number | undefined): () => void {
+function tracked(pid: number | undefined, stopped: () => void): () => void {
   if (pid === undefined) return () => undefined;
   if (groups.size === 0) listening(true);
-  groups.add(pid);
+  groups.set(pid, stopped);
   return () => {
     groups.delete(pid);
     if (groups.size === 0) listening(false);
   };
 }
-
-/**
- * Run `calls` in `cwd` with `env` (less ENV and BASH_ENV, which a shell would read), each one's
- * output or null when it exits non-zero; undefined when the shell itself could not run them all
- * (the caller then runs them one by one). git's stderr is dropped, as execFile's callers drop it.
- */
 
 const tooLong = (cwd: string, seconds: number) =>
   new InputError(
@@ -81,6 +77,12 @@ const tooLong = (cwd: string, seconds: number) =>
     "a FIFO or a device among the files of the probe's .git/ keeps git waiting: remove it, or give the probe without its .git/",
   );
 
+/**
+ * Run `calls` in `cwd` with `env` (less ENV and BASH_ENV, which a shell would read), each one's
+ * output or null when it exits non-zero; undefined when the shell itself could not run them all
+ * (the caller then runs them one by one). git's stderr is dropped, as execFile's callers drop it.
+ * A batch a signal stopped is an error: its git is not run again one by one.
+ */
 function gitBatch(
   cwd: string,
   env: NodeJS.ProcessEnv,
@@ -106,7 +108,10 @@ function gitBatch(
     // A process group of its own (spawn's `detached`; execFile leaves it out), so that a git the
     // shell waits on is stopped with it.
     const child = spawn('sh', ['-s'], { cwd, env: shellEnv, detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
-    const untrack = tracked(child.pid);
+    let signalled = false;
+    const untrack = tracked(child.pid, () => {
+      signalled = true;
+    });
     const stopAll = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -132,6 +137,7 @@ function gitBatch(
       clearTimeout(timer);
       untrack();
       if (late) return fail(tooLong(cwd, seconds));
+      if (signalled) return fail(new InputError(`${displayPath(cwd)}: git was stopped by a signal`, 'run it again'));
       if (code !== 0 || size > maxBuffer) return done(undefined);
       const all = Buffer.concat(out);
       const results: (string | null)[] = [];
