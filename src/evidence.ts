@@ -18,7 +18,7 @@ import { type Opened, openSealed, openSealedForExtract } from './load/open-seale
 import type { OpenOptions } from './load/open.js';
 import { checkOptions, checkSource, checkSqlArguments, refuse, refuseTables } from './load/open-options.js';
 export { exportParquet, type OpenOptions } from './load/open.js';
-export { transcriptTablesNamed, unloadedTablesRead } from './load/tables-named.js';
+export { transcriptTablesNamed, unloadedTables } from './load/tables-named.js';
 import { table, tabled, type Tabled } from './output/arquero.js';
 import { verdicts, type Verdict } from './analysis/verdict.js';
 import { auditProbes as audit, type Audit } from './analysis/audit.js';

@@ -82,30 +82,49 @@ describe('sql', () => {
     expect(run.stdout).toBe('sessions\r\n24\r\n');
   });
 
-  it('warns when the query reads tables that hold no row for what was loaded, and runs it', async () => {
+  it('warns when the query reads tables that hold no row for what was loaded (as DuckDB parses it), and runs it', async () => {
     const dir = join('test', 'fixtures', 'transcripts', 'edge-cases');
-    expect(
-      await cli(['sql', '--transcripts', dir, 'select count(*) as spawns from spawns join tool_uses using (probe)', '--format', 'csv']),
-    ).toEqual({
+    const noProbe = (tables: string, advice = 'name the probe beside --transcripts DIR to read its tables') =>
+      `omg-evidence: warning: ${tables} no row: no probe was read (${advice})\n`;
+    const run = (args: string[]) => cli(['sql', ...args, '--format', 'csv']);
+    expect(await run(['--transcripts', dir, 'select count(*) as spawns from spawns join tool_uses using (probe)'])).toEqual({
       code: 0,
       stdout: 'spawns\r\n0\r\n',
-      stderr:
-        'omg-evidence: warning: spawns, tool_uses: no probe was read, so they hold no row (name the probe beside --transcripts DIR to read its tables)\n',
+      stderr: noProbe('spawns, tool_uses hold'),
     });
-    expect(await cli(['sql', 'select count(*) as n from "transcript_sessions"', '--format', 'csv'])).toEqual({
+    // Qualified by main, or in a list of tables: read all the same.
+    for (const q of [
+      'select count(*) from main.spawns',
+      'select count(*) from "main"."spawns"',
+      'select count(*) from transcript_sessions, spawns',
+    ]) {
+      expect((await run(['--transcripts', dir, q])).stderr).toBe(noProbe('spawns holds'));
+    }
+    expect(await run(['select count(*) as n from "transcript_sessions"'])).toEqual({
       code: 0,
       stdout: 'n\r\n0\r\n',
       stderr:
-        "omg-evidence: warning: transcript_sessions: no transcripts were read, so it holds no row (add --from transcripts for the probe's own, or --transcripts DIR)\n",
+        "omg-evidence: warning: transcript_sessions holds no row: no transcripts were read (add --from transcripts for the probe's own, or --transcripts DIR)\n",
     });
-    // Named only as a column, or read where it was loaded: nothing to say.
+    // Named but not read (a CTE, a string, a comment, a column), read where it was loaded, or the
+    // price table (always loaded): nothing to say.
     for (const args of [
+      ['--transcripts', dir, 'with spawns as (select 1 as x) select count(*) as n from spawns'],
+      ['--transcripts', dir, "select 'from spawns' as s -- join tool_uses"],
       ['--transcripts', dir, 'select count(*) as spawns from transcript_sessions'],
+      ['--transcripts', dir, 'select count(*) as n from model_prices'],
+      ['select count(*) as n from model_prices'],
       ['--from', 'transcripts', 'select count(*) as n from transcript_sessions join spawns using (session_id)'],
     ]) {
-      const run = await cli(['sql', ...args, '--format', 'csv']);
-      expect([run.code, run.stderr]).toEqual([0, '']);
+      const ran = await run(args);
+      expect([ran.code, ran.stderr]).toEqual([0, '']);
     }
+    // A database holds what its load was given: the advice is to load it again.
+    const db = join(temp(), 't.duckdb');
+    expect((await cli(['load', '--transcripts', dir, '--db', db])).code).toBe(0);
+    expect((await run(['--transcripts', dir, '--db', db, 'select count(*) from spawns'])).stderr).toBe(
+      noProbe('spawns holds', 'the database was built without one: load it again naming the probe'),
+    );
   });
 
   it('builds only the transcript tables the query names, each as a full load has it', async () => {
@@ -887,9 +906,13 @@ describe('persisted databases of transcripts only', () => {
       code: 0,
       stdout: 'spawns,calls\r\n0,6\r\n',
       stderr:
-        'omg-evidence: warning: spawns: no probe was read, so it holds no row (name the probe beside --transcripts DIR to read its tables)\n',
+        'omg-evidence: warning: spawns holds no row: no probe was read (name the probe beside --transcripts DIR to read its tables)\n',
     });
-    expect(await cli(['sql', ...transcripts, '--db', db, query, '--format', 'csv'])).toEqual(fresh);
+    expect(await cli(['sql', ...transcripts, '--db', db, query, '--format', 'csv'])).toEqual({
+      ...fresh,
+      stderr:
+        'omg-evidence: warning: spawns holds no row: no probe was read (the database was built without one: load it again naming the probe)\n',
+    });
   });
 
   it('--transcripts DIR with --from transcripts loads the bundled probe too, as census reads it', async () => {

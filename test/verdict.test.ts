@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../src/base/errors.js';
+import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
+import { registeredTablesRead } from '../src/load/tables-named.js';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const HINT_ENDLESS =
@@ -460,6 +462,30 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
       expect((await ev.verdicts())[0]!.conjuncts[0]).toEqual(conjunct);
     } finally {
       await ev.close();
+    }
+  });
+
+  it('what a load that evaluates the registration builds for it: the tables its files read, as DuckDB parses them', async () => {
+    const db = await Database.open();
+    try {
+      expect(await registeredTablesRead(db, [probeFixture('check-reads-transcripts')])).toEqual([
+        'transcript_lines',
+        'transcript_tool_uses',
+        'transcript_tool_results',
+        'transcript_messages',
+        'model_prices',
+      ]);
+      // Named in a comment, or in notes beside the checks that are no SELECT: nothing read.
+      const dir = copyProbe(probeFixture('check-reads-transcripts'), 'named-not-read');
+      const conjuncts = join(dir, 'registration', 'conjuncts');
+      writeFileSync(
+        join(conjuncts, '1-transcript-views.sql'),
+        '-- transcript_lines\nselect true as holds, count(*)::VARCHAR as result from spawns\n',
+      );
+      writeFileSync(join(conjuncts, 'README.txt'), 'These checks never read transcript_messages.\n');
+      expect(await registeredTablesRead(db, [dir])).toEqual([]);
+    } finally {
+      db.close();
     }
   });
 

@@ -18,6 +18,7 @@ import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
 import { displayPath, inputFile, isWithin, MAX_REGISTERED_BYTES } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
+import { findTableRef, isNode, type Node, tableName } from '../db/table-refs.js';
 
 /** A loaded probe: its id and absolute directory. */
 type Probe = { id: string; dir: string };
@@ -57,60 +58,23 @@ const TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest', 'json_eac
  */
 const TABLE_REFS = new Set(['BASE_TABLE', 'SUBQUERY', 'JOIN', 'TABLE_FUNCTION', 'EXPRESSION_LIST', 'EMPTY', 'EMPTY_FROM', 'PIVOT']);
 
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * The first thing the syntax tree `node` reads that a registered file may not, in words, or null.
- * `ctes` are the CTE names in scope: a CTE's body sees the CTEs before it (and itself when it is
- * recursive), the query after them sees them all, as DuckDB binds them.
- */
-function forbidden(node: unknown, ctes: ReadonlySet<string>): string | null {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      const why = forbidden(item, ctes);
-      if (why) return why;
-    }
-    return null;
+/** What a table reference in a registered file's syntax tree reads that it may not, in words; undefined when it may. */
+function forbidden(ref: Node, scope: ReadonlySet<string>): string | undefined {
+  if (!TABLE_REFS.has(String(ref.type))) return 'the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog';
+  if (ref.type === 'BASE_TABLE') {
+    const [catalog, schema, table] = tableName(ref);
+    const name = table.toLowerCase();
+    const plain = catalog === '' && schema === '';
+    const ok = catalog === '' && (schema === '' || schema.toLowerCase() === 'main') && (READABLE.has(name) || (plain && scope.has(name)));
+    if (!ok) return `"${[catalog, schema, table].filter(Boolean).join('.')}", which is not a documented view`;
   }
-  if (!isNode(node)) return null;
-  let scope = ctes;
-  const map = isNode(node.cte_map) && Array.isArray(node.cte_map.map) ? (node.cte_map.map as Node[]) : [];
-  if (map.length) {
-    const seen = new Set(ctes);
-    for (const entry of map) {
-      const name = String(entry.key).toLowerCase();
-      const query = isNode(entry.value) ? entry.value.query : undefined;
-      const recursive = isNode(query) && isNode(query.node) && query.node.type === 'RECURSIVE_CTE_NODE';
-      const why = forbidden(query, recursive ? new Set([...seen, name]) : seen);
-      if (why) return why;
-      seen.add(name);
-    }
-    scope = seen;
+  if (ref.type === 'TABLE_FUNCTION') {
+    const fn = isNode(ref.function) ? ref.function : {};
+    const name = String(fn.function_name ?? '');
+    if (!TABLE_FUNCTIONS.has(name.toLowerCase()) || fn.schema || fn.catalog)
+      return `${name}(), a table function that may read files or the catalog`;
   }
-  // A table reference: expressions carry `class`, query nodes no `alias`.
-  if (typeof node.type === 'string' && !('class' in node) && 'alias' in node && 'query_location' in node) {
-    if (!TABLE_REFS.has(node.type)) return 'the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog';
-    if (node.type === 'BASE_TABLE') {
-      const [catalog, schema, table] = [node.catalog_name, node.schema_name, node.table_name].map((x) => String(x ?? ''));
-      const name = table.toLowerCase();
-      const plain = catalog === '' && schema === '';
-      const ok = catalog === '' && (schema === '' || schema.toLowerCase() === 'main') && (READABLE.has(name) || (plain && scope.has(name)));
-      if (!ok) return `"${[catalog, schema, table].filter(Boolean).join('.')}", which is not a documented view`;
-    }
-    if (node.type === 'TABLE_FUNCTION') {
-      const fn = isNode(node.function) ? node.function : {};
-      const name = String(fn.function_name ?? '');
-      if (!TABLE_FUNCTIONS.has(name.toLowerCase()) || fn.schema || fn.catalog)
-        return `${name}(), a table function that may read files or the catalog`;
-    }
-  }
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'cte_map') continue;
-    const why = forbidden(value, scope);
-    if (why) return why;
-  }
-  return null;
+  return undefined;
 }
 
 /**
@@ -143,7 +107,7 @@ async function mustBeAQuestion(box: Database, sql: string, where: string, spec: 
     const what = n === 0 ? 'no SQL statement' : `${n} statements (${Array(n).fill('SELECT').join(', ')})`;
     throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
   }
-  const why = forbidden(parsed.statements[0], new Set());
+  const why = findTableRef(parsed.statements[0], forbidden);
   if (why) throw new InputError(`${where}: a ${spec.what} reads only the documented views; this one reads ${why}`, hint);
 }
 

@@ -13,7 +13,6 @@ import { defaultMemoryLimit, fileOptions, INSTANCE_OPTIONS, takeEarly } from './
 import { type Params, sqlIdentifier, sqlString } from './sql-text.js';
 import {
   type Limits,
-  type ParsedSql,
   type RowSink,
   gatherStatements,
   interruptOnAbort,
@@ -23,11 +22,13 @@ import {
   streamStatements,
   transactionError,
 } from './statements.js';
+import { type ParsedSql, parseSql } from './table-refs.js';
 import { type Result, resultOf } from './values.js';
 
 // The wrapper's vocabulary, from one module.
 export type { Row, Result } from './values.js';
-export type { Limits, RowSink, ParsedSql } from './statements.js';
+export type { Limits, RowSink } from './statements.js';
+export type { ParsedSql } from './table-refs.js';
 export { sqlString, sqlIdentifier, textList, pathList, type Params } from './sql-text.js';
 
 /**
@@ -207,9 +208,8 @@ export class Database {
    * DuckDB's own parse of `sql` (json_serialize_sql): the syntax tree of each statement when all are
    * SELECTs, else DuckDB's error. It parses only: nothing is bound or run.
    */
-  async parse(sql: string): Promise<ParsedSql> {
-    const res = await this.query(`select json_serialize_sql($sql::VARCHAR)::VARCHAR as tree`, { sql });
-    return JSON.parse(String(res.rows[0]!.tree)) as ParsedSql;
+  parse(sql: string): Promise<ParsedSql> {
+    return parseSql(this.con, sql);
   }
 
   /** The type of each statement of `sql` (SELECT, CREATE, …), as DuckDB parses it; UNKNOWN for one that does not prepare alone. */

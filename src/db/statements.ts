@@ -11,6 +11,7 @@ import {
   StatementType,
 } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
+import { tablesReadBy } from './table-refs.js';
 import { timerAfter } from '../base/timer.js';
 import type { Params } from './sql-text.js';
 import { deduplicated, jsonExact, jsonText, type Result, type Row, toPlain, UNSAFE_INTEGER } from './values.js';
@@ -32,6 +33,8 @@ export interface Limits {
  */
 export interface RowSink {
   mode: 'text' | 'json' | 'plain';
+  /** Told the tables the SQL reads (tablesReadBy), before it runs. */
+  tables?(read: string[]): void | Promise<void>;
   columns(columns: { name: string; type: string }[]): void | Promise<void>;
   rows(rows: unknown[][]): void | Promise<void>;
 }
@@ -41,9 +44,6 @@ function returnsRows(prepared: DuckDBPreparedStatement): boolean {
   if (prepared.statementType === StatementType.SELECT || prepared.statementType === StatementType.EXPLAIN) return true;
   return !(prepared.columnCount === 1 && ['Count', 'Success'].includes(prepared.columnName(0)));
 }
-
-/** What json_serialize_sql returns: each statement's syntax tree, or DuckDB's error. */
-export type ParsedSql = { error: false; statements: { node: unknown }[] } | { error: true; error_type: string; error_message: string };
 
 /** The error for SQL, run in a sandbox, whose statement `i` would end the sandbox's transaction. */
 export function transactionError(source: string, i: number): QueryError {
@@ -104,6 +104,7 @@ export async function streamStatements(
   sink: RowSink,
   limits: Limits = {},
 ): Promise<void> {
+  if (sink.tables) await sink.tables(await tablesReadBy(con, sql));
   let extracted: DuckDBExtractedStatements;
   try {
     extracted = await con.extractStatements(sql);

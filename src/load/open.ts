@@ -8,7 +8,7 @@ import { inStage, prepareExportFolder, refuseEvidenceOverlap } from './export-ta
 import { readQuery } from '../db/queries.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
-import { registeredTablesNamed } from './tables-named.js';
+import { registeredTablesRead } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
 /** What loading is told of the facade's OpenOptions. */
@@ -93,8 +93,11 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
   const db = await opening;
   try {
     const only = options.queries;
-    // A probe's registered checks may read any documented table, whatever the queries are.
-    const registered = only ? registeredTablesNamed(inputs.probes) : [];
+    // A probe's registered checks may read any documented table, whatever the queries are; they run
+    // for the queries that read their answers.
+    const answers = ['trigger_results', 'conjunct_results'];
+    const evaluates = only?.some((q) => readQuery(q).reads.some((t) => answers.includes(t))) === true;
+    const registered = evaluates ? await registeredTablesRead(db, inputs.probes) : [];
     const reads = only && new Set([...only.flatMap((q) => readQuery(q).reads), ...registered]);
     const transcriptReads = reads ?? (options.tables && new Set(options.tables));
     // Queries of transcripts alone, with no probe named, read no probe table, so none is made.

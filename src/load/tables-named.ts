@@ -1,10 +1,13 @@
 /**
- * Which tables SQL reads, by the names it holds: what a load for that SQL alone builds (a user's
- * own, a probe's registered checks), and what `sql` warns of when a table it reads was not loaded.
+ * Which tables SQL reads: what a load for that SQL alone builds (a user's own, by the names it holds;
+ * a probe's registered checks, as DuckDB parses them), and what `sql` warns of when a table it reads
+ * was not loaded.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputFile, listFiles, MAX_REGISTERED_BYTES } from '../base/paths.js';
+import type { Database } from '../db/database.js';
+import { tablesRead } from '../db/table-refs.js';
 import { VIEWS } from '../db/views.js';
 
 /** The tables loading transcripts can build. */
@@ -33,41 +36,50 @@ export function transcriptTablesNamed(sql: string): string[] {
   return UNNAMED_READ.test(sql) ? TRANSCRIPT_TABLES : namedAsWords(sql);
 }
 
-function namedAsWords(sql: string): string[] {
-  const named = TRANSCRIPT_TABLES.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(sql));
-  // A session's token and cost columns come from its responses.
-  return named.includes('transcript_sessions') && !named.includes('transcript_messages') ? [...named, 'transcript_messages'] : named;
-}
+const namedAsWords = (sql: string) => withMessages(TRANSCRIPT_TABLES.filter((t) => new RegExp(`\\b${t}\\b`, 'i').test(sql)));
+
+// A session's token and cost columns come from its responses.
+const withMessages = (named: string[]) =>
+  named.includes('transcript_sessions') && !named.includes('transcript_messages') ? [...named, 'transcript_messages'] : named;
 
 /**
- * The transcript tables the registered triggers and checks of `probes` name, so that a load for
- * some queries alone builds them too: a registered file may read any documented view, and runs
- * whatever the queries are. It can name a table only as a word (docs/registration.md refuses the
- * catalog and SHOW). A file that cannot be read here is left to its evaluation, which says why.
+ * The transcript tables the registered triggers and checks of `probes` read, as DuckDB parses them
+ * (tablesRead), so that a load that will evaluate them builds those too: a registered file may read
+ * any documented view, whatever the command's own queries are. A file that is not a SELECT here, or
+ * cannot be read, is left to its evaluation, which says why.
  */
-export function registeredTablesNamed(probes: string[]): string[] {
-  const out = new Set<string>();
+export async function registeredTablesRead(db: Database, probes: string[]): Promise<string[]> {
+  const read = new Set<string>();
   for (const probe of probes) {
     const dir = join(probe, 'registration');
+    let files: string[];
     try {
-      const real = realpathSync(dir);
-      for (const file of listFiles(dir, (name) => !name.endsWith('.jsonl'))) {
-        if (!inputFile(file, real, dir) || statSync(file).size > MAX_REGISTERED_BYTES) continue;
-        for (const t of namedAsWords(readFileSync(file, 'utf8'))) out.add(t);
-      }
+      files = listFiles(dir, (name) => !name.endsWith('.jsonl'));
     } catch {
-      // No registration folder, or one the evaluation refuses in words.
+      continue;
+    }
+    for (const file of files) {
+      try {
+        if (!inputFile(file, realpathSync(dir), dir) || statSync(file).size > MAX_REGISTERED_BYTES) continue;
+        const parsed = await db.parse(readFileSync(file, 'utf8'));
+        if (!parsed.error) for (const t of tablesRead(parsed.statements)) read.add(t);
+      } catch {
+        // Refused by its evaluation, in words.
+      }
     }
   }
-  return [...out].sort();
+  return withMessages(TRANSCRIPT_TABLES.filter((t) => read.has(t)));
 }
 
 /**
- * The documented tables `sql` reads (named after FROM or JOIN) that hold no row for what was
- * loaded: the probe tables when no probe was, the transcript tables when no transcripts were. What
- * `sql` warns of, since such a query returns no row and says nothing.
+ * Of the tables a query reads (`read`, tablesReadBy), the documented ones that hold no row for what
+ * was loaded: the probe tables when no probe was, the transcript tables when no transcripts were
+ * (model_prices, the price table, is always loaded). What `sql` warns of, since such a query
+ * returns no row and says nothing.
  */
-export function unloadedTablesRead(sql: string, loaded: { probes: boolean; transcripts: boolean }): string[] {
-  const read = new Set([...sql.matchAll(/\b(?:from|join)\s+("?)(\w+)\1/gi)].map((m) => m[2]!.toLowerCase()));
-  return VIEWS.filter((v) => read.has(v.name) && !(v.transcripts ? loaded.transcripts : loaded.probes)).map((v) => v.name);
+export function unloadedTables(tables: string[], loaded: { probes: boolean; transcripts: boolean }): string[] {
+  const read = new Set(tables);
+  return VIEWS.filter((v) => read.has(v.name) && v.name !== 'model_prices' && !(v.transcripts ? loaded.transcripts : loaded.probes)).map(
+    (v) => v.name,
+  );
 }

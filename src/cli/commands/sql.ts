@@ -9,7 +9,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { InputError, UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
-import { Evidence, type Source, transcriptTablesNamed, unloadedTablesRead } from '../../evidence.js';
+import { Evidence, type Source, transcriptTablesNamed, unloadedTables } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { NUMERIC } from '../../output/sql.js';
@@ -105,20 +105,22 @@ function theQuery(query: string | undefined, rest: string[], opts: Options, stdi
   return { sql: query, source: '<argument>', probes: rest };
 }
 
-/** Say that the tables a query reads hold no row for what was loaded, and what would load them. */
-function emptyTablesWarning(io: IO, tables: string[]): void {
-  const transcripts = tables.filter((t) => t.startsWith('transcript_') || t === 'model_prices');
+/** Say that the tables a query reads hold no row for what was loaded (unloadedTables), and what would load them. */
+function emptyTablesWarning(io: IO, tables: string[], db: boolean): void {
+  const transcripts = tables.filter((t) => t.startsWith('transcript_'));
   const probe = tables.filter((t) => !transcripts.includes(t));
+  const hold = (list: string[]) => `${list.join(', ')} ${list.length > 1 ? 'hold' : 'holds'} no row`;
+  // A database file holds what its load was given: the advice is to load it again.
   if (probe.length) {
     warn(
       io,
-      `${probe.join(', ')}: no probe was read, so ${probe.length > 1 ? 'they hold' : 'it holds'} no row (name the probe beside --transcripts DIR to read its tables)`,
+      `${hold(probe)}: no probe was read (${db ? 'the database was built without one: load it again naming the probe' : 'name the probe beside --transcripts DIR to read its tables'})`,
     );
   }
   if (transcripts.length) {
     warn(
       io,
-      `${transcripts.join(', ')}: no transcripts were read, so ${transcripts.length > 1 ? 'they hold' : 'it holds'} no row (add --from transcripts for the probe's own, or --transcripts DIR)`,
+      `${hold(transcripts)}: no transcripts were read (${db ? 'the database was built without them: load it again with --transcripts DIR' : "add --from transcripts for the probe's own, or --transcripts DIR"})`,
     );
   }
 }
@@ -156,7 +158,6 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
               transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
             }),
         async (ev) => {
-          emptyTablesWarning(io, unloadedTablesRead(sql, { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts }));
           const writer = streamWriter(format as TabularFormat, io.stdout, {
             style: style(),
             onOverflow: () =>
@@ -167,6 +168,12 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
             source,
             {
               mode: writer.mode,
+              tables: (read) =>
+                emptyTablesWarning(
+                  io,
+                  unloadedTables(read, { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts }),
+                  opts.db !== undefined,
+                ),
               columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
               rows: async (rows) => {
                 writer.rows(rows as (string | null)[][]);

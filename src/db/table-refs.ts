@@ -1,0 +1,89 @@
+/**
+ * The table references in DuckDB's syntax tree of a SELECT (json_serialize_sql, Database.parse),
+ * each with the CTE names in its scope: what a registered file may read (analysis/registration.ts)
+ * and which tables a query reads (tablesRead).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** What json_serialize_sql returns: each statement's syntax tree, or DuckDB's error. */
+export type ParsedSql = { error: false; statements: { node: unknown }[] } | { error: true; error_type: string; error_message: string };
+
+export type Node = Record<string, unknown>;
+export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The first value `visit` returns for a table reference of `node` (DuckDB's syntax tree), visited
+ * with the CTE names in its scope: a CTE's body sees the CTEs before it (and itself when it is
+ * recursive), the query after them sees them all, as DuckDB binds them. Undefined when none did.
+ */
+export function findTableRef<T>(
+  node: unknown,
+  visit: (ref: Node, ctes: ReadonlySet<string>) => T | undefined,
+  ctes: ReadonlySet<string> = new Set(),
+): T | undefined {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = findTableRef(item, visit, ctes);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isNode(node)) return undefined;
+  let scope = ctes;
+  const map = isNode(node.cte_map) && Array.isArray(node.cte_map.map) ? (node.cte_map.map as Node[]) : [];
+  if (map.length) {
+    const seen = new Set(ctes);
+    for (const entry of map) {
+      const name = String(entry.key).toLowerCase();
+      const query = isNode(entry.value) ? entry.value.query : undefined;
+      const recursive = isNode(query) && isNode(query.node) && query.node.type === 'RECURSIVE_CTE_NODE';
+      const found = findTableRef(query, visit, recursive ? new Set([...seen, name]) : seen);
+      if (found !== undefined) return found;
+      seen.add(name);
+    }
+    scope = seen;
+  }
+  // A table reference: expressions carry `class`, query nodes no `alias`.
+  if (typeof node.type === 'string' && !('class' in node) && 'alias' in node && 'query_location' in node) {
+    const found = visit(node, scope);
+    if (found !== undefined) return found;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'cte_map') continue;
+    const found = findTableRef(value, visit, scope);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** A BASE_TABLE reference's catalog, schema and table, as written. */
+export const tableName = (ref: Node): [string, string, string] =>
+  [ref.catalog_name, ref.schema_name, ref.table_name].map((x) => String(x ?? '')) as [string, string, string];
+
+/**
+ * DuckDB's own parse of `sql` (json_serialize_sql): the syntax tree of each statement when all are
+ * SELECTs, else DuckDB's error. It parses only: nothing is bound or run.
+ */
+export async function parseSql(con: DuckDBConnection, sql: string): Promise<ParsedSql> {
+  const reader = await con.runAndReadAll('select json_serialize_sql($sql::VARCHAR)::VARCHAR', { sql });
+  return JSON.parse(String(reader.getRows()[0]![0])) as ParsedSql;
+}
+
+/** The tables `sql` reads (tablesRead); none when DuckDB cannot write it out as SELECTs. */
+export async function tablesReadBy(con: DuckDBConnection, sql: string): Promise<string[]> {
+  const parsed = await parseSql(con, sql);
+  return parsed.error ? [] : tablesRead(parsed.statements);
+}
+
+/** The tables of this database (unqualified or in `main`, not a CTE) that a syntax tree reads, lowercased and sorted. */
+export function tablesRead(tree: unknown): string[] {
+  const read = new Set<string>();
+  findTableRef(tree, (ref, ctes) => {
+    if (ref.type !== 'BASE_TABLE') return undefined;
+    const [catalog, schema, table] = tableName(ref);
+    const name = table.toLowerCase();
+    if (catalog === '' && (schema === '' ? !ctes.has(name) : schema.toLowerCase() === 'main')) read.add(name);
+    return undefined;
+  });
+  return [...read].sort();
+}
