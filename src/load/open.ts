@@ -93,31 +93,33 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
   const db = await opening;
   try {
     const only = options.queries;
+    const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
+    // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
+    const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
     // A probe's registered checks may read any documented table, whatever the queries are; they run
     // for the queries that read their answers.
     const answers = ['trigger_results', 'conjunct_results'];
-    const evaluates = only?.some((q) => readQuery(q).reads.some((t) => answers.includes(t))) === true;
-    const registered = evaluates ? await registeredTablesRead(db, inputs.probes) : [];
-    const reads = only && new Set([...only.flatMap((q) => readQuery(q).reads), ...registered]);
-    const transcriptReads = reads ?? (options.tables && new Set(options.tables));
-    // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
-    const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
+    const evaluates = reads !== undefined && answers.some((t) => reads.has(t));
     // The probes load on a second connection while the transcripts load on this one: neither reads
     // the other's tables. A probe's error is the one thrown when both fail (inParallel), as when
     // the probes loaded first.
     const [unpriced, loaded] = await db.inParallel(
-      (here) =>
-        loadTranscripts(here, files, {
-          lines: !transcriptReads || transcriptReads.has('transcript_lines'),
-          results: !transcriptReads || transcriptReads.has('transcript_tool_results'),
-          messages: !transcriptReads || transcriptReads.has('transcript_messages') || transcriptReads.has('model_prices'),
-          calls: !transcriptReads || transcriptReads.has('transcript_sessions') || transcriptReads.has('transcript_tool_uses'),
+      async (here) => {
+        // Parsed on this connection, while the probes load on the other.
+        const registered = evaluates ? await registeredTablesRead(here, inputs.probes) : [];
+        const wanted = reads ? new Set([...reads, ...registered]) : options.tables && new Set(options.tables);
+        return loadTranscripts(here, files, {
+          lines: !wanted || wanted.has('transcript_lines'),
+          results: !wanted || wanted.has('transcript_tool_results'),
+          messages: !wanted || wanted.has('transcript_messages') || wanted.has('model_prices'),
+          calls: !wanted || wanted.has('transcript_sessions') || wanted.has('transcript_tool_uses'),
           // The queries read no call's input_keys, agent_id or is_sidechain; the user's SQL may.
           fullCalls: !reads || registered.length > 0,
           pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
-        }),
+        });
+      },
       async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
     );
     const warnings = [...loaded.warnings, ...unpriced];

@@ -49,7 +49,7 @@ const withMessages = (named: string[]) =>
  * cannot be read, is left to its evaluation, which says why.
  */
 export async function registeredTablesRead(db: Database, probes: string[]): Promise<string[]> {
-  const read = new Set<string>();
+  const texts: string[] = [];
   for (const probe of probes) {
     const dir = join(probe, 'registration');
     let files: string[];
@@ -60,14 +60,15 @@ export async function registeredTablesRead(db: Database, probes: string[]): Prom
     }
     for (const file of files) {
       try {
-        if (!inputFile(file, realpathSync(dir), dir) || statSync(file).size > MAX_REGISTERED_BYTES) continue;
-        const parsed = await db.parse(readFileSync(file, 'utf8'));
-        if (!parsed.error) for (const t of tablesRead(parsed.statements)) read.add(t);
+        if (inputFile(file, realpathSync(dir), dir) && statSync(file).size <= MAX_REGISTERED_BYTES) texts.push(readFileSync(file, 'utf8'));
       } catch {
         // Refused by its evaluation, in words.
       }
     }
   }
+  // Parsed at once: each is a round trip to DuckDB, and the load waits for them.
+  const parsed = await Promise.all(texts.map((t) => db.parse(t)));
+  const read = new Set(parsed.flatMap((p) => (p.error ? [] : tablesRead(p.statements))));
   return withMessages(TRANSCRIPT_TABLES.filter((t) => read.has(t)));
 }
 
