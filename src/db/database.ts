@@ -22,13 +22,12 @@ import {
   streamStatements,
   transactionError,
 } from './statements.js';
-import { type ParsedSql, parseSql } from './table-refs.js';
+import { type ParsedSql, parseSql, tablesReadBy } from './table-refs.js';
 import { type Result, resultOf } from './values.js';
 
 // The wrapper's vocabulary, from one module.
 export type { Row, Result } from './values.js';
 export type { Limits, RowSink } from './statements.js';
-export type { ParsedSql } from './table-refs.js';
 export { sqlString, sqlIdentifier, textList, pathList, type Params } from './sql-text.js';
 
 /**
@@ -204,12 +203,14 @@ export class Database {
     if (i >= 0) throw transactionError(source, i);
   }
 
-  /**
-   * DuckDB's own parse of `sql` (json_serialize_sql): the syntax tree of each statement when all are
-   * SELECTs, else DuckDB's error. It parses only: nothing is bound or run.
-   */
+  /** DuckDB's own parse of `sql` (parseSql): each statement's syntax tree when all are SELECTs, else DuckDB's error. */
   parse(sql: string): Promise<ParsedSql> {
     return parseSql(this.con, sql);
+  }
+
+  /** The tables `sql` reads when it is one SELECT of modest size (tablesReadBy); null otherwise. */
+  tablesRead(sql: string): Promise<string[] | null> {
+    return tablesReadBy(this.con, sql);
   }
 
   /** The type of each statement of `sql` (SELECT, CREATE, …), as DuckDB parses it; UNKNOWN for one that does not prepare alone. */

@@ -33,7 +33,7 @@ export interface Limits {
  */
 export interface RowSink {
   mode: 'text' | 'json' | 'plain';
-  /** Told the tables the SQL reads (tablesReadBy), before it runs. */
+  /** Told the tables the SQL reads (tablesReadBy) before it runs. */
   tables?(read: string[]): void | Promise<void>;
   columns(columns: { name: string; type: string }[]): void | Promise<void>;
   rows(rows: unknown[][]): void | Promise<void>;
@@ -104,7 +104,6 @@ export async function streamStatements(
   sink: RowSink,
   limits: Limits = {},
 ): Promise<void> {
-  if (sink.tables) await sink.tables(await tablesReadBy(con, sql));
   let extracted: DuckDBExtractedStatements;
   try {
     extracted = await con.extractStatements(sql);
@@ -116,6 +115,7 @@ export async function streamStatements(
     throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
   }
   const n = extracted.count;
+  if (sink.tables) await sink.tables((n === 1 && (await tablesReadBy(con, sql))) || []);
   let interrupted = false;
   const seconds = limits.timeout ?? 0;
   const timer =

@@ -69,10 +69,15 @@ export async function parseSql(con: DuckDBConnection, sql: string): Promise<Pars
   return JSON.parse(String(reader.getRows()[0]![0])) as ParsedSql;
 }
 
-/** The tables `sql` reads (tablesRead); none when DuckDB cannot write it out as SELECTs. */
-export async function tablesReadBy(con: DuckDBConnection, sql: string): Promise<string[]> {
+/**
+ * The tables `sql` reads (tablesRead) when it is one SELECT of at most 256 KiB; null otherwise. A
+ * syntax tree is many times the size of its text: the trees of a file of many statements would take
+ * more memory than anything they are asked for.
+ */
+export async function tablesReadBy(con: DuckDBConnection, sql: string): Promise<string[] | null> {
+  if (sql.length > 256 * 1024 || (await con.extractStatements(sql).catch(() => null))?.count !== 1) return null;
   const parsed = await parseSql(con, sql);
-  return parsed.error ? [] : tablesRead(parsed.statements);
+  return parsed.error ? null : tablesRead(parsed.statements);
 }
 
 /** The tables of this database (unqualified or in `main`, not a CTE) that a syntax tree reads, lowercased and sorted. */

@@ -4,10 +4,11 @@
  * was not loaded.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { inputFile, listFiles, MAX_REGISTERED_BYTES } from '../base/paths.js';
-import type { Database } from '../db/database.js';
-import { tablesRead } from '../db/table-refs.js';
+import { join, resolve } from 'node:path';
+import { inputFile, isWithin, MAX_REGISTERED_BYTES } from '../base/paths.js';
+import { type Database, pathList } from '../db/database.js';
+import { readSql } from '../db/queries.js';
+import { discoverProbe } from './inputs.js';
 import { VIEWS } from '../db/views.js';
 
 /** The tables loading transcripts can build. */
@@ -43,32 +44,42 @@ const withMessages = (named: string[]) =>
   named.includes('transcript_sessions') && !named.includes('transcript_messages') ? [...named, 'transcript_messages'] : named;
 
 /**
- * The transcript tables the registered triggers and checks of `probes` read, as DuckDB parses them
- * (tablesRead), so that a load that will evaluate them builds those too: a registered file may read
- * any documented view, whatever the command's own queries are. A file that is not a SELECT here, or
- * cannot be read, is left to its evaluation, which says why.
+ * The transcript tables the registered triggers and checks of `probes` read, as DuckDB parses them,
+ * so that a load that will evaluate them builds those too: a registered file may read any documented
+ * view, whatever the command's own queries are. Only the files the registration names are read, one
+ * at a time; at the first that is not one SELECT (or cannot be read) the evaluation will fail, so
+ * none is built for it.
  */
 export async function registeredTablesRead(db: Database, probes: string[]): Promise<string[]> {
-  const texts: string[] = [];
+  const read = new Set<string>();
   for (const probe of probes) {
     const dir = join(probe, 'registration');
-    let files: string[];
+    let records: string[];
+    let real: string;
     try {
-      files = listFiles(dir, (name) => !name.endsWith('.jsonl'));
+      records = discoverProbe(probe)
+        .files.filter((f) => f.kind === 'registration')
+        .map((f) => f.abs);
+      real = realpathSync(dir);
     } catch {
       continue;
     }
-    for (const file of files) {
+    if (records.length === 0) continue;
+    const named = await db.query(readSql('probe/registered-files'), { files: pathList(records) }, 'sql/probe/registered-files.sql');
+    for (const { path } of named.rows) {
+      const file = resolve(dir, String(path));
+      let tables: string[] | null = null;
       try {
-        if (inputFile(file, realpathSync(dir), dir) && statSync(file).size <= MAX_REGISTERED_BYTES) texts.push(readFileSync(file, 'utf8'));
+        if (isWithin(file, dir) && inputFile(file, real, dir) && statSync(file).size <= MAX_REGISTERED_BYTES) {
+          tables = await db.tablesRead(readFileSync(file, 'utf8'));
+        }
       } catch {
         // Refused by its evaluation, in words.
       }
+      if (tables === null) return [];
+      for (const t of tables) read.add(t);
     }
   }
-  // Parsed at once: each is a round trip to DuckDB, and the load waits for them.
-  const parsed = await Promise.all(texts.map((t) => db.parse(t)));
-  const read = new Set(parsed.flatMap((p) => (p.error ? [] : tablesRead(p.statements))));
   return withMessages(TRANSCRIPT_TABLES.filter((t) => read.has(t)));
 }
 
