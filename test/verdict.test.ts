@@ -580,6 +580,20 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it('a check that reads a table through a CTE of its name, in the first half of a recursive UNION or with a non-ASCII letter', async () => {
+    for (const [fixture, table] of [
+      ['attack-recursive-cte', 'source_files'],
+      ['attack-kelvin-cte', 'duckdb_tables'],
+    ] as const) {
+      expect(await cli(['verdict', probeFixture(fixture)])).toEqual(
+        refused(
+          checkOf(fixture, '1-sources.sql'),
+          `a check reads only the documented views; this one reads "${table}", which is not a documented view`,
+        ),
+      );
+    }
+  });
+
   describe('every other statement, file reader and table is refused the same way', () => {
     const ONE = 'a check is exactly one SELECT statement; this file holds';
     const READS = 'a check reads only the documented views; this one reads';

@@ -18,7 +18,7 @@ import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
 import { displayPath, inputFile, isWithin, MAX_REGISTERED_BYTES } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
-import { findTableRef, isNode, type Node, tableName } from '../db/table-refs.js';
+import { findTableRef, identifier, isNode, type Node, tableName } from '../db/table-refs.js';
 
 /** A loaded probe: its id and absolute directory. */
 type Probe = { id: string; dir: string };
@@ -63,15 +63,15 @@ function forbidden(ref: Node, scope: ReadonlySet<string>): string | undefined {
   if (!TABLE_REFS.has(String(ref.type))) return 'the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog';
   if (ref.type === 'BASE_TABLE') {
     const [catalog, schema, table] = tableName(ref);
-    const name = table.toLowerCase();
+    const name = identifier(table);
     const plain = catalog === '' && schema === '';
-    const ok = catalog === '' && (schema === '' || schema.toLowerCase() === 'main') && (READABLE.has(name) || (plain && scope.has(name)));
+    const ok = catalog === '' && (schema === '' || identifier(schema) === 'main') && (READABLE.has(name) || (plain && scope.has(name)));
     if (!ok) return `"${[catalog, schema, table].filter(Boolean).join('.')}", which is not a documented view`;
   }
   if (ref.type === 'TABLE_FUNCTION') {
     const fn = isNode(ref.function) ? ref.function : {};
     const name = String(fn.function_name ?? '');
-    if (!TABLE_FUNCTIONS.has(name.toLowerCase()) || fn.schema || fn.catalog)
+    if (!TABLE_FUNCTIONS.has(identifier(name)) || fn.schema || fn.catalog)
       return `${name}(), a table function that may read files or the catalog`;
   }
   return undefined;

@@ -9,12 +9,16 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 export type ParsedSql = { error: false; statements: { node: unknown }[] } | { error: true; error_type: string; error_message: string };
 
 export type Node = Record<string, unknown>;
+
+/** A name as DuckDB compares identifiers: ASCII letters lowercased, and no other (JavaScript's toLowerCase makes U+212A, the Kelvin sign, a k). */
+export const identifier = (name: string) => name.replace(/[A-Z]/g, (c) => c.toLowerCase());
 export const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The first value `visit` returns for a table reference of `node` (DuckDB's syntax tree), visited
- * with the CTE names in its scope: a CTE's body sees the CTEs before it (and itself when it is
- * recursive), the query after them sees them all, as DuckDB binds them. Undefined when none did.
+ * with the CTE names in its scope: a CTE's body sees the CTEs before it (and, when it is recursive,
+ * itself in the recursive half of its UNION, not in the first), the query after them sees them all,
+ * as DuckDB binds them. Undefined when none did.
  */
 export function findTableRef<T>(
   node: unknown,
@@ -34,10 +38,13 @@ export function findTableRef<T>(
   if (map.length) {
     const seen = new Set(ctes);
     for (const entry of map) {
-      const name = String(entry.key).toLowerCase();
+      const name = identifier(String(entry.key));
       const query = isNode(entry.value) ? entry.value.query : undefined;
-      const recursive = isNode(query) && isNode(query.node) && query.node.type === 'RECURSIVE_CTE_NODE';
-      const found = findTableRef(query, visit, recursive ? new Set([...seen, name]) : seen);
+      let found: T | undefined;
+      if (isNode(query) && isNode(query.node) && query.node.type === 'RECURSIVE_CTE_NODE') {
+        const { left, ...rest } = query.node;
+        found = findTableRef(left, visit, seen) ?? findTableRef(rest, visit, new Set([...seen, name]));
+      } else found = findTableRef(query, visit, seen);
       if (found !== undefined) return found;
       seen.add(name);
     }
@@ -86,8 +93,8 @@ export function tablesRead(tree: unknown): string[] {
   findTableRef(tree, (ref, ctes) => {
     if (ref.type !== 'BASE_TABLE') return undefined;
     const [catalog, schema, table] = tableName(ref);
-    const name = table.toLowerCase();
-    if (catalog === '' && (schema === '' ? !ctes.has(name) : schema.toLowerCase() === 'main')) read.add(name);
+    const name = identifier(table);
+    if (catalog === '' && (schema === '' ? !ctes.has(name) : identifier(schema) === 'main')) read.add(name);
     return undefined;
   });
   return [...read].sort();
