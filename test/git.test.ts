@@ -309,31 +309,34 @@ describe('git that never answers', () => {
     expect(gits()).toEqual([]);
   });
 
-  it("in a program that listens for SIGINT itself, a Ctrl-C stops git, fails the verdict, and is that program's to handle", async () => {
-    const { dir } = committedProbe();
-    const head = join(dir, '.git', 'HEAD');
-    rmSync(head);
-    execFileSync('mkfifo', [head]);
-    const program = [
-      `const { openEvidence } = await import(${JSON.stringify(join(repo, 'dist', 'index.js'))});`,
-      "let n = 0; process.on('SIGINT', () => console.log('handled', ++n));",
-      `const ev = await openEvidence([${JSON.stringify(dir)}]);`,
-      "console.log('opened');",
-      'try { await ev.verdicts(); } catch (e) { console.log(e.message); }',
-      'await ev.close();',
-    ].join('\n');
-    const child = spawn(process.execPath, ['--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-    });
-    const ended = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    for (let i = 0; i < 600 && gitsIn(dir).length === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
-    expect(gitsIn(dir)).toHaveLength(1);
-    child.kill('SIGINT');
-    expect(await ended).toBe(0);
-    // Once, by the program; git not run again one by one, and none left waiting.
-    expect(out).toBe(`opened\nhandled 1\n${dir}: git was stopped by a signal\n`);
-    expect(gitsIn(dir)).toEqual([]);
-  });
+  it.each(['on', 'once'])(
+    "in a program that listens for SIGINT itself (process.%s), a Ctrl-C stops git, fails the verdict, and is that program's to handle",
+    async (how) => {
+      const { dir } = committedProbe();
+      const head = join(dir, '.git', 'HEAD');
+      rmSync(head);
+      execFileSync('mkfifo', [head]);
+      const program = [
+        `const { openEvidence } = await import(${JSON.stringify(join(repo, 'dist', 'index.js'))});`,
+        `let n = 0; process.${how}('SIGINT', () => console.log('handled', ++n));`,
+        `const ev = await openEvidence([${JSON.stringify(dir)}]);`,
+        "console.log('opened');",
+        'try { await ev.verdicts(); } catch (e) { console.log(e.message); }',
+        'await ev.close();',
+      ].join('\n');
+      const child = spawn(process.execPath, ['--input-type=module', '-e', program], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+      });
+      const ended = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      for (let i = 0; i < 600 && gitsIn(dir).length === 0; i++) await new Promise((ok) => setTimeout(ok, 50));
+      expect(gitsIn(dir)).toHaveLength(1);
+      child.kill('SIGINT');
+      expect(await ended).toBe(0);
+      // Once, by the program; git not run again one by one, and none left waiting.
+      expect(out).toBe(`opened\nhandled 1\n${dir}: git was stopped by a signal\n`);
+      expect(gitsIn(dir)).toEqual([]);
+    },
+  );
 });

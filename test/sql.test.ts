@@ -127,6 +127,17 @@ describe('sql', () => {
     );
   });
 
+  it('a long query is not parsed for the warning: it runs as it would without it', async () => {
+    const dir = join('test', 'fixtures', 'probes', 'check-reads-transcripts', 'transcripts');
+    const file = join(temp(), 'long.sql');
+    writeFileSync(file, `select count(*) as n from transcript_lines where rec in (${Array(300_000).fill('1').join(',')})`);
+    expect(await cli(['sql', '-F', file, '--transcripts', dir, '--memory-limit', '64MB', '--format', 'csv'])).toEqual({
+      code: 0,
+      stdout: 'n\r\n1\r\n',
+      stderr: '',
+    });
+  });
+
   it('builds only the transcript tables the query names, each as a full load has it', async () => {
     const dir = join('test', 'fixtures', 'transcripts', 'edge-cases');
     // A query that names information_schema, even in a comment, builds every table.

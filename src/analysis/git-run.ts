@@ -58,7 +58,8 @@ function onSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
 }
 function listening(on: boolean): void {
-  for (const s of SIGNALS) process[on ? 'on' : 'removeListener'](s, onSignal);
+  // First: a program's once() listener is removed before its turn, and would not be counted.
+  for (const s of SIGNALS) process[on ? 'prependListener' : 'removeListener'](s, onSignal);
   process[on ? 'on' : 'removeListener']('exit', stopGroups);
 }
 function tracked(pid: number | undefined, stopped: () => void): () => void {

@@ -76,15 +76,23 @@ export async function parseSql(con: DuckDBConnection, sql: string): Promise<Pars
   return JSON.parse(String(reader.getRows()[0]![0])) as ParsedSql;
 }
 
+/** The longest SQL tablesReadBy parses: a syntax tree is many times the size of its text. */
+export const PARSED_AT_MOST = 64 * 1024;
+
 /**
- * The tables `sql` reads (tablesRead) when it is one SELECT of at most 256 KiB; null otherwise. A
- * syntax tree is many times the size of its text: the trees of a file of many statements would take
- * more memory than anything they are asked for.
+ * The tables `sql` reads (tablesRead) when it is one SELECT of at most PARSED_AT_MOST characters;
+ * null otherwise, or when DuckDB cannot say (the trees of a file of many statements, or of one long
+ * list, would take more time and memory than the query they are asked about).
  */
 export async function tablesReadBy(con: DuckDBConnection, sql: string): Promise<string[] | null> {
-  if (sql.length > 256 * 1024 || (await con.extractStatements(sql).catch(() => null))?.count !== 1) return null;
-  const parsed = await parseSql(con, sql);
-  return parsed.error ? null : tablesRead(parsed.statements);
+  if (sql.length > PARSED_AT_MOST) return null;
+  try {
+    if ((await con.extractStatements(sql)).count !== 1) return null;
+    const parsed = await parseSql(con, sql);
+    return parsed.error ? null : tablesRead(parsed.statements);
+  } catch {
+    return null;
+  }
 }
 
 /** The tables of this database (unqualified or in `main`, not a CTE) that a syntax tree reads, lowercased and sorted. */

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { inputFile, isWithin, MAX_REGISTERED_BYTES } from '../base/paths.js';
 import { type Database, pathList } from '../db/database.js';
 import { readSql } from '../db/queries.js';
+import { PARSED_AT_MOST } from '../db/table-refs.js';
 import { discoverProbe } from './inputs.js';
 import { VIEWS } from '../db/views.js';
 
@@ -48,7 +49,7 @@ const withMessages = (named: string[]) =>
  * so that a load that will evaluate them builds those too: a registered file may read any documented
  * view, whatever the command's own queries are. Only the files the registration names are read, one
  * at a time; at the first that is not one SELECT (or cannot be read) the evaluation will fail, so
- * none is built for it.
+ * none is built for it. Parsing is bounded (PARSED_AT_MOST): a longer file is read for the names it holds.
  */
 export async function registeredTablesRead(db: Database, probes: string[]): Promise<string[]> {
   const read = new Set<string>();
@@ -71,7 +72,9 @@ export async function registeredTablesRead(db: Database, probes: string[]): Prom
       let tables: string[] | null = null;
       try {
         if (isWithin(file, dir) && inputFile(file, real, dir) && statSync(file).size <= MAX_REGISTERED_BYTES) {
-          tables = await db.tablesRead(readFileSync(file, 'utf8'));
+          // A long one is read for the names it holds, which may build more than it reads, never less.
+          const text = readFileSync(file, 'utf8');
+          tables = text.length > PARSED_AT_MOST ? namedAsWords(text) : await db.tablesRead(text);
         }
       } catch {
         // Refused by its evaluation, in words.

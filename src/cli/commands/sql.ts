@@ -158,6 +158,7 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
               transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
             }),
         async (ev) => {
+          const unloaded = (read: string[]) => unloadedTables(read, { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts });
           const writer = streamWriter(format as TabularFormat, io.stdout, {
             style: style(),
             onOverflow: () =>
@@ -168,12 +169,11 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
             source,
             {
               mode: writer.mode,
-              tables: (read) =>
-                emptyTablesWarning(
-                  io,
-                  unloadedTables(read, { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts }),
-                  opts.db !== undefined,
-                ),
+              // Only when a kind of table was not loaded: otherwise there is nothing to warn of, and no parse.
+              tables:
+                ev.probes.length > 0 && ev.hasTranscripts
+                  ? undefined
+                  : (read) => emptyTablesWarning(io, unloaded(read), opts.db !== undefined),
               columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
               rows: async (rows) => {
                 writer.rows(rows as (string | null)[][]);
