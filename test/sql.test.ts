@@ -127,6 +127,20 @@ describe('sql', () => {
     );
   });
 
+  it('a query with a parameter, which nothing binds, is an error naming it', async () => {
+    for (const [query, name] of [
+      ['select $1', '$1'],
+      ['select ?', '$1'],
+      ['select count(*) from spawns where arm = $arm', '$arm'],
+    ]) {
+      expect(await cli(['sql', query!, '--format', 'csv'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: <argument>: statement 1 has a parameter (${name}), which nothing binds here (write the value into the query)\n`,
+      });
+    }
+  });
+
   it('a long query is not parsed for the warning: it runs as it would without it', async () => {
     const dir = join('test', 'fixtures', 'probes', 'check-reads-transcripts', 'transcripts');
     const file = join(temp(), 'long.sql');

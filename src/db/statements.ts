@@ -154,6 +154,13 @@ export async function streamStatements(
     for (let i = 0; i < n; i++) {
       check();
       const prepared = await extracted.prepare(i).catch(fail);
+      // node-api would bind an absent value and say "Unexpected type id: 0".
+      if (prepared.parameterCount > 0) {
+        throw new QueryError(
+          `${source}: statement ${i + 1} has a parameter ($${prepared.parameterName(1)}), which nothing binds here`,
+          'write the value into the query',
+        );
+      }
       if (prepared.statementType === StatementType.TRANSACTION) throw transactionError(source, i);
       if (i < n - 1) {
         if (returnsRows(prepared)) {
