@@ -41,14 +41,17 @@ export const GIT_SECONDS = 60;
  */
 const groups = new Map<number, () => void>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Gone already: its 'close' is on its way.
+  }
+}
 function stopGroups(): void {
   for (const [g, stopped] of groups) {
     stopped();
-    try {
-      process.kill(-g, 'SIGKILL');
-    } catch {
-      // Gone already.
-    }
+    killGroup(g);
   }
   groups.clear();
   listening(false);
@@ -113,13 +116,7 @@ function gitBatch(
     const untrack = tracked(child.pid, () => {
       signalled = true;
     });
-    const stopAll = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // Gone already: 'close' is on its way.
-      }
-    };
+    const stopAll = () => killGroup(child.pid!);
     const timer = timerAfter(seconds * 1000, () => {
       late = true;
       stopAll();

@@ -115,7 +115,7 @@ export async function streamStatements(
     throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
   }
   const n = extracted.count;
-  if (sink.tables) await sink.tables((n === 1 && (await tablesReadBy(con, sql))) || []);
+  if (sink.tables) await sink.tables((await tablesReadBy(con, sql, n)) ?? []);
   let interrupted = false;
   const seconds = limits.timeout ?? 0;
   const timer =

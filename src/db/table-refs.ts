@@ -82,12 +82,13 @@ export const PARSED_AT_MOST = 64 * 1024;
 /**
  * The tables `sql` reads (tablesRead) when it is one SELECT of at most PARSED_AT_MOST characters;
  * null otherwise, or when DuckDB cannot say (the trees of a file of many statements, or of one long
- * list, would take more time and memory than the query they are asked about).
+ * list, would take more time and memory than the query they are asked about). `statements`: how
+ * many `sql` holds, when the caller has counted them.
  */
-export async function tablesReadBy(con: DuckDBConnection, sql: string): Promise<string[] | null> {
+export async function tablesReadBy(con: DuckDBConnection, sql: string, statements?: number): Promise<string[] | null> {
   if (sql.length > PARSED_AT_MOST) return null;
   try {
-    if ((await con.extractStatements(sql)).count !== 1) return null;
+    if ((statements ?? (await con.extractStatements(sql)).count) !== 1) return null;
     const parsed = await parseSql(con, sql);
     return parsed.error ? null : tablesRead(parsed.statements);
   } catch {

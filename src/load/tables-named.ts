@@ -88,13 +88,15 @@ export async function registeredTablesRead(db: Database, probes: string[]): Prom
 
 /**
  * Of the tables a query reads (`read`, tablesReadBy), the documented ones that hold no row for what
- * was loaded: the probe tables when no probe was, the transcript tables when no transcripts were
- * (model_prices, the price table, is always loaded). What `sql` warns of, since such a query
+ * was loaded, by kind: the probe tables when no probe was, the transcript tables when no transcripts
+ * were (model_prices, the price table, is always loaded). What `sql` warns of, since such a query
  * returns no row and says nothing.
  */
-export function unloadedTables(tables: string[], loaded: { probes: boolean; transcripts: boolean }): string[] {
-  const read = new Set(tables);
-  return VIEWS.filter((v) => read.has(v.name) && v.name !== 'model_prices' && !(v.transcripts ? loaded.transcripts : loaded.probes)).map(
-    (v) => v.name,
-  );
+export function unloadedTables(
+  tables: string[],
+  loaded: { probes: boolean; transcripts: boolean },
+): { probes: string[]; transcripts: string[] } {
+  const read = VIEWS.filter((v) => tables.includes(v.name) && v.name !== 'model_prices');
+  const of = (transcripts: boolean) => read.filter((v) => Boolean(v.transcripts) === transcripts).map((v) => v.name);
+  return { probes: loaded.probes ? [] : of(false), transcripts: loaded.transcripts ? [] : of(true) };
 }

@@ -106,22 +106,26 @@ function theQuery(query: string | undefined, rest: string[], opts: Options, stdi
 }
 
 /** Say that the tables a query reads hold no row for what was loaded (unloadedTables), and what would load them. */
-function emptyTablesWarning(io: IO, tables: string[], db: boolean): void {
-  const transcripts = tables.filter((t) => t.startsWith('transcript_'));
-  const probe = tables.filter((t) => !transcripts.includes(t));
-  const hold = (list: string[]) => `${list.join(', ')} ${list.length > 1 ? 'hold' : 'holds'} no row`;
+function emptyTablesWarning(io: IO, unloaded: { probes: string[]; transcripts: string[] }, db: boolean): void {
   // A database file holds what its load was given: the advice is to load it again.
-  if (probe.length) {
-    warn(
-      io,
-      `${hold(probe)}: no probe was read (${db ? 'the database was built without one: load it again naming the probe' : 'name the probe beside --transcripts DIR to read its tables'})`,
-    );
-  }
-  if (transcripts.length) {
-    warn(
-      io,
-      `${hold(transcripts)}: no transcripts were read (${db ? 'the database was built without them: load it again with --transcripts DIR' : "add --from transcripts for the probe's own, or --transcripts DIR"})`,
-    );
+  const kinds = [
+    [
+      unloaded.probes,
+      'no probe was read',
+      db
+        ? 'the database was built without one: load it again naming the probe'
+        : 'name the probe beside --transcripts DIR to read its tables',
+    ],
+    [
+      unloaded.transcripts,
+      'no transcripts were read',
+      db
+        ? 'the database was built without them: load it again with --transcripts DIR'
+        : "add --from transcripts for the probe's own, or --transcripts DIR",
+    ],
+  ] as const;
+  for (const [tables, why, advice] of kinds) {
+    if (tables.length) warn(io, `${tables.join(', ')} ${tables.length > 1 ? 'hold' : 'holds'} no row: ${why} (${advice})`);
   }
 }
 
@@ -158,7 +162,7 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
               transcripts: loadTranscripts ? resolveSource('transcripts', opts.transcripts).open : undefined,
             }),
         async (ev) => {
-          const unloaded = (read: string[]) => unloadedTables(read, { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts });
+          const loaded = { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts };
           const writer = streamWriter(format as TabularFormat, io.stdout, {
             style: style(),
             onOverflow: () =>
@@ -171,9 +175,9 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
               mode: writer.mode,
               // Only when a kind of table was not loaded: otherwise there is nothing to warn of, and no parse.
               tables:
-                ev.probes.length > 0 && ev.hasTranscripts
+                loaded.probes && loaded.transcripts
                   ? undefined
-                  : (read) => emptyTablesWarning(io, unloaded(read), opts.db !== undefined),
+                  : (read) => emptyTablesWarning(io, unloadedTables(read, loaded), opts.db !== undefined),
               columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
               rows: async (rows) => {
                 writer.rows(rows as (string | null)[][]);
