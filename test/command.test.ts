@@ -59,7 +59,7 @@ describe('makeCommand', () => {
 describe('the schema table', () => {
   const views: ViewDoc[] = [
     { name: 'spawns', grain: 'spawn', columns: { probe: 'the probe', seq: 'its order' } },
-    { name: 'turns', grain: 'turn', transcripts: true, columns: { uuid: 'the line' } },
+    { name: 'turns', grain: 'turn', source: 'transcripts', columns: { uuid: 'the line' } },
   ];
   const types = [
     { table_name: 'spawns', column_name: 'probe', data_type: 'VARCHAR' },

@@ -767,7 +767,7 @@ describe('export --parquet', () => {
     const ev = await Evidence.open([probeFixture('minimal'), bundled]);
     const reader = await Database.open();
     try {
-      for (const v of VIEWS.filter((x) => !x.transcripts)) {
+      for (const v of VIEWS.filter((x) => !x.source)) {
         const want = (await ev.sqlResult(`select probe, count(*) as n from ${v.name} group by probe order by probe`)).rows;
         const got = (
           await reader.query(

@@ -23,9 +23,10 @@ export async function exportViews(db: Database, dir: string, options: ExportOpti
   for (const v of VIEWS) {
     const target = join(dir, v.name);
     const from = RELATIVE.has(v.name) ? `(${readSql(`export/${v.name}`)})` : v.name;
-    if (v.transcripts) {
+    if (v.source) {
+      // The transcript views and the price table they are priced by belong to no probe: one
+      // unpartitioned file each, written with the transcripts.
       if (!options.hasTranscripts) continue;
-      // Transcript views belong to no probe: one unpartitioned file each.
       const leaks = await db.query(
         readSql('export/home-path-rows').replaceAll('__VIEW__', from),
         { re: HOME_PATH_RE2 },

@@ -8,8 +8,11 @@ export interface View {
   name: string;
   /** One row per … */
   grain: string;
-  /** Loaded only with transcripts. */
-  transcripts?: boolean;
+  /**
+   * What fills it: a probe's records (the default; a `probe` column says which), the transcripts
+   * (empty unless some are loaded), or the price table, which every load holds.
+   */
+  source?: 'transcripts' | 'pricing';
   columns: Record<string, string>;
 }
 
@@ -181,7 +184,7 @@ export const VIEWS: View[] = [
   {
     name: 'transcript_lines',
     grain: 'transcript line, of any record type',
-    transcripts: true,
+    source: 'transcripts',
     columns: {
       rec: 'record number in the file (blank lines skipped)',
       file: 'the transcript file, relative to the transcripts folder',
@@ -199,7 +202,7 @@ export const VIEWS: View[] = [
   {
     name: 'transcript_sessions',
     grain: "session of the transcripts (sub-agent files count in their parent's)",
-    transcripts: true,
+    source: 'transcripts',
     columns: {
       session_id: 'the sessionId its lines carry',
       first_timestamp: 'the earliest timestamp of its lines, as instants (whatever offset each is written with)',
@@ -223,7 +226,7 @@ export const VIEWS: View[] = [
   {
     name: 'transcript_messages',
     grain: 'API response of an assistant turn, counted once at its final usage snapshot',
-    transcripts: true,
+    source: 'transcripts',
     columns: {
       session_id: 'the session of its earliest line',
       message_id: 'message.id (msg_…)',
@@ -252,7 +255,7 @@ export const VIEWS: View[] = [
   {
     name: 'model_prices',
     grain: 'model of the price table (data/pricing.json, or --pricing FILE), in USD per million tokens',
-    transcripts: true,
+    source: 'pricing',
     columns: {
       model: 'model id without a date suffix, e.g. claude-opus-4-5',
       input: 'input tokens',
@@ -268,7 +271,7 @@ export const VIEWS: View[] = [
     name: 'transcript_tool_uses',
     grain:
       'tool_use block of an assistant line, once per id within a session (its first copy in transcript order; a block without an id counts on its own)',
-    transcripts: true,
+    source: 'transcripts',
     columns: {
       session_id: 'the session',
       ordinal: 'transcript order within the session: by the instant of its line, then file, line and block',
@@ -291,7 +294,7 @@ export const VIEWS: View[] = [
   {
     name: 'transcript_tool_results',
     grain: 'Skill or SlashCommand call: the first tool_result that answered it',
-    transcripts: true,
+    source: 'transcripts',
     columns: {
       session_id: 'the session',
       tool_use_id: 'the call it answers',
@@ -304,7 +307,7 @@ export const VIEWS: View[] = [
   {
     name: 'transcript_files',
     grain: 'transcript file',
-    transcripts: true,
+    source: 'transcripts',
     columns: { dir: 'the transcripts folder', file: 'relative to it', lines: 'its non-blank lines', abs: 'its absolute path' },
   },
 ];

@@ -10,7 +10,7 @@ import { type Database, pathList } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { PARSED_AT_MOST } from '../db/table-refs.js';
 import { discoverProbe } from './inputs.js';
-import { VIEWS } from '../db/views.js';
+import { type View, VIEWS } from '../db/views.js';
 
 /** The tables loading transcripts can build. */
 const TRANSCRIPT_TABLES = [
@@ -96,7 +96,7 @@ export function unloadedTables(
   tables: string[],
   loaded: { probes: boolean; transcripts: boolean },
 ): { probes: string[]; transcripts: string[] } {
-  const read = VIEWS.filter((v) => tables.includes(v.name) && v.name !== 'model_prices');
-  const of = (transcripts: boolean) => read.filter((v) => Boolean(v.transcripts) === transcripts).map((v) => v.name);
-  return { probes: loaded.probes ? [] : of(false), transcripts: loaded.transcripts ? [] : of(true) };
+  const read = VIEWS.filter((v) => tables.includes(v.name));
+  const of = (source: View['source']) => read.filter((v) => v.source === source).map((v) => v.name);
+  return { probes: loaded.probes ? [] : of(undefined), transcripts: loaded.transcripts ? [] : of('transcripts') };
 }

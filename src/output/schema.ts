@@ -9,8 +9,8 @@ export interface ViewDoc {
   name: string;
   /** One row per … */
   grain: string;
-  /** Loaded only with transcripts. */
-  transcripts?: boolean;
+  /** What fills it: a probe's records (absent), the transcripts, or the price table. */
+  source?: 'transcripts' | 'pricing';
   columns: Record<string, string>;
 }
 
@@ -33,7 +33,7 @@ export function formatSchema(views: readonly ViewDoc[], rows: Row[], format: Tab
     return views
       .map((v) => {
         const mine = rows.filter((r) => r.view === v.name) as Record<string, string>[];
-        const head = `**\`${v.name}\`**: one row per ${v.grain}${v.transcripts ? ' (empty unless transcripts are loaded)' : ''}.\n\n`;
+        const head = `**\`${v.name}\`**: one row per ${v.grain}${v.source === 'transcripts' ? ' (empty unless transcripts are loaded)' : ''}.\n\n`;
         return (
           head +
           tabulate('markdown', [{ key: 'column' }, { key: 'type' }, { key: 'meaning' }], mine, {
