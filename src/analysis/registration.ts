@@ -10,13 +10,12 @@
  * that is rolled back) of a sealed database. The answers are kept on the connection that loaded
  * the evidence, which no user SQL reaches.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
-import { displayPath, inputFile, isWithin, MAX_REGISTERED_BYTES } from '../base/paths.js';
+import { displayPath, readRegisteredFile } from '../base/paths.js';
 import { VIEWS } from '../db/views.js';
 import { findTableRef, identifier, isNode, type Node, tableName } from '../db/table-refs.js';
 
@@ -123,32 +122,29 @@ async function runFile(
   budget: { seconds: number; ends: number },
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
-  const regDir = join(probe.dir, 'registration');
   const from = `${displayPath(join(probe.dir, file))}:${lineOf(join(probe.dir, file), rec)}`;
-  const abs = resolve(regDir, path);
-  if (!isWithin(abs, regDir)) {
-    throw new InputError(`${from}: ${spec.what} "${path}" is outside registration/`, 'name a .sql file inside the registration folder');
+  const read = readRegisteredFile(join(probe.dir, 'registration'), path);
+  const where = displayPath(read.abs);
+  if ('refused' in read) {
+    const inside = 'name a .sql file inside the registration folder';
+    switch (read.refused) {
+      case 'outside':
+        throw new InputError(`${from}: ${spec.what} "${path}" is outside registration/`, inside);
+      case 'folder':
+        throw new InputError(`${from}: ${spec.what} "${path}" is not a file`, inside);
+      case 'missing':
+        throw new InputError(
+          `${from}: ${spec.what} file "${path}" does not exist`,
+          `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`,
+        );
+      case 'large':
+        throw new InputError(
+          `${where}: a ${spec.what} file of ${(read.size / 2 ** 20).toFixed(1)} MiB, over the 1 MiB a registered file may hold`,
+          `a ${spec.what} is one SELECT: shorten it`,
+        );
+    }
   }
-  // A folder (the record's "" names registration/ itself) is the record's mistake: name its line.
-  if (existsSync(abs) && statSync(abs).isDirectory()) {
-    throw new InputError(`${from}: ${spec.what} "${path}" is not a file`, `name a .sql file inside the registration folder`);
-  }
-  // A link out of registration/ (to /etc/passwd, say) or a FIFO is refused before anything opens it.
-  if (!inputFile(abs, realpathSync(regDir), regDir)) {
-    throw new InputError(
-      `${from}: ${spec.what} file "${path}" does not exist`,
-      `write registration/${path}, one SELECT returning ${spec.columns.map((c) => c[0]).join(', ')}`,
-    );
-  }
-  const where = displayPath(abs);
-  const size = statSync(abs).size;
-  if (size > MAX_REGISTERED_BYTES) {
-    throw new InputError(
-      `${where}: a ${spec.what} file of ${(size / 2 ** 20).toFixed(1)} MiB, over the 1 MiB a registered file may hold`,
-      `a ${spec.what} is one SELECT: shorten it`,
-    );
-  }
-  const sql = readFileSync(abs, 'utf8');
+  const sql = read.text;
   // A registered file is evidence like any other, and may never end: every file of the evaluation is
   // stopped once its budget is spent.
   const stop = new AbortController();

@@ -3,9 +3,8 @@
  * a probe's registered checks, as DuckDB parses them), and what `sql` warns of when a table it reads
  * was not loaded.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { inputFile, isWithin, MAX_REGISTERED_BYTES } from '../base/paths.js';
+import { join } from 'node:path';
+import { readRegisteredFile } from '../base/paths.js';
 import { type Database, pathList } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { PARSED_AT_MOST } from '../db/table-refs.js';
@@ -56,26 +55,21 @@ export async function registeredTablesRead(db: Database, probes: string[]): Prom
   for (const probe of probes) {
     const dir = join(probe, 'registration');
     let records: string[];
-    let real: string;
     try {
       records = discoverProbe(probe)
         .files.filter((f) => f.kind === 'registration')
         .map((f) => f.abs);
-      real = realpathSync(dir);
     } catch {
       continue;
     }
     if (records.length === 0) continue;
     const named = await db.query(readSql('probe/registered-files'), { files: pathList(records) }, 'sql/probe/registered-files.sql');
     for (const { path } of named.rows) {
-      const file = resolve(dir, String(path));
       let tables: string[] | null = null;
       try {
-        if (isWithin(file, dir) && inputFile(file, real, dir) && statSync(file).size <= MAX_REGISTERED_BYTES) {
-          // A long one is read for the names it holds, which may build more than it reads, never less.
-          const text = readFileSync(file, 'utf8');
-          tables = text.length > PARSED_AT_MOST ? namedAsWords(text) : await db.tablesRead(text);
-        }
+        const file = readRegisteredFile(dir, String(path));
+        // A long one is read for the names it holds, which may build more than it reads, never less.
+        if ('text' in file) tables = file.text.length > PARSED_AT_MOST ? namedAsWords(file.text) : await db.tablesRead(file.text);
       } catch {
         // Refused by its evaluation, in words.
       }
