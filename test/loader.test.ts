@@ -44,6 +44,8 @@ const bad: [fixture: string, message: string][] = [
   ['missing-key', `results.jsonl:2: results.jsonl row: missing required key "exit_code" ${HINT_ROW}`],
   ['wrong-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got a string "2" ${HINT_ROW}`],
   ['null-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got null ${HINT_ROW}`],
+  // DuckDB's cast takes "+09" (and "epoch", zone names), which the dates of git are not compared with.
+  ['timestamp-not-rfc3339', `results.jsonl:2: results.jsonl row: "started_at" must be an RFC 3339 timestamp ${HINT_ROW}`],
   [
     'bad-session-id',
     `results.jsonl:2: results.jsonl row: "session_id" must be lowercase hex and dashes (it names the file tool_use/<session_id>.jsonl) ${HINT_ROW}`,

@@ -116,7 +116,13 @@ const commitsOf = (out: string | null): Commit[] =>
   recordsOf(out).map(({ hash, date, changes }) => ({ hash, date, added: changes.some((l) => l.startsWith('A\t')) }));
 
 const short = (hash: string) => hash.slice(0, 7);
-const after = (a: string, b: string) => Date.parse(a) > Date.parse(b);
+/** Whether instant `a` (a git date, or a spawn's started_at, held to RFC 3339 as it loads) comes after `b`. */
+function after(a: string, b: string): boolean {
+  const [x, y] = [Date.parse(a), Date.parse(b)];
+  // A date that reads as no instant would make every part "before": nothing must get that far.
+  if (Number.isNaN(x) || Number.isNaN(y)) throw new Error(`not an RFC 3339 instant: ${Number.isNaN(x) ? a : b}`);
+  return x > y;
+}
 
 /** Compare each registration part's commits with the spawns it governs. */
 export async function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Promise<Preregistration> {

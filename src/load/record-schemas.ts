@@ -25,8 +25,14 @@ function notFinite(column: string, path: string): string {
   return `json_type(${column}, '${path}') is not null and not coalesce(isfinite(try_cast(${column} ->> '${path}' as DOUBLE)), false)`;
 }
 
+/**
+ * TRUE when the string at `key` is not an RFC 3339 timestamp: its pattern (a date, T or a space, a
+ * time, an offset or Z), and a real instant. DuckDB's cast alone takes "epoch", "infinity", "+09"
+ * and zone names, which git's dates are not compared with (analysis/git.ts).
+ */
 function isTimestamp(key: string): string {
-  return `json_type(json, '$.${key}') = 'VARCHAR' and try_cast(json ->> '$.${key}' as TIMESTAMPTZ) is null`;
+  const rfc3339 = '[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})';
+  return `json_type(json, '$.${key}') = 'VARCHAR' and not coalesce(regexp_full_match(json ->> '$.${key}', '${rfc3339}') and try_cast(json ->> '$.${key}' as TIMESTAMPTZ) is not null, false)`;
 }
 
 const RESULTS_FIELDS: RecordSchema['fields'] = [
