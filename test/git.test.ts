@@ -83,9 +83,81 @@ const verdict = async (dir: string) => {
   return { code: run.code, v: JSON.parse(run.stdout) };
 };
 
+describe('what git is trusted to say', () => {
+  const uncommitted = 'registration/conjuncts/1-a-ran.sql: uncommitted changes';
+  const edit = (dir: string) => appendFileSync(join(dir, 'registration', 'conjuncts', '1-a-ran.sql'), '-- or true\n');
+
+  it.each(['--skip-worktree', '--assume-unchanged'])(
+    'a file edited since its commit is an uncommitted change whatever the index says (%s)',
+    async (flag) => {
+      const { dir, g } = committedProbe();
+      edit(dir);
+      g(['update-index', flag, 'registration/conjuncts/1-a-ran.sql']);
+      expect(g(['status', '--porcelain']).toString()).toBe('');
+      const { v } = await verdict(dir);
+      expect([v.preregistered, v.preregistration.reason]).toEqual(['not established', uncommitted]);
+    },
+  );
+
+  it('a file $Id$ expanded on checkout (the ident attribute .git/ may set) is not what was committed', async () => {
+    const { dir, g } = committedProbe();
+    const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');
+    appendFileSync(check, '-- $Id$\n');
+    g(['commit', '-q', '-am', 'id'], '2026-08-11T11:00:00+09:00');
+    writeFileSync(join(dir, '.git', 'info', 'attributes'), '*.sql ident\n');
+    rmSync(check);
+    g(['checkout', '--', 'registration/conjuncts/1-a-ran.sql']);
+    expect(readFileSync(check, 'utf8')).toMatch(/\$Id: [0-9a-f]+ \$/);
+    const { v } = await verdict(dir);
+    expect([v.preregistered, v.preregistration.reason]).toEqual(['not established', uncommitted]);
+  });
+
+  it('a registered file that is a symbolic link cannot be dated: git dates the link, not what it points at', async () => {
+    const { dir, g } = committedProbe();
+    const conjuncts = join(dir, 'registration', 'conjuncts');
+    execFileSync('mv', [join(conjuncts, '1-a-ran.sql'), join(conjuncts, 'real.txt')]);
+    execFileSync('ln', ['-s', 'real.txt', join(conjuncts, '1-a-ran.sql')]);
+    g(['add', '-A', 'registration']);
+    g(['commit', '-q', '-m', 'link'], '2026-08-11T11:00:00+09:00');
+    appendFileSync(join(conjuncts, 'real.txt'), '-- or true\n');
+    g(['commit', '-q', '-am', 'relax the check'], '2026-08-14T10:00:00+09:00');
+    const { v } = await verdict(dir);
+    expect([v.preregistered, v.preregistration.reason]).toEqual([
+      'not established',
+      'registration/conjuncts/1-a-ran.sql: a symbolic link, and git dates the link, not the file it points at',
+    ]);
+  });
+
+  it('a shallow clone cannot show when the registration was first committed', async () => {
+    const { root, dir } = committedProbe();
+    const clone = join(root, 'shallow');
+    execFileSync('git', ['clone', '-q', '--depth', '1', `file://${dir}`, clone], { stdio: 'pipe' });
+    const { code, v } = await verdict(clone);
+    expect([code, v.preregistered]).toEqual([0, 'not established']);
+    expect(v.preregistration.reason).toMatch(/^the repository is a shallow clone: its history is cut/);
+  });
+
+  it('a repository git cannot read is an error, not a probe outside git', async () => {
+    const { dir, g } = committedProbe();
+    const tree = g(['rev-parse', 'HEAD^{tree}']).toString().trim();
+    rmSync(join(dir, '.git', 'objects', tree.slice(0, 2), tree.slice(2)));
+    const history = await cli(['verdict', dir]);
+    expect([history.code, history.stderr]).toEqual([
+      1,
+      `omg-evidence: ${dir}: git cannot read the history of its repository, so the registration cannot be dated (run \`git fsck\` there to see why)\n`,
+    ]);
+    writeFileSync(join(dir, '.git', 'HEAD'), 'garbage\n');
+    const unread = await cli(['verdict', dir]);
+    expect([unread.code, unread.stderr]).toEqual([
+      1,
+      `omg-evidence: ${dir}: git cannot read the repository at ${dir}, so the registration cannot be dated (run \`git status\` there to see why (is git installed? a repository another user owns needs safe.directory))\n`,
+    ]);
+  });
+});
+
 describe('git is only read', () => {
   // A driver may be named as check-attr prints the attribute's states ("set", "unset",
-  // "unspecified"): git runs it all the same.
+  // "unspecified"): git would run it all the same, were a file's bytes read through filters.
   it.each(['evil', 'set', 'unset', 'unspecified'])(
     "runs no program the repository's config names: core.fsmonitor, a hook, a clean filter (driver %s)",
     async (driver) => {

@@ -4,7 +4,10 @@
  * with the start of the first spawn that part governs (queries/registration_parts.sql says which).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { InputError } from '../base/errors.js';
+import { displayPath } from '../base/paths.js';
 import { gitAll, gitEach, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
@@ -24,7 +27,7 @@ export interface Compared {
   committed_at: string | null;
   /** started_at of the first spawn it governs. */
   governs: string | null;
-  /** before | after | same commit as the evidence | changed after (<commit>) | not committed | uncommitted changes | governs no spawn */
+  /** before | after | same commit as the evidence | changed after (<commit>) | not committed | uncommitted changes | a symbolic link | governs no spawn */
   order: string;
 }
 
@@ -53,42 +56,26 @@ async function historiesOf(repo: Repo, files: string[], all: string | null, touc
 }
 
 /**
- * The configuration that empties every filter driver `attrs` (check-attr -z filter) names. `git
- * status` hashes a file whose stat changed through its clean filter, a program .gitattributes can
- * name: emptied, git compares the bytes.
+ * How each of `files` stands against HEAD: "same" when its bytes are those HEAD holds, "link" when
+ * HEAD holds a symbolic link (git dates the link, not the file it points at), "changed" otherwise.
+ * The bytes are compared (`hash-object --no-filters` against `ls-tree`), not `git status`, which
+ * trusts the index's skip-worktree and assume-unchanged flags and runs filters and `ident`, all of
+ * which .git/ can set.
  */
-function filtersOff(attrs: string | null): [string, string][] {
-  const fields = (attrs ?? '').split('\0');
-  // -z prints path, attribute, value for each file. check-attr prints a driver named "set", "unset"
-  // or "unspecified" as it prints those states, and git runs a driver of that name: whatever it
-  // prints is emptied.
-  const drivers = [...new Set(fields.filter((_, i) => i % 3 === 2 && fields[i] !== ''))];
-  return drivers.flatMap((driver) =>
-    [
-      ['clean', ''],
-      ['smudge', ''],
-      ['process', ''],
-      ['required', 'false'],
-    ].map(([k, v]) => [`filter.${driver}.${k}`, v] as [string, string]),
-  );
+function standing(files: string[], tree: string | null, hashes: string | null): ('same' | 'link' | 'changed')[] {
+  const held = new Map<string, { mode: string; hash: string }>();
+  for (const entry of (tree ?? '').split('\0').filter(Boolean)) {
+    const tab = entry.indexOf('\t');
+    const [mode, , hash] = entry.slice(0, tab).split(' ');
+    held.set(entry.slice(tab + 1), { mode: mode!, hash: hash! });
+  }
+  const mine = (hashes ?? '').split('\n');
+  return files.map((f, i) => {
+    const h = held.get(f);
+    if (h?.mode === '120000') return 'link';
+    return h && hashes !== null && h.hash === mine[i] ? 'same' : 'changed';
+  });
 }
-
-/**
- * Which files (relative to the probe, `prefix` its path in the repository) `git status --porcelain -z` lists as
- * differing from what is committed. Porcelain paths are relative to the repository's top; untracked files are listed
- * one by one and renames as a deletion and an addition, so each entry names one of the files asked about.
- */
-function dirtyFiles(status: string | null, prefix: string): Set<string> {
-  const entries = (status ?? '').split('\0').filter(Boolean);
-  return new Set(
-    entries
-      .map((e) => e.slice(3))
-      .filter((p) => p.startsWith(prefix))
-      .map((p) => p.slice(prefix.length)),
-  );
-}
-
-const STATUS = ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
 
 interface Commit {
   hash: string;
@@ -124,6 +111,14 @@ function after(a: string, b: string): boolean {
   return x > y;
 }
 
+/** The folder holding the `.git` (a folder, or a worktree's or submodule's file) that `dir` is under, if any. */
+function enclosingRepository(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
 /** Compare each registration part's commits with the spawns it governs. */
 export async function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Promise<Preregistration> {
   const compared: Compared[] = [];
@@ -133,27 +128,40 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   // git names paths with '/'; on POSIX a backslash is a character of a file's name.
   const files = parts.map((part) => relative(probeDir, part.path).split(sep).join('/'));
   const logged = [relative(probeDir, evidenceFile), ...files];
-  // Every file's history and the working tree's state, in two shells: the second's commands take the first's output.
-  const [top, all, merges, attrs] = await gitAll(repo, [
-    { args: ['rev-parse', '--show-prefix'] },
+  // Every file's history and how the working tree stands, in two shells: the second's commands take the first's output.
+  const [shallow, head, all, merges, tree, hashes] = await gitAll(repo, [
+    { args: ['rev-parse', '--is-shallow-repository'] },
+    { args: ['rev-parse', '--verify', '--quiet', 'HEAD'] },
     { args: [...LOG, '--no-renames', '--relative', '--', ...logged] },
     { args: ['rev-list', '--merges', 'HEAD'] },
-    ...(files.length ? [{ args: ['check-attr', '-z', 'filter', '--', ...files] }] : []),
+    ...(files.length
+      ? [{ args: ['ls-tree', '-z', 'HEAD', '--', ...files] }, { args: ['hash-object', '--no-filters', '--', ...files] }]
+      : []),
   ]);
-  if (top === null) {
-    return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
+  if (shallow === null) {
+    // Not a repository, or one git cannot read: only the first may pass as "not established".
+    const root = enclosingRepository(probeDir);
+    if (root === undefined) {
+      return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
+    }
+    throw new InputError(
+      `${displayPath(probeDir)}: git cannot read the repository at ${displayPath(root)}, so the registration cannot be dated`,
+      'run `git status` there to see why (is git installed? a repository another user owns needs safe.directory)',
+    );
   }
-  const prefix = top!.endsWith('\n') ? top!.slice(0, -1) : top!;
+  if (head === null) return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
+  if (all === null || merges === null) {
+    throw new InputError(
+      `${displayPath(probeDir)}: git cannot read the history of its repository, so the registration cannot be dated`,
+      'run `git fsck` there to see why',
+    );
+  }
   const merged = merges
     ? [{ args: ['diff-tree', '--stdin', '-m', '-r', '--no-renames', '--name-only', '--no-commit-id', '--', ...logged], input: merges }]
     : [];
-  const second = await gitAll(repo, [
-    ...merged,
-    ...(files.length ? [{ args: [...STATUS, '--', ...files], config: filtersOff(attrs ?? null) }] : []),
-  ]);
-  const touched = merges === '' ? '' : merges ? second[0]! : null;
-  const [evidenceHistory, ...histories] = await historiesOf(repo, logged, all ?? null, touched);
-  const dirty = files.length ? dirtyFiles(second.at(-1) ?? null, prefix) : new Set<string>();
+  const touched = merges === '' ? '' : (await gitAll(repo, merged))[0]!;
+  const [evidenceHistory, ...histories] = await historiesOf(repo, logged, all, touched);
+  const stands = standing(files, tree ?? null, hashes ?? null);
   const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
@@ -169,7 +177,6 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       governs: part.governs,
       order: '',
     };
-    const uncommitted = dirty.has(file);
     if (!first) row.order = 'not committed';
     else if (part.governs === null) row.order = 'governs no spawn';
     else {
@@ -181,10 +188,15 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       else if (after(first.date, part.governs)) row.order = 'after';
       else row.order = 'before';
     }
-    if (uncommitted && row.order !== 'after' && !row.order.startsWith('changed after')) row.order = 'uncommitted changes';
+    const late = row.order === 'after' || row.order.startsWith('changed after');
+    if (stands[i] === 'link' && !late) row.order = 'a symbolic link';
+    else if (stands[i] === 'changed' && !late) row.order = 'uncommitted changes';
     compared.push(row);
   }
-  const late = compared.filter((c) => c.order === 'after' || c.order.startsWith('changed after'));
+  // A shallow clone's oldest commits show every file as added there: a change after the spawns is
+  // one, but a file's first commit is not known.
+  const shallowClone = shallow === 'true\n';
+  const late = compared.filter((c) => (c.order === 'after' && !shallowClone) || c.order.startsWith('changed after'));
   if (late.length) {
     return {
       answer: 'no',
@@ -195,12 +207,28 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       compared,
     };
   }
-  const unsure = compared.filter((c) => ['same commit as the evidence', 'not committed', 'uncommitted changes'].includes(c.order));
+  if (shallowClone) {
+    return {
+      answer: 'not established',
+      reason:
+        'the repository is a shallow clone: its history is cut, so git cannot show when the registration was first committed (git fetch --unshallow)',
+      evidence_commit: short(evidence.hash),
+      compared,
+    };
+  }
+  const unsure = compared.filter((c) =>
+    ['same commit as the evidence', 'not committed', 'uncommitted changes', 'a symbolic link'].includes(c.order),
+  );
   if (unsure.length) {
     const same = unsure.filter((c) => c.order === 'same commit as the evidence');
     const reason = same.length
       ? `the registration arrived in the same commit as the evidence (${short(evidence.hash)}), so git cannot show it came first`
-      : unsure.map((c) => `${c.file}: ${c.order}`).join('; ');
+      : unsure
+          .map(
+            (c) =>
+              `${c.file}: ${c.order === 'a symbolic link' ? 'a symbolic link, and git dates the link, not the file it points at' : c.order}`,
+          )
+          .join('; ');
     return { answer: 'not established', reason, evidence_commit: short(evidence.hash), compared };
   }
   return {
