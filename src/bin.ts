@@ -10,7 +10,13 @@ const [{ main }, { Database }] = await Promise.all([import('./cli/main.js'), imp
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
+    // Any other (a full disk, EIO): what was written is not all of it, which stderr says if it can.
+    if (stream === process.stdout) {
+      process.stderr.write(
+        `omg-evidence: cannot write the output (${err.code ?? err.message}); what was written is incomplete (check the disk or device stdout goes to)\n`,
+      );
+    }
+    process.exit(1);
   });
 }
 

@@ -461,6 +461,18 @@ describe('threads', () => {
   );
 });
 
+describe('output that cannot be written', () => {
+  // A full disk (/dev/full) fails every write: one line on stderr, exit 1, for rows written one
+  // by one (census) or streamed (sql).
+  it.each([['census'], ['sql', '--format', 'json', 'select 1 as n']])('%s > /dev/full is an error, not a stack trace', (...args) => {
+    const r = spawnSync('sh', ['-c', `exec "$0" "$@" > /dev/full`, process.execPath, binPath, ...args], { cwd: repo, encoding: 'utf8' });
+    expect([r.status, r.stderr]).toEqual([
+      1,
+      'omg-evidence: cannot write the output (ENOSPC); what was written is incomplete (check the disk or device stdout goes to)\n',
+    ]);
+  });
+});
+
 describe('sql is bounded', () => {
   it('streams a result larger than the JS heap to stdout, in every format', async () => {
     const rows = 1_000_000;
