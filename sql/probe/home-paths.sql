@@ -1,7 +1,7 @@
 -- Each committed file that holds a home-directory path: a record of any kind, or a line of a
 -- tool_use/<session_id>.err (rec is then the line number, file NULL). Per file, the first such line
 -- and its path, and how many lines hold one.
--- params: re  the home-path pattern (RE2, src/base/home-paths.ts)
+-- params: re  the home-path pattern (RE2, src/base/home-paths.ts): the path is its group 1 or 2
 with lines as (
     select probe, rel, file, rec, json::VARCHAR as text from records
     union all
@@ -10,7 +10,7 @@ with lines as (
           from spawns s join source_files f on f.probe = s.probe and f.session_id = s.session_id and f.kind = 'tool_use_err')
 )
 select probe, rel, any_value(file) as file, min(rec) as rec, arg_min(path, rec) as path, count(*) as n
-from (select *, regexp_extract(text, $re, 1, 'i') as path from lines)
+from (select *, case when regexp_matches(text, $re, 'i') then regexp_extract(text, $re, 1, 'i') || regexp_extract(text, $re, 2, 'i') else '' end as path from lines)
 where path <> ''
 group by probe, rel
 order by probe, rel

@@ -7,7 +7,8 @@
  *   /home/<user>, /Users/<user>  with any run of `/` or `\` (doubled backslashes too, as inside a
  *                                JSON string) or percent-encoded separators (%2F, %5C) around the
  *                                words: `/home//alice`, `/HOME/alice`, `%2Fhome%2Falice`, `\Users\bob`
- *   <drive>:\Users\<user>        any drive letter, either separator: `C:\\Users\\alice`, `d:/users/x`
+ *   <drive>:\Users\<user>        any drive letter, either separator, the colon as is or %3A:
+ *                                `C:\\Users\\alice`, `d:/users/x`, `C%3A%5CUsers%5Calice`
  *   /mnt/<drive>/Users/<user>,   where systems mount or keep homes: WSL, Fedora Silverblue, and
  *   \\wsl$\<distro>\home\<user>, file:// URLs of every form above (`file://localhost/home/x`)
  *   /var/home/<user>
@@ -17,8 +18,9 @@
  *   ~/                           only when asked for (`bareTilde`): see below
  *   $HOME as set                 the value given, with or without a trailing slash, spelled with
  *                                the same freedom of separators and case
- * Each starts a path: it is not preceded by a letter, digit, `_`, `.`, `-`, `~`, `\` or `%`
- * (a JSON escape `\n`, `\r` or `\t` counts as a line break). So `~1`, `~800`, `a~b`, `~>`, Elixir's
+ * Each starts a path: it is not preceded by a letter, digit, `_`, `.`, `-`, `~`, `/`, `\` or a
+ * lone `%` (a JSON escape `\n`, `\r` or `\t` counts as a line break, and a percent escape such as
+ * `%22` or `%3D` as the character it stands for). So `~1`, `~800`, `a~b`, `~>`, Elixir's
  * `~r/…/`, `https://host/users/x` and `/srv/home/x` are not home paths.
  *
  * `~/…` names no user and no machine: it is how a shell writes $HOME. extract refuses it, since a
@@ -30,8 +32,17 @@
 const SEP = String.raw`(?:[\\/]|%2[fF]|%5[cC])+`;
 /** A user name in a path: up to the next separator, space, quote or punctuation. */
 const USER = String.raw`[^\s"'<>|:*?\\/%,;()\[\]{}]+`;
-/** What may stand just before a home path: the start, a character that cannot be inside a name, or a JSON escape. */
-const BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\%-]|\\[nrt])`;
+/**
+ * What may stand just before a home path: the start, a character that cannot be inside a name, a
+ * JSON escape, or a percent escape (`%22%2Fhome…`).
+ */
+const BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\%-]|\\[nrt]|%[0-9A-Fa-f]{2})`;
+/**
+ * BOUNDARY, less a separator (`/`, `\`, %2F, %5C), before a form that starts with one: SEP takes a
+ * whole run from its first, and a run of thousands tried from each of its characters took
+ * quadratic time.
+ */
+const SEP_BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-]|\\[nrt]|%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-9A-Ea-e]|5[0-9ABD-Fabd-f]))`;
 const TILDE = String.raw`(?:~|%7[eE])`;
 
 /** The spellings, each as a pattern valid in both JavaScript and RE2 (no lookaround, no backreference). */
@@ -41,7 +52,7 @@ const FORMS = {
   // \\wsl$\<distro>\home, Fedora Silverblue's /var/home, and file:// URLs of any of them.
   mounted: String.raw`(?:file:${SEP}[^\s"'\\/:]*)?${SEP}(?:mnt${SEP}[A-Za-z]|var|wsl(?:\$|\.localhost)${SEP}[^\s"'\\/]+)${SEP}(?:home|users)${SEP}${USER}`,
   fileUrl: String.raw`file:${SEP}[^\s"'\\/:]*${SEP}(?:home|users)${SEP}${USER}`,
-  drive: String.raw`[A-Za-z]:${SEP}users${SEP}${USER}`,
+  drive: String.raw`[A-Za-z](?::|%3[aA])${SEP}users${SEP}${USER}`,
   // The character after `root` is part of the match (RE2 has no lookahead); homePaths trims it.
   root: String.raw`${SEP}(?:var${SEP})?root(?:$|[^A-Za-z0-9_.-])`,
   tildeUser: String.raw`${TILDE}[A-Za-z_][A-Za-z0-9._-]*[A-Za-z0-9_]${SEP}`,
@@ -50,11 +61,20 @@ const FORMS = {
 
 export type HomeForm = keyof typeof FORMS | 'env';
 
+/** The forms that start with a separator (after SEP_BOUNDARY), then the others (after BOUNDARY), each in the order tried. */
+const SEP_FORMS = ['mounted', 'home', 'root'] as const;
+const OTHER_FORMS = ['fileUrl', 'drive', 'tildeUser', 'tilde'] as const;
+
 /**
- * The home-path pattern for DuckDB (RE2, with the 'i' option): group 1 is the path (with, for
- * /root, the character after it). `~/` is not in it: see the top of this file.
+ * The home-path pattern for DuckDB (RE2, with the 'i' option): group 1 is a path of a form that
+ * starts with a separator, group 2 one of another (one of them is empty); with /root, the character
+ * after it. `~/` is not in it: see the top of this file.
  */
-export const HOME_PATH_RE2 = String.raw`${BOUNDARY}(${FORMS.mounted}|${FORMS.fileUrl}|${FORMS.home}|${FORMS.drive}|${FORMS.root}|${FORMS.tildeUser})`;
+export const HOME_PATH_RE2 = String.raw`(?:${SEP_BOUNDARY}(${SEP_FORMS.map((f) => FORMS[f]).join('|')})|${BOUNDARY}(${OTHER_FORMS.filter(
+  (f) => f !== 'tilde',
+)
+  .map((f) => FORMS[f])
+  .join('|')}))`;
 
 export interface HomePathOptions {
   /** The user's home directory as set ($HOME): any spelling of it counts too. */
@@ -88,11 +108,12 @@ function matcher(options: HomePathOptions): RegExp {
   const key = `${options.bareTilde ? 1 : 0}\u0000${env ?? ''}`;
   let re = cache.get(key);
   if (!re) {
-    const alts = (Object.keys(FORMS) as (keyof typeof FORMS)[])
-      .filter((f) => f !== 'tilde' || options.bareTilde)
-      .map((f) => `(?<${f}>${FORMS[f]})`);
-    if (env) alts.unshift(`(?<env>${env})`);
-    re = new RegExp(`${BOUNDARY}(?:${alts.join('|')})`, 'giu');
+    const named = (f: keyof typeof FORMS) => `(?<${f}>${FORMS[f]})`;
+    const sep = SEP_FORMS.map(named);
+    const other = OTHER_FORMS.filter((f) => f !== 'tilde' || options.bareTilde).map(named);
+    // $HOME as set starts with a separator, or with a drive letter.
+    if (env) (env.startsWith(SEP) ? sep : other).unshift(`(?<env>${env})`);
+    re = new RegExp(`(?:${SEP_BOUNDARY}(?:${sep.join('|')})|${BOUNDARY}(?:${other.join('|')}))`, 'giu');
     cache.set(key, re);
   }
   return re;
