@@ -462,6 +462,23 @@ describe('threads', () => {
 });
 
 describe('output that cannot be written', () => {
+  // /dev/stdout of a pipe or a socket (as a child's stdout is here) resolves to no path
+  // (/proc/<pid>/fd/pipe:[…]): named as the file to write, it is what it is, and refused as such.
+  const pipe = '(FIFO \\(named pipe\\)|socket)';
+  it.each([
+    [['report', '--html', '/dev/stdout'], '/dev/stdout: is not a regular file \\(name the HTML file to write, e.g. report.html\\)'],
+    [
+      ['report', '--html', '/proc/self/fd/1', '--force'],
+      '/proc/self/fd/1: is not a regular file \\(name the HTML file to write, e.g. report.html\\)',
+    ],
+    [['render', '/dev/stdout'], `/dev/stdout: a ${pipe}, where a markdown document is expected \\(give the path of a markdown document\\)`],
+    [['load', '--db', '/dev/stdout'], `/dev/stdout: a ${pipe}, where a database file is expected \\(give the path of a database file\\)`],
+  ])('%j names a pipe: an error, not a bug', (args, message) => {
+    const run = bin(args);
+    expect([run.code, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toMatch(new RegExp(`^omg-evidence: ${message}\\n$`));
+  });
+
   // A full disk (/dev/full) fails every write: one line on stderr, exit 1, for rows written one
   // by one (census) or streamed (sql).
   it.each([['census'], ['sql', '--format', 'json', 'select 1 as n']])('%s > /dev/full is an error, not a stack trace', (...args) => {

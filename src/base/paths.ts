@@ -122,6 +122,16 @@ export function walkFiles(
 const NOT_REGULAR_HINT = 'an input folder holds only regular files and folders: remove it, or put the file itself in its place';
 
 /** What `st` is, in words, when it is not a regular file. */
+/**
+ * realpathSync, for a path that exists: `/dev/stdout` or `/proc/self/fd/1` that is a pipe or a
+ * socket resolves to no path (`/proc/<pid>/fd/pipe:[…]`), and is then the path as given, which its
+ * callers stat and refuse as what it is. Throws as realpathSync does when nothing is there.
+ */
+export function realPath(p: string): string {
+  const real = realpathSync(p);
+  return existsSync(real) || !existsSync(p) ? real : resolve(p);
+}
+
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
@@ -138,7 +148,7 @@ function kindOf(st: Stats): string {
 function resolveLink(p: string, realRoot: string, folder: string): string {
   let real: string;
   try {
-    real = realpathSync(p);
+    real = realPath(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, NOT_REGULAR_HINT);
@@ -217,7 +227,7 @@ export function inputFile(p: string, realRoot: string, folder: string): boolean 
 export function namedFile(p: string, expected: string): string | undefined {
   let real: string;
   try {
-    real = realpathSync(p);
+    real = realPath(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, `give the path of ${expected}`);

@@ -3,9 +3,9 @@
  * read: atomically (a temporary file beside it, then a rename), through a symbolic link to the file it
  * names (the link stays a link), keeping the file's mode; so an edit made meanwhile is never lost.
  */
-import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { InputError } from './errors.js';
-import { displayPath } from './paths.js';
+import { displayPath, realPath } from './paths.js';
 
 /** What a refusal says: what changed meanwhile, what to run again, and what could not be written. */
 export interface ReplaceWords {
@@ -22,7 +22,7 @@ export interface ReplaceWords {
 export function replaceFile(path: string, expected: Buffer | null, data: string, say: ReplaceWords): void {
   let tmp: string | undefined;
   try {
-    const file = existsSync(path) ? realpathSync(path) : path;
+    const file = existsSync(path) ? realPath(path) : path;
     const mode = expected === null ? 0o644 : statSync(file).mode & 0o7777;
     const name = `${file}.omg-evidence-${process.pid}.tmp`;
     // Exclusive creation: a file or folder already at the temporary path is never used or removed.

@@ -4,7 +4,7 @@
  * writes nothing and exits 3 when any region is stale or edited by hand, with a unified diff of
  * each. A region that is not exactly as render wrote it is never overwritten without `--force`.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { unifiedDiff } from '../../regions/diff.js';
@@ -12,7 +12,7 @@ import { DiffersError, InputError } from '../../base/errors.js';
 import { makeCommand } from '../command.js';
 import { say, type IO } from '../io.js';
 import { checkTimeoutOption } from '../options.js';
-import { displayPath } from '../../base/paths.js';
+import { displayPath, realPath } from '../../base/paths.js';
 import type { Parsed } from '../../regions/document.js';
 import type { Rendered } from '../../regions/render.js';
 import { replaceDocument, writeFileAtomically } from '../../regions/write-document.js';
@@ -62,7 +62,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
         // the file changed since it was read, and refuse.
         const named = new Map<string, string>();
         for (const d of docs) {
-          const key = existsSync(d) ? realpathSync(d) : resolve(d);
+          const key = existsSync(d) ? realPath(d) : resolve(d);
           if (!named.has(key)) named.set(key, d);
         }
         const once = [...named.values()];

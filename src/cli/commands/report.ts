@@ -8,11 +8,11 @@
  * atomically, and never over a file that is not a report it wrote (or that was edited since)
  * without --force.
  */
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
-import { displayPath, packageVersion } from '../../base/paths.js';
+import { displayPath, packageVersion, realPath } from '../../base/paths.js';
 import { replaceFile } from '../../base/replace-file.js';
 import {
   claudeSessionsDir,
@@ -67,7 +67,7 @@ function target(path: string, force: boolean, isOwnReport: (text: string) => boo
       throw new InputError(`${shown}: a broken symbolic link`, 'remove it, or name another file');
     return { file: path, was: null };
   }
-  const file = realpathSync(path);
+  const file = realPath(path);
   const st = statSync(file);
   if (st.isDirectory()) throw new InputError(`${shown}: is a folder`, 'name the HTML file to write, e.g. report.html');
   if (!st.isFile()) throw new InputError(`${shown}: is not a regular file`, 'name the HTML file to write, e.g. report.html');
