@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles, walkFiles } from '../src/base/paths.js';
 
 // The file listing every reader starts from: depth first, each folder's entries sorted by name,
-// symbolic links to folders followed, paths as path.join writes them.
+// symbolic links followed once the tree is walked (a file is read once, by its name when it has
+// one), paths as path.join writes them.
 describe('listing files', () => {
   let root: string;
   const jsonl = (name: string) => name.endsWith('.jsonl');
@@ -14,16 +15,21 @@ describe('listing files', () => {
     mkdirSync(join(root, 'a', 'subagents'), { recursive: true });
     for (const f of ['b.jsonl', 'a.jsonl', 'c.txt', 'a/x.jsonl', 'a/subagents/agent-1.jsonl']) writeFileSync(join(root, f), '');
     symlinkSync(join(root, 'a', 'subagents'), join(root, 'link'));
+    // Reached by name too: a folder's alias that sorts before it, a file's, and a text file's
+    // under a name the reader keeps.
+    symlinkSync('a', join(root, '0-alias'));
+    symlinkSync('b.jsonl', join(root, 'b-copy.jsonl'));
+    symlinkSync('c.txt', join(root, 'c.jsonl'));
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('walks depth first in name order, follows linked folders, and gives each path relative to the folder', () => {
+  it('walks depth first in name order, reads what a link reaches once, and gives each path relative to the folder', () => {
     expect(walkFiles(root, jsonl)).toEqual([
       { path: join(root, 'a', 'subagents', 'agent-1.jsonl'), rel: 'a/subagents/agent-1.jsonl' },
       { path: join(root, 'a', 'x.jsonl'), rel: 'a/x.jsonl' },
       { path: join(root, 'a.jsonl'), rel: 'a.jsonl' },
       { path: join(root, 'b.jsonl'), rel: 'b.jsonl' },
-      { path: join(root, 'link', 'agent-1.jsonl'), rel: 'link/agent-1.jsonl' },
+      { path: join(root, 'c.jsonl'), rel: 'c.jsonl' },
     ]);
     expect(listFiles(root)).toContain(join(root, 'c.txt'));
   });

@@ -15,7 +15,8 @@ import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
-import { displayPath, readRegisteredFile } from '../base/paths.js';
+import { displayPath } from '../base/paths.js';
+import { readRegisteredFile } from '../base/registered-file.js';
 import { VIEWS } from '../db/views.js';
 import { findTableRef, identifier, isNode, type Node, tableName } from '../db/table-refs.js';
 

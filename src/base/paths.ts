@@ -80,7 +80,9 @@ export interface WalkOptions {
  * a thousand files); they come out as path.join would write them.
  *
  * Every kept entry is a readable regular file, or an InputError naming it (inputFile): a FIFO would
- * hang whoever opens it. A symbolic link is followed only within `dir`, and each folder is walked once.
+ * hang whoever opens it. A symbolic link is followed only within `dir`, and only once the tree has
+ * been walked without links, so that a file or folder reached both by its name and through a link
+ * (or through two links) is read once, by its name when it has one.
  */
 export function walkFiles(
   dir: string,
@@ -91,8 +93,11 @@ export function walkFiles(
   const root = normalize(dir);
   if (!existsSync(root)) return out;
   const realRoot = realpathSync(root);
-  const seen = new Set<string>([realRoot]);
-  const walk = (prefix: string, rel: string) => {
+  // Real paths of the folders walked and the files kept; the links met, to follow after.
+  const seen = new Set<string>();
+  const links: { p: string; r: string; kept: boolean }[] = [];
+  const walk = (prefix: string, rel: string, real: string) => {
+    seen.add(real);
     // Entry types come with the listing; only a symbolic link needs a stat to say what it points at.
     const entries = listDir(prefix === '' ? '.' : prefix).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
@@ -100,23 +105,36 @@ export function walkFiles(
       const p = prefix + e.name;
       const r = rel === '' ? e.name : `${rel}/${e.name}`;
       const kept = keep(e.name);
-      let isDir = e.isDirectory();
-      if (e.isSymbolicLink()) {
-        const real = resolveLink(p, realRoot, root);
-        isDir = statSync(real).isDirectory();
-        if (isDir && seen.has(real)) continue;
-        if (isDir) seen.add(real);
-      }
-      if (isDir && !(kept && options.keptNamesAreFiles)) walk(p + sep, r);
+      if (e.isSymbolicLink()) links.push({ p, r, kept });
+      else if (e.isDirectory() && !(kept && options.keptNamesAreFiles)) walk(p + sep, r, `${real}${sep}${e.name}`);
       else if (kept) {
         if (e.isFile()) mustRead(p);
         else inputFile(p, realRoot, root);
         out.push({ path: p, rel: r });
+        seen.add(`${real}${sep}${e.name}`);
       }
     }
   };
-  walk(root === '.' ? '' : root.endsWith(sep) ? root : root + sep, '');
+  walk(root === '.' ? '' : root.endsWith(sep) ? root : root + sep, '', realRoot);
+  for (let i = 0; i < links.length; i++) {
+    const { p, r, kept } = links[i]!;
+    const real = resolveLink(p, realRoot, root);
+    if (seen.has(real)) continue;
+    if (statSync(real).isDirectory() && !(kept && options.keptNamesAreFiles)) walk(p + sep, r, real);
+    else if (kept) {
+      inputFile(p, realRoot, root);
+      out.push({ path: p, rel: r });
+      seen.add(real);
+    }
+  }
+  // In the order of a walk that follows links where it meets them: by path, one name at a time.
+  if (links.length) out.sort((x, y) => byNames(x.rel.split('/'), y.rel.split('/')));
   return out;
+}
+
+function byNames(x: string[], y: string[]): number {
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return x.length - y.length;
 }
 
 const NOT_REGULAR_HINT = 'an input folder holds only regular files and folders: remove it, or put the file itself in its place';
@@ -178,31 +196,6 @@ function inputStat(p: string, realRoot: string, folder: string): Stats | undefin
     throw ioError(p, err);
   }
   return st.isSymbolicLink() ? statSync(resolveLink(p, realRoot, folder)) : st;
-}
-
-/** The most bytes a registered trigger or check file may hold: it is read whole, and parsed, before it runs. */
-export const MAX_REGISTERED_BYTES = 2 ** 20;
-
-/** A registered trigger or check file (readRegisteredFile): its text, or why it is not read. */
-export type RegisteredFile =
-  | { abs: string; text: string }
-  | { abs: string; refused: 'outside' | 'folder' | 'missing' }
-  | { abs: string; refused: 'large'; size: number };
-
-/**
- * The file `path` a registration record names (relative to `regDir`, its registration/ folder), read
- * whole when it is a regular file inside the folder of at most MAX_REGISTERED_BYTES. A link out of
- * the folder, a FIFO or an unreadable file is an InputError (inputFile), before anything opens it.
- */
-export function readRegisteredFile(regDir: string, path: string): RegisteredFile {
-  const abs = resolve(regDir, path);
-  if (!isWithin(abs, regDir)) return { abs, refused: 'outside' };
-  // A folder (a record's "" names registration/ itself) is the record's mistake, not a missing file.
-  if (existsSync(abs) && statSync(abs).isDirectory()) return { abs, refused: 'folder' };
-  if (!inputFile(abs, realpathSync(regDir), regDir)) return { abs, refused: 'missing' };
-  const size = statSync(abs).size;
-  if (size > MAX_REGISTERED_BYTES) return { abs, refused: 'large', size };
-  return { abs, text: readFileSync(abs, 'utf8') };
 }
 
 /**

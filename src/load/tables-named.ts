@@ -4,7 +4,7 @@
  * was not loaded.
  */
 import { join } from 'node:path';
-import { readRegisteredFile } from '../base/paths.js';
+import { readRegisteredFile } from '../base/registered-file.js';
 import { type Database, pathList } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { PARSED_AT_MOST } from '../db/table-refs.js';
