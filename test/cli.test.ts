@@ -155,6 +155,40 @@ describe('what the fuzz found', () => {
   });
 });
 
+describe('evidence is read-only', () => {
+  // A file a command writes is never inside what it reads, --force or not; extract may write a
+  // probe's records into the probe, never into the transcripts they come from.
+  it('report, load and extract refuse a file inside the evidence they read, and leave it as it was', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-ro-'));
+    try {
+      cpSync(join(repo, 'evidence', '0017-staged-agent-restores-layer-1'), join(dir, 'p'), { recursive: true });
+      const results = readFileSync(join(dir, 'p', 'results.jsonl'));
+      const refused = (file: string, inside: string, what: string, where = 'every probe and transcripts folder') =>
+        `omg-evidence: ${file}: inside the evidence it reads (${inside}); nothing was written (write ${what} outside ${where}: evidence is read-only)\n`;
+      const cases: [string[], string][] = [
+        [['report', 'p', '--html', 'p/results.jsonl', '--force'], refused('p/results.jsonl', 'p', 'the report')],
+        [['report', 'p', '--html', 'p/report.html'], refused('p/report.html', 'p', 'the report')],
+        [['load', 'p', '--db', 'p/results.jsonl', '--force'], refused('p/results.jsonl', 'p', 'the database')],
+        [['load', 'p', '--db', 'p/transcripts/c.duckdb'], refused('p/transcripts/c.duckdb', 'p', 'the database')],
+        [
+          ['extract', '--transcripts', 'p/transcripts', '--results', 'p/results.jsonl', '--out', 'p/transcripts/x'],
+          refused('p/transcripts/x', 'p/transcripts', 'the records', 'the transcripts folder'),
+        ],
+      ];
+      for (const [args, stderr] of cases) expect(bin(args, { cwd: dir }), args.join(' ')).toEqual({ code: 1, stdout: '', stderr });
+      expect(readFileSync(join(dir, 'p', 'results.jsonl')).equals(results)).toBe(true);
+      expect(['report.html', 'transcripts/c.duckdb', 'transcripts/x'].filter((f) => existsSync(join(dir, 'p', f)))).toEqual([]);
+      expect(bin(['extract', '--transcripts', 'p/transcripts', '--results', 'p/results.jsonl', '--out', ''], { cwd: dir })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'omg-evidence: --out is empty (name the folder to write the records into)\n',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('what reaches the terminal', () => {
   it('control characters and bidirectional overrides of an error are written as escapes, on one line', async () => {
     const r = await cli(['census', 'no\u001b[31mpe\nx\u202e']);

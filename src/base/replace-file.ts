@@ -4,8 +4,37 @@
  * names (the link stays a link), keeping the file's mode; so an edit made meanwhile is never lost.
  */
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.js';
-import { displayPath, realPath } from './paths.js';
+import { displayPath, isWithin, realPath } from './paths.js';
+
+/** `p` with symbolic links resolved, for a path that may not exist yet: its nearest existing folder's real path, then the rest. */
+export function realOrNot(p: string): string {
+  const abs = resolve(p);
+  if (existsSync(abs)) return realPath(abs);
+  const parent = dirname(abs);
+  return parent === abs ? abs : join(realOrNot(parent), basename(abs));
+}
+
+/**
+ * Refuse `file`, which a command is about to write (`what`), when it is one of `folders` or inside
+ * one: the evidence the command reads, which is read-only, --force or not.
+ */
+export function refuseInsideEvidence(
+  file: string,
+  folders: readonly string[],
+  what: string,
+  where = 'every probe and transcripts folder',
+): void {
+  const out = realOrNot(file);
+  const inside = folders.find((f) => isWithin(out, realOrNot(f)));
+  if (inside !== undefined) {
+    throw new InputError(
+      `${displayPath(file)}: inside the evidence it reads (${displayPath(inside)}); nothing was written`,
+      `write ${what} outside ${where}: evidence is read-only`,
+    );
+  }
+}
 
 /** What a refusal says: what changed meanwhile, what to run again, and what could not be written. */
 export interface ReplaceWords {

@@ -9,6 +9,7 @@ import { closeSync, existsSync, readSync, renameSync, rmSync, statSync } from 'n
 import { dirname } from 'node:path';
 import { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
+import { refuseInsideEvidence } from '../base/replace-file.js';
 import { sha256 } from '../base/hash.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
 import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
@@ -123,6 +124,7 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
   if (existsSync(file) && statSync(file).isDirectory()) {
     throw new InputError(`${displayPath(file)}: is a folder, not a database file`, 'give --db the path of a file');
   }
+  refuseInsideEvidence(file, [...inputs.probes, ...inputs.transcripts], 'the database');
   const real = namedFile(file, 'a database file');
   if (real && !options.force) {
     const notOurs = new InputError(

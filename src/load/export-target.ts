@@ -3,20 +3,13 @@
  * and that neither lies inside the evidence it exports nor would, once its views are replaced,
  * take an input with them. Evidence is read-only, --force or not.
  */
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath, isWithin, makeFolders, realPath } from '../base/paths.js';
+import { displayPath, isWithin, makeFolders } from '../base/paths.js';
+import { realOrNot } from '../base/replace-file.js';
 import { VIEWS } from '../db/views.js';
 import type { Inputs } from './inputs.js';
-
-/** `p` with symbolic links resolved, for a path that may not exist yet: its nearest existing folder's real path, then the rest. */
-function realOrNot(p: string): string {
-  const abs = resolve(p);
-  if (existsSync(abs)) return realPath(abs);
-  const parent = dirname(abs);
-  return parent === abs ? abs : join(realOrNot(parent), basename(abs));
-}
 
 /**
  * Refuse `dir` as export's folder when it is, or lies inside, a probe or transcripts folder being

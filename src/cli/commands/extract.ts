@@ -5,7 +5,9 @@
  */
 import { basename, dirname } from 'node:path';
 import { type Command, Option } from 'commander';
+import { UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
+import { refuseInsideEvidence } from '../../base/replace-file.js';
 import { Evidence } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { makeCommand } from '../command.js';
@@ -23,6 +25,9 @@ export function makeExtractCommand(io: IO): Command {
       new Option('--force', 'overwrite files that differ'),
     ],
     action: async ({ opts, onWarning }) => {
+      if (opts.out === '') throw new UsageError('--out is empty', 'name the folder to write the records into');
+      // A probe's own records may be written into it; never into the transcripts they come from.
+      refuseInsideEvidence(opts.out, [opts.transcripts], 'the records', 'the transcripts folder');
       await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning }), async (ev) => {
         const report = await ev.extract({ out: opts.out, force: opts.force, home: io.env.HOME });
         // A folder that matches no row, or misses some, would otherwise go unnoticed until the

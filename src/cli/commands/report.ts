@@ -13,7 +13,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
-import { replaceFile } from '../../base/replace-file.js';
+import { refuseInsideEvidence, replaceFile } from '../../base/replace-file.js';
 import {
   claudeSessionsDir,
   Evidence,
@@ -103,11 +103,13 @@ export function makeReportCommand(io: IO): Command {
       // The page's layout and its charts' engines load only for this command.
       const { isOwnReport, loadChartEngines, reportHtml } = await import('../../output/html.js');
       const out = resolve(opts.html);
+      const sessionsDir = probes.length === 0 ? (opts.transcripts ?? claudeSessionsDir(io.env)) : opts.transcripts;
+      refuseInsideEvidence(out, [...probes, ...(sessionsDir === undefined ? [] : [sessionsDir])], 'the report');
       const at = target(out, opts.force === true, isOwnReport);
       // The charts' engines load while DuckDB loads the evidence; a failure shows when a chart is drawn.
       loadChartEngines().catch(() => undefined);
       const sessions = probes.length === 0 || opts.transcripts !== undefined;
-      const dir = probes.length === 0 ? (opts.transcripts ?? claudeSessionsDir(io.env)) : opts.transcripts;
+      const dir = sessionsDir;
       if (probes.length === 0 && opts.transcripts === undefined) {
         sayDefaultSessions(io, dir!);
       }
