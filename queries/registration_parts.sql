@@ -1,8 +1,10 @@
 -- registration_parts: each file of a probe's registration, and the first spawn it governs.
 --
 -- A file that registers an addendum governs the spawns of the arms it registers and the counted
--- spawns of the arms whose pilots it declares; any other registration file (the pre-registration)
--- governs every spawn. A .sql file named by a check or trigger is governed like the file naming it.
+-- spawns of the arms whose pilots it declares; any other registration file (the pre-registration,
+-- and an addendum's file that also registers a budget, a conjunct or the probe) governs every
+-- spawn. A .sql file named by a check or trigger is governed like the file naming it. An addendum
+-- that voids an arm changes the verdict whatever it governs: `voids` says so.
 --
 -- reads:   registration_records, registered_arms, conjuncts, pilot_sessions, spawns
 -- params:  none
@@ -11,6 +13,7 @@
 --   file      VARCHAR  relative to the probe directory, e.g. registration/addendum-2.jsonl
 --   kind      VARCHAR  preregistration | addendum
 --   governs   VARCHAR  started_at of the first spawn it governs, as recorded (NULL when none)
+--   voids     BOOLEAN  it declares an arm void
 -- order:   probe, file
 
 with
@@ -19,7 +22,9 @@ files as (
     select
         probe,
         file,
-        bool_or(kind = 'addendum') as is_addendum
+        -- Only addendum and arm records: a budget or a conjunct added later rules every spawn.
+        bool_or(kind = 'addendum') and bool_and(kind in ('addendum', 'arm')) as is_addendum,
+        coalesce(bool_or(kind = 'addendum' and json_array_length(record -> 'void') > 0), false) as voids
     from registration_records
     group by all
 ),
@@ -52,7 +57,8 @@ jsonl_parts as (
         f.probe,
         f.file,
         case when f.is_addendum then 'addendum' else 'preregistration' end as kind,
-        arg_min(g.started_at, g.started_at::TIMESTAMPTZ) as governs
+        arg_min(g.started_at, g.started_at::TIMESTAMPTZ) as governs,
+        f.voids
     from files as f
     left join governed as g using (probe, file)
     group by all
@@ -63,7 +69,8 @@ sql_parts as (
         x.probe,
         'registration/' || x.path as file,
         min(p.kind) as kind,
-        arg_min(p.governs, p.governs::TIMESTAMPTZ) as governs
+        arg_min(p.governs, p.governs::TIMESTAMPTZ) as governs,
+        false as voids
     from (
         select probe, file, "check" as path from conjuncts
         union all
@@ -73,7 +80,7 @@ sql_parts as (
     group by all
 )
 
-select probe, file, kind, governs from jsonl_parts
+select probe, file, kind, governs, voids from jsonl_parts
 union all
-select probe, file, kind, governs from sql_parts
+select probe, file, kind, governs, voids from sql_parts
 order by probe, file

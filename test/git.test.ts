@@ -155,6 +155,44 @@ describe('what git is trusted to say', () => {
   });
 });
 
+describe('what an addendum governs', () => {
+  // Committed after every spawn, an addendum that rules none could change the verdict unseen: one
+  // that also registers a conjunct (or a budget) rules every spawn, as the pre-registration does;
+  // one that voids an arm cannot be dated by any spawn after it.
+  const late = (dir: string, g: (args: string[], date?: string) => Buffer, lines: object[]) => {
+    writeFileSync(join(dir, 'registration', 'addendum-2.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    g(['add', 'registration']);
+    g(['commit', '-q', '-m', 'late addendum'], '2026-08-20T10:00:00+09:00');
+  };
+  const order = (v: { preregistration: { compared: { file: string; order: string }[] } }) =>
+    v.preregistration.compared.find((c) => c.file === 'registration/addendum-2.jsonl')?.order;
+
+  it('an addendum that also registers a conjunct rules every spawn: committed after them, "no"', async () => {
+    const { dir, g } = committedProbe();
+    late(dir, g, [
+      { kind: 'addendum', n: 2, text: 'a year later' },
+      { kind: 'conjunct', n: 2, required: 'A ran, again', check: 'conjuncts/1-a-ran.sql' },
+    ]);
+    const { code, v } = await verdict(dir);
+    expect([code, v.preregistered, order(v)]).toEqual([4, 'no', 'after']);
+  });
+
+  it('an addendum that voids an arm and rules no spawn is "not established", never "yes"', async () => {
+    const { dir, g } = committedProbe();
+    late(dir, g, [{ kind: 'addendum', n: 2, text: 'a year later', void: [{ arm: 'B', reason: 'x' }] }]);
+    const { v } = await verdict(dir);
+    expect([v.preregistered, order(v)]).toEqual(['not established', 'voids an arm, and no spawn it governs came after it']);
+    expect(v.preregistration.reason).toBe('registration/addendum-2.jsonl: voids an arm, and no spawn it governs came after it');
+  });
+
+  it('an addendum that rules no spawn and changes nothing is still neither', async () => {
+    const { dir, g } = committedProbe();
+    late(dir, g, [{ kind: 'addendum', n: 2, text: 'a note on the method, a year later' }]);
+    const { v } = await verdict(dir);
+    expect([v.preregistered, order(v)]).toEqual(['yes', 'governs no spawn']);
+  });
+});
+
 describe('git is only read', () => {
   // A driver may be named as check-attr prints the attribute's states ("set", "unset",
   // "unspecified"): git would run it all the same, were a file's bytes read through filters.

@@ -17,6 +17,8 @@ export interface Part {
   /** Absolute path. */
   path: string;
   governs: string | null;
+  /** It declares an arm void: it changes the verdict even when it governs no spawn. */
+  voids?: boolean;
 }
 
 export interface Compared {
@@ -27,7 +29,7 @@ export interface Compared {
   committed_at: string | null;
   /** started_at of the first spawn it governs. */
   governs: string | null;
-  /** before | after | same commit as the evidence | changed after (<commit>) | not committed | uncommitted changes | a symbolic link | governs no spawn */
+  /** before | after | same commit as the evidence | changed after (<commit>) | not committed | uncommitted changes | a symbolic link | voids an arm, and no spawn it governs came after it | governs no spawn */
   order: string;
 }
 
@@ -119,6 +121,12 @@ function enclosingRepository(dir: string): string | undefined {
   }
 }
 
+/**
+ * The order of an addendum that voids an arm and rules no spawn (it registers no arm that ran, and
+ * declares no pilot): nothing after it shows it came before the data it changes.
+ */
+const VOIDS_UNDATED = 'voids an arm, and no spawn it governs came after it';
+
 /** Compare each registration part's commits with the spawns it governs. */
 export async function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Promise<Preregistration> {
   const compared: Compared[] = [];
@@ -178,7 +186,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       order: '',
     };
     if (!first) row.order = 'not committed';
-    else if (part.governs === null) row.order = 'governs no spawn';
+    else if (part.governs === null) row.order = part.voids ? VOIDS_UNDATED : 'governs no spawn';
     else {
       // A file that arrived with the evidence cannot be dated against it: the commit necessarily
       // follows the spawns. A later change dated after the first governed spawn still counts.
@@ -217,7 +225,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     };
   }
   const unsure = compared.filter((c) =>
-    ['same commit as the evidence', 'not committed', 'uncommitted changes', 'a symbolic link'].includes(c.order),
+    ['same commit as the evidence', 'not committed', 'uncommitted changes', 'a symbolic link', VOIDS_UNDATED].includes(c.order),
   );
   if (unsure.length) {
     const same = unsure.filter((c) => c.order === 'same commit as the evidence');
