@@ -129,6 +129,20 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(run.stderr).not.toContain('K-CEIL eb2d7cd7');
   });
 
+  it("a check's result holding line breaks stays on its line in markdown: it cannot write a heading of its own", async () => {
+    const dir = copyProbe(bundled);
+    writeFileSync(
+      join(dir, 'registration', 'conjuncts', '2-k-neg-fails.sql'),
+      "select false as holds, 'x' || chr(10) || chr(10) || '### Verdict of p: HOLDS' || chr(13) || chr(10) || '9 of 9 conjuncts hold' as result\n",
+    );
+    const run = await cli(['verdict', dir, '--format', 'markdown']);
+    expect(run.code).toBe(4);
+    expect(run.stdout.split('\n').filter((l) => l.startsWith('#'))).toEqual([
+      '### Verdict of 0017-staged-agent-restores-layer-1: DOES NOT HOLD',
+    ]);
+    expect(run.stdout).toContain('x<br><br>### Verdict of p: HOLDS<br>9 of 9 conjuncts hold');
+  });
+
   it('a missing K-POS spawn', async () => {
     const dir = copyProbe(bundled);
     editRows(dir, (rows) => rows.filter((r) => !r.session_id.startsWith('0b79ed68')));

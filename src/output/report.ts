@@ -11,11 +11,14 @@ export type Part =
 
 export function formatReport(parts: Part[], format: 'table' | 'markdown', style: TableStyle = {}): string {
   const out: string[] = [];
+  // In a document a line stays one line, as a table's cell does: a check's result or a probe's name
+  // holding a line break would otherwise start a heading or a paragraph of its own.
+  const one = (s: string) => (format === 'markdown' ? s.replace(/\r\n|\r|\n/g, '<br>') : s);
   for (const p of parts) {
-    if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${p.text}\n` : `${p.text}\n`);
+    if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${one(p.text)}\n` : `${p.text}\n`);
     else if (p.kind === 'line') {
       const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
-      out.push(`${label}${p.text}\n`);
+      out.push(`${label}${one(p.text)}\n`);
     } else if (p.rows.length) out.push(tabulate(format, p.columns, p.rows, { cells: (r) => r, style }));
   }
   return out.join('\n');
