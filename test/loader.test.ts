@@ -44,6 +44,15 @@ const bad: [fixture: string, message: string][] = [
   ['missing-key', `results.jsonl:2: results.jsonl row: missing required key "exit_code" ${HINT_ROW}`],
   ['wrong-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got a string "2" ${HINT_ROW}`],
   ['null-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got null ${HINT_ROW}`],
+  // An addendum names what it declares as the records spell it.
+  [
+    'void-unknown-arm',
+    'registration/addendum-1.jsonl:1: addendum voids arm "a-two", which is not registered (a void names an arm of an "arm" record, spelled as it is there)',
+  ],
+  [
+    'pilot-unknown-session',
+    'registration/addendum-1.jsonl:1: addendum declares pilot session "aaaaaaaa", which is not in results.jsonl (a pilot is named by the full session_id of a results.jsonl row)',
+  ],
   // DuckDB's cast takes "+09" (and "epoch", zone names), which the dates of git are not compared with.
   ['timestamp-not-rfc3339', `results.jsonl:2: results.jsonl row: "started_at" must be an RFC 3339 timestamp ${HINT_ROW}`],
   [

@@ -223,7 +223,7 @@ async function buildDetails(db: Database): Promise<void> {
 }
 
 async function checkReferences(db: Database, warnings: string[]): Promise<void> {
-  // Notes and pilots must name spawns that exist (errors); skill results should (a warning).
+  // Notes and pilots must name spawns that exist, voids registered arms (errors); skill results should name spawns (a warning).
   const res = await db.query(readSql('probe/references'));
   const u = res.rows.find((r) => r.what === 'note');
   if (u)
@@ -240,6 +240,14 @@ async function checkReferences(db: Database, warnings: string[]): Promise<void> 
       Number(p.rec),
       `addendum declares pilot session "${p.name}", which is not in results.jsonl`,
       'a pilot is named by the full session_id of a results.jsonl row',
+    );
+  const v = res.rows.find((r) => r.what === 'void');
+  if (v)
+    throw recordError(
+      String(v.file),
+      Number(v.rec),
+      `addendum voids arm "${v.name}", which is not registered`,
+      'a void names an arm of an "arm" record, spelled as it is there',
     );
   for (const o of res.rows.filter((r) => r.what === 'skill')) {
     warnings.push(`${o.probe}/skill_results.jsonl: ${o.n} row(s) name a session that is not in results.jsonl (first: record ${o.rec})`);
