@@ -473,8 +473,8 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     const hint =
       ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';
     for (const [price, shown] of [
-      [0.0000005, '5e-07'],
-      [1000000, '1000000.0'],
+      [0.0000005, '5e-7'],
+      [1000000, '1000000'],
       [123.4567891, '123.4567891'],
     ] as const) {
       const file = join(tmp, `price-${shown}.json`);
@@ -486,6 +486,35 @@ describe('how a response is counted (test/fixtures/usage)', () => {
         stderr: `omg-evidence: ${file}: model m: "input" is ${shown}, which is not a price to six decimals below 1,000,000 USD per million tokens${hint}`,
       });
     }
+  });
+
+  // A JSON reader would cast them (true as 1, "1e2" as 100): a price is a JSON number, and a price
+  // table one JSON document, not two whose models merge.
+  it('a price that is not a JSON number, or a file of two price tables, is refused', async () => {
+    const hint =
+      ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';
+    const table = (input: unknown, model = 'm') =>
+      JSON.stringify({
+        as_of: '2026-01-01',
+        source: [],
+        models: { [model]: { input, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1 } },
+      });
+    for (const input of [true, '1e2', ' 7 ', [1], null]) {
+      const file = join(tmp, 'typed.json');
+      writeFileSync(file, table(input));
+      const r = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', file], { env: HOME });
+      expect({ code: r.code, stderr: r.stderr }, JSON.stringify(input)).toEqual({
+        code: 1,
+        stderr: `omg-evidence: ${file}: model m: "input" must be a non-negative number of USD per million tokens${hint}`,
+      });
+    }
+    const two = join(tmp, 'two.json');
+    writeFileSync(two, `${table(1, 'a')}\n${table(2, 'b')}\n`);
+    const r = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', two], { env: HOME });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 1,
+      stderr: `omg-evidence: ${two}: the file holds 2 JSON documents: a price table is one${hint}`,
+    });
   });
 
   it("what DuckDB finds wrong is said without the file's absolute path or advice on read_json's options", async () => {

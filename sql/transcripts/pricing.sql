@@ -8,19 +8,23 @@
 create or replace temp table price_rows as
 select omg_price_key(e.key) as model,
        e.key as key,
-       try_cast(e.value.input as DECIMAL(12, 6)) as input,
-       try_cast(e.value.output as DECIMAL(12, 6)) as output,
-       try_cast(e.value.cache_write_5m as DECIMAL(12, 6)) as cache_write_5m,
-       try_cast(e.value.cache_write_1h as DECIMAL(12, 6)) as cache_write_1h,
-       try_cast(e.value.cache_read as DECIMAL(12, 6)) as cache_read,
+       try_cast(e.value.input::VARCHAR as DECIMAL(12, 6)) as input,
+       try_cast(e.value.output::VARCHAR as DECIMAL(12, 6)) as output,
+       try_cast(e.value.cache_write_5m::VARCHAR as DECIMAL(12, 6)) as cache_write_5m,
+       try_cast(e.value.cache_write_1h::VARCHAR as DECIMAL(12, 6)) as cache_write_1h,
+       try_cast(e.value.cache_read::VARCHAR as DECIMAL(12, 6)) as cache_read,
        as_of,
        source,
-       -- As read, for pricing-check.sql: a price DECIMAL(12, 6) would round or cannot hold is refused.
-       [e.value.input, e.value.output, e.value.cache_write_5m, e.value.cache_write_1h, e.value.cache_read] as raw
+       -- As written (JSON), for pricing-check.sql: a price that is not a JSON number (true, "1e2"),
+       -- or that DECIMAL(12, 6) would round or cannot hold, is refused.
+       [e.value.input, e.value.output, e.value.cache_write_5m, e.value.cache_write_1h, e.value.cache_read] as raw,
+       -- Which JSON document of the file: a price table is one.
+       doc
 from (
-    select as_of, source, unnest(map_entries(models)) as e
-    from read_json($file, format = 'unstructured', records = true,
-                   columns = {as_of: 'DATE', source: 'VARCHAR[]',
-                              models: 'MAP(VARCHAR, STRUCT(input DOUBLE, output DOUBLE, cache_write_5m DOUBLE,
-                                  cache_write_1h DOUBLE, cache_read DOUBLE))'})
+    select as_of, source, doc, unnest(map_entries(models)) as e
+    from (select *, row_number() over () as doc
+          from read_json($file, format = 'unstructured', records = true,
+                         columns = {as_of: 'DATE', source: 'VARCHAR[]',
+                                    models: 'MAP(VARCHAR, STRUCT(input JSON, output JSON, cache_write_5m JSON,
+                                        cache_write_1h JSON, cache_read JSON))'}))
 );

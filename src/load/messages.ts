@@ -36,7 +36,7 @@ export async function loadPricing(db: Database, file: string): Promise<void> {
   }
   const bad = (await db.query(readSql('transcripts/pricing-check'), undefined, shown)).rows[0];
   if (bad) throw new InputError(`${shown}: ${bad.problem}`, hint);
-  await db.exec('create or replace table model_prices as select * exclude (key, raw) from price_rows; drop table price_rows');
+  await db.exec('create or replace table model_prices as select * exclude (key, raw, doc) from price_rows; drop table price_rows');
 }
 
 /**
