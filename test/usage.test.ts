@@ -712,6 +712,8 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
       [['--until', '2026-03-01T24:00'], "option '--until <when>' argument '2026-03-01T24:00' is invalid"],
       [['--since', '2026-03-01T23:59:60Z'], "option '--since <when>' argument '2026-03-01T23:59:60Z' is invalid"],
       [['--since', '2026-03-01T09:00+15:00'], "option '--since <when>' argument '2026-03-01T09:00+15:00' is invalid"],
+      [['--since', '2026-03-01T09:00+14:01'], "option '--since <when>' argument '2026-03-01T09:00+14:01' is invalid"],
+      [['--until', '2026-03-01T09:00-05:60'], "option '--until <when>' argument '2026-03-01T09:00-05:60' is invalid"],
     ] as const) {
       const r = await cli(['usage', '--transcripts', fixture('days'), ...args], { env: HOME });
       expect(r.code).toBe(2);

@@ -49,7 +49,11 @@ export function canonicalWhen(v: string): string | null {
   if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== `${y}-${mo}-${d}`) return null;
   if (hh === undefined) return `${y}-${mo}-${d}`;
   const offset = z ? '+00:00' : sign ? `${sign}${oh}:${om ?? '00'}` : '';
-  const inRange = Number(hh) < 24 && Number(mi) < 60 && Number(ss ?? 0) < 60 && (!sign || (Number(oh) <= 14 && Number(om ?? 0) < 60));
+  const inRange =
+    Number(hh) < 24 &&
+    Number(mi) < 60 &&
+    Number(ss ?? 0) < 60 &&
+    (!sign || (Number(om ?? 0) < 60 && Number(oh) * 60 + Number(om ?? 0) <= 14 * 60));
   return inRange ? `${y}-${mo}-${d} ${hh}:${mi}:${ss ?? '00'}${frac ?? ''}${offset}` : null;
 }
 
