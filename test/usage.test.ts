@@ -119,7 +119,7 @@ describe('token totals equal an independent count (test/usage-count.mjs)', () =>
   });
 
   it('every fixture of test/fixtures/usage', async () => {
-    for (const name of ['streamed', 'no-request-id', 'subagent-copy', 'synthetic', 'days']) {
+    for (const name of ['streamed', 'no-request-id', 'subagent-copy', 'tie-across-files', 'synthetic', 'days']) {
       const dir = join(repo, fixture(name));
       const got = await sessionsOf(dir);
       const want = independentCount(dir);
@@ -147,6 +147,21 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       // Its lines say 1, 10, 42 and 42: the first line (ccusage's) would count 1.
       { message_id: 'msg_A', request_id: 'req_A', output_tokens: 42, cache_read_input_tokens: 2000, lines: 4 },
       { message_id: 'msg_B', request_id: 'req_B', output_tokens: 5, cache_read_input_tokens: 3000, lines: 1 },
+    ]);
+  });
+
+  it('snapshots tied in two files: the one last in file order counts, in the session of the first', async () => {
+    const rows = await messagesOf(join(repo, fixture('tie-across-files')));
+    expect(rows.map((m) => ({ ...pick(m), session_id: m.session_id, file: m.file }))).toEqual([
+      {
+        message_id: 'msg_T',
+        request_id: 'req_T',
+        output_tokens: 50,
+        cache_read_input_tokens: 2000,
+        lines: 2,
+        session_id: '44444444-0000-4000-8000-000000000004',
+        file: '-work-tie/55555555-0000-4000-8000-000000000005.jsonl',
+      },
     ]);
   });
 

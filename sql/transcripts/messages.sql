@@ -39,7 +39,7 @@ lines as (
 ),
 
 -- One row per response: its final snapshot's fields (f), and what its lines say together. The
--- final line is the greatest of (has output_tokens, output_tokens, file first, rec last), the first
+-- final line is the greatest of (has output_tokens, output_tokens, file, rec): the last in file order on ties, the first
 -- session the least of (has a timestamp first, timestamp, file, rec): arg_max and arg_min with
 -- struct keys, which compare field by field, stream where ordered aggregates or windows sort.
 snapshots as (
@@ -49,7 +49,7 @@ snapshots as (
                   'cache_creation_5m_input_tokens': cache_creation_5m_input_tokens,
                   'cache_creation_1h_input_tokens': cache_creation_1h_input_tokens, 'service_tier': service_tier,
                   'cwd': cwd, 'git_branch': git_branch, 'file_no': file_no, 'rec': rec},
-                   {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': -file_no, 'rec': rec}) as f,
+                   {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': file_no, 'rec': rec}) as f,
            arg_min(session_id, {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first_session,
            min(line_at) as first_timestamp,
            max(line_at) as last_timestamp,
