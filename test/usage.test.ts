@@ -755,21 +755,27 @@ describe('usage: where it reads', () => {
     expect(r.stdout.split('\r\n')[1]).toMatch(/^2026-03-01,false,1,2,/);
   });
 
-  it('$CLAUDE_CONFIG_DIR/projects before it', async () => {
+  it('$CLAUDE_CONFIG_DIR/projects in its place', async () => {
     const r = await cli(['usage', '-f', 'csv', '--timezone', 'UTC'], { env: { HOME: home, CLAUDE_CONFIG_DIR: config } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('omg-evidence: reading test/fixtures/usage/config/projects (1 transcript file)\n');
     expect(r.stdout.split('\r\n')[1]).toMatch(/^2026-03-02,false,1,2,/);
   });
 
-  it('a clear error when neither exists', async () => {
+  it('a clear error when it does not exist: with $CLAUDE_CONFIG_DIR set, never ~/.claude/projects instead', async () => {
     const nowhere = join(repo, 'test', 'fixtures', 'usage', 'nowhere');
-    const r = await cli(['usage'], { env: { HOME: nowhere, CLAUDE_CONFIG_DIR: join(nowhere, 'config') } });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe(
-      'omg-evidence: no Claude Code sessions: test/fixtures/usage/nowhere/config/projects and test/fixtures/usage/nowhere/.claude/projects do not exist' +
-        ' (pass --transcripts DIR, the folder of session files (.jsonl))\n',
-    );
+    const hint = ' (pass --transcripts DIR, the folder of session files (.jsonl))\n';
+    const r = await cli(['usage'], { env: { HOME: nowhere } });
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `omg-evidence: no Claude Code sessions: test/fixtures/usage/nowhere/.claude/projects does not exist${hint}`,
+    ]);
+    // As Claude Code reads it: a misspelt $CLAUDE_CONFIG_DIR would otherwise report another account.
+    const typo = await cli(['usage'], { env: { HOME: home, CLAUDE_CONFIG_DIR: join(nowhere, 'config') } });
+    expect([typo.code, typo.stderr]).toEqual([
+      1,
+      `omg-evidence: no Claude Code sessions: test/fixtures/usage/nowhere/config/projects does not exist ($CLAUDE_CONFIG_DIR is set)${hint}`,
+    ]);
   });
 
   it("usage PROBE reads the probe's transcripts: its opus-5 tokens and cost are the envelopes' modelUsage summed", async () => {

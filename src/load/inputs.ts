@@ -116,15 +116,16 @@ function singleTranscript(abs: string): TranscriptFile | null {
 export const homeOf = (env: Record<string, string | undefined>): string => env.HOME || homedir();
 
 export function claudeSessionsDir(env: Record<string, string | undefined>): string {
-  const places = [...(env.CLAUDE_CONFIG_DIR ? [join(env.CLAUDE_CONFIG_DIR, 'projects')] : []), join(homeOf(env), '.claude', 'projects')];
-  const found = places.find((p) => existsSync(p));
-  if (!found) {
+  // As Claude Code does: with CLAUDE_CONFIG_DIR set, its folder alone (a misspelt one would
+  // otherwise report another account's sessions).
+  const place = env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, 'projects') : join(homeOf(env), '.claude', 'projects');
+  if (!existsSync(place)) {
     throw new InputError(
-      `no Claude Code sessions: ${places.map(displayPath).join(' and ')} ${places.length > 1 ? 'do' : 'does'} not exist`,
+      `no Claude Code sessions: ${displayPath(place)} does not exist${env.CLAUDE_CONFIG_DIR ? ' ($CLAUDE_CONFIG_DIR is set)' : ''}`,
       'pass --transcripts DIR, the folder of session files (.jsonl)',
     );
   }
-  return found;
+  return place;
 }
 
 /** Every `*.jsonl` file under `dir`, recursively, sorted; or `dir` alone when it is one such file. */
