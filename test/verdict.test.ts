@@ -143,6 +143,22 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(run.stdout).toContain('x<br><br>### Verdict of p: HOLDS<br>9 of 9 conjuncts hold');
   });
 
+  it("a check sees its own probe's rows: its answer does not change with the probes loaded beside it", async () => {
+    // The check counts spawns without `where probe = $probe`: with b loaded too, it saw both.
+    const root = temp();
+    for (const name of ['a', 'b']) {
+      cpSync(join(repo, probeFixture('git-order')), join(root, name), { recursive: true });
+      writeFileSync(
+        join(root, name, 'registration', 'conjuncts', '1-a-ran.sql'),
+        "select count(*) = 2 as holds, count(*)::VARCHAR || ' spawns seen' as result from spawns\n",
+      );
+    }
+    const alone = JSON.parse((await cli(['verdict', join(root, 'a'), '--format', 'json'])).stdout);
+    const both = JSON.parse((await cli(['verdict', join(root, 'a'), join(root, 'b'), '--format', 'json'])).stdout);
+    expect(alone.conjuncts[0]).toEqual({ n: 1, required: 'A ran', result: '2 spawns seen', holds: true });
+    expect(both.map((v: { conjuncts: unknown[] }) => v.conjuncts[0])).toEqual([alone.conjuncts[0], alone.conjuncts[0]]);
+  });
+
   it('a missing K-POS spawn', async () => {
     const dir = copyProbe(bundled);
     editRows(dir, (rows) => rows.filter((r) => !r.session_id.startsWith('0b79ed68')));

@@ -11,14 +11,14 @@
  * the evidence, which no user SQL reaches.
  */
 import { join } from 'node:path';
-import type { Database } from '../db/database.js';
+import { type Database, sqlIdentifier, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
 import { displayPath } from '../base/paths.js';
 import { readRegisteredFile } from '../base/registered-file.js';
 import { VIEWS } from '../db/views.js';
-import { findTableRef, identifier, isNode, type Node, tableName } from '../db/table-refs.js';
+import { findTableRef, identifier, isNode, type Node, tableName, tablesRead } from '../db/table-refs.js';
 
 /** A loaded probe: its id and absolute directory. */
 type Probe = { id: string; dir: string };
@@ -78,10 +78,10 @@ function forbidden(ref: Node, scope: ReadonlySet<string>): string | undefined {
 }
 
 /**
- * Refuse `sql` unless DuckDB parses it as exactly one SELECT that reads only documented views.
- * Runs in a sandbox: nothing here binds or runs the statement.
+ * Refuse `sql` unless DuckDB parses it as exactly one SELECT that reads only documented views;
+ * returns the views it reads. Runs in a sandbox: nothing here binds or runs the statement.
  */
-async function mustBeAQuestion(box: Database, sql: string, where: string, spec: Spec): Promise<void> {
+async function mustBeAQuestion(box: Database, sql: string, where: string, spec: Spec): Promise<string[]> {
   const hint = `write the ${spec.what} as one SELECT over the views omg-evidence schema lists, returning ${spec.columns.map((c) => c[0]).join(', ')}`;
   const parsed = await box.parse(sql);
   if (parsed.error && parsed.error_type === 'parser') {
@@ -109,9 +109,29 @@ async function mustBeAQuestion(box: Database, sql: string, where: string, spec: 
   }
   const why = findTableRef(parsed.statements[0], forbidden);
   if (why) throw new InputError(`${where}: a ${spec.what} reads only the documented views; this one reads ${why}`, hint);
+  return tablesRead(parsed.statements);
 }
 
-/** Run one registered SQL file for `probe` and return its single row. */
+/** The views that hold several probes' rows (a `probe` column): what scopeToProbe narrows. */
+const PROBE_VIEWS = new Set(VIEWS.filter((v) => 'probe' in v.columns).map((v) => v.name));
+
+/**
+ * In a sandbox, the probe views `read` as views of `probe`'s rows alone (temporary, ended with the
+ * sandbox), so that a check gives its probe the same answer whichever other probes are loaded.
+ */
+async function scopeToProbe(box: Database, probe: string, read: string[]): Promise<void> {
+  const views = read.filter((t) => PROBE_VIEWS.has(t));
+  if (views.length === 0) return;
+  // The database's own name: `main` alone would name the temporary catalog's schema first.
+  const catalog = sqlIdentifier(String((await box.query('select current_database() as name')).rows[0]!.name));
+  for (const v of views) {
+    await box.exec(
+      `create temp view ${sqlIdentifier(v)} as select * from ${catalog}.main.${sqlIdentifier(v)} where probe = ${sqlString(probe)}`,
+    );
+  }
+}
+
+/** Run one registered SQL file for `probe` (`scoped`: among others) and return its single row. */
 async function runFile(
   db: Database,
   probe: Probe,
@@ -121,6 +141,7 @@ async function runFile(
   spec: Spec,
   lineOf: LineOf,
   budget: { seconds: number; ends: number },
+  scoped: boolean,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const from = `${displayPath(join(probe.dir, file))}:${lineOf(join(probe.dir, file), rec)}`;
@@ -160,7 +181,8 @@ async function runFile(
   let res: Awaited<ReturnType<Database['query']>>;
   try {
     res = await db.sandbox(async (box) => {
-      await mustBeAQuestion(box, sql, where, spec);
+      const read = await mustBeAQuestion(box, sql, where, spec);
+      if (scoped) await scopeToProbe(box, probe.id, read);
       const names = await box.parameters(sql, where);
       const other = names.find((p) => p !== 'probe');
       if (other !== undefined) {
@@ -235,7 +257,7 @@ export async function evaluateRegistration(
   }
   const budget = { seconds, ends: seconds > 0 ? performance.now() + seconds * 1000 : Number.POSITIVE_INFINITY };
   const answers = await inOrder(jobs, AT_ONCE, (j, signal) =>
-    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, budget, signal),
+    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, budget, probes.length > 1, signal),
   );
   for (const [i, { probe, row, spec }] of jobs.entries()) {
     const r = answers[i]!;
