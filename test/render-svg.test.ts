@@ -4,12 +4,12 @@
  * link or the SVG's bytes are stale; an SVG changed by hand, or another's file at its name, is
  * replaced only with --force.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundled, cli } from './helpers.js';
+import { binPath, bundled, cli } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -46,6 +46,25 @@ describe('render format=svg', () => {
     expect((await cli(['render', doc])).stderr).toMatch(/: 0 of 2 region\(s\) rewritten\n$/);
     expect((await cli(['render', '--check', doc])).code).toBe(0);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it("a file at the chart's temporary name is someone else's: the write fails, and that file stays", () => {
+    const { doc, svg } = scratch('arms probe=probe format=svg');
+    // `exec` keeps the shell's pid, which names the temporary file.
+    const r = spawnSync(
+      'bash',
+      ['-c', 'echo theirs > "$1.omg-evidence-$$.tmp"; exec "$2" "$3" render "$4"', 'sh', svg, process.execPath, binPath, doc],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/adr\.arms\.svg: cannot write the chart \(EEXIST\)/);
+    expect(
+      readdirSync(dirname(svg))
+        .filter((f) => f.endsWith('.tmp'))
+        .map((f) => readFileSync(join(dirname(svg), f), 'utf8')),
+    ).toEqual(['theirs\n']);
   });
 
   it('--check exits 3 when the SVG is missing, and render writes it again', async () => {

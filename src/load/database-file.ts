@@ -8,6 +8,7 @@
 import { closeSync, existsSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Database } from '../db/database.js';
+import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
 import { refuseInsideEvidence } from '../base/replace-file.js';
 import { sha256 } from '../base/hash.js';
@@ -144,12 +145,13 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
   }
   // Through a symbolic link, the file it points at is replaced, not the link.
   const target = real ?? file;
-  const tmp = `${target}.${process.pid}.tmp`;
+  // A name of its own: a file already at a name this run could guess is someone else's, never
+  // removed (nor opened by DuckDB as a database to copy into).
+  const tmp = `${target}.omg-evidence-${randomBytes(8).toString('hex')}.tmp`;
   const clean = () => {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
   };
-  clean();
   try {
     // Hashed while DuckDB loads them (fingerprinting says how an edit meanwhile is caught).
     const stop = new AbortController();

@@ -20,11 +20,14 @@ export function replaceDocument(path: string, expected: Buffer, data: string): v
 /** Write `data` to `path` (a chart beside a document) through a temporary file beside it, then a rename. */
 export function writeFileAtomically(path: string, data: string): void {
   const tmp = `${path}.omg-evidence-${process.pid}.tmp`;
+  let made = false;
   try {
     writeFileSync(tmp, data, { flag: 'wx' });
+    made = true;
     renameSync(tmp, path);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    // Only a file this call made: one already at that path (wx refused it) is someone else's.
+    if (made) rmSync(tmp, { force: true });
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`${displayPath(path)}: cannot write the chart (${code ?? e})`, 'check that it and its folder are writable');
   }
