@@ -3,7 +3,7 @@
  * back (its bytes as they were, its mtime new): the database holds the edit, and --db must not
  * take it for the files (src/load/database-file.ts, buildDatabaseFile).
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -91,5 +91,32 @@ describe('an input edited during the load, after it was hashed', () => {
     await expect(buildDatabaseFile({ probes: [probe], transcripts: [] }, file, {})).rejects.toThrow(
       `${added}: appeared while the inputs were being loaded`,
     );
+  });
+});
+
+describe('a transcript that changes while it is read', () => {
+  // What the loader checks once its pass is done (src/load/transcripts.ts): a file that shrank,
+  // or was replaced or removed, gave only part of its lines; one that grew is a live session's.
+  it('shrunk, replaced or removed is an error naming it; grown is not', async () => {
+    const { readWhole } = await import('../src/load/fingerprint.js');
+    const dir = mkdtempSync(join(tmpdir(), 'omg-whole-'));
+    try {
+      const file = join(dir, 's.jsonl');
+      writeFileSync(file, '{}\n{}\n');
+      const { size, ino } = statSync(file);
+      const said = (how: string) => `${file}: changed while it was being read (${how})`;
+      writeFileSync(file, '{}\n{}\n{}\n');
+      expect(() => readWhole([{ abs: file, size, ino }])).not.toThrow();
+      writeFileSync(file, '{}\n');
+      expect(() => readWhole([{ abs: file, size, ino }])).toThrow(said(`${size} bytes became 3`));
+      // Written beside it and renamed over it, as an editor saves: another inode, both at once.
+      writeFileSync(`${file}.new`, '{}\n{}\n');
+      renameSync(`${file}.new`, file);
+      expect(() => readWhole([{ abs: file, size, ino }])).toThrow(said('it was replaced'));
+      rmSync(file);
+      expect(() => readWhole([{ abs: file, size, ino }])).toThrow(said('it was removed'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

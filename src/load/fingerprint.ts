@@ -7,7 +7,7 @@
  * What escapes (an edit between the edges that keeps the size and the mtime) is documented in
  * docs/commands.md, section `load`.
  */
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, statSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { hashEdges, hashFile, hashFileBeside } from '../base/hash.js';
 import { displayPath } from '../base/paths.js';
@@ -176,4 +176,18 @@ export function filesChanged(recorded: Fingerprint, inputs: Inputs, exact: boole
     if (why) return why;
   }
   return null;
+}
+
+/**
+ * A file that shrank, or was replaced or removed, while it was read gave part of its lines, and
+ * the tables would count them as all: an error. One that grew is a live session's, read as far
+ * as the pass reached.
+ */
+export function readWhole(sized: { abs: string; size: number; ino: number }[]): void {
+  for (const f of sized) {
+    const st = statSync(f.abs, { throwIfNoEntry: false });
+    if (st && st.ino === f.ino && st.size >= f.size) continue;
+    const how = !st ? 'it was removed' : st.ino !== f.ino ? 'it was replaced' : `${f.size} bytes became ${st.size}`;
+    throw new InputError(`${displayPath(f.abs)}: changed while it was being read (${how})`, 'read it again once nothing rewrites it');
+  }
 }

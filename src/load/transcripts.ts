@@ -25,6 +25,7 @@ import { resolve } from 'node:path';
 import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
 import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
+import { readWhole } from './fingerprint.js';
 import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
@@ -106,7 +107,10 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     }
     return [];
   }
-  const sized = files.map((f) => ({ abs: f.abs, size: statSync(f.abs).size }));
+  const sized = files.map((f) => {
+    const st = statSync(f.abs);
+    return { abs: f.abs, size: st.size, ino: st.ino };
+  });
   const bytes = sized.reduce((n, f) => n + f.size, 0);
   const onProgress = options.onProgress && ((fraction: number) => options.onProgress!({ files: files.length, bytes, fraction }));
   // A large load is read on every core, a connection each, with DuckDB on one thread: each statement
@@ -190,6 +194,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
   if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
   if (results) await buildResults(db, sized, cores, options.scans);
+  readWhole(sized);
   const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls) : [];
   await db.exec(
     `${messages ? 'drop view scan_responses; ' : ''}drop table scan_groups; drop table scan_files; drop table transcript_input_files${into === 'scan_groups' ? '' : `; drop table ${into}`}`,
