@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sourceName } from '../src/cli/commands/report.js';
 import { isOwnReport } from '../src/output/html.js';
 import { BUNDLED_ARMS as ARMS, bin, bundled, cli, probeFixture, repo } from './helpers.js';
 
@@ -283,6 +284,14 @@ describe('the sessions', () => {
     const byDefault = readFileSync(join(tmp, 'default.html'), 'utf8');
     expect(text(byDefault)).toMatch(/2 session files read from ~\/\.claude\/projects \./);
     expect(byDefault).not.toContain(tmp);
+  });
+
+  it("names another user's home folder from after it: the page holds no home path", () => {
+    const env = { HOME: '/srv/operator' };
+    expect(sourceName('/home/alice/sessions', '/home/alice/sessions', env)).toBe('…/sessions');
+    expect(sourceName('C:\\Users\\bob\\tr', 'C:\\Users\\bob\\tr', env)).toBe('…\\tr');
+    expect(sourceName('/srv/operator/tr', '/srv/operator/tr', env)).toBe('~/tr');
+    expect(sourceName('test/fixtures/usage/days', 'test/fixtures/usage/days', env)).toBe('test/fixtures/usage/days');
   });
 
   it('with a probe and --transcripts: both parts', async () => {

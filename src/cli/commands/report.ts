@@ -12,6 +12,7 @@ import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
+import { firstHomePath } from '../../base/home-paths.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
 import { refuseInsideEvidence, replaceFile } from '../../base/replace-file.js';
 import {
@@ -36,7 +37,9 @@ export function sourceName(given: string | undefined, dir: string, env: Record<s
     return env.CLAUDE_CONFIG_DIR && dir === join(env.CLAUDE_CONFIG_DIR, 'projects') ? '$CLAUDE_CONFIG_DIR/projects' : '~/.claude/projects';
   const home = homeOf(env).replace(/[/\\]+$/, '');
   if (home && (given === home || given.startsWith(`${home}/`) || given.startsWith(`${home}${sep}`))) return `~${given.slice(home.length)}`;
-  return given;
+  // Another user's home (sessions read with sudo, or copied from elsewhere): named from after it.
+  const other = firstHomePath(given);
+  return other ? `…${given.slice(other.index + other.text.length)}` : given;
 }
 
 interface ReportOptions {
