@@ -383,6 +383,26 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
   const checkOf = (fixture: string, file: string) => `${probeFixture(fixture)}/registration/conjuncts/${file}`;
   const TWO = 'a check is exactly one SELECT statement; this file holds 2 statements (CREATE, SELECT)';
 
+  // A coin, a clock or the machine's settings would give the same evidence another verdict.
+  it.each([
+    ["select random() < 0.5 as holds, 'coin' as result", 'random()'],
+    ["select now() < '2026-12-06' as holds, 'until then' as result", 'now()'],
+    ["select current_date < '2026-12-06' as holds, 'until then' as result", 'current_date'],
+    ["select current_setting('threads') = 2 as holds, 'this machine' as result", 'current_setting()'],
+    ['select count(*) > 0 as holds, uuid()::VARCHAR as result from spawns where probe = $probe', 'uuid()'],
+  ])("a check whose answer is not the evidence's (%s) is refused", async (sql, call) => {
+    const dir = copyProbe(join(repo, probeFixture('git-order')), 'git-order');
+    const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');
+    writeFileSync(check, `${sql}\n`);
+    expect(await cli(['verdict', dir])).toEqual(
+      refused(
+        check,
+        `a check answers from the evidence alone; this one calls ${call}, whose value changes from run to run or machine to machine`,
+        '(remove it: the same evidence must give the same verdict)',
+      ),
+    );
+  });
+
   it('a check that shadows spawns before its SELECT cannot bring an over-budget probe within budget', async () => {
     expect(await cli(['verdict', probeFixture('attack-shadow')])).toEqual(refused(checkOf('attack-shadow', '1-a-ran.sql'), TWO));
   });

@@ -4,32 +4,26 @@
  * `$probe`; a trigger returns one row (fired, observed), a check one row (holds, result). Their
  * answers are stored in the tables `trigger_results` and `conjunct_results`, which queries/ read.
  *
- * A registered file is a question, never a change. DuckDB's parser decides that it is exactly one
+ * A registered file is a question, never a change (registered-sql.ts). DuckDB's parser decides that it is exactly one
  * SELECT, and its syntax tree that it reads only documented views and its own CTEs, and no file or
  * catalog; it then runs in a sandbox (Database.sandbox: a connection of its own, in a transaction
  * that is rolled back) of a sealed database. The answers are kept on the connection that loaded
  * the evidence, which no user SQL reaches.
  */
 import { join } from 'node:path';
-import { type Database, sqlIdentifier, sqlString } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
 import { displayPath } from '../base/paths.js';
 import { readRegisteredFile } from '../base/registered-file.js';
-import { VIEWS } from '../db/views.js';
-import { findTableRef, identifier, isNode, type Node, tableName, tablesRead } from '../db/table-refs.js';
+import { mustBeAQuestion, scopeToProbe, type Spec } from './registered-sql.js';
 
 /** A loaded probe: its id and absolute directory. */
 type Probe = { id: string; dir: string };
 
 /** The physical line of record `rec` of `file` (load/jsonl.ts physicalLine, which the facade passes down). */
 export type LineOf = (file: string, rec: number) => number;
-
-interface Spec {
-  what: string;
-  columns: [string, 'BOOLEAN' | 'VARCHAR'][];
-}
 
 const TRIGGER: Spec = {
   what: 'trigger',
@@ -45,91 +39,6 @@ const CHECK: Spec = {
     ['result', 'VARCHAR'],
   ],
 };
-
-/** What a registered file may read: the documented views, unqualified or in `main`. */
-const READABLE = new Set(VIEWS.map((v) => v.name));
-
-/** Table functions that read no file and no catalog, only the values they are given. */
-const TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest', 'json_each', 'json_tree']);
-
-/**
- * Kinds of table reference in DuckDB's syntax tree that read only what they name. Any other
- * (SHOW_REF for DESCRIBE, SHOW and SUMMARIZE, COLUMN_DATA, …) is refused.
- */
-const TABLE_REFS = new Set(['BASE_TABLE', 'SUBQUERY', 'JOIN', 'TABLE_FUNCTION', 'EXPRESSION_LIST', 'EMPTY', 'EMPTY_FROM', 'PIVOT']);
-
-/** What a table reference in a registered file's syntax tree reads that it may not, in words; undefined when it may. */
-function forbidden(ref: Node, scope: ReadonlySet<string>): string | undefined {
-  if (!TABLE_REFS.has(String(ref.type))) return 'the output of DESCRIBE, SHOW or SUMMARIZE, which is the catalog';
-  if (ref.type === 'BASE_TABLE') {
-    const [catalog, schema, table] = tableName(ref);
-    const name = identifier(table);
-    const plain = catalog === '' && schema === '';
-    const ok = catalog === '' && (schema === '' || identifier(schema) === 'main') && (READABLE.has(name) || (plain && scope.has(name)));
-    if (!ok) return `"${[catalog, schema, table].filter(Boolean).join('.')}", which is not a documented view`;
-  }
-  if (ref.type === 'TABLE_FUNCTION') {
-    const fn = isNode(ref.function) ? ref.function : {};
-    const name = String(fn.function_name ?? '');
-    if (!TABLE_FUNCTIONS.has(identifier(name)) || fn.schema || fn.catalog)
-      return `${name}(), a table function that may read files or the catalog`;
-  }
-  return undefined;
-}
-
-/**
- * Refuse `sql` unless DuckDB parses it as exactly one SELECT that reads only documented views;
- * returns the views it reads. Runs in a sandbox: nothing here binds or runs the statement.
- */
-async function mustBeAQuestion(box: Database, sql: string, where: string, spec: Spec): Promise<string[]> {
-  const hint = `write the ${spec.what} as one SELECT over the views omg-evidence schema lists, returning ${spec.columns.map((c) => c[0]).join(', ')}`;
-  const parsed = await box.parse(sql);
-  if (parsed.error && parsed.error_type === 'parser') {
-    throw new InputError(`${where}: does not parse: ${parsed.error_message}`, hint);
-  }
-  if (parsed.error && !parsed.error_message.startsWith('Only SELECT statements')) {
-    // A SELECT that DuckDB cannot write out as a syntax tree cannot be checked, so it is not run.
-    throw new InputError(`${where}: a ${spec.what} must be a SELECT DuckDB can inspect; it says: ${parsed.error_message}`, hint);
-  }
-  if (parsed.error) {
-    // Some statement is not a SELECT: name what DuckDB prepares each one as. A lone one it
-    // prepares as a SELECT is a PRAGMA (DuckDB rewrites those that return rows); one that does not
-    // prepare alone (COPY to a file, once sealed) is named for what it is not.
-    const types = (await box.statementTypes(sql)).map((t) => (t === 'UNKNOWN' ? 'non-SELECT' : t));
-    const what =
-      types.length === 1
-        ? `one ${types[0] === 'SELECT' ? 'PRAGMA' : types[0]} statement`
-        : `${types.length} statements (${types.join(', ')})`;
-    throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
-  }
-  const n = parsed.statements.length;
-  if (n !== 1) {
-    const what = n === 0 ? 'no SQL statement' : `${n} statements (${Array(n).fill('SELECT').join(', ')})`;
-    throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
-  }
-  const why = findTableRef(parsed.statements[0], forbidden);
-  if (why) throw new InputError(`${where}: a ${spec.what} reads only the documented views; this one reads ${why}`, hint);
-  return tablesRead(parsed.statements);
-}
-
-/** The views that hold several probes' rows (a `probe` column): what scopeToProbe narrows. */
-const PROBE_VIEWS = new Set(VIEWS.filter((v) => 'probe' in v.columns).map((v) => v.name));
-
-/**
- * In a sandbox, the probe views `read` as views of `probe`'s rows alone (temporary, ended with the
- * sandbox), so that a check gives its probe the same answer whichever other probes are loaded.
- */
-async function scopeToProbe(box: Database, probe: string, read: string[]): Promise<void> {
-  const views = read.filter((t) => PROBE_VIEWS.has(t));
-  if (views.length === 0) return;
-  // The database's own name: `main` alone would name the temporary catalog's schema first.
-  const catalog = sqlIdentifier(String((await box.query('select current_database() as name')).rows[0]!.name));
-  for (const v of views) {
-    await box.exec(
-      `create temp view ${sqlIdentifier(v)} as select * from ${catalog}.main.${sqlIdentifier(v)} where probe = ${sqlString(probe)}`,
-    );
-  }
-}
 
 /** Run one registered SQL file for `probe` (`scoped`: among others) and return its single row. */
 async function runFile(
