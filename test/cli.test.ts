@@ -205,4 +205,28 @@ describe('what reaches the terminal', () => {
     warn({ stderr: (t: string) => (said += t) } as unknown as IO, 'model \u001b]0;pwned\u0007 has no price');
     expect(said).toBe('omg-evidence: warning: model \\u001b]0;pwned\\u0007 has no price\n');
   });
+
+  // A transcript's model or tool named with escapes (a window title, a cleared screen): in the
+  // formats a terminal shows they are pictures (U+241B), in csv and json the data.
+  it("and of the evidence's values, in table, markdown and text", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-esc-'));
+    try {
+      const line = {
+        type: 'assistant',
+        sessionId: 'e1',
+        timestamp: '2026-03-01T10:00:00Z',
+        message: { model: 'm\u001b]0;PWNED\u0007', content: [{ type: 'tool_use', id: 't1', name: 'Sk\u001b[2Jill', input: {} }] },
+      };
+      writeFileSync(join(dir, 's.jsonl'), `${JSON.stringify(line)}\n`);
+      for (const format of ['table', 'markdown', 'text']) {
+        const r = await cli(['census', '--transcripts', dir, '--format', format]);
+        expect([r.code, /[\u0000-\u0008\u000b-\u001f\u007f]/.test(r.stdout)], format).toEqual([0, false]);
+        expect(r.stdout, format).toContain('Sk\u241b[2Jill');
+      }
+      // csv holds the value as the query gives it: here a JSON object of tools, whose text escapes it.
+      expect((await cli(['census', '--transcripts', dir, '--format', 'csv'])).stdout).toContain('Sk\\u001b[2Jill');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -4,7 +4,7 @@
  * every value comes from queries/census.sql and queries/sessions.sql.
  */
 import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from './census-block.js';
-import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import { tabulate, visibleControls, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 
 export type CensusFormat = 'text' | TabularFormat;
 
@@ -59,8 +59,8 @@ export function censusCells(r: CensusRow, wide: boolean): Record<string, Cell> {
 export function formatCensus(rows: CensusRow[], format: CensusFormat, style: TableStyle = {}): string {
   const probes = [...new Set(rows.map((r) => r.probe))];
   if (format === 'text') {
-    if (probes.length <= 1) return censusBlock(rows);
-    return probes.map((p) => `${p}\n${censusBlock(rows.filter((r) => r.probe === p))}`).join('\n');
+    if (probes.length <= 1) return visibleControls(censusBlock(rows));
+    return visibleControls(probes.map((p) => `${p}\n${censusBlock(rows.filter((r) => r.probe === p))}`).join('\n'));
   }
   const wide = format === 'csv';
   const columns: Column[] = [
@@ -97,9 +97,11 @@ interface SessionRow {
 export function formatSessions(rows: Row[], format: CensusFormat, style: TableStyle = {}): string {
   const sessions = rows as unknown as SessionRow[];
   if (format === 'text') {
-    return sessions
-      .map((s) => `${`${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd()}\n`)
-      .join('');
+    return visibleControls(
+      sessions
+        .map((s) => `${`${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd()}\n`)
+        .join(''),
+    );
   }
   const wide = format === 'csv';
   const columns: Column[] = [

@@ -129,7 +129,8 @@ function paint(lines: string[]): string[] {
 export function toTable(columns: Column[], rows: Record<string, Cell>[], style: TableStyle = {}): string {
   Table ??= require('cli-table3') as typeof TableType;
   const titles = columns.map((c) => c.title ?? c.key);
-  const body = rows.map((r) => columns.map((c) => text(r[c.key] ?? null)));
+  // An escape from the evidence (a model named "\x1b]0;…") is shown, never sent to the terminal.
+  const body = rows.map((r) => columns.map((c) => visibleControls(text(r[c.key] ?? null))));
   let kept = columns.length;
   let colWidths: number[] | undefined;
   if (style.width !== undefined) {
@@ -164,9 +165,10 @@ export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): str
   return `${[head, rule, ...body].join('\n')}\n`;
 }
 
-/** One row of a GFM pipe table, without its line break. */
+/** One row of a GFM pipe table, without its line break; other controls shown (visibleControls). */
 function markdownLine(values: string[]): string {
-  const esc = (s: string) => (/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
+  const esc = (s: string) =>
+    visibleControls(/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
   return `| ${values.map(esc).join(' | ')} |`;
 }
 
