@@ -67,6 +67,14 @@ describe('render format=svg', () => {
     ).toEqual(['theirs\n']);
   });
 
+  it('an SVG checked out with CRLF line endings (git core.autocrlf) is current, not edited by hand', async () => {
+    const { doc, svg } = scratch('arms probe=probe format=svg');
+    expect((await cli(['render', doc])).code).toBe(0);
+    writeFileSync(svg, readFileSync(svg, 'utf8').replaceAll('\n', '\r\n'));
+    expect(await cli(['render', '--check', doc])).toMatchObject({ code: 0 });
+    expect((await cli(['render', doc])).code).toBe(0);
+  });
+
   it('--check exits 3 when the SVG is missing, and render writes it again', async () => {
     const { doc, svg } = scratch('arms probe=probe format=svg');
     await cli(['render', doc]);

@@ -270,7 +270,8 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
       `${spec.file} is ${kind.isDirectory() ? 'a folder' : 'not a regular file'}, not an SVG file render can write`,
       'move it away, or give the region file=NAME.svg',
     );
-  const onDisk = kind ? readFileSync(path, 'utf8') : null;
+  // Read as git's autocrlf checks it out or not: CRLF line endings change no chart (documents are read so too).
+  const onDisk = kind ? readFileSync(path, 'utf8').replaceAll('\r\n', '\n') : null;
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
   return { path, data, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };
