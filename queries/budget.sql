@@ -3,15 +3,17 @@
 -- Every spawn counts against the budget, pilots and void ones included: the money was spent. A
 -- spawn whose envelope gives no total_cost_usd cost an unknown amount, not nothing: with one, the
 -- budget is within its bound only if it is known to be (NULL: cannot be checked). A spawn with no
--- envelope (the CLI exited before a session) counts $0.
+-- envelope counts $0 when nothing shows it ran (it exited non-zero and made no tool call: the CLI
+-- exited before a session); one that exited 0 or made a call spent an unknown amount too.
 --
--- reads:   source_files, spawns, budgets
+-- reads:   source_files, spawns, tool_uses, budgets
 -- params:  none
 -- returns: one row per probe
 --   probe          VARCHAR
 --   spent_usd      DOUBLE   the sum of the envelopes' total_cost_usd, to the micro-dollar
 --   spawns         BIGINT   results.jsonl rows
---   unpriced       BIGINT   spawns whose envelope gives no total_cost_usd (left out of spent_usd)
+--   unpriced       BIGINT   spawns that ran and whose envelope gives no total_cost_usd, or that
+--                           have none (left out of spent_usd)
 --   bound_usd      DOUBLE   the registered bound (NULL when none is registered)
 --   bound_spawns   BIGINT
 --   share_usd      DOUBLE   spent_usd / bound_usd, to 4 places
@@ -28,9 +30,12 @@ spent as (
         p.probe,
         round(coalesce(sum(s.cost_usd), 0), 6) as spent_usd,
         count(s.probe) as spawns,
-        count(s.probe) filter (where s.envelope is not null and s.cost_usd is null) as unpriced
+        count(s.probe) filter (
+            where s.cost_usd is null and (s.envelope is not null or s.exit_code = 0 or c.session_id is not null)
+        ) as unpriced
     from (select distinct probe from source_files) as p
     left join spawns as s using (probe)
+    left join (select distinct probe, session_id from tool_uses) as c on c.probe = s.probe and c.session_id = s.session_id
     group by p.probe
 ),
 

@@ -199,7 +199,7 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout).budget).toMatchObject({ unpriced: 1, within: null, bound_usd: 12 });
     expect(run.stderr).toMatch(
-      /the verdict does not hold: the budget cannot be checked: 1 spawn\(s\) have an envelope without total_cost_usd, so what they cost is unknown\n$/,
+      /the verdict does not hold: the budget cannot be checked: 1 spawn\(s\) that ran give no total_cost_usd \(no envelope, or one without it\), so what they cost is unknown\n$/,
     );
     const cost = await cli(['cost', dir]);
     expect(cost.stdout).toMatch(/over 28 spawns \(27 with an envelope, 1 of them with no total_cost_usd: not counted\)/);
@@ -208,6 +208,15 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(byArm.find((a: { arm: string }) => a.arm === 'T-REF')).toEqual({ arm: 'T-REF', spawns: 2, cost_usd: null });
   });
 
+  it('a spawn that ran with no envelope spent an unknown amount, not $0: the budget cannot be checked', async () => {
+    // eb2d7cd7 exited 0 and made calls; K-NEG's spawn, which exited 1 before a session, still counts $0.
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) => rows.map((r) => (r.session_id.startsWith('eb2d7cd7') ? { ...r, envelope: null } : r)));
+    const run = await cli(['verdict', dir, '--format', 'json']);
+    expect(run.code).toBe(4);
+    expect(JSON.parse(run.stdout).budget).toMatchObject({ unpriced: 1, within: null });
+    expect(run.stderr).toMatch(/the budget cannot be checked: 1 spawn\(s\) that ran give no total_cost_usd/);
+  });
   it('a registered probe with no spawn yet is judged (exit 4, nothing ran), and its cost is $0 over 0 spawns', async () => {
     const dir = copyProbe(bundled);
     writeFileSync(join(dir, 'results.jsonl'), '');

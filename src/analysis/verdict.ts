@@ -94,7 +94,7 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
       if (budget.bound_usd === null) reasons.push('no budget is registered');
       else if (budget.within === null) {
         reasons.push(
-          `the budget cannot be checked: ${budget.unpriced} spawn(s) have an envelope without total_cost_usd, so what they cost is unknown`,
+          `the budget cannot be checked: ${budget.unpriced} spawn(s) that ran give no total_cost_usd (no envelope, or one without it), so what they cost is unknown`,
         );
       } else if (!budget.within) {
         reasons.push(`over budget: $${budget.spent_usd} of $${budget.bound_usd}, ${budget.spawns} of ${budget.bound_spawns} spawns`);
