@@ -3,10 +3,10 @@
  * probe id (DIR's name) filled in where a template says `{{probe}}`. It writes only into a folder
  * that is new or empty: a probe is evidence, and nothing already there is ever overwritten.
  */
-import { lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
+import { displayPath, packageRoot, walkFiles } from '../base/paths.js';
 
 /** The templates of a probe, shipped with the package. */
 export const probeTemplatesDir: string = join(packageRoot, 'templates', 'probe');
@@ -33,31 +33,46 @@ export function scaffoldProbe(dir: string): string[] {
       'reinstall omg-evidence: its templates/ folder is missing',
     );
   }
-  // A failure midway takes back what this run made (the folder too, when it made it), so nothing
-  // half-written is left; an empty folder that was there stays, as it was.
-  const made: string[] = [];
-  try {
-    if (!stat) {
-      makeFolders(out);
-      made.push(out);
+  // A failure midway takes back what this run made, and only that (a folder or a file another
+  // run made at once is that run's), so nothing half-written is left; an empty folder that was
+  // there stays, as it was.
+  const made: { path: string; folder: boolean }[] = [];
+  const folder = (d: string) => {
+    const up = dirname(d);
+    if (up !== d && !lstatOrNull(up)) folder(up);
+    try {
+      mkdirSync(d);
+      made.push({ path: d, folder: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(d).isDirectory()) throw err;
     }
+  };
+  try {
+    folder(out);
     for (const rel of templates) {
       const text = readFileSync(join(probeTemplatesDir, rel), 'utf8');
       // In a JSON string the id is written as JSON escapes it; elsewhere as it is.
       const id = rel.endsWith('.jsonl') ? JSON.stringify(probe).slice(1, -1) : probe;
       const target = join(out, rel);
-      const top = join(out, rel.split('/')[0]!);
-      if (!made.includes(top) && !made.includes(out)) made.push(top);
-      makeFolders(dirname(target));
+      folder(dirname(target));
       // 'wx': never replace a file, even one that appeared since the folder was found empty.
       writeFileSync(
         target,
         text.replaceAll('{{probe}}', () => id),
         { flag: 'wx' },
       );
+      made.push({ path: target, folder: false });
     }
   } catch (err) {
-    for (const path of made.reverse()) rmSync(path, { recursive: true, force: true });
+    for (const m of made.reverse()) {
+      try {
+        // A folder goes only when empty: what another run wrote into it stays.
+        if (m.folder) rmdirSync(m.path);
+        else rmSync(m.path);
+      } catch {
+        // Left as it is.
+      }
+    }
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     const path = (err as NodeJS.ErrnoException).path ?? out;
     throw new InputError(`${displayPath(path)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });
