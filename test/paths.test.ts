@@ -44,3 +44,18 @@ describe('listing files', () => {
     expect(walkFiles(join(root, 'nope'))).toEqual([]);
   });
 });
+
+describe('a file name that is not UTF-8', () => {
+  // Listed, it comes back with U+FFFD, a name no file has: said so, not "check that the file exists".
+  it('is an error saying so, naming its folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-name-'));
+    try {
+      writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff]), Buffer.from('.jsonl')]), '{}\n');
+      expect(() => walkFiles(dir, (n) => n.endsWith('.jsonl'))).toThrow(
+        `${dir}/bad\ufffd.jsonl: its name is not UTF-8, so it cannot be opened by name`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -273,6 +273,10 @@ export function listDir(p: string): Dirent[] {
 /** An I/O failure on input `p` as an InputError: its path and the system's code (EACCES, ENOTDIR, …). */
 function ioError(p: string, err: unknown): InputError {
   const e = err as NodeJS.ErrnoException;
+  // A name listed with bytes that are not UTF-8 comes back with U+FFFD, and no file has that name.
+  if (e.code === 'ENOENT' && p.includes('\ufffd')) {
+    return new InputError(`${displayPath(p)}: its name is not UTF-8, so it cannot be opened by name`, 'rename it (or its folder)');
+  }
   const what =
     e.code === 'EACCES' || e.code === 'EPERM'
       ? 'cannot be read'
