@@ -4,11 +4,12 @@
  * its golden text output beside it (<name>.txt); `clean` holds near misses only. Every secret in
  * the fixtures is fake.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hide } from '../src/base/home-paths.js';
 import { findLeaks } from '../src/base/leaks.js';
 import { listFiles } from '../src/base/paths.js';
 import { cli, fixtures, shared, withoutShared } from './helpers.js';
@@ -148,6 +149,30 @@ describe('audit', () => {
       const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  // What git commits of a file besides its bytes: its path, and a link's target. Line 0 is the name.
+  it("finds a home in a file's name, a session folder's name, and a link's target", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      writeFileSync(join(p, 'x=%2Fhome%2Fbob%2Fnotes.txt'), 'clean\n');
+      mkdirSync(join(p, 'transcripts', '-Users-alice-work-repo'), { recursive: true });
+      writeFileSync(join(p, 'transcripts', '-Users-alice-work-repo', 's.jsonl'), '{}\n');
+      // An absolute link inside the probe: its text holds $HOME, as the test sets it.
+      writeFileSync(join(p, 'target.txt'), 'clean\n');
+      symlinkSync(join(p, 'target.txt'), join(p, 'link.txt'));
+      const run = await cli(['audit', p, '--format', 'text'], { env: { HOME: root } });
+      expect(run.code).toBe(3);
+      expect(run.stdout.split('\n').filter((l) => l.includes(':0: '))).toEqual([
+        `p/link.txt:0: home-path: ${root.replace(/[^/]+$/, (u) => hide(u, 1))}`,
+        'p/transcripts/-Users-alice-work-repo/s.jsonl:0: home-path: -Users-a****',
+        'p/x=%2Fhome%2Fbob%2Fnotes.txt:0: home-path: %2Fhome%2Fb**',
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -5,9 +5,10 @@
  * file (a NUL byte in its first 8 KiB) is searched as bytes, and again with its NUL bytes left out
  * (UTF-16 text), with a warning that what it holds compressed or encoded goes unseen.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
-import { findLeaks, type LeakKind } from '../base/leaks.js';
+import { hide } from '../base/home-paths.js';
+import { findLeaks, type Leak, type LeakKind } from '../base/leaks.js';
 import { displayPath, walkFiles } from '../base/paths.js';
 
 export interface Finding {
@@ -71,6 +72,27 @@ export function decodeUnicodeEscapes(text: string): string | undefined {
   return decoded === text ? undefined : decoded;
 }
 
+/**
+ * A folder Claude Code names after a session's working folder (`-Users-alice-repo` under
+ * ~/.claude/projects: each `/` and `.` a `-`), when that folder was in a home: the user's name.
+ */
+const SESSION_SLUG = /(?:^|\/)-(?:home|Users)-([^-/]+)/iu;
+
+/**
+ * The leaks in a file's own name (its path in the probe, as a transcripts/ copy of a project
+ * folder spells a home in it) and, for a symbolic link, in the path it points to, line 0 each.
+ */
+function namedLeaks(rel: string, path: string, options: { home?: string }): Leak[] {
+  const leaks = findLeaks(rel, options).map((l) => ({ ...l, line: 0 }));
+  const slug = SESSION_SLUG.exec(rel);
+  if (slug) {
+    const folder = slug[0].replace(/^\//, '');
+    leaks.push({ line: 0, kind: 'home-path', masked: `${folder.slice(0, folder.length - slug[1]!.length)}${hide(slug[1]!, 1)}` });
+  }
+  if (lstatSync(path).isSymbolicLink()) leaks.push(...findLeaks(readlinkSync(path), options).map((l) => ({ ...l, line: 0 })));
+  return leaks;
+}
+
 /** A probe directory found to be one (load/inputs.ts discoverProbe, which the facade passes down). */
 export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
 
@@ -84,7 +106,11 @@ export function auditProbes(dirs: string[], home: string | undefined, discover: 
   const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
   for (const dir of dirs) {
     const { probe } = discover(dir);
-    for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'] })) {
+    for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'], eachLink: true })) {
+      // Its path, and a link's target, which git commits as the link's content: line 0.
+      for (const leak of namedLeaks(f.rel, f.path, options)) {
+        audit.findings.push({ probe: probe.id, file: f.rel, line: 0, kind: leak.kind, match: leak.masked });
+      }
       const { binary, texts } = readTexts(f.path);
       if (binary)
         audit.warnings.push(

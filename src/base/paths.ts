@@ -72,6 +72,8 @@ export interface WalkOptions {
   keptNamesAreFiles?: boolean;
   /** Entries of these names are passed over, folders unwalked (audit: `.git`, whose objects and sockets are git's). */
   skip?: readonly string[];
+  /** List a link to a file read by another name too (audit: git commits the link itself). */
+  eachLink?: boolean;
 }
 
 /**
@@ -119,8 +121,9 @@ export function walkFiles(
   for (let i = 0; i < links.length; i++) {
     const { p, r, kept } = links[i]!;
     const real = resolveLink(p, realRoot, root);
-    if (seen.has(real)) continue;
-    if (statSync(real).isDirectory() && !(kept && options.keptNamesAreFiles)) walk(p + sep, r, real);
+    const isDir = statSync(real).isDirectory();
+    if (seen.has(real) && (isDir || !options.eachLink)) continue;
+    if (isDir && !(kept && options.keptNamesAreFiles)) walk(p + sep, r, real);
     else if (kept) {
       inputFile(p, realRoot, root);
       out.push({ path: p, rel: r });
