@@ -321,6 +321,26 @@ describe('what load --db will not write over or into', () => {
     expect((await cli(['census', '--db', file])).code).toBe(0);
   });
 
+  it('a table someone added to a database load built is theirs: a rebuild leaves the file as it is, --force replaces it', async () => {
+    const dir = temp();
+    cpSync(join(repo, probeFixture('minimal')), join(dir, 'p'), { recursive: true });
+    const file = join(dir, 'c.duckdb');
+    expect((await cli(['load', join(dir, 'p'), '--db', file])).code).toBe(0);
+    const db = await Database.open({ file });
+    await db.exec('create table my_notes (x INTEGER)');
+    db.close();
+    // Current, it is not rebuilt: nothing to refuse.
+    expect((await cli(['load', join(dir, 'p'), '--db', file])).stderr).toBe(`omg-evidence: load: ${file} is up to date\n`);
+    appendFileSync(join(dir, 'p', 'notes.jsonl'), '');
+    utimesSync(join(dir, 'p', 'notes.jsonl'), new Date(), new Date(Date.now() + 5000));
+    expect(await cli(['load', join(dir, 'p'), '--db', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: holds what omg-evidence did not build (my_notes), so it is left as it is (name another file, or give --force to replace it)\n`,
+    });
+    expect((await cli(['load', join(dir, 'p'), '--db', file, '--force'])).code).toBe(0);
+  });
+
   it('through a symbolic link, the file it points at is replaced and the link kept', async () => {
     const dir = temp();
     const real = join(dir, 'real.duckdb');

@@ -16,6 +16,7 @@ import { displayPath, namedFile, packageVersion } from '../base/paths.js';
 import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
+import { readSql } from '../db/queries.js';
 import { VIEWS } from '../db/views.js';
 
 export interface Meta {
@@ -28,6 +29,13 @@ export interface Meta {
   files: number;
   /** What loading the inputs warned of; a command reading the database says it again. */
   warnings: string[];
+  /** Its tables and views as built (absent in a database an older omg-evidence built). */
+  tables?: string[];
+}
+
+/** The tables and views of `db`'s own catalog, sorted: what load built, or what someone has added since. */
+async function tablesOf(db: Database): Promise<string[]> {
+  return (await db.query(readSql('database-tables'))).rows.map((r) => String(r.name));
 }
 
 /** The documented tables and their columns, hashed: what queries over a database rely on. */
@@ -66,8 +74,9 @@ async function openReadOnly(file: string, real: string, memoryLimit?: string): P
 
 /** Record in `db` what it was built from: `fp` is the inputs' fingerprint, taken as they were loaded. */
 export async function writeMeta(db: Database, inputs: Inputs, warnings: string[], fp: Fingerprint): Promise<Meta> {
-  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp, files: fp.stamps.length, warnings };
   await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
+  const tables = await tablesOf(db);
+  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp, files: fp.stamps.length, warnings, tables };
   for (const [key, value] of Object.entries(meta)) {
     await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
   }
@@ -139,6 +148,14 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
       const meta = await readMeta(db, file).catch(() => null);
       if (!meta) throw notOurs;
       if (staleness(meta, inputs, true) === null) return false;
+      // A table or view someone added to it is theirs: the file is not replaced unasked either.
+      const added = meta.tables ? (await tablesOf(db)).filter((t) => !meta.tables!.includes(t)) : [];
+      if (added.length) {
+        throw new InputError(
+          `${displayPath(file)}: holds what omg-evidence did not build (${added.join(', ')}), so it is left as it is`,
+          'name another file, or give --force to replace it',
+        );
+      }
     } finally {
       db.close();
     }
