@@ -5,7 +5,18 @@
  * replaced only with --force.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +84,21 @@ describe('render format=svg', () => {
     writeFileSync(svg, readFileSync(svg, 'utf8').replaceAll('\n', '\r\n'));
     expect(await cli(['render', '--check', doc])).toMatchObject({ code: 0 });
     expect((await cli(['render', doc])).code).toBe(0);
+  });
+
+  it('a chart that is a symbolic link is written through it, as a document is: the link stays a link', async () => {
+    const { dir, doc, svg } = scratch('arms probe=probe format=svg');
+    expect((await cli(['render', doc])).code).toBe(0);
+    mkdirSync(join(dir, 'charts'));
+    renameSync(svg, join(dir, 'charts', 'arms.svg'));
+    symlinkSync(join('charts', 'arms.svg'), svg);
+    // The evidence changes: the chart is stale, and rendered again into the file the link names.
+    const uses = join(dir, 'probe', 'tool_use');
+    const first = readdirSync(uses).find((f) => f.endsWith('.jsonl'))!;
+    writeFileSync(join(uses, first), readFileSync(join(uses, first), 'utf8').split('\n').slice(1).join('\n'));
+    expect((await cli(['render', doc])).code).toBe(0);
+    expect(readlinkSync(svg)).toBe(join('charts', 'arms.svg'));
+    expect((await cli(['render', '--check', doc])).code).toBe(0);
   });
 
   it('--check exits 3 when the SVG is missing, and render writes it again', async () => {

@@ -42,6 +42,8 @@ export interface ReplaceWords {
   again: string;
   what: string;
   writable: string;
+  /** What was written all the same, said of a refusal (default: "nothing was written"). */
+  written?: string;
 }
 
 /**
@@ -61,7 +63,7 @@ export function replaceFile(path: string, expected: Buffer | null, data: string,
     if (expected !== null) chmodSync(tmp, mode);
     const now = existsSync(file) ? readFileSync(file) : null;
     if (now === null ? expected !== null : expected === null || !now.equals(expected)) {
-      throw new InputError(`${displayPath(path)}: ${say.changed}; nothing was written`, say.again);
+      throw new InputError(`${displayPath(path)}: ${say.changed}; ${say.written ?? 'nothing was written'}`, say.again);
     }
     renameSync(tmp, file);
     tmp = undefined;

@@ -2,33 +2,48 @@
  * Writing what render made: a document replaced only if it still holds what was read
  * (base/replace-file.ts), and a chart beside it.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
-import { displayPath } from '../base/paths.js';
+import { displayPath, realPath } from '../base/paths.js';
 import { replaceFile } from '../base/replace-file.js';
 
-/** Write `data` to the document at `path` if its bytes are still `expected`; otherwise refuse, writing nothing. */
-export function replaceDocument(path: string, expected: Buffer, data: string): void {
+/**
+ * Write `data` to the document at `path` if its bytes are still `expected`; otherwise refuse, writing
+ * nothing, or (`charts`: written just before) nothing more.
+ */
+export function replaceDocument(path: string, expected: Buffer, data: string, charts: string[] = []): void {
   replaceFile(path, expected, data, {
     changed: 'the document changed while it was being rendered',
+    ...(charts.length ? { written: `it was not written, its chart(s) were (${charts.map(displayPath).join(', ')})` } : {}),
     again: 'run render again',
     what: 'the document',
     writable: 'check that it and its folder are writable',
   });
 }
 
-/** Write `data` to `path` (a chart beside a document) through a temporary file beside it, then a rename. */
+/**
+ * Write `data` to `path` (a chart beside a document) through a temporary file beside it, then a
+ * rename; through a symbolic link to the file it points at, as a document is written.
+ */
 export function writeFileAtomically(path: string, data: string): void {
-  const tmp = `${path}.omg-evidence-${process.pid}.tmp`;
+  const file = existsSync(path) ? realPath(path) : path;
+  const tmp = `${file}.omg-evidence-${process.pid}.tmp`;
   let made = false;
   try {
     writeFileSync(tmp, data, { flag: 'wx' });
     made = true;
-    renameSync(tmp, path);
+    renameSync(tmp, file);
   } catch (e) {
     // Only a file this call made: one already at that path (wx refused it) is someone else's.
     if (made) rmSync(tmp, { force: true });
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(`${displayPath(path)}: cannot write the chart (${code ?? e})`, 'check that it and its folder are writable');
+  }
+}
+
+/** Refuse, writing nothing, when the document at `path` no longer holds `expected` (before its charts are written). */
+export function mustBeUnchanged(path: string, expected: Buffer): void {
+  if (!readFileSync(path).equals(expected)) {
+    throw new InputError(`${displayPath(path)}: the document changed while it was being rendered; nothing was written`, 'run render again');
   }
 }

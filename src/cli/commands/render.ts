@@ -15,7 +15,7 @@ import { checkTimeoutOption } from '../options.js';
 import { displayPath, realPath } from '../../base/paths.js';
 import type { Parsed } from '../../regions/document.js';
 import type { Rendered } from '../../regions/render.js';
-import { replaceDocument, writeFileAtomically } from '../../regions/write-document.js';
+import { mustBeUnchanged, replaceDocument, writeFileAtomically } from '../../regions/write-document.js';
 
 function regionDiff(doc: Parsed, r: Rendered): string {
   const where = `${displayPath(doc.path)}:${r.region.begin}`;
@@ -106,9 +106,18 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
           const texts = all.map(({ doc, rendered, changed }) => (changed.length ? applyRegions(doc, rendered) : undefined));
           for (const [i, { doc, rendered, changed }] of all.entries()) {
             if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
-            // The charts first: a document whose links are written names only files that exist.
-            for (const r of changed) if (r.svg && !r.svg.current) writeFileAtomically(r.svg.path, r.svg.data);
-            if (texts[i] !== undefined) replaceDocument(doc.path, doc.bytes, texts[i]);
+            // The charts first: a document whose links are written names only files that exist; and
+            // none of a document changed meanwhile.
+            const charts = changed.flatMap((r) => (r.svg && !r.svg.current ? [r.svg] : []));
+            if (charts.length) mustBeUnchanged(doc.path, doc.bytes);
+            for (const c of charts) writeFileAtomically(c.path, c.data);
+            if (texts[i] !== undefined)
+              replaceDocument(
+                doc.path,
+                doc.bytes,
+                texts[i],
+                charts.map((c) => c.path),
+              );
             say(io, `render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten`);
           }
         }
