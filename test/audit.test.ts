@@ -154,6 +154,21 @@ describe('audit', () => {
     }
   });
 
+  it('reads UTF-16 that starts with its byte-order mark as UTF-16, whatever its first 8 KiB hold', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      cpSync(join(dir, 'clean'), join(root, 'p'), { recursive: true });
+      const text = `\ufeff${'中'.repeat(4200)}\nC:\\Users\\alice\\x\n`;
+      writeFileSync(join(root, 'p', 'le.txt'), Buffer.from(text, 'utf16le'));
+      writeFileSync(join(root, 'p', 'be.txt'), Buffer.from(text, 'utf16le').swap16());
+      const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
+      expect([run.code, run.stdout]).toEqual([3, 'p/be.txt:2: home-path: C:\\Users\\a****\np/le.txt:2: home-path: C:\\Users\\a****\n']);
+      expect(run.stderr).not.toMatch(/(le|be)\.txt: binary/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   // What git commits of a file besides its bytes: its path, and a link's target. Line 0 is the name.
   it("finds a home in a file's name, a session folder's name, and a link's target", async () => {
     const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
@@ -246,6 +261,10 @@ describe('secrets, as found in text', () => {
     expect(kinds(`${key}\n`)).toEqual([]);
     expect(kinds(`AKIAFAKEFAKE01234567\n\n${key}\n`)).toEqual(['1 aws-access-key-id AKIAFAKE********', '3 aws-secret-key fAkE********']);
     expect(kinds(`AKIAFAKEFAKE01234567\n\n\n${key}\n`)).toEqual(['1 aws-access-key-id AKIAFAKE********']);
+  });
+
+  it('a URL password with no user name', () => {
+    expect(kinds('cache: redis://:FAKEs3cretpass@cache:6379/0')).toEqual(['1 url-password redis://:FAK********@cache']);
   });
 
   it('a .netrc entry inside a JSON string', () => {

@@ -44,6 +44,9 @@ describe('home paths, as spelled', () => {
     expect(found('\\/Users\\/alice')).toEqual(['\\/Users\\/alice']);
     // Where systems mount or keep homes, and file:// URLs with a host.
     expect(found('/mnt/c/Users/alice/x and \\\\wsl$\\Ubuntu\\home\\bob\\y')).toEqual(['/mnt/c/Users/alice', '\\\\wsl$\\Ubuntu\\home\\bob']);
+    expect(
+      found('/usr/home/al/x /export/home/bo/y /System/Volumes/Data/Users/cy/z /private/var/root/.ssh C:\\Documents and Settings\\di\\x'),
+    ).toEqual(['/usr/home/al', '/export/home/bo', '/System/Volumes/Data/Users/cy', '/private/var/root', 'C:\\Documents and Settings\\di']);
     expect(found('/var/home/carol/x, /var/root/.ssh and file://localhost/home/dan/x')).toEqual([
       '/var/home/carol',
       '/var/root',

@@ -40,6 +40,10 @@ const SNIFF = 8192;
 function readTexts(path: string): { binary: boolean; texts: string[] } {
   try {
     const bytes = readFileSync(path);
+    // UTF-16 that says so (a byte-order mark), whatever its first bytes hold; an odd last byte is no character.
+    const units = bytes.subarray(2, bytes.length - (bytes.length % 2));
+    if (bytes[0] === 0xff && bytes[1] === 0xfe) return { binary: false, texts: [units.toString('utf16le')] };
+    if (bytes[0] === 0xfe && bytes[1] === 0xff) return { binary: false, texts: [Buffer.from(units).swap16().toString('utf16le')] };
     if (!bytes.subarray(0, SNIFF).includes(0)) return { binary: false, texts: [bytes.toString('utf8')] };
     return {
       binary: true,

@@ -9,10 +9,13 @@
  *                                words: `/home//alice`, `/HOME/alice`, `%2Fhome%2Falice`, `\Users\bob`
  *   <drive>:\Users\<user>        any drive letter, either separator, the colon as is or %3A:
  *                                `C:\\Users\\alice`, `d:/users/x`, `C%3A%5CUsers%5Calice`
- *   /mnt/<drive>/Users/<user>,   where systems mount or keep homes: WSL, Fedora Silverblue, and
- *   \\wsl$\<distro>\home\<user>, file:// URLs of every form above (`file://localhost/home/x`)
- *   /var/home/<user>
- *   /root, /var/root             alone or followed by a separator
+ *   /mnt/<drive>/Users/<user>,   where systems mount or keep homes: WSL, Fedora Silverblue, FreeBSD,
+ *   \\wsl$\<distro>\home\<user>, Solaris, macOS's firmlinks, and file:// URLs of every form above
+ *   /var/home/<user>,           (`file://localhost/home/x`)
+ *   /usr/home/<user>, /export/home/<user>, /System/Volumes/Data/Users/<user>
+ *   C:\Documents and Settings\<user>
+ *   /root, /var/root,            alone or followed by a separator
+ *   /private/var/root
  *   ~<user>/                     a user name of two or more characters that starts with a letter
  *                                or `_`, then a separator: `~alice/x`
  *   ~/                           only when asked for (`bareTilde`): see below
@@ -49,12 +52,13 @@ const TILDE = String.raw`(?:~|%7[eE])`;
 const FORMS = {
   home: String.raw`${SEP}(?:home|users)${SEP}${USER}`,
   // Where a system mounts or keeps homes under another folder: WSL's /mnt/c/Users and
-  // \\wsl$\<distro>\home, Fedora Silverblue's /var/home, and file:// URLs of any of them.
-  mounted: String.raw`(?:file:${SEP}[^\s"'\\/:]*)?${SEP}(?:mnt${SEP}[A-Za-z]|var|wsl(?:\$|\.localhost)${SEP}[^\s"'\\/]+)${SEP}(?:home|users)${SEP}${USER}`,
+  // \\wsl$\<distro>\home, Fedora Silverblue's /var/home, FreeBSD's /usr/home, Solaris's
+  // /export/home, macOS's /System/Volumes/Data/Users, and file:// URLs of any of them.
+  mounted: String.raw`(?:file:${SEP}[^\s"'\\/:]*)?${SEP}(?:mnt${SEP}[A-Za-z]|var|usr|export|system${SEP}volumes${SEP}data|wsl(?:\$|\.localhost)${SEP}[^\s"'\\/]+)${SEP}(?:home|users)${SEP}${USER}`,
   fileUrl: String.raw`file:${SEP}[^\s"'\\/:]*${SEP}(?:home|users)${SEP}${USER}`,
-  drive: String.raw`[A-Za-z](?::|%3[aA])${SEP}users${SEP}${USER}`,
+  drive: String.raw`[A-Za-z](?::|%3[aA])${SEP}(?:users|documents and settings)${SEP}${USER}`,
   // The character after `root` is part of the match (RE2 has no lookahead); homePaths trims it.
-  root: String.raw`${SEP}(?:var${SEP})?root(?:$|[^A-Za-z0-9_.-])`,
+  root: String.raw`${SEP}(?:(?:private${SEP})?var${SEP})?root(?:$|[^A-Za-z0-9_.-])`,
   tildeUser: String.raw`${TILDE}[A-Za-z_][A-Za-z0-9._-]*[A-Za-z0-9_]${SEP}`,
   tilde: String.raw`${TILDE}${SEP}`,
 } as const;

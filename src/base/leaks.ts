@@ -64,7 +64,8 @@ const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'url-password',
-    re: /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@"'<>\\]+:(?<secret>[^\s/@"'<>\\]+)@[A-Za-z0-9.-]+/dgu,
+    // The user may be empty (redis://:secret@host).
+    re: /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@"'<>\\]*:(?<secret>[^\s/@"'<>\\]+)@[A-Za-z0-9.-]+/dgu,
     accept: (s) => !placeholder(s),
   },
 ];
