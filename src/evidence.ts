@@ -40,7 +40,7 @@ export type { Audit, Finding } from './analysis/audit.js';
 
 /** Audit probe directories for leaks (analysis/audit.ts), each found to be a probe as load/ finds them. */
 export const auditProbes = (dirs: string[], home?: string): Audit => audit(dirs, home, discoverProbe);
-export { type Budget, type Conjunct, type Verdict, VERDICT_QUERIES } from './analysis/verdict.js';
+export { type Budget, type Conjunct, requirePreregistered, type Verdict, VERDICT_QUERIES } from './analysis/verdict.js';
 export { costReports, type CostReport } from './analysis/cost.js';
 
 export type Source = 'records' | 'transcripts';

@@ -155,6 +155,22 @@ describe('what git is trusted to say', () => {
   });
 });
 
+describe('verdict --require-preregistered', () => {
+  // "not established" holds by default (a probe whose registration and evidence share a commit, as
+  // the bundled one's do); asked to, the verdict holds only when git shows the order.
+  it('holds with "yes", and fails with "not established", naming why (exit 4)', async () => {
+    const { dir } = committedProbe();
+    expect((await cli(['verdict', dir, '--require-preregistered'])).code).toBe(0);
+    appendFileSync(join(dir, 'registration', 'conjuncts', '1-a-ran.sql'), '-- edited\n');
+    expect((await cli(['verdict', dir])).code).toBe(0);
+    const strict = await cli(['verdict', dir, '--require-preregistered', '--format', 'json']);
+    expect([strict.code, JSON.parse(strict.stdout).holds]).toEqual([4, false]);
+    expect(strict.stderr).toBe(
+      'omg-evidence: git-order: the verdict does not hold: pre-registration not established: registration/conjuncts/1-a-ran.sql: uncommitted changes\n',
+    );
+  });
+});
+
 describe('what an addendum governs', () => {
   // Committed after every spawn, an addendum that rules none could change the verdict unseen: one
   // that also registers a conjunct (or a budget) rules every spawn, as the pre-registration does;

@@ -115,3 +115,12 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
     }),
   );
 }
+
+/**
+ * `v` when pre-registration must be shown (verdict --require-preregistered): "not established"
+ * fails it too, as "no" always does.
+ */
+export function requirePreregistered(v: Verdict): Verdict {
+  if (v.preregistered !== 'not established') return v;
+  return { ...v, holds: false, reasons: [...v.reasons, `pre-registration not established: ${v.preregistration.reason}`] };
+}
