@@ -99,6 +99,16 @@ describe('what git is trusted to say', () => {
     },
   );
 
+  it('a checkout that wrote LF as CRLF (core.autocrlf) is what was committed: "yes" still', async () => {
+    const { dir, g } = committedProbe();
+    g(['config', 'core.autocrlf', 'true']);
+    rmSync(join(dir, 'registration'), { recursive: true });
+    g(['checkout', '--', 'registration']);
+    expect(readFileSync(join(dir, 'registration', 'prereg.jsonl'), 'utf8')).toContain('\r\n');
+    const { code, v } = await verdict(dir);
+    expect([code, v.preregistered]).toEqual([0, 'yes']);
+  });
+
   it('a file $Id$ expanded on checkout (the ident attribute .git/ may set) is not what was committed', async () => {
     const { dir, g } = committedProbe();
     const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');

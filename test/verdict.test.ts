@@ -399,6 +399,8 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     ["select current_date < '2026-12-06' as holds, 'until then' as result", 'current_date'],
     ["select current_setting('threads') = 2 as holds, 'this machine' as result", 'current_setting()'],
     ['select count(*) > 0 as holds, uuid()::VARCHAR as result from spawns where probe = $probe', 'uuid()'],
+    ['select true as holds, current_localtimestamp()::VARCHAR as result', 'current_localtimestamp()'],
+    ['select count(*) > 0 as holds, count(*)::VARCHAR as result from spawns using sample 10%', 'a sample (USING SAMPLE, TABLESAMPLE)'],
   ])("a check whose answer is not the evidence's (%s) is refused", async (sql, call) => {
     const dir = copyProbe(join(repo, probeFixture('git-order')), 'git-order');
     const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');
@@ -406,7 +408,7 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     expect(await cli(['verdict', dir])).toEqual(
       refused(
         check,
-        `a check answers from the evidence alone; this one calls ${call}, whose value changes from run to run or machine to machine`,
+        `a check answers from the evidence alone; this one uses ${call}, whose value changes from run to run or machine to machine`,
         '(remove it: the same evidence must give the same verdict)',
       ),
     );

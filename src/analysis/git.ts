@@ -4,7 +4,8 @@
  * with the start of the first spawn that part governs (queries/registration_parts.sql says which).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
@@ -58,13 +59,14 @@ async function historiesOf(repo: Repo, files: string[], all: string | null, touc
 }
 
 /**
- * How each of `files` stands against HEAD: "same" when its bytes are those HEAD holds, "link" when
+ * How each of `files` stands against HEAD: "same" when its bytes are those HEAD holds (line endings
+ * aside), "link" when
  * HEAD holds a symbolic link (git dates the link, not the file it points at), "changed" otherwise.
  * The bytes are compared (`hash-object --no-filters` against `ls-tree`), not `git status`, which
  * trusts the index's skip-worktree and assume-unchanged flags and runs filters and `ident`, all of
  * which .git/ can set.
  */
-function standing(files: string[], tree: string | null, hashes: string | null): ('same' | 'link' | 'changed')[] {
+function standing(files: string[], tree: string | null, hashes: string | null, dir: string): ('same' | 'link' | 'changed')[] {
   const held = new Map<string, { mode: string; hash: string }>();
   for (const entry of (tree ?? '').split('\0').filter(Boolean)) {
     const tab = entry.indexOf('\t');
@@ -75,8 +77,21 @@ function standing(files: string[], tree: string | null, hashes: string | null): 
   return files.map((f, i) => {
     const h = held.get(f);
     if (h?.mode === '120000') return 'link';
-    return h && hashes !== null && h.hash === mine[i] ? 'same' : 'changed';
+    if (!h || hashes === null) return 'changed';
+    // A checkout may have written LF as CRLF (core.autocrlf, eol=crlf): the same file, as committed.
+    return h.hash === mine[i] || h.hash === blobHash(readFileSync(join(dir, f)).toString('latin1').replaceAll('\r\n', '\n'), h.hash)
+      ? 'same'
+      : 'changed';
   });
+}
+
+/** The id git gives a blob of `latin1` (bytes, one character each), in the repository's own hash (SHA-1, or SHA-256 ids of 64). */
+function blobHash(latin1: string, like: string): string {
+  const bytes = Buffer.from(latin1, 'latin1');
+  return createHash(like.length === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex');
 }
 
 interface Commit {
@@ -169,7 +184,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     : [];
   const touched = merges === '' ? '' : (await gitAll(repo, merged))[0]!;
   const [evidenceHistory, ...histories] = await historiesOf(repo, logged, all, touched);
-  const stands = standing(files, tree ?? null, hashes ?? null);
+  const stands = standing(files, tree ?? null, hashes ?? null, probeDir);
   const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };

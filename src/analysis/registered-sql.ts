@@ -57,11 +57,11 @@ const UNSTABLE = new Set(
     'setseed sleep_ms stats uuid uuidv4 uuidv7 write_log current_database current_date current_schema current_schemas ' +
     'get_current_time get_current_timestamp in_search_path now today transaction_timestamp txid_current current_setting ' +
     'version current_catalog current_role current_user session_user user getvariable getenv pg_conf_load_time ' +
-    'current_timestamp current_time localtimestamp localtime'
+    'current_timestamp current_time localtimestamp localtime current_localtimestamp current_localtime'
   ).split(' '),
 );
 
-/** The first call in a syntax tree of a function UNSTABLE names (or such a name standing alone), in words. */
+/** The first call in a syntax tree of a function UNSTABLE names (or such a name standing alone, or a sample), in words. */
 function unstableCall(node: unknown): string | undefined {
   if (Array.isArray(node)) {
     for (const item of node) {
@@ -71,6 +71,8 @@ function unstableCall(node: unknown): string | undefined {
     return undefined;
   }
   if (!isNode(node)) return undefined;
+  // USING SAMPLE and TABLESAMPLE draw rows at random.
+  if (isNode(node.sample)) return 'a sample (USING SAMPLE, TABLESAMPLE)';
   if (node.class === 'FUNCTION' && UNSTABLE.has(identifier(String(node.function_name)))) return `${String(node.function_name)}()`;
   const names = node.class === 'COLUMN_REF' && Array.isArray(node.column_names) ? node.column_names : [];
   if (names.length === 1 && UNSTABLE.has(identifier(String(names[0])))) return String(names[0]);
@@ -116,7 +118,7 @@ export async function mustBeAQuestion(box: Database, sql: string, where: string,
   const call = unstableCall(parsed.statements[0]);
   if (call) {
     throw new InputError(
-      `${where}: a ${spec.what} answers from the evidence alone; this one calls ${call}, whose value changes from run to run or machine to machine`,
+      `${where}: a ${spec.what} answers from the evidence alone; this one uses ${call}, whose value changes from run to run or machine to machine`,
       `remove it: the same evidence must give the same verdict`,
     );
   }
