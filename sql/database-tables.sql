@@ -1,10 +1,26 @@
--- The tables and views of the database's own catalog (not the temporary one), by name: what load
--- built into a database file, or what someone has added to it since (load/database-file.ts).
-select table_name as name
-from duckdb_tables()
-where database_name = current_database() and schema_name = 'main'
-union
-select view_name
-from duckdb_views()
-where database_name = current_database() and schema_name = 'main' and not internal
+-- What the database's own catalog holds (not the temporary one), by name: what load built into a
+-- database file, or what someone has added to it since (load/database-file.ts). Every schema,
+-- table, view, macro and sequence of it, each named with its kind and schema.
+select name
+from (
+    select 'schema ' || schema_name as name
+    from duckdb_schemas()
+    where database_name = current_database() and not internal
+    union all
+    select schema_name || '.' || table_name
+    from duckdb_tables()
+    where database_name = current_database()
+    union all
+    select schema_name || '.' || view_name
+    from duckdb_views()
+    where database_name = current_database() and not internal
+    union all
+    select 'macro ' || schema_name || '.' || function_name
+    from duckdb_functions()
+    where database_name = current_database() and not internal and function_type in ('macro', 'table_macro')
+    union all
+    select 'sequence ' || schema_name || '.' || sequence_name
+    from duckdb_sequences()
+    where database_name = current_database()
+)
 order by name

@@ -41,6 +41,8 @@ describe('home paths, as spelled', () => {
     ]);
     expect(found('/root and /root/.claude, "/root"')).toEqual(['/root', '/root', '/root']);
     expect(found('line one\\n/home/alice/x')).toEqual(['/home/alice']);
+    // After any JSON escape of a control character, as DuckDB writes a NUL of a record: \u0000.
+    expect(found('a\\u0000/home/alice\\f/home/bob\\b/Users/cy')).toEqual(['/home/alice', '/home/bob', '/Users/cy']);
     expect(found('\\/Users\\/alice')).toEqual(['\\/Users\\/alice']);
     // Where systems mount or keep homes, and file:// URLs with a host.
     expect(found('/mnt/c/Users/alice/x and \\\\wsl$\\Ubuntu\\home\\bob\\y')).toEqual(['/mnt/c/Users/alice', '\\\\wsl$\\Ubuntu\\home\\bob']);

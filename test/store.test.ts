@@ -328,6 +328,7 @@ describe('what load --db will not write over or into', () => {
     expect((await cli(['load', join(dir, 'p'), '--db', file])).code).toBe(0);
     const db = await Database.open({ file });
     await db.exec('create table my_notes (x INTEGER)');
+    await db.exec('create schema mine; create table mine.t (x INTEGER); create macro twice(a) as 2 * a');
     db.close();
     // Current, it is not rebuilt: nothing to refuse.
     expect((await cli(['load', join(dir, 'p'), '--db', file])).stderr).toBe(`omg-evidence: load: ${file} is up to date\n`);
@@ -336,7 +337,7 @@ describe('what load --db will not write over or into', () => {
     expect(await cli(['load', join(dir, 'p'), '--db', file])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `omg-evidence: ${file}: holds what omg-evidence did not build (my_notes), so it is left as it is (name another file, or give --force to replace it)\n`,
+      stderr: `omg-evidence: ${file}: holds what omg-evidence did not build (macro main.twice, main.my_notes, mine.t, schema mine), so it is left as it is (name another file, or give --force to replace it)\n`,
     });
     expect((await cli(['load', join(dir, 'p'), '--db', file, '--force'])).code).toBe(0);
   });

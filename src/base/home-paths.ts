@@ -37,15 +37,16 @@ const SEP = String.raw`(?:[\\/]|%2[fF]|%5[cC])+`;
 const USER = String.raw`[^\s"'<>|:*?\\/%,;()\[\]{}]+`;
 /**
  * What may stand just before a home path: the start, a character that cannot be inside a name, a
- * JSON escape, or a percent escape (`%22%2Fhome…`).
+ * JSON escape (`\n`, `\u0000`, as a record's text spells a control character), or a percent
+ * escape (`%22%2Fhome…`).
  */
-const BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\%-]|\\[nrt]|%[0-9A-Fa-f]{2})`;
+const BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\%-]|\\(?:[nrtbf]|u[0-9A-Fa-f]{4})|%[0-9A-Fa-f]{2})`;
 /**
  * BOUNDARY, less a separator (`/`, `\`, %2F, %5C), before a form that starts with one: SEP takes a
  * whole run from its first, and a run of thousands tried from each of its characters took
  * quadratic time.
  */
-const SEP_BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-]|\\[nrt]|%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-9A-Ea-e]|5[0-9ABD-Fabd-f]))`;
+const SEP_BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-]|\\(?:[nrtbf]|u[0-9A-Fa-f]{4})|%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-9A-Ea-e]|5[0-9ABD-Fabd-f]))`;
 const TILDE = String.raw`(?:~|%7[eE])`;
 
 /** The spellings, each as a pattern valid in both JavaScript and RE2 (no lookaround, no backreference). */
