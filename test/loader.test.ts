@@ -242,6 +242,17 @@ describe('bad input is a one-line error naming file:line, exit 1', () => {
     });
   });
 
+  it('a file where a probe directory is expected', async () => {
+    for (const command of ['census', 'audit']) {
+      expect(await cli([command, 'README.md'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'omg-evidence: README.md: not a directory, where a probe directory is expected (give the path of a probe directory, one that holds results.jsonl)\n',
+      });
+    }
+  });
+
   it('a directory that is not a probe', async () => {
     const run = await cli(['census', 'test/fixtures/not-a-probe']);
     expect(run.code).toBe(1);

@@ -36,7 +36,7 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   const dir = resolve(path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new InputError(
-      `${displayPath(dir)}: no such probe directory`,
+      `${displayPath(dir)}: ${existsSync(dir) ? 'not a directory, where a probe directory is expected' : 'no such probe directory'}`,
       'give the path of a probe directory, one that holds results.jsonl',
     );
   }
