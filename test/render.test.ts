@@ -144,6 +144,11 @@ describe('render', () => {
     ],
     ['missing-probe.md', '2: probe "'],
     ['unknown-option.md', '2: unknown option "colour" for census (the options of census are probe, format, from)'],
+    // In another case, it is no marker to render, and no line to leave silently unrendered.
+    [
+      'marker-upper-case.md',
+      '5: a line that looks like a marker but is not one (write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line)',
+    ],
   ];
   for (const [file, message] of bad) {
     it(`an error naming the document and line, exit 1, document untouched: ${file}`, async () => {

@@ -19,10 +19,10 @@ import { FenceScanner } from './fences.js';
 const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
 const END = /^<!-- omg-evidence:end\s*-->[ \t]*\r?$/;
 /**
- * A line that means to be a marker, indented, or in a list item or block quote, where GitHub shows it
+ * A line that means to be a marker (in any case), indented, or in a list item or block quote, where GitHub shows it
  * as HTML: one not BEGIN or END is an error, never text (indented code aside).
  */
-const MARKER_LIKE = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]|>)[ \t]*)*<!--\s*omg-evidence:/;
+const MARKER_LIKE = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]|>)[ \t]*)*<!--\s*omg-evidence:/i;
 
 /** What a region can name besides a query: the command tables, and the two documentation tables. */
 export const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
