@@ -10,6 +10,7 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -518,6 +519,8 @@ describe('writing: a file extract or render cannot write is an error naming it, 
     expect(readFileSync(victim, 'utf8')).toBe('mine');
     expect(lstatSync(tmp).isSymbolicLink()).toBe(true);
     expect(existsSync(join(out, 'skill_results.jsonl'))).toBe(false);
+    // Nor any other file: each is written beside its place first, and none moved into place.
+    expect(readdirSync(join(out, 'tool_use'))).toEqual([]);
   });
 
   it('render where its temporary file cannot be made leaves the document and what is in the way as they were', () => {

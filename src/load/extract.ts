@@ -111,21 +111,28 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
       'pass --force to overwrite, or --out another folder',
     );
   }
-  for (const p of planned) {
-    if (report.unchanged.includes(p.path)) continue;
-    const tmp = `${p.path}.tmp-${process.pid}`;
-    writeStep(p.path, () => {
-      makeFolders(join(p.path, '..'));
-      // Exclusive creation: a file or link already at the temporary path is never written through or removed.
-      writeFileSync(tmp, p.bytes, { flag: 'wx' });
-      try {
-        renameSync(tmp, p.path);
-      } catch (e) {
-        rmSync(tmp, { force: true });
-        throw e;
-      }
-    });
-    report.written.push(p.path);
+  // Every file is written beside its place first, and only then are they all renamed into place:
+  // a write that fails (a full disk, a file in the way) replaces none of them.
+  const staged: { path: string; tmp: string }[] = [];
+  try {
+    for (const p of planned) {
+      if (report.unchanged.includes(p.path)) continue;
+      const tmp = `${p.path}.tmp-${process.pid}`;
+      writeStep(p.path, () => {
+        makeFolders(join(p.path, '..'));
+        // Exclusive creation: a file or link already at the temporary path is never written through or removed.
+        writeFileSync(tmp, p.bytes, { flag: 'wx' });
+      });
+      staged.push({ path: p.path, tmp });
+    }
+    while (staged.length) {
+      const { path, tmp } = staged[0]!;
+      writeStep(path, () => renameSync(tmp, path));
+      staged.shift();
+      report.written.push(path);
+    }
+  } finally {
+    for (const { tmp } of staged) rmSync(tmp, { force: true });
   }
   return report;
 }
