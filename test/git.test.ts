@@ -32,9 +32,14 @@ afterEach(() => {
 
 /**
  * The git-order fixture in a fresh repository: the registration committed a day before the
- * spawns, the evidence after them (so the answer is "yes"). Returns the probe and its temp root.
+ * spawns (and `beforeEvidence`'s commits), the evidence after them (so the answer is "yes").
+ * Returns the probe and its temp root.
  */
-function committedProbe(): { root: string; dir: string; g: (args: string[], date?: string) => Buffer } {
+function committedProbe(beforeEvidence?: (dir: string, g: (args: string[], date?: string) => Buffer) => void): {
+  root: string;
+  dir: string;
+  g: (args: string[], date?: string) => Buffer;
+} {
   const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
   temps.push(root);
   const dir = join(root, 'git-order');
@@ -53,6 +58,8 @@ function committedProbe(): { root: string; dir: string; g: (args: string[], date
   g(['init', '-q']);
   g(['add', 'registration']);
   g(['commit', '-q', '-m', 'registration'], '2026-08-11T10:00:00+09:00');
+  // Changes to the registration before the spawns, as the history has them: before the evidence.
+  beforeEvidence?.(dir, g);
   g(['add', 'results.jsonl', 'tool_use']);
   g(['commit', '-q', '-m', 'evidence'], '2026-08-12T16:00:00+09:00');
   return { root, dir, g };
@@ -110,10 +117,11 @@ describe('what git is trusted to say', () => {
   });
 
   it('a file $Id$ expanded on checkout (the ident attribute .git/ may set) is not what was committed', async () => {
-    const { dir, g } = committedProbe();
+    const { dir, g } = committedProbe((d, git) => {
+      appendFileSync(join(d, 'registration', 'conjuncts', '1-a-ran.sql'), '-- $Id$\n');
+      git(['commit', '-q', '-am', 'id'], '2026-08-11T11:00:00+09:00');
+    });
     const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');
-    appendFileSync(check, '-- $Id$\n');
-    g(['commit', '-q', '-am', 'id'], '2026-08-11T11:00:00+09:00');
     writeFileSync(join(dir, '.git', 'info', 'attributes'), '*.sql ident\n');
     rmSync(check);
     g(['checkout', '--', 'registration/conjuncts/1-a-ran.sql']);
@@ -123,12 +131,14 @@ describe('what git is trusted to say', () => {
   });
 
   it('a registered file that is a symbolic link cannot be dated: git dates the link, not what it points at', async () => {
-    const { dir, g } = committedProbe();
+    const { dir, g } = committedProbe((d, git) => {
+      const inside = join(d, 'registration', 'conjuncts');
+      execFileSync('mv', [join(inside, '1-a-ran.sql'), join(inside, 'real.txt')]);
+      execFileSync('ln', ['-s', 'real.txt', join(inside, '1-a-ran.sql')]);
+      git(['add', '-A', 'registration']);
+      git(['commit', '-q', '-m', 'link'], '2026-08-11T11:00:00+09:00');
+    });
     const conjuncts = join(dir, 'registration', 'conjuncts');
-    execFileSync('mv', [join(conjuncts, '1-a-ran.sql'), join(conjuncts, 'real.txt')]);
-    execFileSync('ln', ['-s', 'real.txt', join(conjuncts, '1-a-ran.sql')]);
-    g(['add', '-A', 'registration']);
-    g(['commit', '-q', '-m', 'link'], '2026-08-11T11:00:00+09:00');
     appendFileSync(join(conjuncts, 'real.txt'), '-- or true\n');
     g(['commit', '-q', '-am', 'relax the check'], '2026-08-14T10:00:00+09:00');
     const { v } = await verdict(dir);
@@ -162,6 +172,32 @@ describe('what git is trusted to say', () => {
       1,
       `omg-evidence: ${dir}: git cannot read the repository at ${dir}, so the registration cannot be dated (run \`git status\` there to see why (is git installed? a repository another user owns needs safe.directory))\n`,
     ]);
+  });
+});
+
+describe('a date set back', () => {
+  // GIT_COMMITTER_DATE can say anything: a change to the pre-registration committed on top of the
+  // evidence commit came after the first spawn that commit records, whatever its date.
+  it('a check relaxed in a commit after the evidence, dated before the spawns, is "no"', async () => {
+    const { dir, g } = committedProbe();
+    appendFileSync(join(dir, 'registration', 'conjuncts', '1-a-ran.sql'), '-- or true\n');
+    g(['commit', '-q', '-am', 'relax'], '2026-08-11T11:00:00+09:00');
+    const { code, v } = await verdict(dir);
+    expect([code, v.preregistered]).toEqual([4, 'no']);
+    expect(v.preregistration.compared.find((c: { file: string }) => c.file === 'registration/conjuncts/1-a-ran.sql').order).toMatch(
+      /^changed after \([0-9a-f]{7}, 2026-08-11T11:00:00\+09:00\)$/,
+    );
+  });
+
+  it('and so is a pre-registration first committed after the evidence, dated before it', async () => {
+    const { dir, g } = committedProbe();
+    writeFileSync(join(dir, 'registration', 'late.jsonl'), '{"kind":"arm","arm":"C","phase":"A","n":0}\n');
+    g(['add', 'registration']);
+    g(['commit', '-q', '-m', 'late'], '2026-08-10T10:00:00+09:00');
+    const { v } = await verdict(dir);
+    expect([v.preregistered, v.preregistration.compared.find((c: { file: string }) => c.file === 'registration/late.jsonl').order]).toEqual(
+      ['no', 'after'],
+    );
   });
 });
 
@@ -342,12 +378,13 @@ describe('git is only read', () => {
   });
 
   it('a registration file named like a pattern is that file: c[12].sql is not c1.sql', async () => {
-    const { dir, g } = committedProbe();
+    const { dir, g } = committedProbe((d, git) => {
+      git(['mv', 'registration/conjuncts/1-a-ran.sql', 'registration/conjuncts/1-a[r]an.sql']);
+      const prereg = join(d, 'registration', 'prereg.jsonl');
+      writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('conjuncts/1-a-ran.sql', 'conjuncts/1-a[r]an.sql'));
+      git(['commit', '-q', '-am', 'rename before the spawns'], '2026-08-11T11:00:00+09:00');
+    });
     const conjuncts = join(dir, 'registration', 'conjuncts');
-    g(['mv', 'registration/conjuncts/1-a-ran.sql', 'registration/conjuncts/1-a[r]an.sql']);
-    const prereg = join(dir, 'registration', 'prereg.jsonl');
-    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('conjuncts/1-a-ran.sql', 'conjuncts/1-a[r]an.sql'));
-    g(['commit', '-q', '-am', 'rename before the spawns'], '2026-08-11T11:00:00+09:00');
     // A file the pattern would match, committed after the spawns, then edited and left uncommitted.
     writeFileSync(join(conjuncts, '1-aran.sql'), 'select 1\n');
     g(['add', 'registration/conjuncts/1-aran.sql']);
@@ -362,13 +399,14 @@ describe('git is only read', () => {
   });
 
   it('a registration file named with what a shell would run is only a name: git runs in one shell, and runs nothing it names', async () => {
-    const { dir, g } = committedProbe();
     // A shell that ran any of it would make ran-name in the probe's folder, where git runs.
     const name = "1-a'$(touch ran-name)`touch ran-name`;touch ran-name'.sql";
-    g(['mv', 'registration/conjuncts/1-a-ran.sql', `registration/conjuncts/${name}`]);
-    const prereg = join(dir, 'registration', 'prereg.jsonl');
-    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('conjuncts/1-a-ran.sql', `conjuncts/${name.replaceAll('"', '\\"')}`));
-    g(['commit', '-q', '-am', 'rename before the spawns'], '2026-08-11T11:00:00+09:00');
+    const { dir, g } = committedProbe((d, git) => {
+      git(['mv', 'registration/conjuncts/1-a-ran.sql', `registration/conjuncts/${name}`]);
+      const prereg = join(d, 'registration', 'prereg.jsonl');
+      writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('conjuncts/1-a-ran.sql', `conjuncts/${name.replaceAll('"', '\\"')}`));
+      git(['commit', '-q', '-am', 'rename before the spawns'], '2026-08-11T11:00:00+09:00');
+    });
     const order = async () => {
       const { v } = await verdict(dir);
       return Object.fromEntries(v.preregistration.compared.map((c: { file: string; order: string }) => [c.file, c.order]))[

@@ -189,6 +189,18 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   }
+  // The commits made after the evidence commit, whatever dates they carry: a change among them to a
+  // part that governs the first spawn (which that commit records) came after it. A date set back
+  // (GIT_COMMITTER_DATE) cannot hide it.
+  const [descending, recorded] = await gitAll(repo, [
+    { args: ['rev-list', '--ancestry-path', `${evidence.hash}..HEAD`] },
+    { args: ['cat-file', '-s', `${evidence.hash}:./${logged[0]}`] },
+  ]);
+  const later = new Set(recorded !== null && Number(recorded) > 0 ? (descending ?? '').split('\n').filter(Boolean) : []);
+  const firstSpawn = parts.reduce<string | null>(
+    (min, p) => (p.governs !== null && (min === null || after(min, p.governs)) ? p.governs : min),
+    null,
+  );
   for (const [i, part] of parts.entries()) {
     const file = files[i]!;
     const history = histories[i]!;
@@ -205,10 +217,11 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     else {
       // A file that arrived with the evidence cannot be dated against it: the commit necessarily
       // follows the spawns. A later change dated after the first governed spawn still counts.
-      const changed = history.find((c) => c.hash !== first.hash && after(c.date, part.governs!));
+      const governsFirst = part.governs === firstSpawn;
+      const changed = history.find((c) => c.hash !== first.hash && (after(c.date, part.governs!) || (governsFirst && later.has(c.hash))));
       if (changed) row.order = `changed after (${short(changed.hash)}, ${changed.date})`;
       else if (first.hash === evidence.hash) row.order = 'same commit as the evidence';
-      else if (after(first.date, part.governs)) row.order = 'after';
+      else if (after(first.date, part.governs) || (governsFirst && later.has(first.hash))) row.order = 'after';
       else row.order = 'before';
     }
     const late = row.order === 'after' || row.order.startsWith('changed after');
