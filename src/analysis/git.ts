@@ -192,10 +192,16 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   // The commits made after the evidence commit, whatever dates they carry: a change among them to a
   // part that governs the first spawn (which that commit records) came after it. A date set back
   // (GIT_COMMITTER_DATE) cannot hide it.
-  const [descending, recorded] = await gitAll(repo, [
-    { args: ['rev-list', '--ancestry-path', `${evidence.hash}..HEAD`] },
-    { args: ['cat-file', '-s', `${evidence.hash}:./${logged[0]}`] },
-  ]);
+  // Asked only when a commit other than the evidence's dates a part before its spawn (git runs in a shell of its own).
+  const dated = parts.some(
+    (p, i) => p.governs !== null && histories[i]!.some((c) => c.hash !== evidence.hash && !after(c.date, p.governs!)),
+  );
+  const [descending, recorded] = dated
+    ? await gitAll(repo, [
+        { args: ['rev-list', '--ancestry-path', `${evidence.hash}..HEAD`] },
+        { args: ['cat-file', '-s', `${evidence.hash}:./${logged[0]}`] },
+      ])
+    : [null, null];
   const later = new Set(recorded !== null && Number(recorded) > 0 ? (descending ?? '').split('\n').filter(Boolean) : []);
   const firstSpawn = parts.reduce<string | null>(
     (min, p) => (p.governs !== null && (min === null || after(min, p.governs)) ? p.governs : min),
