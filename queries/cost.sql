@@ -1,14 +1,15 @@
 -- cost: what each probe spent, with its budget bound and the share of it used.
 --
--- reads:   source_files, spawns, budgets
+-- reads:   source_files, spawns, tool_uses, budgets
 -- params:  none
 -- returns: one row per probe
 --   probe           VARCHAR
 --   total_cost_usd  DOUBLE   the sum of the envelopes' total_cost_usd, to the micro-dollar
 --   spawns          BIGINT   results.jsonl rows
 --   envelopes       BIGINT   rows with an envelope (a spawn that exits before a session has none)
---   unpriced        BIGINT   rows whose envelope gives no total_cost_usd (an unknown cost, left out
---                            of total_cost_usd)
+--   unpriced        BIGINT   rows that ran and give no total_cost_usd: an envelope without it, or none
+--                            for a spawn that exited 0 or made a tool call (an unknown cost, left out
+--                            of total_cost_usd; budget.sql counts them so)
 --   budget_usd      DOUBLE   the registered bound, NULL when none
 --   budget_spawns   BIGINT
 --   share_usd       DOUBLE   total_cost_usd / budget_usd, to 4 places
@@ -24,9 +25,12 @@ totals as (
         round(coalesce(sum(s.cost_usd), 0), 6) as total_cost_usd,
         count(s.probe) as spawns,
         count(s.envelope) as envelopes,
-        count(s.probe) filter (where s.envelope is not null and s.cost_usd is null) as unpriced
+        count(s.probe) filter (
+            where s.cost_usd is null and (s.envelope is not null or s.exit_code = 0 or c.session_id is not null)
+        ) as unpriced
     from (select distinct probe from source_files) as p
     left join spawns as s using (probe)
+    left join (select distinct probe, session_id from tool_uses) as c on c.probe = s.probe and c.session_id = s.session_id
     group by p.probe
 )
 

@@ -202,7 +202,7 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
       /the verdict does not hold: the budget cannot be checked: 1 spawn\(s\) that ran give no total_cost_usd \(no envelope, or one without it\), so what they cost is unknown\n$/,
     );
     const cost = await cli(['cost', dir]);
-    expect(cost.stdout).toMatch(/over 28 spawns \(27 with an envelope, 1 of them with no total_cost_usd: not counted\)/);
+    expect(cost.stdout).toMatch(/over 28 spawns \(27 with an envelope; 1 that ran with no total_cost_usd: not counted\)/);
     // T-REF's cost is unknown, not the sum of its other spawn's.
     const byArm = JSON.parse((await cli(['cost', dir, '--format', 'json'])).stdout).by_arm;
     expect(byArm.find((a: { arm: string }) => a.arm === 'T-REF')).toEqual({ arm: 'T-REF', spawns: 2, cost_usd: null });
@@ -216,6 +216,12 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout).budget).toMatchObject({ unpriced: 1, within: null });
     expect(run.stderr).toMatch(/the budget cannot be checked: 1 spawn\(s\) that ran give no total_cost_usd/);
+    // cost counts it so too, and its arm's cost is unknown.
+    const cost = await cli(['cost', dir, '--format', 'json']);
+    expect(cost.stdout).toMatch(/"unpriced": 1,/);
+    expect((await cli(['cost', dir])).stdout).toMatch(
+      /over 28 spawns \(26 with an envelope; 1 that ran with no total_cost_usd: not counted\)/,
+    );
   });
   it('a registered probe with no spawn yet is judged (exit 4, nothing ran), and its cost is $0 over 0 spawns', async () => {
     const dir = copyProbe(bundled);

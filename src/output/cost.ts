@@ -13,7 +13,7 @@ export function costParts(c: CostReport): Part[] {
       kind: 'line',
       label: 'Spent',
       text:
-        `${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope${c.unpriced ? `, ${c.unpriced} of them with no total_cost_usd: not counted` : ''})` +
+        `${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope${c.unpriced ? `; ${c.unpriced} that ran with no total_cost_usd: not counted` : ''})` +
         (b.usd === null
           ? '; no budget is registered'
           : `: ${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
