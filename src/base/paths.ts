@@ -293,9 +293,10 @@ function ioError(p: string, err: unknown): InputError {
  * `mkdir -p`, a folder at a time. Node's recursive mkdirSync never returns where a folder's parent
  * exists but mkdir says ENOENT, as under /proc/self: it retries the parent forever. Throws mkdir's
  * error, or ENOENT or ENOTDIR when `dir` is then no folder (a link to nowhere, a file), as Node's
- * did, for the caller to word.
+ * did, for the caller to word. Returns the folders it made, outermost first (one another process
+ * made meanwhile is not among them).
  */
-export function makeFolders(dir: string): void {
+export function makeFolders(dir: string): string[] {
   const missing: string[] = [];
   let at = resolve(dir);
   while (!lstatSync(at, { throwIfNoEntry: false })) {
@@ -304,10 +305,20 @@ export function makeFolders(dir: string): void {
     if (up === at) break;
     at = up;
   }
-  for (const folder of missing.reverse()) mkdirSync(folder);
+  const made: string[] = [];
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder);
+      made.push(folder);
+    } catch (err) {
+      // Made meanwhile by another process: a folder all the same, but not this call's.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
   const st = statSync(dir, { throwIfNoEntry: false });
   if (!st?.isDirectory()) {
     const code = st ? 'ENOTDIR' : 'ENOENT';
     throw Object.assign(new Error(`${code}: not a folder: ${dir}`), { code });
   }
+  return made;
 }

@@ -3,10 +3,10 @@
  * probe id (DIR's name) filled in where a template says `{{probe}}`. It writes only into a folder
  * that is new or empty: a probe is evidence, and nothing already there is ever overwritten.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { displayPath, packageRoot, walkFiles } from '../base/paths.js';
+import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
 
 /** The templates of a probe, shipped with the package. */
 export const probeTemplatesDir: string = join(packageRoot, 'templates', 'probe');
@@ -37,16 +37,7 @@ export function scaffoldProbe(dir: string): string[] {
   // run made at once is that run's), so nothing half-written is left; an empty folder that was
   // there stays, as it was.
   const made: { path: string; folder: boolean }[] = [];
-  const folder = (d: string) => {
-    const up = dirname(d);
-    if (up !== d && !lstatOrNull(up)) folder(up);
-    try {
-      mkdirSync(d);
-      made.push({ path: d, folder: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(d).isDirectory()) throw err;
-    }
-  };
+  const folder = (d: string) => made.push(...makeFolders(d).map((path) => ({ path, folder: true })));
   try {
     folder(out);
     for (const rel of templates) {
