@@ -46,8 +46,8 @@ export interface Rendered {
   handEdited: boolean;
   /** What was edited: the region's text, or (format=svg) only its SVG file. */
   edited?: 'region' | 'svg';
-  /** format=svg: the chart's file beside the document, its bytes, what the file holds (null: none), and whether that is them. */
-  svg?: { path: string; data: string; bytes: Buffer | null; current: boolean };
+  /** format=svg: the chart's file beside the document, its bytes, and whether the file holds them. */
+  svg?: { path: string; data: string; current: boolean };
 }
 
 interface Spec {
@@ -198,7 +198,7 @@ export async function renderDocument(
       current,
       handEdited: !current && (state === 'edited' || svgEdited),
       ...(!current && state === 'edited' ? { edited: 'region' as const } : !current && svgEdited ? { edited: 'svg' as const } : {}),
-      ...(svg ? { svg: { path: svg.path, data: svg.data, bytes: svg.bytes, current: svg.current } } : {}),
+      ...(svg ? { svg: { path: svg.path, data: svg.data, current: svg.current } } : {}),
     });
   }
   return out;
@@ -252,8 +252,8 @@ function realDoc(doc: string): string {
 }
 
 /**
- * A format=svg region's chart: drawn from one probe, its file beside the document, what that file
- * holds now and its hash (null when absent), and the image link the region holds.
+ * A format=svg region's chart: drawn from one probe, its file beside the document, the hash of what
+ * that file holds now (null when absent), and the image link the region holds.
  */
 async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) {
   if (ev.probes.length !== 1)
@@ -271,11 +271,10 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
       'move it away, or give the region file=NAME.svg',
     );
   // Read as git's autocrlf checks it out or not: CRLF line endings change no chart (documents are read so too).
-  const bytes = kind ? readFileSync(path) : null;
-  const onDisk = bytes ? bytes.toString('utf8').replaceAll('\r\n', '\n') : null;
+  const onDisk = kind ? readFileSync(path, 'utf8').replaceAll('\r\n', '\n') : null;
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
-  return { path, data, bytes, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };
+  return { path, data, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };
 }
 
 /**

@@ -2,9 +2,9 @@
  * Writing what render made: a document replaced only if it still holds what was read
  * (base/replace-file.ts), and a chart beside it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
-import { displayPath } from '../base/paths.js';
+import { displayPath, realPath } from '../base/paths.js';
 import { replaceFile } from '../base/replace-file.js';
 
 /**
@@ -22,16 +22,23 @@ export function replaceDocument(path: string, expected: Buffer, data: string, ch
 }
 
 /**
- * Write `data` to the chart at `path` (beside a document) if its bytes are still `expected` (null:
- * none yet), as a document is written: through a symbolic link, never over an edit made meanwhile.
+ * Write `data` to `path` (a chart beside a document) through a temporary file beside it, then a
+ * rename; through a symbolic link to the file it points at, as a document is written.
  */
-export function replaceChart(path: string, expected: Buffer | null, data: string): void {
-  replaceFile(path, expected, data, {
-    changed: 'the chart changed while it was being rendered',
-    again: 'run render again',
-    what: 'the chart',
-    writable: 'check that it and its folder are writable',
-  });
+export function writeFileAtomically(path: string, data: string): void {
+  const file = existsSync(path) ? realPath(path) : path;
+  const tmp = `${file}.omg-evidence-${process.pid}.tmp`;
+  let made = false;
+  try {
+    writeFileSync(tmp, data, { flag: 'wx' });
+    made = true;
+    renameSync(tmp, file);
+  } catch (e) {
+    // Only a file this call made: one already at that path (wx refused it) is someone else's.
+    if (made) rmSync(tmp, { force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`${displayPath(path)}: cannot write the chart (${code ?? e})`, 'check that it and its folder are writable');
+  }
 }
 
 /** Refuse, writing nothing, when the document at `path` no longer holds `expected` (before its charts are written). */

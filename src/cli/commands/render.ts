@@ -15,7 +15,7 @@ import { checkTimeoutOption } from '../options.js';
 import { displayPath, realPath } from '../../base/paths.js';
 import type { Parsed } from '../../regions/document.js';
 import type { Rendered } from '../../regions/render.js';
-import { mustBeUnchanged, replaceChart, replaceDocument } from '../../regions/write-document.js';
+import { mustBeUnchanged, replaceDocument, writeFileAtomically } from '../../regions/write-document.js';
 
 function regionDiff(doc: Parsed, r: Rendered): string {
   const where = `${displayPath(doc.path)}:${r.region.begin}`;
@@ -110,7 +110,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
             // none of a document changed meanwhile.
             const charts = changed.flatMap((r) => (r.svg && !r.svg.current ? [r.svg] : []));
             if (charts.length) mustBeUnchanged(doc.path, doc.bytes);
-            for (const c of charts) replaceChart(c.path, c.bytes, c.data);
+            for (const c of charts) writeFileAtomically(c.path, c.data);
             if (texts[i] !== undefined)
               replaceDocument(
                 doc.path,
