@@ -280,21 +280,14 @@ function ioError(p: string, err: unknown): InputError {
   if (e.code === 'ENOENT' && p.includes('\ufffd')) {
     return new InputError(`${displayPath(p)}: its name is not UTF-8, so it cannot be opened by name`, 'rename it (or its folder)');
   }
-  const what =
-    e.code === 'EACCES' || e.code === 'EPERM'
-      ? 'cannot be read'
-      : e.code === 'ENOTDIR'
-        ? 'a path through a file, where a folder is expected'
-        : 'cannot be read';
+  const what = e.code === 'ENOTDIR' ? 'a path through a file, where a folder is expected' : 'cannot be read';
   return new InputError(`${displayPath(p)}: ${what} (${e.code ?? e.message})`, 'check that the file exists and that you may read it');
 }
 
 /**
- * `mkdir -p`, a folder at a time. Node's recursive mkdirSync never returns where a folder's parent
- * exists but mkdir says ENOENT, as under /proc/self: it retries the parent forever. Throws mkdir's
- * error, or ENOENT or ENOTDIR when `dir` is then no folder (a link to nowhere, a file), as Node's
- * did, for the caller to word. Returns the folders it made, outermost first (one another process
- * made meanwhile is not among them).
+ * `mkdir -p`, a folder at a time (Node's recursive mkdirSync retries forever where mkdir says ENOENT
+ * under a parent that exists, as under /proc/self). Throws mkdir's error, or ENOENT or ENOTDIR when
+ * `dir` is then no folder, for the caller to word. Returns the folders it made, outermost first.
  */
 export function makeFolders(dir: string): string[] {
   const missing: string[] = [];
@@ -311,8 +304,7 @@ export function makeFolders(dir: string): string[] {
       mkdirSync(folder);
       made.push(folder);
     } catch (err) {
-      // Made meanwhile by another process: a folder all the same, but not this call's.
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process's, made meanwhile
     }
   }
   const st = statSync(dir, { throwIfNoEntry: false });
