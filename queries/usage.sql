@@ -52,10 +52,14 @@ given as (
 ),
 
 -- A bound that does not cast is an error: as NULL it would bound nothing, and count everything.
+-- So is a since after the until: the report would be empty, as if no session had been found.
 bounds as (
     select
         case when $since <> '' and since_at is null
-             then error('since: not a date or timestamp DuckDB reads: ' || $since) else since_at end as since_at,
+             then error('since: not a date or timestamp DuckDB reads: ' || $since)
+             when since_at > until_at
+             then error('since ' || $since || ' is after until ' || $until || ' in ' || $timezone || ': nothing would be counted')
+             else since_at end as since_at,
         case when $until <> '' and until_at is null
              then error('until: not a date or timestamp DuckDB reads: ' || $until) else until_at end as until_at
     from given

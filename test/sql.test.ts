@@ -886,6 +886,16 @@ describe('export --parquet', () => {
     });
   });
 
+  it('a file where a parent folder should be is an error naming it, not a crash', async () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'file'), 'x');
+    expect(await cli(['export', '--parquet', join(dir, 'file', 'pq')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'file', 'pq')}: cannot be a folder (ENOTDIR) (name a folder whose every parent is a folder)\n`,
+    });
+  });
+
   it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made under /proc/self is an error, not a hang', async () => {
     expect(await cli(['export', '--parquet', '/proc/self/omg-parquet'])).toEqual({
       code: 1,

@@ -630,6 +630,37 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     }
   });
 
+  it('a --since after the --until is a usage error, not an empty report; the same day is not', async () => {
+    const run = await cli(
+      [
+        'usage',
+        '--transcripts',
+        fixture('days'),
+        '--timezone',
+        'Asia/Tokyo',
+        '--since',
+        '2026-03-02T09:01',
+        '--until',
+        '2026-03-02T00:00Z',
+      ],
+      { env: HOME },
+    );
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'omg-evidence: --since 2026-03-02 09:01:00 is after --until 2026-03-02 00:00:00+00:00 in Asia/Tokyo: nothing would be counted\n',
+    });
+    expect(await daily('--timezone', 'UTC', '--since', '2026-03-02', '--until', '2026-03-02')).toEqual([
+      ['2026-03-02', 1100],
+      [null, 1100],
+    ]);
+    const ev = await Evidence.openTranscripts(fixture('days'), { queries: ['usage'] });
+    const params = { period: 'daily', timezone: 'UTC', since: '2026-03-03', until: '2026-03-02', breakdown: false };
+    await expect(ev.query('usage', params)).rejects.toThrow('since 2026-03-03 is after until 2026-03-02 in UTC: nothing would be counted');
+    await ev.close();
+  });
+
   it('a bound the library is given that DuckDB cannot cast is an error, never no bound', async () => {
     const ev = await Evidence.openTranscripts(fixture('days'), { queries: ['usage'] });
     const params = { period: 'daily', timezone: 'UTC', since: '2026-03-01T25:00:00Z', until: '', breakdown: false };

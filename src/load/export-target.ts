@@ -3,7 +3,7 @@
  * and that neither lies inside the evidence it exports nor would, once its views are replaced,
  * take an input with them. Evidence is read-only, --force or not.
  */
-import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath, isWithin, makeFolders } from '../base/paths.js';
@@ -39,7 +39,17 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
  * link to nowhere or a folder that cannot be made is an error naming it, not a crash.
  */
 export function prepareExportFolder(dir: string, force: boolean | undefined): void {
-  const st = statSync(dir, { throwIfNoEntry: false });
+  let st: Stats | undefined;
+  try {
+    st = statSync(dir, { throwIfNoEntry: false });
+  } catch (err) {
+    // ENOTDIR: a file (or FIFO) stands where a folder of the path should be.
+    throw new InputError(
+      `${displayPath(dir)}: cannot be a folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      'name a folder whose every parent is a folder',
+      { cause: err },
+    );
+  }
   if (st && !st.isDirectory()) {
     throw new InputError(`${displayPath(dir)}: exists and is not a folder`, 'name a new or empty folder for the Parquet files');
   }

@@ -173,7 +173,13 @@ export function makeUsageCommand(io: IO) {
         until: opts.until ?? '',
         breakdown: opts.breakdown === true,
       };
-      return { report, rows: (await ev.query('usage', params)).rows };
+      try {
+        return { report, rows: (await ev.query('usage', params)).rows };
+      } catch (err) {
+        // queries/usage.sql refuses the window in the zone's own terms; on the command line it is a usage error.
+        if (!/ is after until /.test((err as Error).message)) throw err;
+        throw new UsageError(`--since ${params.since} is after --until ${params.until} in ${params.timezone}: nothing would be counted`);
+      }
     },
     print: (usage, format, style, call) =>
       'bySpawn' in usage
