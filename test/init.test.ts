@@ -5,10 +5,11 @@
  * leaves it as it was.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bin } from './helpers.js';
+import { bin, binPath } from './helpers.js';
 
 const temps: string[] = [];
 function temp(): string {
@@ -137,6 +138,22 @@ describe('init', () => {
       expect(readdirSync(deep)).toEqual(given ? ['p'] : []);
       if (given) expect(readdirSync(probe)).toEqual([]);
       rmSync(probe, { recursive: true, force: true });
+    }
+  });
+
+  it('of two inits at once, one into a folder inside the other (a/b and a/b/tool_use), one wins whole', async () => {
+    // A race: without the check of the written folder, about one pair in thirty both succeeded,
+    // a probe inside the other's tool_use/. Each pair must leave exactly one probe, of 5 files.
+    const cwd = temp();
+    const run = (dir: string) =>
+      new Promise<number>((done) => {
+        execFile(process.execPath, [binPath, 'init', dir], { cwd }, (err) => done(err ? ((err.code as number) ?? -1) : 0));
+      });
+    for (let i = 0; i < 10; i++) {
+      const codes = await Promise.all([run(`p${i}/b`), run(`p${i}/b/tool_use`)]);
+      expect(codes.sort()).toEqual([0, 1]);
+      const files = readdirSync(join(cwd, `p${i}`), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      expect(files.length).toBe(5);
     }
   });
 

@@ -54,6 +54,18 @@ export function scaffoldProbe(dir: string): string[] {
       );
       made.push({ path: target, folder: false });
     }
+    // Each file was new, but the folder may have gained others meanwhile: another init's, one of
+    // a folder inside this one (init a/b beside init a/b/tool_use). Of two such runs, at most one
+    // finds its folder as it wrote it; the other takes back what it wrote.
+    const extra = walkFiles(out)
+      .map((f) => f.rel)
+      .find((rel) => !templates.includes(rel));
+    if (extra !== undefined) {
+      throw new InputError(
+        `${displayPath(out)}: ${extra} was written into it by another process while init ran; init took back what it wrote`,
+        'name a new or empty folder that nothing else writes into',
+      );
+    }
   } catch (err) {
     for (const m of made.reverse()) {
       try {
@@ -64,6 +76,7 @@ export function scaffoldProbe(dir: string): string[] {
         // Left as it is.
       }
     }
+    if (err instanceof InputError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     const path = (err as NodeJS.ErrnoException).path ?? out;
     throw new InputError(`${displayPath(path)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });
