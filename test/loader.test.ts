@@ -107,6 +107,10 @@ const bad: [fixture: string, message: string][] = [
     'transcript-duplicate-key',
     `transcripts/000000f1-0000-4000-8000-0000000000f1.jsonl:3: key "type" is repeated within one object (readers disagree on which copy wins: keep one)`,
   ],
+  [
+    'envelope-other-session',
+    `results.jsonl:2: results.jsonl row: "envelope.session_id" must be the row's "session_id" (an envelope names the session it ran) ${HINT_ROW}`,
+  ],
   ['negative-cost', `results.jsonl:2: results.jsonl row: "envelope.total_cost_usd" must not be negative ${HINT_ROW}`],
   ['negative-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],
   ['fractional-tokens', `results.jsonl:2: results.jsonl row: ${TOKENS} ${HINT_ROW}`],

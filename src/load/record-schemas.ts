@@ -59,7 +59,7 @@ export const RESULTS: RecordSchema = {
   what: 'results.jsonl row',
   fields: RESULTS_FIELDS,
   reads: ['seq', 'session_id', 'started_at', 'ended_at', 'artifacts', 'markers'],
-  envelope: ['total_cost_usd', 'modelUsage', 'permission_denials'],
+  envelope: ['session_id', 'total_cost_usd', 'modelUsage', 'permission_denials'],
   checks: [
     { bad: `try_cast(json ->> '$.seq' as HUGEINT) < 1`, why: '"seq" must be an integer ≥ 1' },
     {
@@ -71,6 +71,12 @@ export const RESULTS: RecordSchema = {
     {
       bad: `${resultsKind('envelope')} = 'ARRAY' and env is null`,
       why: '"envelope" is an array with no "type":"result" element',
+    },
+    // The CLI's envelope names the session the harness passed with --session-id: another's is
+    // another spawn's, and its cost and denials would be counted for this one.
+    {
+      bad: `json_type(env, '$.session_id') is not null and (env ->> '$.session_id') is distinct from (json ->> '$.session_id')`,
+      why: '"envelope.session_id" must be the row\'s "session_id" (an envelope names the session it ran)',
     },
     {
       bad: `json_type(env, '$.total_cost_usd') not in ('UBIGINT', 'BIGINT', 'DOUBLE')`,
