@@ -71,6 +71,15 @@ const bad: [fixture: string, message: string][] = [
     'bad-tool-use-record',
     `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use)`,
   ],
+  // A second note or pilot listing of a spawn had joined it to spawns twice: two spawns, its cost twice.
+  [
+    'duplicate-note',
+    `notes.jsonl:3: duplicate session_id of a note "${S2}" (first at line 2) (each session_id of a note must be unique within notes.jsonl: one note per spawn)`,
+  ],
+  [
+    'duplicate-pilot',
+    `registration/addendum-2.jsonl:1: duplicate pilot session_id "${S1}" (first at test/fixtures/probes/duplicate-pilot/registration/addendum-1.jsonl:1) (each pilot session_id must be unique within a probe's addenda)`,
+  ],
   [
     'note-unknown-session',
     `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`,

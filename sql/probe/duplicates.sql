@@ -17,6 +17,12 @@ with keyed as (
     union all
     select 6, probe, file, rec, format('({}, {})', to_json(json ->> 'session_id'), to_json(json ->> 'tool_use_id'))
     from records where kind = 'skill_results'
+    union all
+    -- A second note or pilot listing of a spawn would join it to spawns twice: two spawns.
+    select 7, probe, file, rec, json ->> 'session_id' from records where kind = 'notes'
+    union all
+    select 8, probe, file, rec, unnest(from_json(json -> 'pilot', '["VARCHAR"]'))
+    from records where kind = 'registration' and (json ->> 'kind') = 'addendum' and json_type(json, '$.pilot') = 'ARRAY'
 )
 select what, file, rec, key, first_file, first_rec from (
     select what, file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec

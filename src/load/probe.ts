@@ -280,6 +280,8 @@ const UNIQUE: { label: string; within: string }[] = [
   { label: 'budget record', within: 'a probe' },
   { label: 'tool_use id', within: "a spawn's tool_use file" },
   { label: '(session_id, tool_use_id)', within: 'skill_results.jsonl' },
+  { label: 'session_id of a note', within: 'notes.jsonl: one note per spawn' },
+  { label: 'pilot session_id', within: "a probe's addenda" },
 ];
 
 /** Throw for the first record, by file and line, whose key repeats one before it in its scope. */
