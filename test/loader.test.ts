@@ -71,6 +71,24 @@ const bad: [fixture: string, message: string][] = [
     'bad-tool-use-record',
     `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use)`,
   ],
+  // The verdict counts skill_results' rows: each pairs one Skill call of the spawn's tool_use
+  // records, its skill and its arm, and each call of a probe that has the file has its row.
+  [
+    'skill-result-no-call',
+    `skill_results.jsonl:1: skill_results.jsonl row: call "toolu_9" is no Skill call of session "${S2}" in tool_use/ (a skill result pairs a Skill call of its spawn's tool_use/<session_id>.jsonl, by its id)`,
+  ],
+  [
+    'skill-result-other-skill',
+    'skill_results.jsonl:1: skill_results.jsonl row: its "skill" is not the one its call records ("ns:x") (a skill result names the skill its call named)',
+  ],
+  [
+    'skill-result-other-arm',
+    `skill_results.jsonl:1: skill_results.jsonl row: its "arm" is not its spawn's ("B" in results.jsonl) (a skill result names its spawn's arm, or none)`,
+  ],
+  [
+    'skill-call-no-result',
+    `tool_use/${S2}.jsonl:2: tool_use record: Skill call "toolu_3" has no row in skill_results.jsonl (skill_results.jsonl holds one row per Skill call of the probe)`,
+  ],
   // A second note or pilot listing of a spawn had joined it to spawns twice: two spawns, its cost twice.
   [
     'duplicate-note',

@@ -1,6 +1,10 @@
 -- Notes and pilots that name no spawn and voids that name no registered arm (errors: 'note',
--- 'pilot', 'void', at file and rec), and skill results whose session is not a spawn (a warning:
--- 'skill', per probe, how many and the first).
+-- 'pilot', 'void', at file and rec); and skill results that do not pair the Skill calls of the
+-- spawns' tool_use records one to one (errors, at file and rec): 'skill-call', a row whose call is
+-- no Skill or SlashCommand call of its session; 'skill-name', a row whose skill is not the one
+-- its call records; 'skill-arm', a row whose arm is not its spawn's; 'skill-missing', a call of a
+-- probe that has skill_results.jsonl with no row there (name = the call's id). The verdict counts
+-- these rows: one invented, altered or left out would change what a conjunct sees.
 select 'note' as what, n.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
 where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
 union all
@@ -12,7 +16,28 @@ select 'void', r.file, r.rec, v.arm, null, null from void_arms v
 join records r on r.probe = v.probe and r.kind = 'registration' and (r.json ->> 'kind') = 'addendum' and (r.json ->> 'n')::BIGINT = v.addendum
 where not exists (select 1 from registered_arms a where a.probe = v.probe and a.arm = v.arm)
 union all
-select 'skill', null, min(ordinal), null, probe, count(*) from skill_calls c
-where not exists (select 1 from spawns s where s.probe = c.probe and s.session_id = c.session_id)
-group by probe
+select case when t.tool_use_id is null then 'skill-call'
+            when t.skill is not null and t.skill <> (r.json ->> 'skill') then 'skill-name'
+            else 'skill-arm' end,
+       r.file, r.rec,
+       case when t.tool_use_id is null then r.json ->> 'tool_use_id'
+            when t.skill is not null and t.skill <> (r.json ->> 'skill') then t.skill
+            else s.arm end,
+       r.json ->> 'session_id', null
+from records r
+left join tool_uses t on t.probe = r.probe and t.session_id = (r.json ->> 'session_id')
+    and t.tool_use_id = (r.json ->> 'tool_use_id') and t.name in ('Skill', 'SlashCommand')
+left join spawns s on s.probe = r.probe and s.session_id = (r.json ->> 'session_id')
+where r.kind = 'skill_results'
+  and (t.tool_use_id is null
+       or (t.skill is not null and t.skill <> (r.json ->> 'skill'))
+       or ((r.json ->> 'arm') is not null and (r.json ->> 'arm') <> s.arm))
+union all
+select 'skill-missing', r.file, r.rec, t.tool_use_id, t.session_id, null
+from tool_uses t
+join records r on r.probe = t.probe and r.kind = 'tool_use' and r.file_session = t.session_id and r.rec = t.ordinal
+where t.name in ('Skill', 'SlashCommand')
+  and exists (select 1 from source_files f where f.probe = t.probe and f.kind = 'skill_results')
+  and not exists (select 1 from records c where c.probe = t.probe and c.kind = 'skill_results'
+                  and (c.json ->> 'session_id') = t.session_id and (c.json ->> 'tool_use_id') = t.tool_use_id)
 order by what, file, rec, probe

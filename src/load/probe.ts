@@ -90,7 +90,7 @@ async function loadFiles(db: Database, files: SourceFile[], toolUseRequired: boo
   // their warnings come after the others.
   const [, leaks] = await db.inParallel(async (here) => {
     await buildDetails(here);
-    await checkReferences(here, warnings);
+    await checkReferences(here);
   }, homePathWarnings);
   warnings.push(...leaks);
   await db.exec(`drop table records`);
@@ -222,37 +222,43 @@ async function buildDetails(db: Database): Promise<void> {
   }
 }
 
-async function checkReferences(db: Database, warnings: string[]): Promise<void> {
-  // Notes and pilots must name spawns that exist, voids registered arms (errors); skill results should name spawns (a warning).
+/** Throw for the first reference (references.sql) that names nothing, by the order of REFERENCES. */
+async function checkReferences(db: Database): Promise<void> {
   const res = await db.query(readSql('probe/references'));
-  const u = res.rows.find((r) => r.what === 'note');
-  if (u)
-    throw recordError(
-      String(u.file),
-      Number(u.rec),
-      `notes.jsonl row: session "${u.name}" is not in results.jsonl`,
-      'a note names the session_id of a results.jsonl row',
-    );
-  const p = res.rows.find((r) => r.what === 'pilot');
-  if (p)
-    throw recordError(
-      String(p.file),
-      Number(p.rec),
-      `addendum declares pilot session "${p.name}", which is not in results.jsonl`,
-      'a pilot is named by the full session_id of a results.jsonl row',
-    );
-  const v = res.rows.find((r) => r.what === 'void');
-  if (v)
-    throw recordError(
-      String(v.file),
-      Number(v.rec),
-      `addendum voids arm "${v.name}", which is not registered`,
-      'a void names an arm of an "arm" record, spelled as it is there',
-    );
-  for (const o of res.rows.filter((r) => r.what === 'skill')) {
-    warnings.push(`${o.probe}/skill_results.jsonl: ${o.n} row(s) name a session that is not in results.jsonl (first: record ${o.rec})`);
+  for (const [what, [message, hint]] of Object.entries(REFERENCES)) {
+    const r = res.rows.find((row) => row.what === what);
+    if (r) throw recordError(String(r.file), Number(r.rec), message(String(r.name), String(r.probe)), hint);
   }
 }
+
+/**
+ * What each broken reference is, given its `name` (and a skill result's session), and what to do:
+ * notes and pilots name spawns, voids registered arms, and skill results pair Skill calls.
+ */
+const REFERENCES: Record<string, [(name: string, session: string) => string, string]> = {
+  note: [(s) => `notes.jsonl row: session "${s}" is not in results.jsonl`, 'a note names the session_id of a results.jsonl row'],
+  pilot: [
+    (s) => `addendum declares pilot session "${s}", which is not in results.jsonl`,
+    'a pilot is named by the full session_id of a results.jsonl row',
+  ],
+  void: [(arm) => `addendum voids arm "${arm}", which is not registered`, 'a void names an arm of an "arm" record, spelled as it is there'],
+  'skill-call': [
+    (id, session) => `skill_results.jsonl row: call "${id}" is no Skill call of session "${session}" in tool_use/`,
+    "a skill result pairs a Skill call of its spawn's tool_use/<session_id>.jsonl, by its id",
+  ],
+  'skill-name': [
+    (skill) => `skill_results.jsonl row: its "skill" is not the one its call records ("${skill}")`,
+    'a skill result names the skill its call named',
+  ],
+  'skill-arm': [
+    (arm) => `skill_results.jsonl row: its "arm" is not its spawn's ("${arm}" in results.jsonl)`,
+    "a skill result names its spawn's arm, or none",
+  ],
+  'skill-missing': [
+    (id) => `tool_use record: Skill call "${id}" has no row in skill_results.jsonl`,
+    'skill_results.jsonl holds one row per Skill call of the probe',
+  ],
+};
 
 /**
  * The warnings for each committed file that holds a home-directory path (home-paths.ts): a record of any
