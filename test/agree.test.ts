@@ -93,6 +93,27 @@ describe('a transcript file that holds no session', () => {
   });
 });
 
+describe('a spawn without a transcript', () => {
+  it('whose records show calls, beside spawns compared, differs: its calls cannot be checked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-agree-'));
+    temps.push(dir);
+    const probe = join(dir, 'p');
+    cpSync(bundled, probe, { recursive: true });
+    // K-NEG exited before a session: no transcript, and its records had no call.
+    writeFileSync(
+      join(probe, 'tool_use', 'd3cf0e26-a1ed-4b31-a089-d5cb5362c159.jsonl'),
+      '{"id":"toolu_X1","name":"Bash","input_keys":["command"]}\n',
+    );
+    const run = await cli(['agree', probe, '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout.split('\n').filter((l) => !l.endsWith('agree'))).toEqual([
+      'K-NEG       d3cf0e26  differs: session: records 1 tool call(s), transcripts no transcript',
+      '',
+    ]);
+    expect(run.stderr).toBe('omg-evidence: agree: 28 of 28 spawn(s) compared: 27 agree, 1 differ; 0 gone\n');
+  });
+});
+
 describe('the ids of the calls', () => {
   it('a record whose id no transcript holds differs, though every count agrees', async () => {
     const copy = join(mkdtempSync(join(tmpdir(), 'omg-agree-')), 'probe');

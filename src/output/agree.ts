@@ -25,7 +25,7 @@ function textLine(r: Row): string {
   const head = spawnHead(r);
   if (r.verdict === 'agree') return `${head}agree`;
   if (r.verdict === 'gone') return `${head}gone: ${r.item === null ? 'no transcript' : `${r.item} holds no session`}`;
-  return `${head}differs: ${r.aspect} ${r.item}: records ${r.records}, transcripts ${r.transcripts}`;
+  return `${head}differs: ${r.aspect}${r.item === null ? '' : ` ${r.item}`}: records ${r.records}, transcripts ${r.transcripts}`;
 }
 
 export function formatAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
