@@ -1,12 +1,12 @@
 /** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type IO, warn } from '../src/cli/io.js';
 import { shorten } from '../src/cli/main.js';
-import { bin, cli, repo } from './helpers.js';
+import { bin, bundled, cli, repo } from './helpers.js';
 
 describe('usage', () => {
   it('--version prints the package version', async () => {
@@ -225,6 +225,23 @@ describe('what reaches the terminal', () => {
       }
       // csv holds the value as the query gives it: here a JSON object of tools, whose text escapes it.
       expect((await cli(['census', '--transcripts', dir, '--format', 'csv'])).stdout).toContain('Sk\\u001b[2Jill');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A note with a line break had added a row to a census rendered into a document (format=text).
+  it('a line break or a tab in a value is a picture in text, so each row stays one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-lf-'));
+    try {
+      const probe = join(dir, 'p');
+      cpSync(bundled, probe, { recursive: true });
+      const note = { session_id: '3116a3cf-55f5-445f-ad6e-2e49def79c31', note: 'ok)\nK-COLLIDE   9f00d1e5  {}\tx' };
+      appendFileSync(join(probe, 'notes.jsonl'), `${JSON.stringify(note)}\n`);
+      const r = await cli(['census', probe, '--format', 'text']);
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n').length).toBe(29);
+      expect(r.stdout).toContain('(ok)\u240aK-COLLIDE   9f00d1e5  {}\u2409x)\n');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

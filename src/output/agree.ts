@@ -2,7 +2,16 @@
  * `agree`'s table (queries/agree.sql): one line or row per spawn compared, and the one-line summary
  * of the counts.
  */
-import { tabulate, visibleControls, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import {
+  oneLineValues,
+  tabulate,
+  visibleControls,
+  type Cell,
+  type Column,
+  type Row,
+  type TableStyle,
+  type TabularFormat,
+} from './formats.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
 
@@ -29,7 +38,12 @@ function textLine(r: Row): string {
 }
 
 export function formatAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
-  if (format === 'text') return visibleControls(rows.map((r) => `${textLine(r)}\n`).join(''));
+  if (format === 'text')
+    return visibleControls(
+      oneLineValues(rows)
+        .map((r) => `${textLine(r)}\n`)
+        .join(''),
+    );
   const columns: Column[] = [
     ...spawnColumns(rows, format === 'csv'),
     { key: 'verdict' },

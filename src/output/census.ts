@@ -4,7 +4,16 @@
  * every value comes from queries/census.sql and queries/sessions.sql.
  */
 import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from './census-block.js';
-import { tabulate, visibleControls, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import {
+  oneLineValues,
+  tabulate,
+  visibleControls,
+  type Cell,
+  type Column,
+  type Row,
+  type TableStyle,
+  type TabularFormat,
+} from './formats.js';
 
 export type CensusFormat = 'text' | TabularFormat;
 
@@ -59,8 +68,9 @@ export function censusCells(r: CensusRow, wide: boolean): Record<string, Cell> {
 export function formatCensus(rows: CensusRow[], format: CensusFormat, style: TableStyle = {}): string {
   const probes = [...new Set(rows.map((r) => r.probe))];
   if (format === 'text') {
-    if (probes.length <= 1) return visibleControls(censusBlock(rows));
-    return visibleControls(probes.map((p) => `${p}\n${censusBlock(rows.filter((r) => r.probe === p))}`).join('\n'));
+    const lines = oneLineValues(rows);
+    if (probes.length <= 1) return visibleControls(censusBlock(lines));
+    return visibleControls(probes.map((p) => `${oneLineValues(p)}\n${censusBlock(lines.filter((r) => r.probe === p))}`).join('\n'));
   }
   const wide = format === 'csv';
   const columns: Column[] = [
@@ -98,7 +108,7 @@ export function formatSessions(rows: Row[], format: CensusFormat, style: TableSt
   const sessions = rows as unknown as SessionRow[];
   if (format === 'text') {
     return visibleControls(
-      sessions
+      oneLineValues(sessions)
         .map((s) => `${`${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd()}\n`)
         .join(''),
     );

@@ -34,6 +34,20 @@ export interface Column {
 export const visibleControls = (s: string): string =>
   s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 
+/**
+ * Rows whose every string, however deep, has its line breaks and tabs shown as pictures (␊, ␉), for
+ * the `text` formats, whose lines and columns those would break: a note holding a line break had
+ * added a row to a census rendered into a document.
+ */
+export function oneLineValues<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(/[\n\t]/g, (c) => (c === '\n' ? '\u240a' : '\u2409')) as T;
+  if (Array.isArray(value)) return value.map(oneLineValues) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, oneLineValues(v)])) as T;
+  }
+  return value;
+}
+
 /** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
 export function dollars(v: number | null): string {
   return v === null ? '' : `$${v.toFixed(4)}`;
