@@ -11,7 +11,7 @@ from (
     from duckdb_tables()
     where database_name = current_database()
     union all
-    select schema_name || '.' || view_name
+    select 'view ' || schema_name || '.' || view_name
     from duckdb_views()
     where database_name = current_database() and not internal
     union all

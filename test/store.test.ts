@@ -330,10 +330,7 @@ describe('what load --db will not write over or into', () => {
     await db.exec('create table my_notes (x INTEGER)');
     await db.exec('create schema mine; create table mine.t (x INTEGER); create macro twice(a) as 2 * a');
     db.close();
-    // Current, it is not rebuilt: nothing to refuse.
-    expect((await cli(['load', join(dir, 'p'), '--db', file])).stderr).toBe(`omg-evidence: load: ${file} is up to date\n`);
-    appendFileSync(join(dir, 'p', 'notes.jsonl'), '');
-    utimesSync(join(dir, 'p', 'notes.jsonl'), new Date(), new Date(Date.now() + 5000));
+    // Current or not, it is not up to date: a command would refuse to read it.
     expect(await cli(['load', join(dir, 'p'), '--db', file])).toEqual({
       code: 1,
       stdout: '',
@@ -356,6 +353,66 @@ describe('what load --db will not write over or into', () => {
 });
 
 describe('what --db will not read', () => {
+  // Built by load, then written to: what queries read would not be what load built from the evidence.
+  const built = async () => {
+    const dir = temp();
+    const file = join(dir, 'b.duckdb');
+    expect((await cli(['load', '--db', file])).code).toBe(0);
+    return file;
+  };
+  const refused = (file: string, what: string) => ({
+    code: 1,
+    stdout: '',
+    stderr: `omg-evidence: ${file}: cannot be used: it holds what load did not build (${what}) (rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts)\n`,
+  });
+
+  it('a macro added to it, which shadows a function in every query (sum: the verdict held over budget)', async () => {
+    const file = await built();
+    const db = await Database.open({ file });
+    await db.exec('create macro sum(x) as 0.5');
+    db.close();
+    expect(await cli(['verdict', '--db', file])).toEqual(refused(file, 'macro main.sum'));
+    expect(await cli(['cost', '--db', file])).toEqual(refused(file, 'macro main.sum'));
+  });
+
+  it('a view standing in for a table, and a schema', async () => {
+    const file = await built();
+    const db = await Database.open({ file });
+    await db.exec('alter table spawns rename to spawns_real; create view spawns as select * from spawns_real; create schema s');
+    db.close();
+    expect(await cli(['census', '--db', file])).toEqual(refused(file, 'main.spawns_real, schema s, view main.spawns'));
+  });
+
+  it('a write-ahead log beside it: DuckDB would replay writes made after load', async () => {
+    const file = await built();
+    writeFileSync(`${file}.wal`, '');
+    expect(await cli(['census', '--db', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: cannot be used: a write-ahead log beside it (${file}.wal) holds writes made after load (rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts)\n`,
+    });
+  });
+
+  it('a record of what it was built from (omg_meta) that is not as load writes it: said so, never a crash', async () => {
+    for (const [key, value, why] of [
+      ['version', '{', 'its omg_meta "version" is not JSON'],
+      ['warnings', '5', 'its omg_meta "warnings" is not as load writes it'],
+      ['inputs', 'null', 'its omg_meta "inputs" is not as load writes it'],
+      ['inputs', '{"probes":[],"transcripts":5}', 'its omg_meta "inputs" is not as load writes it'],
+      ['fingerprint', '{"format":"x","stamps":[null]}', 'its omg_meta "fingerprint" is not as load writes it'],
+    ] as const) {
+      const file = await built();
+      const db = await Database.open({ file });
+      await db.exec('update omg_meta set value = $value where key = $key', { key, value });
+      db.close();
+      expect(await cli(['census', '--db', file]), `${key}=${value}`).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${file}: not a database omg-evidence built (${why}) (build one with omg-evidence load … --db FILE)\n`,
+      });
+    }
+  });
+
   it('a FIFO is named, never waited on, by load and by a reader', async () => {
     const fifo = join(temp(), 'pipe.duckdb');
     execFileSync('mkfifo', [fifo]);

@@ -38,6 +38,17 @@ async function tablesOf(db: Database): Promise<string[]> {
   return (await db.query(readSql('database-tables'))).rows.map((r) => String(r.name));
 }
 
+/** What load builds into a database: its documented tables, the two the loader keeps beside them, and its record. */
+const BUILT = new Set(['main.omg_meta', 'main.source_files', 'main.registration_records', ...VIEWS.map((v) => `main.${v.name}`)]);
+
+/**
+ * What `db` holds that load does not build, whatever omg_meta says: a macro in main shadows a
+ * function (`sum`) in every query, and a view can stand in for a table.
+ */
+async function notBuilt(db: Database): Promise<string[]> {
+  return (await tablesOf(db)).filter((t) => !BUILT.has(t));
+}
+
 /** The documented tables and their columns, hashed: what queries over a database rely on. */
 export function layout(): string {
   return sha256()
@@ -84,14 +95,36 @@ export async function writeMeta(db: Database, inputs: Inputs, warnings: string[]
 }
 
 export async function readMeta(db: Database, file: string): Promise<Meta> {
+  const notBuilt = (why: string) =>
+    new InputError(`${displayPath(file)}: not a database omg-evidence built (${why})`, 'build one with omg-evidence load … --db FILE');
   let rows: Record<string, unknown>[];
   try {
     rows = (await db.query(`select key, value from omg_meta`)).rows;
   } catch {
-    throw new InputError(`${displayPath(file)}: not a database omg-evidence built`, 'build one with omg-evidence load … --db FILE');
+    throw notBuilt('no omg_meta table that it reads');
   }
   // A database written before warnings were kept has none to say.
-  return { warnings: [], ...Object.fromEntries(rows.map((r) => [r.key, JSON.parse(String(r.value))])) } as unknown as Meta;
+  const meta: Record<string, unknown> = { warnings: [] };
+  for (const r of rows) {
+    try {
+      meta[String(r.key)] = JSON.parse(String(r.value));
+    } catch {
+      throw notBuilt(`its omg_meta "${r.key}" is not JSON`);
+    }
+  }
+  // A record edited by hand is refused as a whole, never read as far as it goes.
+  const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+  const inputs = meta.inputs as Inputs | null | undefined;
+  const bad = [
+    typeof meta.version !== 'string' && 'version',
+    typeof meta.layout !== 'string' && 'layout',
+    !(typeof inputs === 'object' && inputs !== null && strings(inputs.probes) && strings(inputs.transcripts)) && 'inputs',
+    !(typeof meta.fingerprint === 'string' || isFingerprint(meta.fingerprint)) && 'fingerprint',
+    !strings(meta.warnings) && 'warnings',
+    !(meta.tables === undefined || strings(meta.tables)) && 'tables',
+  ].find(Boolean);
+  if (bad) throw notBuilt(`its omg_meta "${bad}" is not as load writes it`);
+  return meta as unknown as Meta;
 }
 
 const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
@@ -147,15 +180,16 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
       // Someone's own DuckDB database is never replaced unasked.
       const meta = await readMeta(db, file).catch(() => null);
       if (!meta) throw notOurs;
-      if (staleness(meta, inputs, true) === null) return false;
-      // A table or view someone added to it is theirs: the file is not replaced unasked either.
-      const added = meta.tables ? (await tablesOf(db)).filter((t) => !meta.tables!.includes(t)) : [];
+      // A table, view or macro someone added to it is theirs: the file is not replaced unasked, and
+      // it is not current either (a command would refuse to read it).
+      const added = await notBuilt(db);
       if (added.length) {
         throw new InputError(
           `${displayPath(file)}: holds what omg-evidence did not build (${added.join(', ')}), so it is left as it is`,
           'name another file, or give --force to replace it',
         );
       }
+      if (staleness(meta, inputs, true) === null) return false;
     } finally {
       db.close();
     }
@@ -223,9 +257,24 @@ export async function openDatabaseFile(
     );
   if (!isDuckDbFile(real))
     throw new InputError(`${displayPath(file)}: not a DuckDB database file`, 'give --db a file that omg-evidence load built');
+  // DuckDB replays a write-ahead log as it opens the file: what was written after load (which
+  // leaves none) would be read, though the file's own bytes are as load wrote them.
+  if (existsSync(`${real}.wal`)) {
+    throw new InputError(
+      `${displayPath(file)}: cannot be used: a write-ahead log beside it (${displayPath(`${file}.wal`)}) holds writes made after load`,
+      'rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts',
+    );
+  }
   const db = await openReadOnly(file, real, options.memoryLimit);
   try {
     const meta = await readMeta(db, file);
+    const added = await notBuilt(db);
+    if (added.length) {
+      throw new InputError(
+        `${displayPath(file)}: cannot be used: it holds what load did not build (${added.join(', ')})`,
+        'rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts',
+      );
+    }
     // Probes named on the command line must be the recorded ones; none named means the recorded.
     const named: Partial<Inputs> = {};
     if (paths.length || (!probesDefault && options.transcripts !== undefined)) named.probes = namedInputs(paths, undefined, false).probes;

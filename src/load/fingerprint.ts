@@ -164,7 +164,20 @@ function changed(s: Stamp, exact: boolean): string | null {
 }
 
 export const isFingerprint = (f: unknown): f is Fingerprint =>
-  typeof f === 'object' && f !== null && (f as Fingerprint).format === FORMAT && Array.isArray((f as Fingerprint).stamps);
+  typeof f === 'object' &&
+  f !== null &&
+  (f as Fingerprint).format === FORMAT &&
+  Array.isArray((f as Fingerprint).stamps) &&
+  (f as Fingerprint).stamps.every(
+    (s) =>
+      typeof s === 'object' &&
+      s !== null &&
+      typeof s.path === 'string' &&
+      typeof s.size === 'number' &&
+      typeof s.mtimeMs === 'number' &&
+      (s.content === null || typeof s.content === 'string') &&
+      (s.edges === null || typeof s.edges === 'string'),
+  );
 
 /** Why the input files are not as `recorded` says (naming the first that differs), or null. */
 export function filesChanged(recorded: Fingerprint, inputs: Inputs, exact: boolean): string | null {
