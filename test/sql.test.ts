@@ -58,6 +58,24 @@ describe('sql', () => {
     });
   });
 
+  // node-api sets an object's prototype for a key __proto__: the field was lost, and json printed
+  // [object Object]; in the library a column so named lost every row.
+  it('a struct field named __proto__ is refused, as is such a column in the library; a column in the CLI is printed', async () => {
+    expect(await cli(['sql', "select {'__proto__': 5, 'x': 1} as sp", '--format', 'json'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'omg-evidence: <argument>: a struct field is named "__proto__", which its rows cannot hold (rename it (AS))\n',
+    });
+    expect((await cli(['sql', 'select 7 as __proto__', '--format', 'ndjson'])).stdout).toBe('{"__proto__":7}\n');
+    const ev = await Evidence.open([]);
+    try {
+      await expect(ev.sql('select 7 as __proto__, 1 as y from range(5)')).rejects.toThrow('a column is named "__proto__"');
+      await expect(ev.sql("select [{'__proto__': 'a'}] as l")).rejects.toThrow('a struct field is named "__proto__"');
+    } finally {
+      await ev.close();
+    }
+  });
+
   it('reads the query from a file (-f), every argument then a probe', async () => {
     const dir = temp();
     writeFileSync(join(dir, 'q.sql'), 'select probe, count(*) as n from spawns group by probe order by probe');

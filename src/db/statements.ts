@@ -14,7 +14,7 @@ import { QueryError } from '../base/errors.js';
 import { tablesReadBy } from './table-refs.js';
 import { timerAfter } from '../base/timer.js';
 import type { Params } from './sql-text.js';
-import { deduplicated, jsonExact, jsonText, type Result, type Row, toPlain, UNSAFE_INTEGER } from './values.js';
+import { deduplicated, jsonExact, jsonText, protoName, type Result, type Row, toPlain, UNSAFE_INTEGER } from './values.js';
 
 /** Bounds on the user's SQL. */
 export interface Limits {
@@ -146,8 +146,7 @@ export async function streamStatements(
     throw new QueryError(`${source}: ${message}`, undefined, { cause: err });
   };
   try {
-    // An interrupt that comes while no statement runs (between two, or while rows are printed)
-    // reaches none: the flag is checked before each step too.
+    // An interrupt between statements, or while rows print, reaches none: the flag is checked too.
     const check = () => {
       if (interrupted) fail(new Error('Interrupted'));
     };
@@ -174,11 +173,12 @@ export async function streamStatements(
       }
       const columns = deduplicated(Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnName(c)));
       const types = Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnType(c));
+      const proto = protoName(types, sink.mode === 'plain' ? columns : undefined);
+      if (proto) throw new QueryError(`${source}: ${proto} is named "__proto__", which its rows cannot hold`, 'rename it (AS)');
       // DuckDB's own text form (CAST(x AS VARCHAR)): a SELECT is run wrapped in that cast.
       const asText = sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await textPrepared(con, sql, n) : undefined;
       const result = await (asText ?? prepared).stream().catch(fail);
-      // The columns are handed over once the first chunk is made: a query that fails or is
-      // interrupted before it has a row prints nothing.
+      // The columns go once the first chunk is made: a query failing before its first row prints nothing.
       for (let first = true; ; first = false) {
         check();
         const chunk = await result.fetchChunk().catch(fail);

@@ -108,6 +108,31 @@ export function jsonExact(type: DuckDBType): boolean {
 /** An integer that JSON.parse might round (2^53 has 16 digits): its result is read value by value instead. */
 export const UNSAFE_INTEGER = /\d{16}/;
 
+/**
+ * What of a result a JavaScript object cannot hold as a key, or null: a struct field named
+ * `__proto__` (node-api's struct value sets the prototype instead, and the field is lost) and,
+ * when the rows are objects (`columns` given), such a column (arquero then loses every row).
+ */
+export function protoName(types: DuckDBType[], columns?: string[]): string | null {
+  if (columns?.includes('__proto__')) return 'a column';
+  const inType = (t: DuckDBType): boolean => {
+    switch (t.typeId) {
+      case DuckDBTypeId.STRUCT:
+        return t.entryNames.includes('__proto__') || t.entryTypes.some(inType);
+      case DuckDBTypeId.LIST:
+      case DuckDBTypeId.ARRAY:
+        return inType(t.valueType);
+      case DuckDBTypeId.MAP:
+        return inType(t.keyType) || inType(t.valueType);
+      case DuckDBTypeId.UNION:
+        return t.memberTypes.some(inType);
+      default:
+        return false;
+    }
+  };
+  return types.some(inType) ? 'a struct field' : null;
+}
+
 /** Column names as node-api's row objects key them: a repeated one suffixed `:1`, `:2`, …. */
 export function deduplicated(names: string[]): string[] {
   const seen = new Map<string, number>();
