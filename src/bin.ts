@@ -23,7 +23,10 @@ for (const stream of [process.stdout, process.stderr]) {
 // The process ends with the command: in-memory databases end with it (Database.leaveToExit).
 Database.leaveToExit();
 const code = await main(process.argv.slice(2));
+process.exitCode = code;
 // Exit once everything written has been handed to the OS (a pipe's writes can be asynchronous).
+// After an error (1) or a usage error (2) stdout is incomplete anyway: a reader that has stopped
+// reading (a query stopped by --timeout while it held the rows) does not keep the process.
 const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((done) => stream.write('', () => done()));
-await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+await Promise.all([...(code === 1 || code === 2 ? [] : [flushed(process.stdout)]), flushed(process.stderr)]);
 process.exit(code);

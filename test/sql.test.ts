@@ -552,6 +552,33 @@ describe('sql is bounded', () => {
     );
   });
 
+  it('--timeout interrupts a query whose reader has stopped reading: exit 1 then, not when the pipe closes', async () => {
+    // stdout is a pipe nobody reads: it fills, and the hand-over of rows waits on it.
+    const child = spawn(process.execPath, [binPath, 'sql', 'select * from range(1000000000)', '--timeout', '1', '--format', 'csv'], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const code = await new Promise<number | null>((done) => {
+      const stuck = setTimeout(() => {
+        child.kill('SIGKILL');
+        done(null);
+      }, 60_000);
+      child.on('exit', (c) => {
+        clearTimeout(stuck);
+        done(c);
+      });
+    });
+    child.stdout.destroy();
+    expect([code, stderr]).toEqual([
+      1,
+      'omg-evidence: <argument>: query interrupted after 1 s (--timeout) (let it run longer with --timeout SECONDS, or 0 for no limit)\n',
+    ]);
+  });
+
   it('--timeout takes seconds, 0 for none', async () => {
     expect((await cli(['sql', 'select 1', '--timeout', 'soon'])).stderr).toBe(
       "omg-evidence: option '--timeout <seconds>' argument 'soon' is invalid. give a number of seconds, 0 for none.\n(run with --help for usage)\n",

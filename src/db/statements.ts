@@ -12,9 +12,9 @@ import {
 } from '@duckdb/node-api';
 import { QueryError } from '../base/errors.js';
 import { tablesReadBy } from './table-refs.js';
-import { timerAfter } from '../base/timer.js';
+import { deadline } from '../base/timer.js';
 import type { Params } from './sql-text.js';
-import { deduplicated, jsonExact, jsonText, protoName, type Result, type Row, toPlain, UNSAFE_INTEGER } from './values.js';
+import { chunkRows, deduplicated, jsonExact, protoName, type Result, type Row, UNSAFE_INTEGER } from './values.js';
 
 /** Bounds on the user's SQL. */
 export interface Limits {
@@ -118,13 +118,10 @@ export async function streamStatements(
   if (sink.tables) await sink.tables((await tablesReadBy(con, sql, n)) ?? []);
   let interrupted = false;
   const seconds = limits.timeout ?? 0;
-  const timer =
-    seconds > 0
-      ? timerAfter(seconds * 1000, () => {
-          interrupted = true;
-          con.interrupt();
-        })
-      : undefined;
+  const limit = deadline(seconds > 0 ? seconds * 1000 : undefined, () => {
+    interrupted = true;
+    con.interrupt();
+  });
   const fail = (err: unknown): never => {
     if (err instanceof QueryError) throw err;
     const message = (err as Error).message;
@@ -182,25 +179,20 @@ export async function streamStatements(
       for (let first = true; ; first = false) {
         check();
         const chunk = await result.fetchChunk().catch(fail);
-        if (first) await sink.columns(columns.map((name, c) => ({ name, type: types[c]!.toString() })));
+        if (first) await limit.race(sink.columns(columns.map((name, c) => ({ name, type: types[c]!.toString() })))).catch(fail);
         // An interrupted stream may end as if it were complete: the flag tells.
         if (chunk === null || chunk.rowCount === 0) {
           check();
           break;
         }
-        // Column by column: node-api's row by row reads the chunk's shape again for every row.
-        const cols = chunk.getColumns();
-        const rows = Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col) => col[r]!));
-        if (sink.mode === 'json') await sink.rows(rows.map((r) => r.map((v, c) => jsonText(v, types[c]!))));
-        // Not a SELECT (DESCRIBE, PRAGMA, …): node-api's text, DuckDB's for these statements' types.
-        else if (sink.mode === 'text') await sink.rows(rows.map((r) => r.map((v) => (v === null ? null : String(v)))));
-        else await sink.rows(rows.map((r) => r.map((v, c) => (v === null ? null : toPlain(v, types[c]!, toPlain)))));
+        // A reader of stdout that does not read holds the hand-over: the deadline stops that too.
+        await limit.race(sink.rows(chunkRows(chunk, types, sink.mode))).catch(fail);
       }
     }
   } catch (err) {
     fail(err);
   } finally {
-    clearTimeout(timer);
+    limit.clear();
   }
 }
 

@@ -7,6 +7,7 @@ import {
   DuckDBDateValue,
   type DuckDBDecimalValue,
   type DuckDBBlobValue,
+  type DuckDBDataChunk,
   type DuckDBIntervalValue,
   type DuckDBListValue,
   type DuckDBMapValue,
@@ -131,6 +132,18 @@ export function protoName(types: DuckDBType[], columns?: string[]): string | nul
     }
   };
   return types.some(inType) ? 'a struct field' : null;
+}
+
+/**
+ * A chunk's rows as a sink of `mode` takes them: JSON texts, text (a statement that is not a
+ * SELECT, such as DESCRIBE or PRAGMA: node-api's text, DuckDB's for its types) or plain values.
+ * Column by column: node-api's row by row reads the chunk's shape again for every row.
+ */
+export function chunkRows(chunk: DuckDBDataChunk, types: DuckDBType[], mode: 'json' | 'text' | 'plain'): unknown[][] {
+  const cols = chunk.getColumns();
+  const value = (v: DuckDBValue, c: number) =>
+    mode === 'json' ? jsonText(v, types[c]!) : v === null ? null : mode === 'text' ? String(v) : toPlain(v, types[c]!, toPlain);
+  return Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col, c) => value(col[r]!, c)));
 }
 
 /** Column names as node-api's row objects key them: a repeated one suffixed `:1`, `:2`, …. */
