@@ -856,6 +856,41 @@ describe('export --parquet', () => {
     }
   });
 
+  it('a view with no row is a file of no row in each probe folder, so its columns and the glob hold', async () => {
+    const out = join(temp(), 'pq');
+    expect((await cli(['export', '--parquet', out, probeFixture('minimal')])).code).toBe(0);
+    const reader = await Database.open();
+    try {
+      const got = await reader.query(
+        `select column_name, column_type from (describe select * from read_parquet('${out}/pilot_sessions/*/*.parquet', hive_partitioning = true, hive_types = {'probe': 'VARCHAR'}))`,
+      );
+      expect(got.rows.map((r) => `${r.column_name} ${r.column_type}`)).toEqual(['session_id VARCHAR', 'addendum BIGINT', 'probe VARCHAR']);
+      expect(readdirSync(join(out, 'pilot_sessions'))).toEqual(['probe=minimal']);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('--force leaves no view of an earlier export that this one does not write (transcript views)', async () => {
+    const out = join(temp(), 'pq');
+    expect((await cli(['export', '--parquet', out, '--transcripts', join(bundled, 'transcripts')])).code).toBe(0);
+    expect(readdirSync(out)).toContain('transcript_sessions.parquet');
+    expect((await cli(['export', '--parquet', out, probeFixture('minimal'), '--force'])).code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(
+      VIEWS.filter((v) => !v.source)
+        .map((v) => v.name)
+        .sort(),
+    );
+  });
+
+  it('an empty --parquet is a usage error: it would be the working folder', async () => {
+    expect(await cli(['export', '--parquet', ''])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'omg-evidence: --parquet is empty (name the folder to write the Parquet files into)\n',
+    });
+  });
+
   it('refuses a folder that is not empty, unless --force', async () => {
     const out = temp();
     writeFileSync(join(out, 'keep.txt'), 'x');

@@ -7,6 +7,7 @@ import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { type Database, sqlString } from './database.js';
 import { readSql } from './queries.js';
 import { VIEWS } from './views.js';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface ExportOptions {
@@ -20,6 +21,7 @@ const RELATIVE = new Set(['spawn_notes', 'transcript_files']);
 /** Write each view into `dir`, a new folder (load/export-target.ts, inStage); returns how many were written. */
 export async function exportViews(db: Database, dir: string, options: ExportOptions): Promise<number> {
   let written = 0;
+  let folders: string[] | undefined;
   for (const v of VIEWS) {
     const target = join(dir, v.name);
     const from = RELATIVE.has(v.name) ? `(${readSql(`export/${v.name}`)})` : v.name;
@@ -42,8 +44,36 @@ export async function exportViews(db: Database, dir: string, options: ExportOpti
       await db.exec(`COPY ${from} TO ${sqlString(`${target}.parquet`)} (FORMAT parquet)`, undefined, `export ${v.name}`);
     } else {
       await db.exec(`COPY ${from} TO ${sqlString(target)} (FORMAT parquet, PARTITION_BY (probe))`, undefined, `export ${v.name}`);
+      if (!existsSync(target) || readdirSync(target).length === 0) {
+        folders ??= await probeFolders(db, dir);
+        await writeEmpty(db, from, target, folders);
+      }
     }
     written++;
   }
   return written;
+}
+
+/**
+ * The partition folder of each probe exported (`probe=<id>`, as DuckDB escapes the id), found by
+ * having DuckDB write one, empty, in a folder it then removes.
+ */
+async function probeFolders(db: Database, dir: string): Promise<string[]> {
+  const names = join(dir, '.probes');
+  await db.exec(`COPY (select distinct probe, 0 as x from source_files) TO ${sqlString(names)} (FORMAT parquet, PARTITION_BY (probe))`);
+  const folders = existsSync(names) ? readdirSync(names).sort() : [];
+  rmSync(names, { recursive: true, force: true });
+  return folders;
+}
+
+/**
+ * A view with no row is written as a file of no row in each probe's folder: its columns and their
+ * types are kept, and `read_parquet('DIR/<view>/*\/*.parquet')` finds it (DuckDB writes no folder).
+ */
+async function writeEmpty(db: Database, from: string, target: string, folders: string[]): Promise<void> {
+  for (const folder of folders) {
+    mkdirSync(join(target, folder), { recursive: true });
+    const file = sqlString(join(target, folder, 'data_0.parquet'));
+    await db.exec(`COPY (select * exclude (probe) from ${from} where false) TO ${file} (FORMAT parquet)`, undefined, 'export');
+  }
 }

@@ -76,7 +76,12 @@ export async function inStage<T>(dir: string, write: (stage: string) => Promise<
   const stage = mkdtempSync(join(dir, '.omg-export-'));
   try {
     const written = await write(stage);
-    for (const name of readdirSync(stage)) {
+    const made = readdirSync(stage);
+    // A view this export does not write (the transcript views, without --transcripts) is not left
+    // from an earlier export beside the ones it does: the folder holds one export.
+    const views = VIEWS.flatMap((v) => [v.name, `${v.name}.parquet`]);
+    for (const name of views.filter((n) => !made.includes(n))) rmSync(join(dir, name), { recursive: true, force: true });
+    for (const name of made) {
       try {
         rmSync(join(dir, name), { recursive: true, force: true });
         renameSync(join(stage, name), join(dir, name));
