@@ -138,6 +138,21 @@ describe('a database whose input files changed since it was built', () => {
     expect((await cli(['load', probe, '--db', db])).stderr).toBe(`omg-evidence: load: ${db} is up to date\n`);
   });
 
+  it("a probe's transcripts/ made since it was built from the probes' own is named: the command without --db reads it", async () => {
+    const dir = temp();
+    cpSync(join(repo, probeFixture('minimal')), join(dir, 'p'), { recursive: true });
+    const file = join(dir, 'c.duckdb');
+    expect((await cli(['load', join(dir, 'p'), '--db', file])).code).toBe(0);
+    mkdirSync(join(dir, 'p', 'transcripts'));
+    expect(await cli(['census', join(dir, 'p'), '--db', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: cannot be used: ${join(dir, 'p', 'transcripts')} was added since it was built (rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts)\n`,
+    });
+    expect((await cli(['load', join(dir, 'p'), '--db', file])).code).toBe(0);
+    expect((await cli(['census', join(dir, 'p'), '--db', file])).code).toBe(0);
+  });
+
   it('an input file added or removed is named', async () => {
     const probe = probeCopy('minimal');
     const db = join(temp(), 'p.duckdb');

@@ -6,7 +6,7 @@
  * than this build's (one built by an older omg-evidence), is refused.
  */
 import { closeSync, existsSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
@@ -151,6 +151,13 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
   // A folder that held no file is recorded by no stamp: that it is gone shows only here.
   const gone = [...meta.inputs.probes, ...meta.inputs.transcripts].find((p) => !existsSync(p));
   if (gone) return `${displayPath(gone)} was removed since it was built`;
+  // Built from the probes' own transcripts (load's default), a probe's transcripts/ made since
+  // would be read by the command without --db: its forgeable calls, say.
+  const own = meta.inputs.probes.map((p) => join(p, 'transcripts'));
+  if (meta.inputs.transcripts.every((t) => own.includes(t))) {
+    const added = own.find((t) => !meta.inputs.transcripts.includes(t) && existsSync(t));
+    if (added) return `${displayPath(added)} was added since it was built`;
+  }
   return filesChanged(meta.fingerprint, meta.inputs, exact);
 }
 
