@@ -156,6 +156,11 @@ const bad: [fixture: string, message: string][] = [
     'token-total-past-bigint',
     "results.jsonl:2: results.jsonl row: the envelopes' modelUsage token counts up to this row add up to 13223372036854775827, past 2^63 - 1 (no total can hold them; no spawn counts so many tokens)",
   ],
+  // Two costs of 1e308 each fit a DOUBLE; their sum is Infinity, which json printed as null ("unknown").
+  [
+    'cost-total-past-double',
+    "results.jsonl:2: results.jsonl row: the envelopes' costs up to this row add up past the largest number a total can hold (no spawn costs so much: check total_cost_usd and modelUsage costUSD)",
+  ],
   [
     'duplicate-tool-use-id',
     `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`,

@@ -220,6 +220,16 @@ async function buildDetails(db: Database): Promise<void> {
       'no total can hold them; no spawn counts so many tokens',
     );
   }
+  // Costs that each fit a DOUBLE but add up past it: a total would read Infinity, and json null ("unknown").
+  const huge = (await db.query(readSql('probe/cost-total'), undefined, 'building the tables')).rows[0];
+  if (huge) {
+    throw recordError(
+      String(huge.file),
+      Number(huge.rec),
+      "results.jsonl row: the envelopes' costs up to this row add up past the largest number a total can hold",
+      'no spawn costs so much: check total_cost_usd and modelUsage costUSD',
+    );
+  }
 }
 
 /** Throw for the first reference (references.sql) that names nothing, by the order of REFERENCES. */
