@@ -484,6 +484,21 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     );
   });
 
+  it('a table with no model is said to have none, and one with models but no date to have no date', async () => {
+    const hint =
+      ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';
+    const none = join(tmp, 'no-model.json');
+    writeFileSync(none, JSON.stringify({ as_of: '2026-01-01', source: ['x'], models: {} }));
+    expect((await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', none], { env: HOME })).stderr).toBe(
+      `omg-evidence: ${none}: no model in "models"${hint}`,
+    );
+    const undated = join(tmp, 'undated.json');
+    writeFileSync(undated, priceTable({ 'claude-opus-4-5': 1 }).replace(/"as_of":"[^"]*",/, ''));
+    expect((await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', undated], { env: HOME })).stderr).toBe(
+      `omg-evidence: ${undated}: no "as_of" date: say when the prices were read${hint}`,
+    );
+  });
+
   it('a price that six decimals would round (0.0000005 to 0), or a million or more, is refused, never priced as another', async () => {
     const hint =
       ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';

@@ -4,7 +4,7 @@
 select problem
 from (
     select 0 as k, 'no "as_of" date: say when the prices were read' as problem
-    where not exists (select 1 from price_rows where as_of is not null)
+    where exists (select 1 from price_rows) and not exists (select 1 from price_rows where as_of is not null)
     union all
     select 1, 'no model in "models"'
     where not exists (select 1 from price_rows)
