@@ -312,9 +312,12 @@ describe('the library given the wrong types from plain JavaScript', () => {
         'openEvidence(paths, options): queries must be a list of query names (strings), at least one',
       );
     }
-    expect(await refused(open({ memoryLimit: 1 }))).toBe(
-      "openEvidence(paths, options): memoryLimit must be a size such as '2GB' (a string)",
-    );
+    // A string that is no size was DuckDB's error (a QueryError) where the CLI gives a usage error.
+    for (const memoryLimit of [1, 'lots']) {
+      expect(await refused(open({ memoryLimit }))).toBe(
+        "openEvidence(paths, options): memoryLimit must be a size such as '2GB' or '512MiB' (a string)",
+      );
+    }
     expect(await refused(open({ transcripts: 42 }))).toBe(
       'openEvidence(paths, options): transcripts must be true, false or a folder (a string)',
     );

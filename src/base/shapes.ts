@@ -40,3 +40,6 @@ export interface CostReport {
   by_arm: Row[];
   by_model: Row[];
 }
+
+/** A size as DuckDB takes it for memory_limit: a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB). */
+export const MEMORY_SIZE = /^\d+(\.\d+)?\s*(B|[KMGT]i?B)$/i;

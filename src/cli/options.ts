@@ -8,6 +8,7 @@ import { listTranscriptFiles, type Evidence, type OpenOptions, type Source } fro
 import { defaultFormat, type TableStyle } from '../output/formats.js';
 import { say, useColor, type IO } from './io.js';
 import { displayPath } from '../base/paths.js';
+import { MEMORY_SIZE } from '../base/shapes.js';
 
 export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
   return new Option('-f, --format <format>', `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
@@ -111,15 +112,12 @@ export function warnNoTranscripts(found: number, transcripts: string, onWarning:
     onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
 }
 
-/** A size as DuckDB takes it for memory_limit: a number and a unit (KB, MB, GB, TB, KiB, MiB, GiB, TiB). */
-const SIZE = /^\d+(\.\d+)?\s*(B|[KMGT]i?B)$/i;
-
 export function memoryLimitOption(): Option {
   return new Option(
     '--memory-limit <size>',
     "DuckDB's memory limit for the query, e.g. 2GB or 512MiB (default: a quarter of this machine's memory)",
   ).argParser((v: string) => {
-    if (!SIZE.test(v.trim())) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
+    if (!MEMORY_SIZE.test(v.trim())) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
     return v.trim();
   });
 }

@@ -135,7 +135,7 @@ const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSO
  * `exact` (for `load`): a file whose mtime changed counts as changed even when its content did not,
  * so that load rebuilds the database and later commands read only the file's edges again.
  */
-export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): string | null {
+export function staleness(meta: Meta, named: Partial<Inputs>, exact = false, own = false): string | null {
   if (meta.version !== packageVersion) return `it was built by omg-evidence ${meta.version}, this is ${packageVersion}`;
   if (meta.layout !== layout()) return 'its tables are laid out as an older omg-evidence made them';
   if (!isFingerprint(meta.fingerprint)) return 'it records its input files as an older omg-evidence did';
@@ -151,11 +151,11 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false): st
   // A folder that held no file is recorded by no stamp: that it is gone shows only here.
   const gone = [...meta.inputs.probes, ...meta.inputs.transcripts].find((p) => !existsSync(p));
   if (gone) return `${displayPath(gone)} was removed since it was built`;
-  // Built from the probes' own transcripts (load's default), a probe's transcripts/ made since
-  // would be read by the command without --db: its forgeable calls, say.
-  const own = meta.inputs.probes.map((p) => join(p, 'transcripts'));
-  if (meta.inputs.transcripts.every((t) => own.includes(t))) {
-    const added = own.find((t) => !meta.inputs.transcripts.includes(t) && existsSync(t));
+  // For a command that reads the probes' own transcripts, from a database built from them (load's
+  // default) or from none: a probe's transcripts/ made since would be read without --db.
+  const mine = meta.inputs.probes.map((p) => join(p, 'transcripts'));
+  if (own && meta.inputs.transcripts.every((t) => mine.includes(t))) {
+    const added = mine.find((t) => !meta.inputs.transcripts.includes(t) && existsSync(t));
     if (added) return `${displayPath(added)} was added since it was built`;
   }
   return filesChanged(meta.fingerprint, meta.inputs, exact);
@@ -252,7 +252,7 @@ export async function buildDatabaseFile(inputs: Inputs, file: string, options: L
 export async function openDatabaseFile(
   file: string,
   paths: string[],
-  options: Pick<OpenOptions, 'transcripts' | 'memoryLimit' | 'onWarning'>,
+  options: Pick<OpenOptions, 'transcripts' | 'ownTranscripts' | 'memoryLimit' | 'onWarning'>,
   probesDefault: boolean,
 ): Promise<{ db: Database; meta: Meta }> {
   const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
@@ -289,7 +289,7 @@ export async function openDatabaseFile(
       const probes = named.probes ?? meta.inputs.probes;
       named.transcripts = namedInputs(probes, options.transcripts, false).transcripts;
     }
-    const why = staleness(meta, named);
+    const why = staleness(meta, named, false, options.ownTranscripts === true && options.transcripts === undefined);
     if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, rebuild);
     if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
       throw new InputError(

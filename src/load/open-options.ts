@@ -4,6 +4,7 @@
  * nor taken for something else (a timeout of 'x' for none).
  */
 import { InputError, UsageError } from '../base/errors.js';
+import { MEMORY_SIZE } from '../base/shapes.js';
 import type { OpenOptions } from './open.js';
 
 const isString = (v: unknown) => typeof v === 'string';
@@ -14,7 +15,7 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
   ['transcripts', (v) => typeof v === 'boolean' || isString(v), 'true, false or a folder (a string)'],
   ['ownTranscripts', (v) => typeof v === 'boolean', 'true or false'],
   ['db', isString, 'a database file (a string)'],
-  ['memoryLimit', isString, "a size such as '2GB' (a string)"],
+  ['memoryLimit', (v) => isString(v) && MEMORY_SIZE.test((v as string).trim()), "a size such as '2GB' or '512MiB' (a string)"],
   ['pricing', isString, 'a price table file (a string)'],
   ['queries', (v) => isStrings(v) && (v as unknown[]).length > 0, 'a list of query names (strings), at least one'],
   ['tables', isStrings, 'a list of table names (strings)'],
