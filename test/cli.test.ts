@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type IO, warn } from '../src/cli/io.js';
 import { shorten } from '../src/cli/main.js';
-import { bin, bundled, cli, repo } from './helpers.js';
+import { bin, bundled, cli, probeFixture, repo } from './helpers.js';
 
 describe('usage', () => {
   it('--version prints the package version', async () => {
@@ -225,6 +225,25 @@ describe('what reaches the terminal', () => {
       }
       // csv holds the value as the query gives it: here a JSON object of tools, whose text escapes it.
       expect((await cli(['census', '--transcripts', dir, '--format', 'csv'])).stdout).toContain('Sk\\u001b[2Jill');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A right-to-left override turned the rest of a terminal's line around; a zero-width space made two arms look one.
+  it('an invisible format character (a bidi override, a zero-width space) is an escape in table, markdown and text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-bidi-'));
+    try {
+      const probe = join(dir, 'p');
+      cpSync(probeFixture('minimal'), probe, { recursive: true });
+      const results = join(probe, 'results.jsonl');
+      writeFileSync(results, readFileSync(results, 'utf8').replace('"arm":"A-ONE"', '"arm":"A-ONE\\u202e\\u200b"'));
+      for (const format of ['table', 'markdown', 'text']) {
+        const r = await cli(['census', probe, '--format', format, '--wide']);
+        expect([r.code, /[\u200b\u202e]/.test(r.stdout)], format).toEqual([0, false]);
+        expect(r.stdout, format).toContain('A-ONE\\u202e\\u200b');
+      }
+      expect((await cli(['census', probe, '--format', 'csv'])).stdout).toContain('A-ONE\u202e\u200b');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -35,12 +35,19 @@ export const visibleControls = (s: string): string =>
   s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 
 /**
+ * Text with its invisible format characters written as escapes (`\u202e`): a right-to-left override
+ * would turn the rest of a terminal's line around, and a zero-width space make two arms look one.
+ */
+export const visibleFormat = (s: string): string =>
+  s.replace(/[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
  * Rows whose every string, however deep, has its line breaks and tabs shown as pictures (␊, ␉), for
  * the `text` formats, whose lines and columns those would break: a note holding a line break had
  * added a row to a census rendered into a document.
  */
 export function oneLineValues<T>(value: T): T {
-  if (typeof value === 'string') return value.replace(/[\n\t]/g, (c) => (c === '\n' ? '\u240a' : '\u2409')) as T;
+  if (typeof value === 'string') return visibleFormat(value.replace(/[\n\t]/g, (c) => (c === '\n' ? '\u240a' : '\u2409'))) as T;
   if (Array.isArray(value)) return value.map(oneLineValues) as T;
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, oneLineValues(v)])) as T;
@@ -144,7 +151,7 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], style: 
   Table ??= require('cli-table3') as typeof TableType;
   const titles = columns.map((c) => c.title ?? c.key);
   // An escape from the evidence (a model named "\x1b]0;…") is shown, never sent to the terminal.
-  const body = rows.map((r) => columns.map((c) => visibleControls(text(r[c.key] ?? null))));
+  const body = rows.map((r) => columns.map((c) => visibleFormat(visibleControls(text(r[c.key] ?? null)))));
   let kept = columns.length;
   let colWidths: number[] | undefined;
   if (style.width !== undefined) {
@@ -182,7 +189,7 @@ export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): str
 /** One row of a GFM pipe table, without its line break; other controls shown (visibleControls). */
 function markdownLine(values: string[]): string {
   const esc = (s: string) =>
-    visibleControls(/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
+    visibleFormat(visibleControls(/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s));
   return `| ${values.map(esc).join(' | ')} |`;
 }
 
