@@ -151,6 +151,13 @@ export class EvidenceCache {
   async close(): Promise<void> {
     for (const p of this.open.values()) (await p.catch(() => undefined))?.close();
   }
+  private readonly made = new Map<string, Promise<string>>();
+  /** What `make` gives for `key`, made once per run: regions that ask the same of the same evidence. */
+  once(key: unknown[], make: () => Promise<string>): Promise<string> {
+    const k = JSON.stringify(key);
+    if (!this.made.has(k)) this.made.set(k, make());
+    return this.made.get(k)!;
+  }
 }
 
 /** The evidence a region reads; a probe that cannot be opened is an error naming the region's line. */
@@ -179,11 +186,12 @@ export async function renderDocument(
     const needsEvidence = spec.name !== 'commands' && spec.name !== 'queries';
     const ev = needsEvidence ? await openFor(doc.path, region, spec, cache) : undefined;
     const svg = spec.format === 'svg' ? await chartFile(doc.path, region, spec, ev!) : undefined;
-    const text = svg ? svg.link : await content(spec, ev, help);
+    const asked = [spec.probes, spec.from, spec.name, spec.format, spec.params];
+    const text = svg ? svg.link : await cache.once(['content', ...asked], () => content(spec, ev, help));
     const probeIds = ev ? ev.probes.map((p) => lineSafe(p.id)).join(',') : '-';
     const lines = text.replace(/\n$/, '').split('\n');
     const provenance = provenanceLine(
-      `omg-evidence@${packageVersion} probe=${probeIds} inputs=${await inputsHash(ev, spec)} query=${queryHash(spec)}${svg ? ` svg=${shortHash(svg.data)}` : ''}`,
+      `omg-evidence@${packageVersion} probe=${probeIds} inputs=${await cache.once(['inputs', ...asked], () => inputsHash(ev, spec))} query=${queryHash(spec)}${svg ? ` svg=${shortHash(svg.data)}` : ''}`,
       lines.map((l) => `${l}\n`).join(''),
     );
     const body = [...lines, provenance];
