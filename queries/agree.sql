@@ -15,14 +15,13 @@
 --   seq          BIGINT
 --   arm          VARCHAR
 --   session_id   VARCHAR
---   verdict      VARCHAR  agree | differ | gone (not compared: no transcript holds its session,
---                         and its records show no call, or no spawn of its probe was compared)
+--   verdict      VARCHAR  agree | differ | gone (not compared: no transcript holds its session;
+--                         its calls, if its records show any, are counted in records, unchecked)
 --   aspect       VARCHAR  tool | tool id | skills | skill result | session (NULL unless verdict is differ)
 --   item         VARCHAR  the tool name, the tool_use_id of the call or skill call, or the transcript file
 --                         named for a session it does not hold (differ, or gone beside such a file)
---   records      VARCHAR  what the committed records say
---   transcripts  VARCHAR  what the transcripts say ('no session' beside such a file, 'no transcript'
---                         for calls no file holds; else NULL when gone)
+--   records      VARCHAR  what the committed records say (gone: the calls nothing checked, or NULL)
+--   transcripts  VARCHAR  what the transcripts say ('no session' beside such a file; else NULL when gone)
 -- order:   probe, seq, aspect, item
 
 with
@@ -138,17 +137,11 @@ result_differences as (
     where c.is_error is distinct from x.is_error or c.result is distinct from x.result
 ),
 
--- Records that show calls a transcript should hold: in a file named for the session that holds
--- none of its lines, or in no file at all while the transcripts hold other spawns of the probe
--- (the calls cannot be checked, so they do not agree). With none held, nothing was compared.
 session_differences as (
-    select s.probe, s.session_id, 'session' as aspect, h.file as item,
-        format('{} tool call(s)', count(*)) as records, case when h.file is not null then 'no session' else 'no transcript' end as transcripts
-    from spawns as s
+    select h.probe, h.session_id, 'session' as aspect, h.file as item,
+        format('{} tool call(s)', count(*)) as records, 'no session' as transcripts
+    from hollow as h
     join tool_uses as t using (probe, session_id)
-    left join hollow as h using (probe, session_id)
-    where not exists (select 1 from covered as c where c.probe = s.probe and c.session_id = s.session_id)
-      and (h.file is not null or exists (select 1 from covered as c where c.probe = s.probe))
     group by all
 ),
 
@@ -171,10 +164,14 @@ final as (
     union all
     select s.probe, s.seq, s.arm, s.session_id,
         case when c.session_id is null then 'gone' else 'agree' end as verdict,
-        null, h.file, null, case when h.file is not null then 'no session' end
+        null, h.file,
+        -- A gone spawn's calls are said: a transcript, had there been one, could have contradicted them.
+        case when c.session_id is null and n.calls > 0 then format('{} tool call(s)', n.calls) end,
+        case when h.file is not null then 'no session' end
     from spawns as s
     left join covered as c using (probe, session_id)
     left join hollow as h using (probe, session_id)
+    left join (select probe, session_id, count(*) as calls from tool_uses group by all) as n using (probe, session_id)
     where not exists (select 1 from differences as d where d.probe = s.probe and d.session_id = s.session_id)
 )
 

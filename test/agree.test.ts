@@ -94,7 +94,7 @@ describe('a transcript file that holds no session', () => {
 });
 
 describe('a spawn without a transcript', () => {
-  it('whose records show calls, beside spawns compared, differs: its calls cannot be checked', async () => {
+  it('is gone, and the calls its records show are said, unchecked', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'omg-agree-'));
     temps.push(dir);
     const probe = join(dir, 'p');
@@ -105,12 +105,14 @@ describe('a spawn without a transcript', () => {
       '{"id":"toolu_X1","name":"Bash","input_keys":["command"]}\n',
     );
     const run = await cli(['agree', probe, '--format', 'text']);
-    expect(run.code).toBe(3);
+    expect(run.code).toBe(0);
     expect(run.stdout.split('\n').filter((l) => !l.endsWith('agree'))).toEqual([
-      'K-NEG       d3cf0e26  differs: session: records 1 tool call(s), transcripts no transcript',
+      'K-NEG       d3cf0e26  gone: no transcript; records 1 tool call(s), unchecked',
       '',
     ]);
-    expect(run.stderr).toBe('omg-evidence: agree: 28 of 28 spawn(s) compared: 27 agree, 1 differ; 0 gone\n');
+    expect(run.stderr).toBe(
+      'omg-evidence: agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)\n',
+    );
   });
 });
 

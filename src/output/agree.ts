@@ -33,7 +33,10 @@ function spawnColumns(rows: Row[], wide: boolean): Column[] {
 function textLine(r: Row): string {
   const head = spawnHead(r);
   if (r.verdict === 'agree') return `${head}agree`;
-  if (r.verdict === 'gone') return `${head}gone: ${r.item === null ? 'no transcript' : `${r.item} holds no session`}`;
+  if (r.verdict === 'gone') {
+    const unchecked = r.records === null ? '' : `; records ${r.records}, unchecked`;
+    return `${head}gone: ${r.item === null ? 'no transcript' : `${r.item} holds no session`}${unchecked}`;
+  }
   return `${head}differs: ${r.aspect}${r.item === null ? '' : ` ${r.item}`}: records ${r.records}, transcripts ${r.transcripts}`;
 }
 
