@@ -1,6 +1,6 @@
 -- What the database's own catalog holds (not the temporary one), by name: what load built into a
 -- database file, or what someone has added to it since (load/database-file.ts). Every schema,
--- table, view, macro and sequence of it, each named with its kind and schema.
+-- table, view, macro, type and sequence of it, each named with its kind and schema.
 select name
 from (
     select 'schema ' || schema_name as name
@@ -18,6 +18,11 @@ from (
     select 'macro ' || schema_name || '.' || function_name
     from duckdb_functions()
     where database_name = current_database() and not internal and function_type in ('macro', 'table_macro')
+    union all
+    -- A type of the database's own (create type json as integer) shadows a built-in one in every query.
+    select 'type ' || schema_name || '.' || type_name
+    from duckdb_types()
+    where database_name = current_database() and not internal
     union all
     select 'sequence ' || schema_name || '.' || sequence_name
     from duckdb_sequences()

@@ -230,20 +230,26 @@ describe('what reaches the terminal', () => {
     }
   });
 
-  // A right-to-left override turned the rest of a terminal's line around; a zero-width space made two arms look one.
-  it('an invisible format character (a bidi override, a zero-width space) is an escape in table, markdown and text', async () => {
+  // A right-to-left override turned the rest of a terminal's line around; a zero-width space or a
+  // tag character made two arms look one. The escape's brackets are not ASCII: a value written
+  // \u200b (a backslash) stays apart from a zero-width space.
+  it('an invisible character (a bidi override, a zero-width space, a tag) is its code point in table, markdown and text', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'omg-bidi-'));
     try {
       const probe = join(dir, 'p');
       cpSync(probeFixture('minimal'), probe, { recursive: true });
       const results = join(probe, 'results.jsonl');
-      writeFileSync(results, readFileSync(results, 'utf8').replace('"arm":"A-ONE"', '"arm":"A-ONE\\u202e\\u200b"'));
+      const rows = readFileSync(results, 'utf8').split('\n');
+      rows[0] = rows[0]!.replace('"arm":"A-ONE"', '"arm":"A\\u202e\\u200bB\\udb40\\udc41"');
+      rows[1] = rows[1]!.replace('"arm":"A-TWO"', '"arm":"A\\\\u200bB"');
+      writeFileSync(results, rows.join('\n'));
       for (const format of ['table', 'markdown', 'text']) {
         const r = await cli(['census', probe, '--format', format, '--wide']);
-        expect([r.code, /[\u200b\u202e]/.test(r.stdout)], format).toEqual([0, false]);
-        expect(r.stdout, format).toContain('A-ONE\\u202e\\u200b');
+        expect([r.code, /[\u200b\u202e]|\udb40/.test(r.stdout)], format).toEqual([0, false]);
+        expect(r.stdout, format).toContain('A⟨U+202E⟩⟨U+200B⟩B⟨U+E0041⟩');
+        expect(r.stdout, format).toMatch(/A\\{1,2}u200bB/);
       }
-      expect((await cli(['census', probe, '--format', 'csv'])).stdout).toContain('A-ONE\u202e\u200b');
+      expect((await cli(['census', probe, '--format', 'csv'])).stdout).toContain('A\u202e\u200bB\u{e0041}');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

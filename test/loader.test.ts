@@ -579,3 +579,14 @@ describe('a value quoted in an error', () => {
     expect(left('😀'.repeat(61), 60)).toBe(`${'😀'.repeat(60)}…`);
   });
 });
+
+describe('skill_results.jsonl pairs the calls that name a skill', () => {
+  // extract writes no row for a Skill call sent without a skill (an InputValidationError in real
+  // sessions), nor for a SlashCommand without a command: such a call needs none.
+  it('a Skill or SlashCommand call that names none needs no row', async () => {
+    const run = await cli(['census', probeFixture('skill-call-unnamed'), '--format', 'csv']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(',B,A,bbbbbbbb-0000-4000-8000-000000000002,counted,0,"{""Skill"":2,""SlashCommand"":1}",,,ns:x,,');
+  });
+});

@@ -64,13 +64,17 @@ describe('sql', () => {
     expect(await cli(['sql', "select {'__proto__': 5, 'x': 1} as sp", '--format', 'json'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'omg-evidence: <argument>: a struct field is named "__proto__", which its rows cannot hold (rename it (AS))\n',
+      stderr:
+        'omg-evidence: <argument>: a struct field or union member is named "__proto__", which its rows cannot hold (rename it (AS))\n',
     });
     expect((await cli(['sql', 'select 7 as __proto__', '--format', 'ndjson'])).stdout).toBe('{"__proto__":7}\n');
     const ev = await Evidence.open([]);
     try {
       await expect(ev.sql('select 7 as __proto__, 1 as y from range(5)')).rejects.toThrow('a column is named "__proto__"');
-      await expect(ev.sql("select [{'__proto__': 'a'}] as l")).rejects.toThrow('a struct field is named "__proto__"');
+      await expect(ev.sql("select [{'__proto__': 'a'}] as l")).rejects.toThrow('a struct field or union member is named "__proto__"');
+      await expect(ev.sql('select union_value(__proto__ := 1) as u')).rejects.toThrow(
+        'a struct field or union member is named "__proto__"',
+      );
     } finally {
       await ev.close();
     }

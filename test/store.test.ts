@@ -390,6 +390,14 @@ describe('what --db will not read', () => {
     expect(await cli(['cost', '--db', file])).toEqual(refused(file, 'macro main.sum'));
   });
 
+  it('a type of its own, which shadows a built-in one (json) in every query', async () => {
+    const file = await built();
+    const db = await Database.open({ file });
+    await db.exec('create type json as integer');
+    db.close();
+    expect(await cli(['census', '--db', file])).toEqual(refused(file, 'type main.json'));
+  });
+
   it('a view standing in for a table, and a schema', async () => {
     const file = await built();
     const db = await Database.open({ file });

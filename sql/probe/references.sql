@@ -2,8 +2,9 @@
 -- 'pilot', 'void', at file and rec); and skill results that do not pair the Skill calls of the
 -- spawns' tool_use records one to one (errors, at file and rec): 'skill-call', a row whose call is
 -- no Skill or SlashCommand call of its session; 'skill-name', a row whose skill is not the one
--- its call records; 'skill-arm', a row whose arm is not its spawn's; 'skill-missing', a call of a
--- probe that has skill_results.jsonl with no row there (name = the call's id). The verdict counts
+-- its call records; 'skill-arm', a row whose arm is not its spawn's; 'skill-missing', a call naming
+-- a skill, of a probe that has skill_results.jsonl, with no row there (name = the call's id; a call
+-- that names none has no row, as extract writes none). The verdict counts
 -- these rows: one invented, altered or left out would change what a conjunct sees.
 select 'note' as what, n.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
 where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
@@ -36,7 +37,7 @@ union all
 select 'skill-missing', r.file, r.rec, t.tool_use_id, t.session_id, null
 from tool_uses t
 join records r on r.probe = t.probe and r.kind = 'tool_use' and r.file_session = t.session_id and r.rec = t.ordinal
-where t.name in ('Skill', 'SlashCommand')
+where t.name in ('Skill', 'SlashCommand') and t.skill is not null
   and exists (select 1 from source_files f where f.probe = t.probe and f.kind = 'skill_results')
   and not exists (select 1 from records c where c.probe = t.probe and c.kind = 'skill_results'
                   and (c.json ->> 'session_id') = t.session_id and (c.json ->> 'tool_use_id') = t.tool_use_id)

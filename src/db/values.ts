@@ -126,12 +126,12 @@ export function protoName(types: DuckDBType[], columns?: string[]): string | nul
       case DuckDBTypeId.MAP:
         return inType(t.keyType) || inType(t.valueType);
       case DuckDBTypeId.UNION:
-        return t.memberTypes.some(inType);
+        return t.memberTags.includes('__proto__') || t.memberTypes.some(inType);
       default:
         return false;
     }
   };
-  return types.some(inType) ? 'a struct field' : null;
+  return types.some(inType) ? 'a struct field or union member' : null;
 }
 
 /**

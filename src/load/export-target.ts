@@ -79,12 +79,11 @@ export async function inStage<T>(dir: string, write: (stage: string) => Promise<
     const made = readdirSync(stage);
     // A view this export does not write (the transcript views, without --transcripts) is not left
     // from an earlier export beside the ones it does: the folder holds one export.
-    const views = VIEWS.flatMap((v) => [v.name, `${v.name}.parquet`]);
-    for (const name of views.filter((n) => !made.includes(n))) rmSync(join(dir, name), { recursive: true, force: true });
-    for (const name of made) {
+    const gone = VIEWS.flatMap((v) => [v.name, `${v.name}.parquet`]).filter((n) => !made.includes(n));
+    for (const name of [...made, ...gone]) {
       try {
         rmSync(join(dir, name), { recursive: true, force: true });
-        renameSync(join(stage, name), join(dir, name));
+        if (made.includes(name)) renameSync(join(stage, name), join(dir, name));
       } catch (err) {
         throw new InputError(
           `${displayPath(join(dir, name))}: cannot replace it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,

@@ -101,13 +101,14 @@ export function summaryLine(s: ReturnType<typeof agreementCounts>): string {
  */
 export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
   if (format === 'text') {
-    return rows
+    const lines = oneLineValues(rows)
       .map((r) => {
         const head = `${spawnHead(r)}${r.verdict}`;
         if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
         return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}\n`;
       })
       .join('');
+    return visibleControls(lines);
   }
   const columns: Column[] = [
     ...spawnColumns(rows, format === 'csv'),

@@ -35,11 +35,17 @@ export const visibleControls = (s: string): string =>
   s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 
 /**
- * Text with its invisible format characters written as escapes (`\u202e`): a right-to-left override
- * would turn the rest of a terminal's line around, and a zero-width space make two arms look one.
+ * Text with its invisible characters written as their code points (`⟨U+202E⟩`): format characters
+ * (a right-to-left override would turn the rest of a terminal's line around, and a zero-width space
+ * or a tag character make two arms look one), variation selectors and the blank Hangul fillers.
+ * The brackets are not ASCII, so an escape cannot be mistaken for a value written `\u202e`.
  */
 export const visibleFormat = (s: string): string =>
-  s.replace(/[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  s.replace(
+    // biome-ignore lint/suspicious/noMisleadingCharacterClass: each mark is matched alone, as it is written out alone.
+    /[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu,
+    (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );
 
 /**
  * Rows whose every string, however deep, has its line breaks and tabs shown as pictures (␊, ␉), for
@@ -151,7 +157,7 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], style: 
   Table ??= require('cli-table3') as typeof TableType;
   const titles = columns.map((c) => c.title ?? c.key);
   // An escape from the evidence (a model named "\x1b]0;…") is shown, never sent to the terminal.
-  const body = rows.map((r) => columns.map((c) => visibleFormat(visibleControls(text(r[c.key] ?? null)))));
+  const body = rows.map((r) => columns.map((c) => visibleFormat(visibleControls(text(r[c.key] ?? null).replaceAll('\t', '\u2409')))));
   let kept = columns.length;
   let colWidths: number[] | undefined;
   if (style.width !== undefined) {
