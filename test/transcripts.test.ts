@@ -619,6 +619,26 @@ describe('extract', () => {
     expect(readFileSync(target)).toEqual(readFileSync(join(bundled, 'skill_results.jsonl')));
   });
 
+  it('with the transcripts of some spawns only, --force does not rewrite a skill_results.jsonl the others have rows in', async () => {
+    // The spawns not covered keep their tool_use records; their rows in skill_results.jsonl had been
+    // dropped, and the probe then refused (a Skill call with no row).
+    out = mkdtempSync(join(tmpdir(), 'omg-extract-'));
+    const probe = join(out, 'p');
+    cpSync(bundled, probe, { recursive: true });
+    const some = join(out, 'some');
+    cpSync(join(bundled, 'transcripts'), some, { recursive: true });
+    rmSync(join(some, '3df2739a-082a-4ae1-a24b-9785f9f7cf06.jsonl'));
+    const before = readFileSync(join(probe, 'skill_results.jsonl'));
+    const run = await cli(['extract', '--transcripts', some, '--results', join(probe, 'results.jsonl'), '--out', probe, '--force']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(probe, 'skill_results.jsonl')}: the transcripts cover 27 of the 28 spawn(s), and rewriting it would drop the skill results of the others; nothing was written (give --transcripts the sessions of every spawn, or --out another folder)\n`,
+    });
+    expect(readFileSync(join(probe, 'skill_results.jsonl'))).toEqual(before);
+    expect((await cli(['census', probe])).code).toBe(0);
+  });
+
   it('refuses a value with a home-directory path, naming it and where it came from, and writes nothing', async () => {
     out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
     const run = await cli(args(out, join('test', 'fixtures', 'extract', 'home-leak')));

@@ -32,6 +32,8 @@ export interface ExtractReport {
 export interface ExtractSource {
   readonly probes: readonly Readonly<{ dir: string }>[];
   query(name: string): Promise<Result>;
+  /** The results' spawns, and how many a transcript holds. */
+  transcriptMatches(): Promise<{ spawns: number }[]>;
 }
 
 interface Planned {
@@ -95,7 +97,22 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
     if (result !== null) check(result, at(r.result_source, r.result_rec), 'result');
     skillLines.push(`${JSON.stringify({ session_id, arm, tool_use_id, skill, is_error, result })}\n`);
   }
-  planned.push({ path: join(out, 'skill_results.jsonl'), bytes: skillLines.join('') });
+  const skillResults = join(out, 'skill_results.jsonl');
+  planned.push({ path: skillResults, bytes: skillLines.join('') });
+  // Spawns no transcript covers keep their tool_use records, but skill_results.jsonl is written
+  // whole: their rows in the one there would be lost, and the probe refused (a Skill call with no row).
+  const spawns = (await ev.transcriptMatches())[0]?.spawns ?? 0;
+  const covered = planned.length - 1 - planned.filter((p) => p.path.endsWith('.err')).length;
+  if (
+    covered < spawns &&
+    existsSync(skillResults) &&
+    writeStep(skillResults, () => readFileSync(skillResults, 'utf8')) !== skillLines.join('')
+  ) {
+    throw new InputError(
+      `${displayPath(skillResults)}: the transcripts cover ${covered} of the ${spawns} spawn(s), and rewriting it would drop the skill results of the others; nothing was written`,
+      'give --transcripts the sessions of every spawn, or --out another folder',
+    );
+  }
 
   const report: ExtractReport = { written: [], unchanged: [] };
   const conflicts: string[] = [];
