@@ -3,12 +3,18 @@
 import './db/prestart.js';
 
 // The CLI loads once DuckDB has started (prestart.ts): a static import would be evaluated first.
-const [{ main }, { Database }] = await Promise.all([import('./cli/main.js'), import('./db/database.js')]);
+const [{ main }, { Database }, { closeStdout, stdoutClosed }] = await Promise.all([
+  import('./cli/main.js'),
+  import('./db/database.js'),
+  import('./cli/io.js'),
+]);
 
 // A reader that stops early (`omg-evidence census | head`) closes the pipe: that is the end of
-// the output, not an error.
+// the output, not an error. The command still ends with its own exit code: `verdict | head` is 4
+// when the verdict does not hold (a query being printed is stopped: sql.ts).
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (stream === process.stdout && (err.code === 'EPIPE' || stdoutClosed())) return closeStdout();
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     // Any other (a full disk, EIO): what was written is not all of it, which stderr says if it can.
     if (stream === process.stdout) {
@@ -28,5 +34,5 @@ process.exitCode = code;
 // After an error (1) or a usage error (2) stdout is incomplete anyway: a reader that has stopped
 // reading (a query stopped by --timeout while it held the rows) does not keep the process.
 const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((done) => stream.write('', () => done()));
-await Promise.all([...(code === 1 || code === 2 ? [] : [flushed(process.stdout)]), flushed(process.stderr)]);
+await Promise.all([...(code === 1 || code === 2 || stdoutClosed() ? [] : [flushed(process.stdout)]), flushed(process.stderr)]);
 process.exit(code);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type IO, warn } from '../src/cli/io.js';
 import { shorten } from '../src/cli/main.js';
-import { bin, bundled, cli, probeFixture, repo } from './helpers.js';
+import { bin, binPath, bundled, cli, probeFixture, repo } from './helpers.js';
 
 describe('usage', () => {
   it('--version prints the package version', async () => {
@@ -70,6 +70,28 @@ describe('the installed bin', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.length).toBeGreaterThan(100_000);
     expect(run.stdout).toBe((await cli(args)).stdout);
+  });
+
+  // A reader that stops early (`| head`) ends the output, not the command's answer: `verdict | head`
+  // had exited 0 for a verdict that does not hold, so a pipeline's status read it as holding.
+  it('a reader that stops reading: the command keeps its exit code (verdict 4), and a query being printed stops (exit 0)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-pipe-'));
+    try {
+      const probe = join(dir, 'p');
+      cpSync(bundled, probe, { recursive: true });
+      const prereg = join(probe, 'registration', 'prereg.jsonl');
+      writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('"usd":12,', '"usd":1,'));
+      const status = (args: string[]) =>
+        spawnSync('bash', ['-c', '"$@" 2>/dev/null | true; echo $PIPESTATUS', 'bash', process.execPath, binPath, ...args], {
+          encoding: 'utf8',
+          timeout: 60_000,
+        }).stdout.trim();
+      expect(status(['verdict', probe])).toBe('4');
+      expect(status(['census', probe])).toBe('0');
+      expect(status(['sql', 'select * from range(1000000000)', '--format', 'csv', '--timeout', '0'])).toBe('0');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('closes a database file it writes: load leaves a whole database and no write-ahead log', () => {

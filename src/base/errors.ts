@@ -46,6 +46,11 @@ export class DiffersError extends OmgError {
   override readonly exitCode = EXIT.differs;
 }
 
+/** stdout's reader stopped reading (`| head`): the end of the output, not an error; said by no message. */
+export class OutputClosed extends OmgError {
+  override readonly exitCode = EXIT.ok;
+}
+
 /** The verdict was computed and does not hold. */
 export class VerdictError extends OmgError {
   override readonly exitCode = EXIT.verdict;

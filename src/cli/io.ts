@@ -13,8 +13,16 @@ export interface IO {
   env: Record<string, string | undefined>;
 }
 
+let stdoutGone = false;
+/** Whether stdout's reader has gone (EPIPE, src/bin.ts): what is written after is dropped. */
+export const stdoutClosed = (): boolean => stdoutGone;
+/** Said by bin.ts when stdout's reader has gone; the command goes on to its exit code (a verdict's 4). */
+export function closeStdout(): void {
+  stdoutGone = true;
+}
+
 export const processIO: IO = {
-  stdout: (t) => void process.stdout.write(t),
+  stdout: (t) => void (stdoutGone || process.stdout.write(t)),
   stderr: (t) => void process.stderr.write(t),
   stdoutIsTTY: Boolean(process.stdout.isTTY),
   stderrIsTTY: Boolean(process.stderr.isTTY),

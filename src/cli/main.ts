@@ -20,7 +20,7 @@ import { makeSkillsCommand } from './commands/skills.js';
 import { makeVerdictCommand } from './commands/verdict.js';
 import { makeUsageCommand } from './commands/usage.js';
 import { makeReportCommand } from './commands/report.js';
-import { EXIT, OmgError } from '../base/errors.js';
+import { EXIT, OmgError, OutputClosed } from '../base/errors.js';
 import { processIO, visible, type IO } from './io.js';
 import { packageVersion } from '../base/paths.js';
 
@@ -91,6 +91,7 @@ function report(err: unknown, io: IO): number {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
     return EXIT.usage;
   }
+  if (err instanceof OutputClosed) return err.exitCode;
   if (err instanceof OmgError) {
     io.stderr(`omg-evidence: ${shorten(err.message)}${err.hint ? ` (${shorten(err.hint)})` : ''}\n`);
     for (const line of err.details) io.stderr(`omg-evidence: ${shorten(line)}\n`);

@@ -10,7 +10,7 @@ import {
   type DuckDBType,
   StatementType,
 } from '@duckdb/node-api';
-import { QueryError } from '../base/errors.js';
+import { OmgError, QueryError } from '../base/errors.js';
 import { tablesReadBy } from './table-refs.js';
 import { deadline } from '../base/timer.js';
 import type { Params } from './sql-text.js';
@@ -123,7 +123,7 @@ export async function streamStatements(
     con.interrupt();
   });
   const fail = (err: unknown): never => {
-    if (err instanceof QueryError) throw err;
+    if (err instanceof OmgError) throw err;
     const message = (err as Error).message;
     if (interrupted) {
       throw new QueryError(

@@ -7,20 +7,30 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { type Command, Option } from 'commander';
-import { InputError, UsageError } from '../../base/errors.js';
+import { InputError, OutputClosed, UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
 import { Evidence, type Source, transcriptTablesNamed, unloadedTables } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { NUMERIC } from '../../output/sql.js';
 import { makeCommand } from '../command.js';
-import { processIO, warn, type IO } from '../io.js';
+import { processIO, stdoutClosed, warn, type IO } from '../io.js';
 import { dbOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOnly, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
-/** Wait until stdout has drained (a slow pipe), so that printed rows are not held in memory. */
+/**
+ * Wait until stdout has drained (a slow pipe), so that printed rows are not held in memory; once its
+ * reader has gone (`| head`), stop the query: what it would print is read by no one.
+ */
 async function drained(io: IO): Promise<void> {
-  if (io === processIO && process.stdout.writableNeedDrain) await new Promise((ok) => process.stdout.once('drain', ok));
+  if (io !== processIO) return;
+  if (!stdoutClosed() && process.stdout.writableNeedDrain) {
+    await new Promise((ok) => {
+      process.stdout.once('drain', ok);
+      process.stdout.once('close', ok);
+    });
+  }
+  if (stdoutClosed()) throw new OutputClosed('stdout was closed');
 }
 
 /** The longest query read from a file or stdin: an endless one (-F /dev/zero, `yes |`) would take every byte of memory. */
