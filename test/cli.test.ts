@@ -94,6 +94,26 @@ describe('the installed bin', () => {
     }
   });
 
+  it('a slow reader: sql exits 0, and waiting for it leaves no listener behind (no MaxListenersExceededWarning)', () => {
+    const slow = "process.stdin.on('data', () => { process.stdin.pause(); setTimeout(() => process.stdin.resume(), 5); })";
+    const r = spawnSync(
+      'bash',
+      [
+        '-c',
+        '"$@" | "$0" -e "$SLOW"; echo $PIPESTATUS',
+        process.execPath,
+        process.execPath,
+        binPath,
+        'sql',
+        'select * from range(200000)',
+        '--format',
+        'csv',
+      ],
+      { encoding: 'utf8', env: { ...process.env, SLOW: slow }, timeout: 120_000 },
+    );
+    expect([r.stdout.trim(), r.stderr]).toEqual(['0', '']);
+  });
+
   it('closes a database file it writes: load leaves a whole database and no write-ahead log', () => {
     const dir = mkdtempSync(join(tmpdir(), 'omg-bin-'));
     try {
@@ -272,6 +292,10 @@ describe('what reaches the terminal', () => {
         expect(r.stdout, format).toMatch(/A\\{1,2}u200bB/);
       }
       expect((await cli(['census', probe, '--format', 'csv'])).stdout).toContain('A\u202e\u200bB\u{e0041}');
+      // Every default-ignorable character (a Mongolian variation selector) and the C1 controls too.
+      expect((await cli(['sql', "select 'K' || chr(6155) || chr(133) as a", '--format', 'markdown'])).stdout).toContain(
+        'K⟨U+180B⟩⟨U+0085⟩',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

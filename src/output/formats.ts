@@ -37,13 +37,13 @@ export const visibleControls = (s: string): string =>
 /**
  * Text with its invisible characters written as their code points (`⟨U+202E⟩`): format characters
  * (a right-to-left override would turn the rest of a terminal's line around, and a zero-width space
- * or a tag character make two arms look one), variation selectors and the blank Hangul fillers.
+ * or a tag character make two arms look one), every default-ignorable one (variation selectors,
+ * blank fillers) and the C1 controls.
  * The brackets are not ASCII, so an escape cannot be mistaken for a value written `\u202e`.
  */
 export const visibleFormat = (s: string): string =>
   s.replace(
-    // biome-ignore lint/suspicious/noMisleadingCharacterClass: each mark is matched alone, as it is written out alone.
-    /[\p{Cf}\u034f\u115f\u1160\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu,
+    /[\p{Cf}\p{Default_Ignorable_Code_Point}\u0080-\u009f]/gu,
     (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
   );
 

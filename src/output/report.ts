@@ -15,7 +15,7 @@ export function formatReport(parts: Part[], format: 'table' | 'markdown', style:
   // holding a line break would otherwise start a heading or a paragraph of its own.
   const one = (s: string) => visibleFormat(visibleControls(format === 'markdown' ? s.replace(/\r\n|\r|\n/g, '<br>') : s));
   for (const p of parts) {
-    if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${one(p.text)}\n` : `${p.text}\n`);
+    if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${one(p.text)}\n` : `${one(p.text)}\n`);
     else if (p.kind === 'line') {
       const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
       out.push(`${label}${one(p.text)}\n`);

@@ -17,6 +17,7 @@ import { makeCommand } from '../command.js';
 import { processIO, stdoutClosed, warn, type IO } from '../io.js';
 import { dbOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOnly, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
+import { once as eventOnce } from 'node:events';
 
 /**
  * Wait until stdout has drained (a slow pipe), so that printed rows are not held in memory; once its
@@ -25,13 +26,17 @@ import { progressReporter } from '../progress.js';
 async function drained(io: IO): Promise<void> {
   if (io !== processIO) return;
   if (!stdoutClosed() && process.stdout.writableNeedDrain) {
-    await new Promise((ok) => {
-      process.stdout.once('drain', ok);
-      process.stdout.once('close', ok);
-    });
+    const ac = new AbortController();
+    // Whichever comes first; the other's listener goes with it, so that waits do not pile listeners up.
+    await Promise.race([once(process.stdout, 'drain', ac), once(process.stdout, 'close', ac)]).catch(() => undefined);
+    ac.abort();
   }
+  // A write's EPIPE is emitted on a later tick: let it land before asking, not a chunk later.
+  await new Promise((ok) => setImmediate(ok));
   if (stdoutClosed()) throw new OutputClosed('stdout was closed');
 }
+
+const once = (stream: NodeJS.WriteStream, event: string, ac: AbortController) => eventOnce(stream, event, { signal: ac.signal });
 
 /** The longest query read from a file or stdin: an endless one (-F /dev/zero, `yes |`) would take every byte of memory. */
 export const MAX_QUERY_BYTES = 16 * 1024 * 1024;
