@@ -17,28 +17,28 @@ select 'void', r.file, r.rec, v.arm, null, null from void_arms v
 join records r on r.probe = v.probe and r.kind = 'registration' and (r.json ->> 'kind') = 'addendum' and (r.json ->> 'n')::BIGINT = v.addendum
 where not exists (select 1 from registered_arms a where a.probe = v.probe and a.arm = v.arm)
 union all
+-- From skill_calls and tool_uses, typed once; the record's own arm, not skill_calls' (which falls back to the spawn's).
 select case when t.tool_use_id is null then 'skill-call'
-            when t.skill is not null and t.skill <> (r.json ->> 'skill') then 'skill-name'
+            when t.skill is not null and t.skill <> c.skill then 'skill-name'
             else 'skill-arm' end,
-       r.file, r.rec,
-       case when t.tool_use_id is null then r.json ->> 'tool_use_id'
-            when t.skill is not null and t.skill <> (r.json ->> 'skill') then t.skill
+       r.file, c.ordinal,
+       case when t.tool_use_id is null then c.tool_use_id
+            when t.skill is not null and t.skill <> c.skill then t.skill
             else s.arm end,
-       r.json ->> 'session_id', null
-from records r
-left join tool_uses t on t.probe = r.probe and t.session_id = (r.json ->> 'session_id')
-    and t.tool_use_id = (r.json ->> 'tool_use_id') and t.name in ('Skill', 'SlashCommand')
-left join spawns s on s.probe = r.probe and s.session_id = (r.json ->> 'session_id')
-where r.kind = 'skill_results'
-  and (t.tool_use_id is null
-       or (t.skill is not null and t.skill <> (r.json ->> 'skill'))
-       or ((r.json ->> 'arm') is not null and (r.json ->> 'arm') <> s.arm))
+       c.session_id, null
+from skill_calls c
+left join tool_uses t on t.probe = c.probe and t.session_id = c.session_id
+    and t.tool_use_id = c.tool_use_id and t.name in ('Skill', 'SlashCommand')
+left join spawns s on s.probe = c.probe and s.session_id = c.session_id
+join records r on r.probe = c.probe and r.kind = 'skill_results' and r.rec = c.ordinal
+where t.tool_use_id is null
+   or (t.skill is not null and t.skill <> c.skill)
+   or ((c.record ->> 'arm') is not null and (c.record ->> 'arm') <> s.arm)
 union all
 select 'skill-missing', r.file, r.rec, t.tool_use_id, t.session_id, null
 from tool_uses t
 join records r on r.probe = t.probe and r.kind = 'tool_use' and r.file_session = t.session_id and r.rec = t.ordinal
 where t.name in ('Skill', 'SlashCommand') and t.skill is not null
   and exists (select 1 from source_files f where f.probe = t.probe and f.kind = 'skill_results')
-  and not exists (select 1 from records c where c.probe = t.probe and c.kind = 'skill_results'
-                  and (c.json ->> 'session_id') = t.session_id and (c.json ->> 'tool_use_id') = t.tool_use_id)
+  and not exists (select 1 from skill_calls c where c.probe = t.probe and c.session_id = t.session_id and c.tool_use_id = t.tool_use_id)
 order by what, file, rec, probe
