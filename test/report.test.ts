@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sourceName } from '../src/cli/commands/report.js';
 import { isOwnReport } from '../src/output/html.js';
+import { percent } from '../src/output/report.js';
 import { BUNDLED_ARMS as ARMS, bin, bundled, cli, probeFixture, repo } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'omg-report-'));
@@ -300,5 +301,18 @@ describe('the sessions', () => {
     expect(r.html).toContain('<article class="probe"');
     expect(r.html).toContain('<article class="transcripts"');
     expect(text(r.html)).toContain('Tokens per day, by model');
+  });
+});
+
+describe('percent', () => {
+  // One spawn of $1e308 against a $12 budget is a share of 8.3e306: times 100 a double holds no more,
+  // and the verdict's budget line had read "Infinity%".
+  it('keeps the digits of a share that a double cannot hold times 100', () => {
+    expect([percent(0.2051), percent(null), percent(1e308 / 12), percent(Number.POSITIVE_INFINITY)]).toEqual([
+      '20.51%',
+      '?',
+      '8.33e+308%',
+      'Infinity%',
+    ]);
   });
 });

@@ -24,9 +24,12 @@ export function formatReport(parts: Part[], format: 'table' | 'markdown', style:
   return out.join('\n');
 }
 
-/** A ratio as a percentage for display: 0.2051 → "20.51%". */
+/** A ratio as a percentage for display: 0.2051 → "20.51%"; one a double cannot hold times 100 keeps its digits (8.33e+308%). */
 export function percent(ratio: number | null): string {
-  return ratio === null ? '?' : `${Number((ratio * 100).toFixed(2))}%`;
+  if (ratio === null) return '?';
+  if (Number.isFinite(ratio * 100) || !Number.isFinite(ratio)) return `${Number((ratio * 100).toFixed(2))}%`;
+  const [digits, exponent] = ratio.toExponential(2).split('e');
+  return `${digits}e+${Number(exponent) + 2}%`;
 }
 
 /** Dollars spent, for display: 2.4616 → "$2.4616", 0.145952 → "$0.1460"; unknown is "?". */
