@@ -29,13 +29,6 @@ export interface Meta {
   files: number;
   /** What loading the inputs warned of; a command reading the database says it again. */
   warnings: string[];
-  /** Its tables and views as built (absent in a database an older omg-evidence built). */
-  tables?: string[];
-}
-
-/** The tables and views of `db`'s own catalog, sorted: what load built, or what someone has added since. */
-async function tablesOf(db: Database): Promise<string[]> {
-  return (await db.query(readSql('database-tables'))).rows.map((r) => String(r.name));
 }
 
 /** What load builds into a database: its documented tables, the two the loader keeps beside them, and its record. */
@@ -46,7 +39,7 @@ const BUILT = new Set(['main.omg_meta', 'main.source_files', 'main.registration_
  * function (`sum`) in every query, and a view can stand in for a table.
  */
 async function notBuilt(db: Database): Promise<string[]> {
-  return (await tablesOf(db)).filter((t) => !BUILT.has(t));
+  return (await db.query(readSql('database-tables'))).rows.map((r) => String(r.name)).filter((t) => !BUILT.has(t));
 }
 
 /** The documented tables and their columns, hashed: what queries over a database rely on. */
@@ -85,9 +78,8 @@ async function openReadOnly(file: string, real: string, memoryLimit?: string): P
 
 /** Record in `db` what it was built from: `fp` is the inputs' fingerprint, taken as they were loaded. */
 export async function writeMeta(db: Database, inputs: Inputs, warnings: string[], fp: Fingerprint): Promise<Meta> {
+  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp, files: fp.stamps.length, warnings };
   await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
-  const tables = await tablesOf(db);
-  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp, files: fp.stamps.length, warnings, tables };
   for (const [key, value] of Object.entries(meta)) {
     await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
   }
@@ -95,13 +87,13 @@ export async function writeMeta(db: Database, inputs: Inputs, warnings: string[]
 }
 
 export async function readMeta(db: Database, file: string): Promise<Meta> {
-  const notBuilt = (why: string) =>
+  const refused = (why: string) =>
     new InputError(`${displayPath(file)}: not a database omg-evidence built (${why})`, 'build one with omg-evidence load … --db FILE');
   let rows: Record<string, unknown>[];
   try {
     rows = (await db.query(`select key, value from omg_meta`)).rows;
   } catch {
-    throw notBuilt('no omg_meta table that it reads');
+    throw refused('no omg_meta table that it reads');
   }
   // A database written before warnings were kept has none to say.
   const meta: Record<string, unknown> = { warnings: [] };
@@ -109,7 +101,7 @@ export async function readMeta(db: Database, file: string): Promise<Meta> {
     try {
       meta[String(r.key)] = JSON.parse(String(r.value));
     } catch {
-      throw notBuilt(`its omg_meta "${r.key}" is not JSON`);
+      throw refused(`its omg_meta "${r.key}" is not JSON`);
     }
   }
   // A record edited by hand is refused as a whole, never read as far as it goes.
@@ -121,9 +113,8 @@ export async function readMeta(db: Database, file: string): Promise<Meta> {
     !(typeof inputs === 'object' && inputs !== null && strings(inputs.probes) && strings(inputs.transcripts)) && 'inputs',
     !(typeof meta.fingerprint === 'string' || isFingerprint(meta.fingerprint)) && 'fingerprint',
     !strings(meta.warnings) && 'warnings',
-    !(meta.tables === undefined || strings(meta.tables)) && 'tables',
   ].find(Boolean);
-  if (bad) throw notBuilt(`its omg_meta "${bad}" is not as load writes it`);
+  if (bad) throw refused(`its omg_meta "${bad}" is not as load writes it`);
   return meta as unknown as Meta;
 }
 
@@ -256,6 +247,8 @@ export async function openDatabaseFile(
   probesDefault: boolean,
 ): Promise<{ db: Database; meta: Meta }> {
   const rebuild = 'rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts';
+  // A file written to after load is not rebuilt unasked (it may hold someone's work): --force.
+  const rebuildForce = 'rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts';
   const real = namedFile(file, 'a database file');
   if (!real)
     throw new InputError(
@@ -269,7 +262,7 @@ export async function openDatabaseFile(
   if (existsSync(`${real}.wal`)) {
     throw new InputError(
       `${displayPath(file)}: cannot be used: a write-ahead log beside it (${displayPath(`${file}.wal`)}) holds writes made after load`,
-      'rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts',
+      rebuildForce,
     );
   }
   const db = await openReadOnly(file, real, options.memoryLimit);
@@ -277,10 +270,7 @@ export async function openDatabaseFile(
     const meta = await readMeta(db, file);
     const added = await notBuilt(db);
     if (added.length) {
-      throw new InputError(
-        `${displayPath(file)}: cannot be used: it holds what load did not build (${added.join(', ')})`,
-        'rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts',
-      );
+      throw new InputError(`${displayPath(file)}: cannot be used: it holds what load did not build (${added.join(', ')})`, rebuildForce);
     }
     // Probes named on the command line must be the recorded ones; none named means the recorded.
     const named: Partial<Inputs> = {};
