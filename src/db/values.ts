@@ -141,8 +141,13 @@ export function protoName(types: DuckDBType[], columns?: string[]): string | nul
  */
 export function chunkRows(chunk: DuckDBDataChunk, types: DuckDBType[], mode: 'json' | 'text' | 'plain'): unknown[][] {
   const cols = chunk.getColumns();
-  const value = (v: DuckDBValue, c: number) =>
-    mode === 'json' ? jsonText(v, types[c]!) : v === null ? null : mode === 'text' ? String(v) : toPlain(v, types[c]!, toPlain);
+  // The converter is chosen once per chunk, not once per value.
+  const value: (v: DuckDBValue, c: number) => unknown =
+    mode === 'json'
+      ? (v, c) => jsonText(v, types[c]!)
+      : mode === 'text'
+        ? (v) => (v === null ? null : String(v))
+        : (v, c) => (v === null ? null : toPlain(v, types[c]!, toPlain));
   return Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col, c) => value(col[r]!, c)));
 }
 

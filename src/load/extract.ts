@@ -23,6 +23,10 @@ export interface ExtractOptions {
 export interface ExtractReport {
   written: string[];
   unchanged: string[];
+  /** The results' spawns, how many of them a transcript holds, and how many got a tool_use record. */
+  spawns: number;
+  matched: number;
+  recorded: number;
 }
 
 /**
@@ -33,7 +37,7 @@ export interface ExtractSource {
   readonly probes: readonly Readonly<{ dir: string }>[];
   query(name: string): Promise<Result>;
   /** The results' spawns, and how many a transcript holds. */
-  transcriptMatches(): Promise<{ spawns: number }[]>;
+  transcriptMatches(): Promise<{ spawns: number; matched: number }[]>;
 }
 
 interface Planned {
@@ -65,7 +69,8 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
   const at = (source: unknown, rec: unknown) => () => `${displayPath(String(source))}:${physicalLine(String(source), Number(rec))}`;
 
   const planned: Planned[] = [];
-  for (const spawn of (await ev.query('extract_tool_uses')).rows) {
+  const recorded = (await ev.query('extract_tool_uses')).rows;
+  for (const spawn of recorded) {
     const lines: string[] = [];
     for (const r of spawn.records as Row[]) {
       const where = at(r.source, r.rec);
@@ -101,8 +106,8 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
   planned.push({ path: skillResults, bytes: skillLines.join('') });
   // Spawns no transcript covers keep their tool_use records, but skill_results.jsonl is written
   // whole: their rows in the one there would be lost, and the probe refused (a Skill call with no row).
-  const spawns = (await ev.transcriptMatches())[0]?.spawns ?? 0;
-  const covered = planned.length - 1 - planned.filter((p) => p.path.endsWith('.err')).length;
+  const { spawns, matched } = (await ev.transcriptMatches())[0] ?? { spawns: 0, matched: 0 };
+  const covered = recorded.length;
   if (
     covered < spawns &&
     existsSync(skillResults) &&
@@ -114,7 +119,7 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
     );
   }
 
-  const report: ExtractReport = { written: [], unchanged: [] };
+  const report: ExtractReport = { written: [], unchanged: [], spawns, matched, recorded: covered };
   const conflicts: string[] = [];
   for (const p of planned) {
     if (!existsSync(p.path)) continue;

@@ -3,7 +3,6 @@
  * redacted records (tool_use/<session_id>.jsonl, skill_results.jsonl) from its transcripts, and
  * warn when the transcripts hold the session of none of the rows, or miss some.
  */
-import { basename, dirname } from 'node:path';
 import { type Command, Option } from 'commander';
 import { UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
@@ -32,16 +31,13 @@ export function makeExtractCommand(io: IO): Command {
         const report = await ev.extract({ out: opts.out, force: opts.force, home: io.env.HOME });
         // A folder that matches no row, or misses some, would otherwise go unnoticed until the
         // written probe fails to load.
-        const [m] = await ev.transcriptMatches();
-        const records = [...report.written, ...report.unchanged].filter(
-          (p) => p.endsWith('.jsonl') && basename(dirname(p)) === 'tool_use',
-        ).length;
+        const { spawns, matched, recorded } = report;
         const [dir, results] = [displayPath(opts.transcripts), displayPath(opts.results)];
-        if (m && m.matched === 0) {
-          onWarning(`extract: no transcript in ${dir} holds the session of any of the ${m.spawns} row(s) of ${results}`);
-        } else if (m && records < m.spawns) {
+        if (matched === 0) {
+          onWarning(`extract: no transcript in ${dir} holds the session of any of the ${spawns} row(s) of ${results}`);
+        } else if (recorded < spawns) {
           onWarning(
-            `extract: ${m.spawns - records} of the ${m.spawns} row(s) of ${results} opened a session no transcript in ${dir} holds: their tool_use record is not written`,
+            `extract: ${spawns - recorded} of the ${spawns} row(s) of ${results} opened a session no transcript in ${dir} holds: their tool_use record is not written`,
           );
         }
         say(io, `extract: wrote ${report.written.length} file(s), ${report.unchanged.length} unchanged, in ${displayPath(opts.out)}`);
