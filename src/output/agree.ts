@@ -2,16 +2,7 @@
  * `agree`'s table (queries/agree.sql): one line or row per spawn compared, and the one-line summary
  * of the counts.
  */
-import {
-  oneLineValues,
-  tabulate,
-  visibleControls,
-  type Cell,
-  type Column,
-  type Row,
-  type TableStyle,
-  type TabularFormat,
-} from './formats.js';
+import { tabulate, textOf, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
 
@@ -41,12 +32,7 @@ function textLine(r: Row): string {
 }
 
 export function formatAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
-  if (format === 'text')
-    return visibleControls(
-      oneLineValues(rows)
-        .map((r) => `${textLine(r)}\n`)
-        .join(''),
-    );
+  if (format === 'text') return textOf(rows, (rs) => rs.map((r) => `${textLine(r)}\n`).join(''));
   const columns: Column[] = [
     ...spawnColumns(rows, format === 'csv'),
     { key: 'verdict' },
@@ -101,14 +87,15 @@ export function summaryLine(s: ReturnType<typeof agreementCounts>): string {
  */
 export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
   if (format === 'text') {
-    const lines = oneLineValues(rows)
-      .map((r) => {
-        const head = `${spawnHead(r)}${r.verdict}`;
-        if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
-        return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}\n`;
-      })
-      .join('');
-    return visibleControls(lines);
+    return textOf(rows, (rs) =>
+      rs
+        .map((r) => {
+          const head = `${spawnHead(r)}${r.verdict}`;
+          if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
+          return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}\n`;
+        })
+        .join(''),
+    );
   }
   const columns: Column[] = [
     ...spawnColumns(rows, format === 'csv'),

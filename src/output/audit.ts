@@ -1,5 +1,5 @@
 /** `audit`'s findings, each with file:line, kind and the match masked (analysis/audit.ts finds them). */
-import { oneLineValues, tabulate, visibleControls, type Column, type TableStyle, type TabularFormat } from './formats.js';
+import { tabulate, textOf, type Column, type TableStyle, type TabularFormat } from './formats.js';
 
 export type AuditFormat = 'text' | TabularFormat;
 
@@ -17,12 +17,7 @@ export interface Finding {
 const where = (f: Finding) => `${f.probe}/${f.file}:${f.line}`;
 
 export function formatAudit(findings: Finding[], format: AuditFormat, style: TableStyle = {}): string {
-  if (format === 'text')
-    return visibleControls(
-      oneLineValues(findings)
-        .map((f) => `${where(f)}: ${f.kind}: ${f.match}\n`)
-        .join(''),
-    );
+  if (format === 'text') return textOf(findings, (fs) => fs.map((f) => `${where(f)}: ${f.kind}: ${f.match}\n`).join(''));
   const columns: Column[] =
     format === 'csv'
       ? [{ key: 'probe' }, { key: 'file' }, { key: 'line', right: true }, { key: 'kind' }, { key: 'match' }]

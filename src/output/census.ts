@@ -4,16 +4,7 @@
  * every value comes from queries/census.sql and queries/sessions.sql.
  */
 import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from './census-block.js';
-import {
-  oneLineValues,
-  tabulate,
-  visibleControls,
-  type Cell,
-  type Column,
-  type Row,
-  type TableStyle,
-  type TabularFormat,
-} from './formats.js';
+import { tabulate, textOf, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 
 export type CensusFormat = 'text' | TabularFormat;
 
@@ -68,9 +59,11 @@ export function censusCells(r: CensusRow, wide: boolean): Record<string, Cell> {
 export function formatCensus(rows: CensusRow[], format: CensusFormat, style: TableStyle = {}): string {
   const probes = [...new Set(rows.map((r) => r.probe))];
   if (format === 'text') {
-    const lines = oneLineValues(rows);
-    if (probes.length <= 1) return visibleControls(censusBlock(lines));
-    return visibleControls(probes.map((p) => `${oneLineValues(p)}\n${censusBlock(lines.filter((r) => r.probe === p))}`).join('\n'));
+    return textOf({ rows, probes }, (t) =>
+      t.probes.length <= 1
+        ? censusBlock(t.rows)
+        : t.probes.map((p) => `${p}\n${censusBlock(t.rows.filter((r) => r.probe === p))}`).join('\n'),
+    );
   }
   const wide = format === 'csv';
   const columns: Column[] = [
@@ -107,8 +100,8 @@ interface SessionRow {
 export function formatSessions(rows: Row[], format: CensusFormat, style: TableStyle = {}): string {
   const sessions = rows as unknown as SessionRow[];
   if (format === 'text') {
-    return visibleControls(
-      oneLineValues(sessions)
+    return textOf(sessions, (ss) =>
+      ss
         .map((s) => `${`${s.session_id.slice(0, 8)}  ${pythonDict(s.tools).padEnd(26)} ${skillList(s.skills).join('  ')}`.trimEnd()}\n`)
         .join(''),
     );

@@ -47,6 +47,9 @@ export const visibleFormat = (s: string): string =>
     (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
   );
 
+/** A value as a terminal or a document shows it: its controls as pictures, its invisible characters as code points. */
+export const displayed = (s: string): string => visibleFormat(visibleControls(s));
+
 /**
  * Rows whose every string, however deep, has its line breaks and tabs shown as pictures (␊, ␉), for
  * the `text` formats, whose lines and columns those would break: a note holding a line break had
@@ -59,6 +62,11 @@ export function oneLineValues<T>(value: T): T {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, oneLineValues(v)])) as T;
   }
   return value;
+}
+
+/** A `text` format's output: `write` lays out `rows` made one-line (oneLineValues); what it writes is shown (visibleControls). */
+export function textOf<T>(rows: T, write: (rows: T) => string): string {
+  return visibleControls(write(oneLineValues(rows)));
 }
 
 /** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
@@ -157,7 +165,7 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], style: 
   Table ??= require('cli-table3') as typeof TableType;
   const titles = columns.map((c) => c.title ?? c.key);
   // An escape from the evidence (a model named "\x1b]0;…") is shown, never sent to the terminal.
-  const body = rows.map((r) => columns.map((c) => visibleFormat(visibleControls(text(r[c.key] ?? null).replaceAll('\t', '\u2409')))));
+  const body = rows.map((r) => columns.map((c) => displayed(text(r[c.key] ?? null).replaceAll('\t', '\u2409'))));
   let kept = columns.length;
   let colWidths: number[] | undefined;
   if (style.width !== undefined) {
@@ -194,8 +202,7 @@ export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): str
 
 /** One row of a GFM pipe table, without its line break; other controls shown (visibleControls). */
 function markdownLine(values: string[]): string {
-  const esc = (s: string) =>
-    visibleFormat(visibleControls(/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s));
+  const esc = (s: string) => displayed(/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
   return `| ${values.map(esc).join(' | ')} |`;
 }
 

@@ -2,7 +2,7 @@
  * Multi-part reports (verdict, cost): a heading, lines of prose and tables, laid out for a terminal
  * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
  */
-import { dollars, tabulate, visibleControls, visibleFormat, type Cell, type Column, type TableStyle } from './formats.js';
+import { displayed, dollars, tabulate, type Cell, type Column, type TableStyle } from './formats.js';
 
 export type Part =
   | { kind: 'heading'; text: string }
@@ -13,7 +13,7 @@ export function formatReport(parts: Part[], format: 'table' | 'markdown', style:
   const out: string[] = [];
   // In a document a line stays one line, as a table's cell does: a check's result or a probe's name
   // holding a line break would otherwise start a heading or a paragraph of its own.
-  const one = (s: string) => visibleFormat(visibleControls(format === 'markdown' ? s.replace(/\r\n|\r|\n/g, '<br>') : s));
+  const one = (s: string) => displayed(format === 'markdown' ? s.replace(/\r\n|\r|\n/g, '<br>') : s);
   for (const p of parts) {
     if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${one(p.text)}\n` : `${one(p.text)}\n`);
     else if (p.kind === 'line') {
