@@ -18,22 +18,19 @@ join records r on r.probe = v.probe and r.kind = 'registration' and (r.json ->> 
 where not exists (select 1 from registered_arms a where a.probe = v.probe and a.arm = v.arm)
 union all
 -- From skill_calls and tool_uses, typed once; the record's own arm, not skill_calls' (which falls back to the spawn's).
-select case when t.tool_use_id is null then 'skill-call'
-            when t.skill is not null and t.skill <> c.skill then 'skill-name'
-            else 'skill-arm' end,
-       r.file, c.ordinal,
-       case when t.tool_use_id is null then c.tool_use_id
-            when t.skill is not null and t.skill <> c.skill then t.skill
-            else s.arm end,
-       c.session_id, null
-from skill_calls c
-left join tool_uses t on t.probe = c.probe and t.session_id = c.session_id
-    and t.tool_use_id = c.tool_use_id and t.name in ('Skill', 'SlashCommand')
-left join spawns s on s.probe = c.probe and s.session_id = c.session_id
-join records r on r.probe = c.probe and r.kind = 'skill_results' and r.rec = c.ordinal
-where t.tool_use_id is null
-   or (t.skill is not null and t.skill <> c.skill)
-   or ((c.record ->> 'arm') is not null and (c.record ->> 'arm') <> s.arm)
+select what, file, ordinal, case what when 'skill-call' then tool_use_id when 'skill-name' then recorded else arm end, session_id, null
+from (
+    select case when t.tool_use_id is null then 'skill-call'
+                when t.skill is not null and t.skill <> c.skill then 'skill-name'
+                when (c.record ->> 'arm') <> s.arm then 'skill-arm' end as what,
+           r.file, c.ordinal, c.tool_use_id, t.skill as recorded, s.arm, c.session_id
+    from skill_calls c
+    left join tool_uses t on t.probe = c.probe and t.session_id = c.session_id
+        and t.tool_use_id = c.tool_use_id and t.name in ('Skill', 'SlashCommand')
+    left join spawns s on s.probe = c.probe and s.session_id = c.session_id
+    join records r on r.probe = c.probe and r.kind = 'skill_results' and r.rec = c.ordinal
+)
+where what is not null
 union all
 select 'skill-missing', r.file, r.rec, t.tool_use_id, t.session_id, null
 from tool_uses t

@@ -7,13 +7,16 @@ import { InputError } from '../base/errors.js';
 import { displayPath, realPath } from '../base/paths.js';
 import { replaceFile } from '../base/replace-file.js';
 
+/** What render says of a document edited while it rendered (replaceDocument, mustBeUnchanged). */
+const CHANGED = 'the document changed while it was being rendered';
+
 /**
  * Write `data` to the document at `path` if its bytes are still `expected`; otherwise refuse, writing
  * nothing, or (`charts`: written just before) nothing more.
  */
 export function replaceDocument(path: string, expected: Buffer, data: string, charts: string[] = []): void {
   replaceFile(path, expected, data, {
-    changed: 'the document changed while it was being rendered',
+    changed: CHANGED,
     ...(charts.length ? { written: `it was not written, its chart(s) were (${charts.map(displayPath).join(', ')})` } : {}),
     again: 'run render again',
     what: 'the document',
@@ -44,6 +47,6 @@ export function writeFileAtomically(path: string, data: string): void {
 /** Refuse, writing nothing, when the document at `path` no longer holds `expected` (before its charts are written). */
 export function mustBeUnchanged(path: string, expected: Buffer): void {
   if (!readFileSync(path).equals(expected)) {
-    throw new InputError(`${displayPath(path)}: the document changed while it was being rendered; nothing was written`, 'run render again');
+    throw new InputError(`${displayPath(path)}: ${CHANGED}; nothing was written`, 'run render again');
   }
 }
