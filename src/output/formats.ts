@@ -35,11 +35,8 @@ export const visibleControls = (s: string): string =>
   s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 
 /**
- * Text with its invisible characters written as their code points (`⟨U+202E⟩`): format characters
- * (a right-to-left override would turn the rest of a terminal's line around, and a zero-width space
- * or a tag character make two arms look one), every default-ignorable one (variation selectors,
- * blank fillers) and the C1 controls.
- * The brackets are not ASCII, so an escape cannot be mistaken for a value written `\u202e`.
+ * Text with its invisible characters (format, default-ignorable, C1) as code points in non-ASCII
+ * brackets (`⟨U+202E⟩`): an override turns a terminal's line around, a zero-width space makes two arms one.
  */
 export const visibleFormat = (s: string): string =>
   s.replace(
@@ -51,9 +48,8 @@ export const visibleFormat = (s: string): string =>
 export const displayed = (s: string): string => visibleFormat(visibleControls(s));
 
 /**
- * Rows whose every string, however deep, has its line breaks and tabs shown as pictures (␊, ␉), for
- * the `text` formats, whose lines and columns those would break: a note holding a line break had
- * added a row to a census rendered into a document.
+ * Rows whose every string, however deep, shows line breaks and tabs as pictures (␊, ␉), for the `text`
+ * formats: a note holding a line break had added a row to a census rendered into a document.
  */
 export function oneLineValues<T>(value: T): T {
   if (typeof value === 'string') return visibleFormat(value.replace(/[\n\t]/g, (c) => (c === '\n' ? '\u240a' : '\u2409'))) as T;
