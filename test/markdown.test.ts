@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { toMarkdown } from '../src/output/formats.js';
 import { parseDocument } from '../src/regions/document.js';
 import { repo } from './helpers.js';
 
@@ -133,5 +134,63 @@ describe.skipIf(absent)("render reads a document's blocks as GitHub's parser doe
       const file = join(docs, f);
       expectAsGitHub(file, parseDocument(file).lines);
     }
+  });
+});
+
+describe.skipIf(absent)('a value in a markdown table, as GitHub shows it', () => {
+  const GFM = ['--unsafe', '-e', 'table', '-e', 'tagfilter', '-e', 'strikethrough', '-e', 'autolink'];
+  /** The text of each body cell cmark-gfm shows: entities decoded, a line break as \n. */
+  const cellsShown = (md: string): string[] => {
+    const html = execFileSync('cmark-gfm', GFM, { input: md, encoding: 'utf8' });
+    const body = html.slice(html.indexOf('<tbody>'));
+    return [...body.matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((m) =>
+      m[1]!.replaceAll('<br>', '\n').replace(/&(lt|gt|quot|amp);/g, (_, e: string) => ({ lt: '<', gt: '>', quot: '"', amp: '&' })[e]!),
+    );
+  };
+
+  // A cell had shown `*x*` as emphasis, `&amp;` as &, `[a](b)` as a link: a document said what the evidence did not.
+  it('property: every value reads as it is, markup characters and all', () => {
+    const unit = fc.constantFrom(
+      'a',
+      'b',
+      '1',
+      ' ',
+      '*',
+      '_',
+      '`',
+      '[',
+      ']',
+      '(',
+      ')',
+      '<',
+      '>',
+      '/',
+      '!',
+      '&',
+      '#',
+      ';',
+      '~',
+      '|',
+      '\\',
+      '\n',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 20 }), { minLength: 1, maxLength: 8 }), (values) => {
+        const md = toMarkdown(
+          [{ key: 'v' }],
+          values.map((v) => ({ v })),
+        );
+        // GitHub trims a cell, and each of its lines shows without the spaces at its ends.
+        const trimmed = values.map((v) => v.trim().replace(/ *\n */g, '\n'));
+        expect(cellsShown(md).map((c) => c.trim().replace(/ *\n */g, '\n'))).toEqual(trimmed);
+      }),
+      { seed, numRuns: 200 },
+    );
+  });
+
+  it('the names of the bundled probe stay readable: no escape where nothing is markup', () => {
+    const md = toMarkdown([{ key: 'v' }], [{ v: 'mcp__github__create_issue AT&T 2 > 1 a]' }, { v: 'claude-opus-5[1m] <tool_use_error>' }]);
+    expect(md).toBe('| v |\n|:---|\n| mcp__github__create_issue AT&T 2 > 1 a] |\n| claude-opus-5\\[1m] \\<tool_use_error> |\n');
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeProgram } from '../src/cli/main.js';
-import { fitWidths, toTable, type Cell, type Column } from '../src/output/formats.js';
+import { fitWidths, toCsv, toMarkdown, toTable, type Cell, type Column } from '../src/output/formats.js';
 import { processIO } from '../src/cli/io.js';
 import { cli } from './helpers.js';
 
@@ -202,7 +202,7 @@ describe('money', () => {
     expect(lines).toContain('| T-REF | 2 | $0.1460 |');
     expect(lines).toContain('| K-REPO-D | 3 | $0.2826 |');
     expect(lines).toContain('| K-NEG | 1 |  |');
-    expect(lines).toContain('| claude-opus-5[1m] | 27 | $2.3896 | 594 | 19769 | 1301996 | 198620 |');
+    expect(lines).toContain('| claude-opus-5\\[1m] | 27 | $2.3896 | 594 | 19769 | 1301996 | 198620 |');
     // The ADR's own words for the total and the bound stay as it writes them.
     expect(lines).toContain('**Spent:** $2.4616 over 28 spawns (27 with an envelope): 20.51% of the $12 bound, 70% of the 40 spawns');
     const table = (await cli(['cost', '--format', 'table'])).stdout.split('\n');
@@ -220,6 +220,25 @@ describe('money', () => {
   it("the verdict's budget line: what was spent to 4 places, the bound as registered", async () => {
     const run = await cli(['verdict', '--format', 'markdown']);
     expect(run.stdout.split('\n')).toContain('**Budget:** $2.4616 of $12 (20.51%), 28 of 40 spawns (70%): within');
+  });
+});
+
+describe('a list cell', () => {
+  // csv had joined a list by spaces: a label holding a space read back as two, and no label ([]) as unknown (null).
+  it('is a JSON array in csv, read back whole, and its words in a table or markdown', () => {
+    const col: Column[] = [{ key: 'x' }];
+    const field = (csv: string) => {
+      const f = csv.split('\r\n')[1]!;
+      return f.startsWith('"') ? f.slice(1, -1).replaceAll('""', '"') : f;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: fc.constantFrom('a', ' ', ',', '"', '[', '\n', 'é') })), (list) => {
+        expect(JSON.parse(field(toCsv(col, [{ x: list }])))).toEqual(list);
+      }),
+      { seed, numRuns: 300 },
+    );
+    expect(toCsv(col, [{ x: [] }, { x: null }])).toBe('x\r\n[]\r\n\r\n');
+    expect(toMarkdown(col, [{ x: ['a b', 'c'] }])).toBe('| x |\n|:---|\n| a b c |\n');
   });
 });
 

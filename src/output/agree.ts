@@ -2,7 +2,8 @@
  * `agree`'s table (queries/agree.sql): one line or row per spawn compared, and the one-line summary
  * of the counts.
  */
-import { tabulate, textOf, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import { textOf } from './shown.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
 
@@ -109,7 +110,7 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
     cells: (r) => ({
       ...(r as Record<string, Cell>),
       session: String(r.session_id).slice(0, 8),
-      envelope_only_models: ((r.envelope_only_models as string[] | null) ?? []).join(' '),
+      envelope_only_models: (r.envelope_only_models as string[] | null) ?? [],
     }),
     style,
   });

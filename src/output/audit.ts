@@ -1,5 +1,6 @@
 /** `audit`'s findings, each with file:line, kind and the match masked (analysis/audit.ts finds them). */
-import { tabulate, textOf, type Column, type TableStyle, type TabularFormat } from './formats.js';
+import { tabulate, type Column, type TableStyle, type TabularFormat } from './formats.js';
+import { textOf } from './shown.js';
 
 export type AuditFormat = 'text' | TabularFormat;
 

@@ -4,7 +4,8 @@
  * every value comes from queries/census.sql and queries/sessions.sql.
  */
 import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from './census-block.js';
-import { tabulate, textOf, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import { textOf } from './shown.js';
 
 export type CensusFormat = 'text' | TabularFormat;
 
@@ -32,9 +33,6 @@ export function censusJson(r: CensusRow) {
   };
 }
 
-/** The forgeable column: the labels, or `unknown` when a label's spawn has no transcript to tell. */
-const forgeableText = (f: string[] | null) => (f === null ? 'unknown' : f.join(' '));
-
 /** A census row as the tabular formats show it; `wide` (csv) keeps whole ids and JSON tools. */
 export function censusCells(r: CensusRow, wide: boolean): Record<string, Cell> {
   return {
@@ -47,11 +45,12 @@ export function censusCells(r: CensusRow, wide: boolean): Record<string, Cell> {
     status: r.status,
     exit_code: r.exit_code,
     tools: wide ? (r.tools === null ? null : JSON.stringify(toolsObject(r.tools))) : toolsText(r.tools),
-    artifacts: r.artifacts.join(' '),
-    markers: r.markers.join(' '),
-    skills: (wide ? r.skills : skillList(r.skills)).join(' '),
+    artifacts: r.artifacts,
+    markers: r.markers,
+    skills: wide ? r.skills : skillList(r.skills),
     note: r.note,
-    forgeable: wide && r.forgeable === null ? null : forgeableText(r.forgeable),
+    // Unknown when a label's spawn has no transcript to tell: csv leaves it empty, as json has null.
+    forgeable: r.forgeable ?? (wide ? null : 'unknown'),
   };
 }
 
@@ -120,12 +119,12 @@ export function formatSessions(rows: Row[], format: CensusFormat, style: TableSt
   const cells = (s: SessionRow): Record<string, Cell> => ({
     session_id: s.session_id,
     first_timestamp: s.first_timestamp,
-    versions: s.versions.join(' '),
-    models: s.models.join(' '),
+    versions: s.versions,
+    models: s.models,
     tools: wide ? JSON.stringify(toolsObject(s.tools)) : pythonDict(s.tools),
-    skills: (wide ? s.skills : skillList(s.skills)).join(' '),
+    skills: wide ? s.skills : skillList(s.skills),
     lines: s.lines,
-    files: wide ? s.files.join(' ') : s.files.length,
+    files: wide ? s.files : s.files.length,
   });
   return tabulate(format as TabularFormat, columns, sessions, { cells, json: (s) => ({ ...s, tools: toolsObject(s.tools) }), style });
 }

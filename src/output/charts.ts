@@ -4,7 +4,7 @@
  * chart only maps them to marks.
  */
 import type { Row } from '../base/shapes.js';
-import { visibleControls } from './formats.js';
+import { visibleControls } from './shown.js';
 
 /**
  * One accessible categorical palette, used by every chart: Okabe & Ito's colour-blind-safe set, with

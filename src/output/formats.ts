@@ -11,8 +11,10 @@ import type TableType from 'cli-table3';
 const require = createRequire(import.meta.url);
 let Table: typeof TableType | undefined;
 import { UsageError } from '../base/errors.js';
+import { displayed, markdownText } from './shown.js';
 
-export type Cell = string | number | boolean | null;
+/** A display value; a list is its items joined by spaces in a table or markdown, a JSON array in csv. */
+export type Cell = string | number | boolean | null | readonly string[];
 
 /** A query row as it arrives, column → value: the one Row of base/shapes.ts. */
 export type { Row } from '../base/shapes.js';
@@ -25,44 +27,8 @@ export interface Column {
   right?: boolean;
   /** Dollars: `$0.1460` in table and markdown, the number itself in csv and json. */
   money?: boolean;
-}
-
-/**
- * Text with its C0 controls (tab and newline excepted) and DEL shown as their Unicode pictures
- * (U+2400…U+2421): a NUL or an escape from the evidence is seen, never written raw into a page or an SVG.
- */
-export const visibleControls = (s: string): string =>
-  s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
-
-/**
- * Text with its invisible characters (format, default-ignorable, C1) as code points in non-ASCII
- * brackets (`⟨U+202E⟩`): an override turns a terminal's line around, a zero-width space makes two arms one.
- */
-export const visibleFormat = (s: string): string =>
-  s.replace(
-    /[\p{Cf}\p{Default_Ignorable_Code_Point}\u0080-\u009f]/gu,
-    (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
-  );
-
-/** A value as a terminal or a document shows it: its controls as pictures, its invisible characters as code points. */
-export const displayed = (s: string): string => visibleFormat(visibleControls(s));
-
-/**
- * Rows whose every string, however deep, shows line breaks and tabs as pictures (␊, ␉), for the `text`
- * formats: a note holding a line break had added a row to a census rendered into a document.
- */
-export function oneLineValues<T>(value: T): T {
-  if (typeof value === 'string') return visibleFormat(value.replace(/[\n\t]/g, (c) => (c === '\n' ? '\u240a' : '\u2409'))) as T;
-  if (Array.isArray(value)) return value.map(oneLineValues) as T;
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, oneLineValues(v)])) as T;
-  }
-  return value;
-}
-
-/** A `text` format's output: `write` lays out `rows` made one-line (oneLineValues); what it writes is shown (visibleControls). */
-export function textOf<T>(rows: T, write: (rows: T) => string): string {
-  return visibleControls(write(oneLineValues(rows)));
+  /** Markdown of our own (the docs' text, not evidence): in markdown as written, only `|` and `\\` escaped. */
+  markdown?: boolean;
 }
 
 /** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
@@ -102,7 +68,7 @@ export function cellOf(v: unknown): Cell {
 }
 
 function text(v: Cell): string {
-  return v === null ? '' : String(v);
+  return v === null ? '' : Array.isArray(v) ? v.join(' ') : String(v);
 }
 
 /** How a terminal table is drawn: in colour or not, and within what width. */
@@ -188,18 +154,23 @@ export function toTable(columns: Column[], rows: Record<string, Cell>[], style: 
   return `${(style.color ? paint(all) : all).join('\n')}\n`;
 }
 
-/** A GFM pipe table: `|` escaped, newlines as <br>, NULL as an empty cell, numbers right-aligned. */
+/** A GFM pipe table: values shown literally (markdownText), NULL as an empty cell, numbers right-aligned. */
 export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): string {
   const head = markdownLine(columns.map((c) => c.title ?? c.key));
   const rule = `|${columns.map((c) => (c.right ? '---:' : ':---')).join('|')}|`;
-  const body = rows.map((r) => markdownLine(columns.map((c) => text(r[c.key] ?? null))));
+  const body = rows.map((r) =>
+    markdownLine(
+      columns.map((c) => text(r[c.key] ?? null)),
+      columns,
+    ),
+  );
   return `${[head, rule, ...body].join('\n')}\n`;
 }
 
-/** One row of a GFM pipe table, without its line break; other controls shown (visibleControls). */
-function markdownLine(values: string[]): string {
-  const esc = (s: string) => displayed(/[\\|\n]/.test(s) ? s.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>') : s);
-  return `| ${values.map(esc).join(' | ')} |`;
+/** One row of a GFM pipe table, without its line break: each value as GitHub shows it literally (markdownText). */
+function markdownLine(values: string[], columns?: Column[]): string {
+  const own = (v: string) => displayed(v.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>'));
+  return `| ${values.map((v, i) => (columns?.[i]?.markdown ? own(v) : markdownText(v))).join(' | ')} |`;
 }
 
 /** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */
@@ -209,7 +180,7 @@ export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
 }
 
 function csvField(v: Cell): string {
-  const s = text(v);
+  const s = Array.isArray(v) ? JSON.stringify(v) : text(v);
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 

@@ -4,7 +4,8 @@ import type { Finding } from './audit.js';
 import type { CensusRow, ForgeableRow } from './census-block.js';
 import { chartSvg } from './chart-svg.js';
 import type { Chart } from './charts.js';
-import { dollars, visibleControls } from './formats.js';
+import { dollars } from './formats.js';
+import { visibleControls } from './shown.js';
 import type { Verdict } from './verdict.js';
 
 /** Everything one probe's part of the page shows, as the facade gathers it. */
@@ -78,14 +79,18 @@ function cellText(v: unknown, money = false): string {
   if (money && typeof v === 'string' && v !== '' && !Number.isNaN(Number(v))) return dollars(Number(v));
   if (typeof v === 'number') return v.toLocaleString('en-US', { maximumFractionDigits: 6 });
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  // A list of words (a census cell) reads as the terminal table shows it; other values as JSON.
+  if (isWords(v)) return v.join(' ');
   if (Array.isArray(v) || typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
 
+const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
 /** A cell's text: numbers and yes/no as they are, text (evidence's words) isolated. */
 function cell(v: unknown, money = false): string {
   const text = cellText(v, money);
-  return typeof v === 'string' && !money ? bdi(text) : esc(text);
+  return (typeof v === 'string' || isWords(v)) && !money ? bdi(text) : esc(text);
 }
 
 export function table(columns: Col[], rows: Row[], attrs = ''): string {

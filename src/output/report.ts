@@ -2,7 +2,8 @@
  * Multi-part reports (verdict, cost): a heading, lines of prose and tables, laid out for a terminal
  * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
  */
-import { displayed, dollars, tabulate, type Cell, type Column, type TableStyle } from './formats.js';
+import { dollars, tabulate, type Cell, type Column, type TableStyle } from './formats.js';
+import { displayed } from './shown.js';
 
 export type Part =
   | { kind: 'heading'; text: string }

@@ -36,9 +36,18 @@ export function formatSchema(views: readonly ViewDoc[], rows: Row[], format: Tab
         const head = `**\`${v.name}\`**: one row per ${v.grain}${v.source === 'transcripts' ? ' (empty unless transcripts are loaded)' : ''}.\n\n`;
         return (
           head +
-          tabulate('markdown', [{ key: 'column' }, { key: 'type' }, { key: 'meaning' }], mine, {
-            cells: (r) => ({ ...r, column: `\`${r.column}\`` }),
-          })
+          tabulate(
+            'markdown',
+            [
+              { key: 'column', markdown: true },
+              { key: 'type', markdown: true },
+              { key: 'meaning', markdown: true },
+            ],
+            mine,
+            {
+              cells: (r) => ({ ...r, column: `\`${r.column}\`` }),
+            },
+          )
         );
       })
       .join('\n');

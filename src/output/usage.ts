@@ -91,10 +91,10 @@ export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: Ta
   return tabulate(format, columns, rows, { cells, json: (r) => r, style });
 }
 
-/** A query value as a cell: a list as its items joined by spaces in tables, JSON text in csv. */
+/** A query value as a cell: a list as its items joined by spaces in tables, a JSON array in csv. */
 function cellOf(v: unknown): Cell {
   if (v === undefined || v === null) return null;
-  if (Array.isArray(v)) return v.join(' ');
+  if (Array.isArray(v)) return v.map(String);
   if (typeof v === 'object') return JSON.stringify(v);
   return v as Cell;
 }

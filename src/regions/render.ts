@@ -126,7 +126,8 @@ async function content(spec: Spec, ev: Evidence | undefined, help: () => string)
       return wrap(formatSchema(VIEWS, documentedColumns(VIEWS, await ev!.viewColumns()), tabular));
     case 'queries': {
       const rows = listQueries().map((n) => ({ query: `\`${n}\``, summary: readQuery(n).summary, params: readQuery(n).params.join(', ') }));
-      return wrap(tabulate(tabular, [{ key: 'query' }, { key: 'summary' }, { key: 'params' }], rows, { cells: (r) => r }));
+      const columns = [{ key: 'query', markdown: true }, { key: 'summary', markdown: true }, { key: 'params' }];
+      return wrap(tabulate(tabular, columns, rows, { cells: (r) => r }));
     }
     default: {
       const res = await ev!.query(spec.name, spec.params);

@@ -1,0 +1,54 @@
+/**
+ * Values as a reader sees them: controls and invisible characters made visible, text made one line, and
+ * text that a markdown table shows as it is. Layout is formats.ts's; this module only changes how a value reads.
+ */
+
+/**
+ * Text with its C0 controls (tab and newline excepted) and DEL shown as their Unicode pictures
+ * (U+2400…U+2421): a NUL or an escape from the evidence is seen, never written raw into a page or an SVG.
+ */
+export const visibleControls = (s: string): string =>
+  s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+
+/**
+ * Text with its invisible characters (format, default-ignorable, C1) as code points in non-ASCII
+ * brackets (`⟨U+202E⟩`): an override turns a terminal's line around, a zero-width space makes two arms one.
+ */
+export const visibleFormat = (s: string): string =>
+  s.replace(
+    /[\p{Cf}\p{Default_Ignorable_Code_Point}\u0080-\u009f]/gu,
+    (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );
+
+/** A value as a terminal or a document shows it: its controls as pictures, its invisible characters as code points. */
+export const displayed = (s: string): string => visibleFormat(visibleControls(s));
+
+/**
+ * Rows whose every string, however deep, shows line breaks and tabs as pictures (␊, ␉), for the `text`
+ * formats: a note holding a line break had added a row to a census rendered into a document.
+ */
+export function oneLineValues<T>(value: T): T {
+  if (typeof value === 'string') return visibleFormat(value.replace(/[\n\t]/g, (c) => (c === '\n' ? '\u240a' : '\u2409'))) as T;
+  if (Array.isArray(value)) return value.map(oneLineValues) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, oneLineValues(v)])) as T;
+  }
+  return value;
+}
+
+/** A `text` format's output: `write` lays out `rows` made one-line (oneLineValues); what it writes is shown (visibleControls). */
+export function textOf<T>(rows: T, write: (rows: T) => string): string {
+  return visibleControls(write(oneLineValues(rows)));
+}
+
+/**
+ * Text that a GitHub pipe-table cell shows literally: what would be markup is backslash-escaped (`*x*` had
+ * become emphasis, `&amp;` an ampersand, `<b>` a tag), a line break is `<br>`, other controls are shown
+ * (displayed). What starts no markup stays as it is: `]`, `_` within a word, `<` before no tag or link, `&` before no entity.
+ */
+export function markdownText(s: string): string {
+  const escaped = s
+    .replace(/[\\`*[~|]|<(?=[A-Za-z/!?])|&(?=#?[0-9A-Za-z]+;)|(?<![_\p{L}\p{N}])_+|_+(?![_\p{L}\p{N}])/gu, (m) => m.replace(/./g, '\\$&'))
+    .replace(/\r?\n/g, '<br>');
+  return displayed(escaped);
+}
