@@ -101,6 +101,28 @@ describe('render format=svg', () => {
     expect((await cli(['render', '--check', doc])).code).toBe(0);
   });
 
+  it('a chart that is a link into the evidence, or to the document, is refused, --force or not, and nothing is written', async () => {
+    const { dir, doc, svg } = scratch('arms probe=probe format=svg');
+    const results = join(dir, 'probe', 'results.jsonl');
+    const before = { results: readFileSync(results, 'utf8'), doc: readFileSync(doc, 'utf8') };
+    symlinkSync(join('probe', 'results.jsonl'), svg);
+    for (const force of [[], ['--force']]) {
+      expect(await cli(['render', ...force, doc])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${doc}:3: adr.arms.svg is a link to ${results}, inside the evidence it draws (probe): nothing was written (remove the link, or give the region file=NAME.svg; evidence is read-only)\n`,
+      });
+    }
+    rmSync(svg);
+    symlinkSync('adr.md', svg);
+    const again = await cli(['render', '--force', doc]);
+    expect([again.code, again.stderr]).toEqual([
+      1,
+      expect.stringContaining(`adr.arms.svg is a link to ${doc}, not an .svg file: nothing was written`),
+    ]);
+    expect({ results: readFileSync(results, 'utf8'), doc: readFileSync(doc, 'utf8') }).toEqual(before);
+  });
+
   it('--check exits 3 when the SVG is missing, and render writes it again', async () => {
     const { doc, svg } = scratch('arms probe=probe format=svg');
     await cli(['render', doc]);

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
-import { displayPath, packageVersion } from '../base/paths.js';
+import { displayPath, isWithin, packageVersion } from '../base/paths.js';
+import { realOrNot } from '../base/replace-file.js';
 import { costReports, Evidence, listQueries, readQuery, VIEWS, type Source } from '../evidence.js';
 import { formatArms } from '../output/arms.js';
 import { chartSvg } from '../output/chart-svg.js';
@@ -270,6 +271,7 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
   const chart = await CHARTS[spec.name]!(ev);
   const data = `${await chartSvg(chart, { standalone: true })}\n`;
   const path = join(dirname(realDoc(doc)), spec.file!);
+  refuseLinkedChart(doc, region, path, ev);
   // Only a file is read: a FIFO would block the read forever, a folder would fail it.
   const kind = statSync(path, { throwIfNoEntry: false });
   if (kind && !kind.isFile())
@@ -284,6 +286,23 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
   return { path, data, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };
+}
+
+/**
+ * A chart that is a symbolic link is written through it, but only to an .svg file outside the probes the
+ * region reads, --force or not: a link to results.jsonl or to the document had them replaced by the chart.
+ */
+function refuseLinkedChart(doc: string, region: Region, path: string, ev: Evidence): void {
+  const real = realOrNot(path);
+  if (real === path) return;
+  const probe = ev.probes.find((p) => isWithin(real, realOrNot(p.dir)));
+  if (probe || extname(real).toLowerCase() !== '.svg')
+    fail(
+      doc,
+      region.begin,
+      `${basename(path)} is a link to ${displayPath(real)}, ${probe ? `inside the evidence it draws (${probe.id})` : 'not an .svg file'}: nothing was written`,
+      'remove the link, or give the region file=NAME.svg; evidence is read-only',
+    );
 }
 
 /**
