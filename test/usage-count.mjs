@@ -5,7 +5,7 @@
  * plain line-by-line read of every *.jsonl under the folders named.
  *
  * Its method: every `assistant` line with a `message.usage` is a snapshot of one API response,
- * named by `message.id` and `requestId` (a line without requestId takes the one another line of
+ * named by `message.id` and `requestId` (a line without requestId, or with an empty one, takes the one another line of
  * its message.id gives); a line with no message.id is a response of its own. Of each response's
  * snapshots the one with the most output_tokens counts, the later read on ties; it counts once,
  * in the session of the first line read of it (files are read in sorted path order). Per session,
@@ -58,7 +58,7 @@ for (const s of snapshots) if (s.id && s.request) requestOf.set(s.id, s.request)
 
 const responses = new Map();
 for (const s of snapshots) {
-  const key = s.id ? `${s.id}\0${s.request ?? requestOf.get(s.id) ?? ''}` : s.where;
+  const key = s.id ? `${s.id}\0${s.request || requestOf.get(s.id) || ''}` : s.where;
   const seen = responses.get(key);
   if (!seen) responses.set(key, { session: s.session, model: s.model, usage: s.usage });
   else if ((s.usage.output_tokens ?? 0) >= (seen.usage.output_tokens ?? 0)) seen.usage = s.usage;

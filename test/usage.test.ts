@@ -119,7 +119,16 @@ describe('token totals equal an independent count (test/usage-count.mjs)', () =>
   });
 
   it('every fixture of test/fixtures/usage', async () => {
-    for (const name of ['streamed', 'no-request-id', 'subagent-copy', 'tie-across-files', 'synthetic', 'days']) {
+    for (const name of [
+      'streamed',
+      'no-request-id',
+      'subagent-copy',
+      'tie-across-files',
+      'synthetic',
+      'days',
+      'ids-with-colons',
+      'empty-request-id',
+    ]) {
       const dir = join(repo, fixture(name));
       const got = await sessionsOf(dir);
       const want = independentCount(dir);
@@ -257,6 +266,38 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       ['2026-03-02', 1, 300],
       [null, 3, 600],
     ]);
+  });
+
+  it('ids that hold a colon stay two responses: "msg_1:b" with "c", and "msg_1" with "b:c" (joined into one key, they had merged)', async () => {
+    const r = await cli(['usage', '--transcripts', fixture('ids-with-colons'), '--timezone', 'UTC', '-f', 'json'], { env: HOME });
+    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(rows.map((row) => [row.key, row.responses, row.input_tokens, row.output_tokens])).toEqual([
+      ['2026-03-01', 2, 1003, 550],
+      [null, 2, 1003, 550],
+    ]);
+  });
+
+  it('an empty requestId is no requestId: the line joins its message (its input tokens had counted twice)', async () => {
+    const r = await cli(['usage', '--transcripts', fixture('empty-request-id'), '--timezone', 'UTC', '-f', 'json'], { env: HOME });
+    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(rows.map((row) => [row.key, row.responses, row.input_tokens, row.output_tokens])).toEqual([
+      ['2026-03-01', 1, 1000, 50],
+      [null, 1, 1000, 50],
+    ]);
+  });
+
+  it("a response copied into another project's file counts where its first line is: session, project, cwd and branch together", async () => {
+    const dir = fixture('project-of-first-line');
+    const r = await cli(['usage', 'project', '--transcripts', dir, '--timezone', 'UTC', '-f', 'json'], { env: HOME });
+    expect((JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.responses, row.output_tokens])).toEqual([
+      ['-work-A', 1, 50],
+      [null, 1, 50],
+    ]);
+    const q = 'select session_id, project, cwd, git_branch, output_tokens from transcript_messages';
+    const m = await cli(['sql', '--transcripts', dir, '-f', 'csv', q], { env: HOME });
+    expect(m.stdout).toBe(
+      'session_id,project,cwd,git_branch,output_tokens\r\n44444444-0000-4000-8000-000000000004,-work-A,/work/A,main,50\r\n',
+    );
   });
 
   it('a usage that cannot be a count is an error at its line: a negative count, more 1-hour cache writes than writes', async () => {

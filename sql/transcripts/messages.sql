@@ -18,19 +18,22 @@ with files as (
 
 -- A line without requestId takes its message's (a join: a window over every line sorts them).
 requests as (
-    select message_id, max(request_id) as message_request
+    select message_id, max(nullif(request_id, '')) as message_request
     from scan_responses
-    where message_id <> '' and request_id is not null
+    where message_id <> '' and request_id <> ''
     group by message_id
 ),
 
 lines as (
-    select coalesce(r.session_id, f.session_id) as session_id, f.file_no, r.o - f.first + 1 as rec,
+    select coalesce(r.session_id, f.session_id) as session_id, f.file_no, f.project, r.o - f.first + 1 as rec,
            omg_instant(r.timestamp) as line_at,
-           -- An empty id is no id (a gateway that sends none): the line is a response of its own.
-           case when coalesce(r.message_id, '') = '' then 'line:' || f.file || ':' || (r.o - f.first + 1)
-                else r.message_id || ':' || coalesce(r.request_id, q.message_request, '')
-           end as k,
+           -- A response's key: its message.id and requestId, as columns (ids joined into one string had made
+           -- "m:b"+"c" and "m"+"b:c" one response). An empty id is no id (a gateway that sends none, or an
+           -- empty requestId): a line with no message.id is a response of its own, keyed by its file and record.
+           nullif(r.message_id, '') as k_id,
+           case when nullif(r.message_id, '') is not null then coalesce(nullif(r.request_id, ''), q.message_request) end as k_request,
+           case when nullif(r.message_id, '') is null then f.file_no end as k_file,
+           case when nullif(r.message_id, '') is null then r.o end as k_line,
            r.* exclude (abs, o, session_id, timestamp)
     from scan_responses as r
     join files as f using (abs)
@@ -38,30 +41,32 @@ lines as (
     where r.o - f.first + 1 <= f.n
 ),
 
--- One row per response: its final snapshot's fields (f), and what its lines say together. The
--- final line is the greatest of (has output_tokens, output_tokens, file, rec): the last in file order on ties, the first
--- session the least of (has a timestamp first, timestamp, file, rec): arg_max and arg_min with
--- struct keys, which compare field by field, stream where ordered aggregates or windows sort.
+-- One row per response: its final snapshot's fields (f), its first line's (first), and what its lines say
+-- together. The final line is the greatest of (has output_tokens, output_tokens, file, rec): the last in
+-- file order on ties; the first the least of (has a timestamp first, timestamp, file, rec), whose session,
+-- project, cwd and branch are the response's, so that a response counts in one place. arg_max and arg_min
+-- with struct keys, which compare field by field, stream where ordered aggregates or windows sort.
 snapshots as (
     select arg_max({'message_id': message_id, 'model': model, 'input_tokens': input_tokens, 'output_tokens': output_tokens,
                   'cache_creation_input_tokens': cache_creation_input_tokens,
                   'cache_read_input_tokens': cache_read_input_tokens,
                   'cache_creation_5m_input_tokens': cache_creation_5m_input_tokens,
                   'cache_creation_1h_input_tokens': cache_creation_1h_input_tokens, 'service_tier': service_tier,
-                  'cwd': cwd, 'git_branch': git_branch, 'file_no': file_no, 'rec': rec},
+                  'file_no': file_no, 'rec': rec},
                    {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': file_no, 'rec': rec}) as f,
-           arg_min(session_id, {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first_session,
+           arg_min({'session_id': session_id, 'project': project, 'cwd': cwd, 'git_branch': git_branch},
+                   {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first,
            min(line_at) as first_timestamp,
            max(line_at) as last_timestamp,
            bool_or(is_sidechain) as any_sidechain,
            max(agent_id) as any_agent,
-           max(request_id) as any_request,
+           max(nullif(request_id, '')) as any_request,
            count(*) as n_lines
     from lines
-    group by k
+    group by k_id, k_request, k_file, k_line
 )
 
-select s.first_session as session_id,
+select s.first.session_id,
        s.f.message_id,
        s.any_request as request_id,
        s.f.model,
@@ -76,9 +81,9 @@ select s.first_session as session_id,
        s.f.service_tier,
        s.any_sidechain as is_sidechain,
        s.any_agent as agent_id,
-       s.f.cwd,
-       s.f.git_branch,
-       fl.project,
+       s.first.cwd,
+       s.first.git_branch,
+       s.first.project,
        -- Cache writes without the 5-minute/1-hour split (before about 2.0) are priced as 5-minute ones,
        -- the only kind Claude Code wrote then. Per million as a DECIMAL factor: dividing would make a DOUBLE,
        -- whose rounding shows in a large cost's last digits.
