@@ -4,14 +4,14 @@
 -- The envelope counts calls the transcript never shows (Claude Code's own small-model calls, such
 -- as a title or a summary); models_ratio compares the models both show, ratio everything.
 --
--- reads:   spawns, model_usage, transcript_messages
+-- reads:   spawns, model_usage, transcript_messages, transcript_sessions
 -- params:  tolerance  the most |models_ratio - 1| that agrees (agree --usage: 0.01)
 -- returns: one row per spawn
 --   probe                      VARCHAR
 --   seq                        BIGINT
 --   arm                        VARCHAR
 --   session_id                 VARCHAR
---   responses                  BIGINT     its transcript's API responses; NULL with no transcript
+--   responses                  BIGINT     its transcript's API responses (0 when it shows none); NULL with no transcript
 --   input_tokens               BIGINT     from the transcript, and so the next three
 --   output_tokens              BIGINT
 --   cache_creation_input_tokens BIGINT
@@ -26,24 +26,27 @@
 --   envelope_models_cost_usd   DOUBLE     their costUSD
 --   models_ratio               DOUBLE     cost_usd / envelope_models_cost_usd, to 4 places
 --   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
---   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ,
---                                         gone (no transcript), no envelope, or unpriced (a model
---                                         of the transcript has no price)
+--   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ
+--                                         (so too when the transcript does not show the model the
+--                                         envelope charged most), gone (no transcript), no envelope,
+--                                         or unpriced (a model of the transcript has no price)
 -- order:   probe, seq
 -- A model is matched by its id without a date suffix or bracketed variant (claude-opus-5[1m]).
 
 with
 
+-- Every session with a transcript, its responses counted (none: 0 of everything, at no cost).
 counted as (
     select
-        session_id,
-        count(*) as responses,
-        sum(input_tokens)::BIGINT as input_tokens,
-        sum(output_tokens)::BIGINT as output_tokens,
-        sum(cache_creation_input_tokens)::BIGINT as cache_creation_input_tokens,
-        sum(cache_read_input_tokens)::BIGINT as cache_read_input_tokens,
-        case when bool_and(cost_usd is not null) then sum(cost_usd) end as cost_usd
-    from transcript_messages
+        t.session_id,
+        count(m.session_id) as responses,
+        coalesce(sum(m.input_tokens), 0)::BIGINT as input_tokens,
+        coalesce(sum(m.output_tokens), 0)::BIGINT as output_tokens,
+        coalesce(sum(m.cache_creation_input_tokens), 0)::BIGINT as cache_creation_input_tokens,
+        coalesce(sum(m.cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
+        case when count(m.session_id) = 0 then 0 when bool_and(m.cost_usd is not null) then sum(m.cost_usd) end as cost_usd
+    from (select distinct session_id from transcript_sessions) as t
+    left join transcript_messages as m using (session_id)
     group by all
 ),
 
@@ -75,6 +78,9 @@ envelope as (
         sum(cache_creation_input_tokens) filter (where shown)::BIGINT as envelope_cache_creation_input_tokens,
         sum(cache_read_input_tokens) filter (where shown)::BIGINT as envelope_cache_read_input_tokens,
         round(sum(cost_usd) filter (where shown), 6) as envelope_models_cost_usd,
+        -- The model the envelope charged most must be in the transcript: a transcript that lost its responses
+        -- shows none of them, and only Claude Code's own small calls may be missing (a model of $0 costs nothing).
+        arg_max(shown or cost_usd = 0, cost_usd) as main_shown,
         coalesce(list(model order by model) filter (where not shown), []) as envelope_only_models
     from envelope_models
     group by all
@@ -102,9 +108,10 @@ final as (
         round(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0), 4) as models_ratio,
         coalesce(e.envelope_only_models, []) as envelope_only_models,
         case
-            when c.responses is null then 'gone'
+            when c.session_id is null then 'gone'
             when s.cost_usd is null then 'no envelope'
             when c.cost_usd is null then 'unpriced'
+            when not coalesce(e.main_shown, true) then 'differ'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
             when c.cost_usd = 0 and coalesce(e.envelope_models_cost_usd, 0) = 0 then 'agree'
             when abs(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0) - 1) <= $tolerance then 'agree'

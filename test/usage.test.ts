@@ -944,6 +944,22 @@ describe('agree --usage', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a transcript that shows none of the model its envelope charged most differs (it had been gone, and agree passed)', async () => {
+    const probe = join(tmp, 'lost-responses');
+    cpSync(bundled, probe, { recursive: true });
+    const transcript = join(probe, 'transcripts', '1bb76aee-fd7f-4674-920e-6c3d197d6720.jsonl');
+    const kept = readFileSync(transcript, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && (JSON.parse(l) as { type: string }).type !== 'assistant');
+    writeFileSync(transcript, `${kept.join('\n')}\n`);
+    const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+    expect(r.stdout.split('\n')[0]).toBe(
+      'K-RES       1bb76aee  differ: transcripts $0.000000, envelope -, ratio -; envelope only: claude-haiku-4-5 claude-opus-5[1m]',
+    );
+    expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n');
+    expect(r.code).toBe(3);
+  });
+
   it('--pricing goes with --usage, and cannot re-price a database file (it had been ignored)', async () => {
     expect(await cli(['agree', '--pricing', join(repo, 'data', 'pricing.json')], { env: HOME })).toEqual({
       code: 2,

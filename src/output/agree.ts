@@ -93,7 +93,10 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
         .map((r) => {
           const head = `${spawnHead(r)}${r.verdict}`;
           if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
-          return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}\n`;
+          // A difference with nothing to compare says which of the envelope's models the transcript does not show.
+          const only = r.verdict === 'differ' && r.models_ratio === null ? ((r.envelope_only_models as string[] | null) ?? []) : [];
+          const unseen = only.length ? `; envelope only: ${only.join(' ')}` : '';
+          return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}${unseen}\n`;
         })
         .join(''),
     );
