@@ -360,19 +360,23 @@ describe('the values sql() gives', () => {
 });
 
 describe('a DECIMAL in sql()', () => {
-  it('whose whole part a double cannot hold is its decimal string, as an unsafe BIGINT is; a smaller one a number (the nearest double)', async () => {
+  it('that a double cannot give back to its last digit is its decimal string, as an unsafe BIGINT is; any other a number', async () => {
     const ev = await Evidence.open([]);
     try {
       const t = await ev.sql(
         `select 12345678901234567890123456789::decimal(38,0) as big, -98765432109876543210.5::decimal(38,1) as neg,
-          [9007199254740993::decimal(20,0)] as list, 1.50::decimal(10,2) as small, 9007199254740991.25::decimal(20,2) as edge`,
+          [9007199254740993::decimal(20,0)] as list, 1.50::decimal(10,2) as small, 9007199254740991.25::decimal(20,2) as edge,
+          225179981368524.83::decimal(38,9) as cents, 0.000000100::decimal(38,9) as tiny`,
       );
       expect(t.object(0)).toEqual({
         big: '12345678901234567890123456789',
         neg: '-98765432109876543210.5',
         list: ['9007199254740993'],
         small: 1.5,
-        edge: 9007199254740991,
+        // Within 2^53 but not to the cent: a double reads 9007199254740991 and 225179981368524.84.
+        edge: '9007199254740991.25',
+        cents: '225179981368524.830000000',
+        tiny: 1e-7,
       });
     } finally {
       await ev.close();

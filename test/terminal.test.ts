@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeProgram } from '../src/cli/main.js';
-import { fitWidths, toCsv, toMarkdown, toTable, type Cell, type Column } from '../src/output/formats.js';
+import { dollars, fitWidths, toCsv, toMarkdown, toTable, type Cell, type Column } from '../src/output/formats.js';
 import { processIO } from '../src/cli/io.js';
 import { cli } from './helpers.js';
 
@@ -195,6 +195,17 @@ describe('tables fit the terminal', () => {
 });
 
 describe('money', () => {
+  it('a decimal string is rounded to 4 places on its own digits, half up, never through a double', () => {
+    expect(['225179981368524.830000000', '0.000049999', '0.00005', '-1.23456', '12', '0.1'].map(dollars)).toEqual([
+      '$225179981368524.8300',
+      '$0.0000',
+      '$0.0001',
+      '$-1.2346',
+      '$12.0000',
+      '$0.1000',
+    ]);
+  });
+
   it('prints as dollars to 4 places in markdown and table, a spawn with no envelope blank, not $0', async () => {
     const md = await cli(['cost', '--format', 'markdown']);
     expect(md.code).toBe(0);

@@ -59,12 +59,16 @@ export const toPlain: DuckDBValueConverter<JS> = (value, type) => {
     return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   }
   if (AS_JSON_TEXT.has(type.typeId)) return JSON.parse(jsonText(value, type)) as string;
-  // A DECIMAL whose whole part a double cannot hold (past 2^53) would lose digits, as a BIGINT would: its decimal string.
-  if (
-    type.typeId === DuckDBTypeId.DECIMAL &&
-    !Number.isSafeInteger(Number((value as DuckDBDecimalValue).value / 10n ** BigInt((value as DuckDBDecimalValue).scale)))
-  ) {
-    return (value as DuckDBDecimalValue).toString();
+  // A DECIMAL whose digits a double does not print back (past 2^53, or cents past about 2^45) keeps its
+  // decimal string, as a BIGINT past 2^53 does: $225179981368524.83 had printed as ...524.84.
+  if (type.typeId === DuckDBTypeId.DECIMAL) {
+    const exact = (value as DuckDBDecimalValue).toString();
+    const n = Number(exact);
+    const shown = String(n);
+    const same = shown.includes('e')
+      ? n.toFixed((value as DuckDBDecimalValue).scale) === exact
+      : shown === (exact.includes('.') ? exact.replace(/\.?0+$/, '') : exact);
+    return same ? n : exact;
   }
   if (DATES.has(type.typeId)) {
     // node-api throws for a date outside a Date's range (infinity, year 294000): one value would fail the query.

@@ -31,16 +31,25 @@ export interface Column {
   markdown?: boolean;
 }
 
-/** An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. */
-export function dollars(v: number | null): string {
-  return v === null ? '' : `$${v.toFixed(4)}`;
+/**
+ * An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. A decimal
+ * string (a DECIMAL no double holds to its last digit) is rounded on its own digits, half up.
+ */
+export function dollars(v: number | string | null): string {
+  if (v === null) return '';
+  if (typeof v === 'number') return `$${v.toFixed(4)}`;
+  const [, sign, whole, frac = ''] = /^(-?)(\d+)(?:\.(\d*))?$/.exec(v) ?? [];
+  if (whole === undefined) return v;
+  const units = BigInt(whole + `${frac}0000`.slice(0, 4)) + (Number(frac[4] ?? 0) >= 5 ? 1n : 0n);
+  const digits = units.toString().padStart(5, '0');
+  return `$${sign}${digits.slice(0, -4)}.${digits.slice(-4)}`;
 }
 
 /** A display row as table and markdown show it: money in dollars. */
 function shown(columns: Column[], row: Record<string, Cell>): Record<string, Cell> {
-  const money = columns.filter((c) => c.money && typeof row[c.key] === 'number');
+  const money = columns.filter((c) => c.money && (typeof row[c.key] === 'number' || typeof row[c.key] === 'string'));
   if (!money.length) return row;
-  return { ...row, ...Object.fromEntries(money.map((c) => [c.key, dollars(row[c.key] as number)])) };
+  return { ...row, ...Object.fromEntries(money.map((c) => [c.key, dollars(row[c.key] as number | string)])) };
 }
 
 export const TABULAR_FORMATS = ['table', 'markdown', 'csv', 'json', 'ndjson'] as const;
