@@ -18,8 +18,10 @@
 --   key                          VARCHAR  the day (YYYY-MM-DD), the week's Monday (YYYY-MM-DD),
 --                                         the month (YYYY-MM), the session id, project or model;
 --                                         NULL on the totals row
---   model                        VARCHAR  the model of a breakdown row; NULL on the others
+--   model                        VARCHAR  the model of a breakdown row (NULL for responses that name
+--                                         none); NULL on the others
 --   is_total                     BOOLEAN  the totals row
+--   is_breakdown                 BOOLEAN  a breakdown row: one model's share of the row above it
 --   sessions                     BIGINT   sessions with a response counted in the row
 --   responses                    BIGINT   API responses
 --   input_tokens                 BIGINT
@@ -114,6 +116,7 @@ final as (
         case when is_total then null else key end as key,
         case when is_breakdown then model end as model,
         is_total,
+        is_breakdown,
         sessions,
         responses,
         input_tokens,
@@ -127,12 +130,11 @@ final as (
         strftime(last_local, '%Y-%m-%d %H:%M:%S') as last_at,
         -- The place of a row: its key's (a session's by its first response), then its models'.
         min(case when $period = 'session' then strftime(first_local, '%Y-%m-%d %H:%M:%S.%f') || key else key end)
-            over (partition by key) as place,
-        is_breakdown
+            over (partition by key) as place
     from grouped
     where not is_breakdown or ($breakdown and $period <> 'model')
 )
 
-select * exclude (place, is_breakdown)
+select * exclude (place)
 from final
 order by is_total, place nulls last, key nulls last, is_breakdown, cost_usd desc nulls first, model

@@ -423,6 +423,38 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     expect(exact.stdout).toBe('cost_usd\r\n22500000000.005000000\r\n');
   });
 
+  it('a cost no double holds to the cent is its exact decimal in json, csv and markdown ($225179981368524.83 had printed …524.84)', async () => {
+    const args = ['usage', '--transcripts', fixture('cost-past-cents'), '--timezone', 'UTC'];
+    const json = JSON.parse((await cli([...args, '-f', 'json'], { env: HOME })).stdout) as { cost_usd: unknown }[];
+    expect(json.map((r) => r.cost_usd)).toEqual(['225179981368524.830000000', '225179981368524.830000000']);
+    expect((await cli([...args, '-f', 'csv'], { env: HOME })).stdout).toContain(',225179981368524.830000000,');
+    expect((await cli([...args, '-f', 'markdown'], { env: HOME })).stdout).toContain('| $225179981368524.8300 |');
+  });
+
+  it('a response that names no model: "(no model)" in the model report, "(none)" under --breakdown, and is_breakdown tells its row apart', async () => {
+    const args = ['--transcripts', fixture('no-model'), '--timezone', 'UTC'];
+    const model = await cli(['usage', 'model', ...args, '-f', 'markdown'], { env: HOME });
+    expect(model.stdout.split('\n').filter((l) => l.startsWith('| ('))).toEqual([
+      expect.stringMatching(/^\| \(no model\) \| 1 \| 1 \| 1 \| 5 \|/),
+    ]);
+    const md = await cli(['usage', '--breakdown', ...args, '-f', 'markdown'], { env: HOME });
+    expect(
+      md.stdout
+        .split('\n')
+        .slice(2, 5)
+        .map((l) => l.split(' | ').slice(0, 2).join(' | ')),
+    ).toEqual(['| 2026-03-01 | ', '|  | (none)', '|  | claude-opus-4-5']);
+    const csv = await cli(['usage', '--breakdown', ...args, '-f', 'csv'], { env: HOME });
+    expect(csv.stdout.split('\r\n').map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+      'key,model,is_total,is_breakdown',
+      '2026-03-01,,false,false',
+      '2026-03-01,,false,true',
+      '2026-03-01,claude-opus-4-5,false,true',
+      ',,true,false',
+      '',
+    ]);
+  });
+
   it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {
     const table = (price: number) =>
       JSON.stringify({

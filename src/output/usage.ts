@@ -42,7 +42,7 @@ export function formatUsage(
   const columns: Column[] = [
     { key: 'key', title: wide ? 'key' : KEY_TITLE[report] },
     ...(options.breakdown && report !== 'model' ? [{ key: 'model' }] : []),
-    ...(wide ? [{ key: 'is_total' }] : []),
+    ...(wide ? [{ key: 'is_total' }, ...(options.breakdown && report !== 'model' ? [{ key: 'is_breakdown' }] : [])] : []),
     ...(report === 'session'
       ? [
           { key: 'first_at', title: 'first' },
@@ -57,15 +57,25 @@ export function formatUsage(
   ];
   const cells = (r: Row): Record<string, Cell> => {
     const c: Record<string, Cell> = Object.fromEntries(columns.map((col) => [col.key, cellOf(r[col.key])]));
-    if (!wide && r.is_total) c.key = 'Total';
-    // Responses whose line had no timestamp (or one DuckDB cannot read) fall on no date.
-    else if (!wide && r.key === null && r.model === null) c.key = '(no timestamp)';
-    // A breakdown row shows its model alone, under the row it breaks down.
-    if (!wide && r.model !== null) c.key = '';
+    if (wide) return c;
+    // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
+    if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
+    // Responses with no timestamp (or one DuckDB cannot read) fall on no date; with no model, project or session, on none.
+    if (r.key === null) c.key = r.is_total ? 'Total' : NO_KEY[report];
     return c;
   };
   return tabulate(format, columns, rows, { cells, json: (r) => r, style: options.style });
 }
+
+/** The label of a row whose key is NULL: what its responses do not say. */
+const NO_KEY: Record<UsageReport, string> = {
+  daily: '(no timestamp)',
+  weekly: '(no timestamp)',
+  monthly: '(no timestamp)',
+  session: '(no session)',
+  project: '(no project)',
+  model: '(no model)',
+};
 
 /** Each spawn's transcript-derived usage beside its envelope's. */
 export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: TableStyle = {}): string {
