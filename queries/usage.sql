@@ -33,6 +33,8 @@
 --   unpriced                     BIGINT   responses whose model has no price
 --   first_at                     VARCHAR  the row's first response, YYYY-MM-DD HH:MM:SS in timezone
 --   last_at                      VARCHAR  the row's last response, likewise
+--   undated_left_out             BIGINT   on the totals row: responses with no timestamp that since or
+--                                         until left out (a bound cannot place them); NULL on the others
 -- order:   key (sessions by first_at), each row's models by cost, the totals row last
 -- A response is placed by its first timestamp.
 
@@ -65,6 +67,13 @@ bounds as (
         case when $until <> '' and until_at is null
              then error('until: not a date or timestamp DuckDB reads: ' || $until) else until_at end as until_at
     from given
+),
+
+-- Responses with no timestamp cannot be placed within a bound: a bound leaves them out, and says how many.
+left_out as (
+    select count(*) as undated
+    from transcript_messages as m, bounds as b
+    where m.first_timestamp is null and (b.since_at is not null or b.until_at is not null)
 ),
 
 counted as (
@@ -128,6 +137,7 @@ final as (
         unpriced,
         strftime(first_local, '%Y-%m-%d %H:%M:%S') as first_at,
         strftime(last_local, '%Y-%m-%d %H:%M:%S') as last_at,
+        case when is_total then (select undated from left_out) end as undated_left_out,
         -- The place of a row: its key's (a session's by its first response), then its models'.
         min(case when $period = 'session' then strftime(first_local, '%Y-%m-%d %H:%M:%S.%f') || key else key end)
             over (partition by key) as place

@@ -798,6 +798,28 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     });
   });
 
+  it('a bound leaves the undated responses out and says how many, in every report (99% of the cost had gone in silence)', async () => {
+    for (const [report, bound] of [
+      ['daily', '--since'],
+      ['model', '--until'],
+    ]) {
+      const r = await cli(
+        ['usage', report!, '--transcripts', fixture('no-timestamp'), '--timezone', 'UTC', bound!, '2026-03-01', '-f', 'json'],
+        {
+          env: HOME,
+        },
+      );
+      expect(r.stderr).toBe(
+        'omg-evidence: warning: 2 response(s) have no timestamp: --since or --until left them out, as neither can place them\n',
+      );
+      const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+      expect(rows.map((row) => [row.is_total, row.responses, row.undated_left_out])).toEqual([
+        [false, 1, null],
+        [true, 1, 2],
+      ]);
+    }
+  });
+
   it('a mistyped report is a usage error, not a probe without transcripts', async () => {
     expect(await cli(['usage', 'week'], { env: HOME })).toEqual({
       code: 2,

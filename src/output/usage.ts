@@ -110,10 +110,13 @@ function cellOf(v: unknown): Cell {
 }
 
 /**
- * The warning for responses that fall on no date (their line has no timestamp DuckDB reads), in a
- * report by date; null when there are none.
+ * The warning for responses that fall on no date (their line has no timestamp DuckDB reads): those a bound
+ * left out, in any report, else those of a report by date; null when there are none.
  */
 export function undatedWarning(rows: Row[], report: UsageReport): string | null {
+  const total = rows.find((r) => r.is_total);
+  if (Number(total?.undated_left_out) > 0)
+    return `${total!.undated_left_out} response(s) have no timestamp: --since or --until left them out, as neither can place them`;
   if (!['daily', 'weekly', 'monthly'].includes(report)) return null;
   const undated = rows.find((r) => r.key === null && !r.is_total && r.model === null);
   if (!undated) return null;
