@@ -455,6 +455,25 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     ]);
   });
 
+  it("lines of one response that name different models are counted once, under the final line's, with a warning naming a line", async () => {
+    const dir = fixture('mixed-models');
+    const r = await cli(['usage', 'model', '--transcripts', dir, '--timezone', 'UTC', '-f', 'csv'], { env: HOME });
+    expect(r.stdout.split('\r\n')[1]).toBe('claude-haiku-4-5,false,1,1,10,200,0,0,210,0.00101,0');
+    expect(r.stderr).toBe(
+      `omg-evidence: warning: ${dir}/-work-demo/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: the lines of a response (one message.id) name different models: each is counted once, under the model of its final line\n`,
+    );
+    // The flag that found it is not a column of the view.
+    const cols = await cli([
+      'sql',
+      '--transcripts',
+      dir,
+      '-f',
+      'csv',
+      "select count(*) from information_schema.columns where column_name = 'mixed_models'",
+    ]);
+    expect(cols.stdout).toBe('count_star()\r\n0\r\n');
+  });
+
   it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {
     const table = (price: number) =>
       JSON.stringify({

@@ -61,7 +61,9 @@ snapshots as (
            bool_or(is_sidechain) as any_sidechain,
            max(agent_id) as any_agent,
            max(nullif(request_id, '')) as any_request,
-           count(*) as n_lines
+           count(*) as n_lines,
+           -- Lines of one response that name different models (an id reused): messages.ts warns, then drops this.
+           min(model) <> max(model) as mixed_models
     from lines
     group by k_id, k_request, k_file, k_line
 )
@@ -96,7 +98,8 @@ select s.first.session_id,
        end as cost_usd,
        s.n_lines as lines,
        fl.file,
-       s.f.rec
+       s.f.rec,
+       s.mixed_models
 from snapshots as s
 join files as fl on fl.file_no = s.f.file_no
 left join model_prices as p on p.model = omg_price_key(s.f.model)

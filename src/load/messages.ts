@@ -9,6 +9,7 @@ import { displayPath, namedFile, packageRoot } from '../base/paths.js';
 import type { Database } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { pathList } from '../db/sql-text.js';
+import { physicalLine } from './jsonl.js';
 import { recordError } from './validate.js';
 
 /** The price table that ships with the package. */
@@ -66,10 +67,19 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
       'no total can hold them; no Claude Code session counts so many tokens',
     );
   }
+  const mixed = (await db.query(readSql('transcripts/mixed-models'), undefined, 'building the transcript messages')).rows[0];
+  await db.exec('alter table transcript_messages drop column mixed_models');
   if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
   const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
-  return unpriced.map(
-    (r) =>
-      `no price for model ${r.model} in ${displayPath(pricing)}: the cost of its ${r.responses} response(s) is left empty (null); --pricing FILE can price it`,
-  );
+  return [
+    ...(mixed
+      ? [
+          `${displayPath(String(mixed.abs))}:${physicalLine(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its final line`,
+        ]
+      : []),
+    ...unpriced.map(
+      (r) =>
+        `no price for model ${r.model} in ${displayPath(pricing)}: the cost of its ${r.responses} response(s) is left empty (null); --pricing FILE can price it`,
+    ),
+  ];
 }
