@@ -47,7 +47,7 @@ describe('init', () => {
     expect(census.stderr).toBe('');
     expect(census.stdout).toBe(
       'probe,seq,arm,phase,session_id,status,exit_code,tools,artifacts,markers,skills,note,forgeable\r\n' +
-        'my-probe,1,EXAMPLE,A,00000000-0000-4000-8000-000000000001,counted,0,"{""Bash"":1}",,,,,\r\n',
+        'my-probe,1,EXAMPLE,A,00000000-0000-4000-8000-000000000001,counted,0,"{""Bash"":1}",[],[],[],,[]\r\n',
     );
     expect(census.code).toBe(0);
 
