@@ -1,6 +1,6 @@
 /** The sessions' charts of a report (issue #20): usage per day, tools per project, top skills. */
 import type { Row } from '../base/shapes.js';
-import { type Chart, coded, colours, hbar, labelOf, nameField, spec } from './charts.js';
+import { byOrder, type Chart, coded, colours, hbar, labelOf, nameField, orderField, spec } from './charts.js';
 
 /** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
 export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
@@ -11,9 +11,7 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
       model: r.model,
       value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
     }));
-  const { values, names, keys } = coded(rows, ['day', 'model']);
-  const days = keys.day!;
-  const models = keys.model!;
+  const { values, names } = coded(rows, ['day', 'model']);
   const title = what === 'tokens' ? 'Tokens per day, by model' : 'Cost per day, by model';
   const description =
     what === 'tokens'
@@ -26,20 +24,26 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
     description,
     spec: spec(title, description, {
       height: 220,
-      data: { values: values.map((r) => ({ ...r, _stack: models.indexOf(String(r.model)) })) },
+      data: { values },
       mark: { type: 'bar' },
       encoding: {
-        x: { field: 'day', type: 'ordinal', title: 'day (UTC)', sort: days, axis: { labelAngle: -45, labelExpr: labelOf('day') } },
+        x: {
+          field: 'day',
+          type: 'ordinal',
+          title: 'day (UTC)',
+          sort: byOrder('day'),
+          axis: { labelAngle: -45, labelExpr: labelOf('day') },
+        },
         y: { field: 'value', type: 'quantitative', aggregate: 'sum', title: yTitle, axis: { format: what === 'cost' ? '$,.2f' : '~s' } },
         color: {
           field: 'model',
           type: 'nominal',
           title: 'model',
-          scale: colours(models),
-          sort: models,
+          scale: colours(),
+          sort: byOrder('model'),
           legend: { labelExpr: labelOf('model') },
         },
-        order: { field: '_stack', type: 'quantitative' },
+        order: { field: orderField('model'), type: 'quantitative' },
         tooltip: [
           { field: nameField('day'), type: 'nominal', title: 'day (UTC)' },
           { field: nameField('model'), type: 'nominal', title: 'model' },

@@ -49,8 +49,17 @@ export function spec(title: string, description: string, body: Record<string, un
   return { title, description, width: WIDTH, config: CONFIG, ...body };
 }
 
-/** A colour scale that gives `domain`, in order, the palette's colours (so "Unknown skill" is always the same one). */
-export const colours = (domain: string[]) => ({ domain, range: domain.map((_, i) => PALETTE[i % PALETTE.length]) });
+/**
+ * A field's categories in the order coded() gave them, by the number beside each key: vega-lite compiles a
+ * sort by an array of keys into one nested expression, which overflowed vega's parser past ~985 keys.
+ */
+export const byOrder = (f: string) => ({ field: orderField(f), op: 'min' });
+
+/**
+ * A colour scale over a field sorted byOrder: its domain is the keys in that order, so the key at index i
+ * has the palette's colour i (and "Unknown skill" is always the same one).
+ */
+export const colours = () => ({ range: [...PALETTE] });
 
 const distinct = (values: unknown[]) => [...new Set(values.map(String))];
 
@@ -60,27 +69,30 @@ const distinct = (values: unknown[]) => [...new Set(values.map(String))];
  * category is a generated key, c0, c1…, in first-seen order; its real name is a field beside it (for
  * the marks' descriptions) and a dataset the axis and legend labels look the key up in.
  */
-export function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<string, string[]>; keys: Record<string, string[]> } {
+export function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<string, string[]> } {
   const names: Record<string, string[]> = {};
-  const keys: Record<string, string[]> = {};
+  const index: Record<string, Map<string, number>> = {};
   for (const f of new Set(fields)) {
     names[f] = distinct(rows.map((r) => r[f]));
-    keys[f] = names[f].map((_, i) => `c${i}`);
+    index[f] = new Map(names[f].map((n, i) => [n, i]));
   }
   const values = rows.map((r) => {
     const v: Row = { ...r };
     for (const f of fields) {
-      v[f] = keys[f]![names[f]!.indexOf(String(r[f]))]!;
+      const i = index[f]!.get(String(r[f]))!;
+      v[f] = `c${i}`;
       v[nameField(f)] = String(r[f]);
+      v[orderField(f)] = i;
     }
     return v;
   });
   // The labels show control characters as pictures: a NUL is not written into the SVG.
   const shown = Object.fromEntries(Object.entries(names).map(([f, ns]) => [f, ns.map(visibleControls)]));
-  return { values, names: shown, keys };
+  return { values, names: shown };
 }
 
 export const nameField = (f: string) => `${f}_name`;
+export const orderField = (f: string) => `${f}_order`;
 
 /** The label of a coded key: its name, from the dataset coded() made (the key's number is its index). */
 export const labelOf = (f: string) => `data('names_${f}')[toNumber(slice(datum.value, 1))].name`;
@@ -100,7 +112,7 @@ interface HBar {
 /** Horizontal bars, stacked by `colour` when given: the shape of most of the report's charts. */
 export function hbar(c: HBar): Chart {
   const fields = c.colour ? [c.y.field, c.colour.field] : [c.y.field];
-  const { values, names, keys } = coded(c.rows, fields);
+  const { values, names } = coded(c.rows, fields);
   const x = {
     field: c.x.field,
     type: 'quantitative',
@@ -113,7 +125,7 @@ export function hbar(c: HBar): Chart {
       field: c.y.field,
       type: 'nominal',
       title: c.y.title,
-      sort: keys[c.y.field],
+      sort: byOrder(c.y.field),
       axis: { labelLimit: 320, labelExpr: labelOf(c.y.field) },
     },
     x,
@@ -124,18 +136,16 @@ export function hbar(c: HBar): Chart {
     ],
   };
   if (c.colour) {
-    const stack = keys[c.colour.field]!;
     encoding.color = {
       field: c.colour.field,
       type: 'nominal',
       title: c.colour.title,
-      scale: colours(stack),
-      sort: stack,
+      scale: colours(),
+      sort: byOrder(c.colour.field),
       legend: { labelExpr: labelOf(c.colour.field) },
     };
-    encoding.order = { field: '_stack', type: 'quantitative' };
+    encoding.order = { field: orderField(c.colour.field), type: 'quantitative' };
   } else encoding.color = { value: PALETTE[0] };
-  const stacked = values.map((r) => ({ ...r, _stack: c.colour ? Number(String(r[c.colour.field]).slice(1)) : 0 }));
   const columns = [
     { key: c.y.field, title: c.y.title },
     // Coloured by the category itself (cost by model), the column is shown once.
@@ -146,7 +156,7 @@ export function hbar(c: HBar): Chart {
     id: c.id,
     title: c.title,
     description: c.description,
-    spec: spec(c.title, c.description, { data: { values: stacked }, mark: { type: 'bar' }, encoding }),
+    spec: spec(c.title, c.description, { data: { values }, mark: { type: 'bar' }, encoding }),
     names,
     table: { columns, rows: c.rows },
   };
@@ -213,9 +223,7 @@ export function skillResolutionChart(rows: Row[]): Chart {
 /** Each spawn as a point at its start, one row per arm, coloured by phase (queries/spawn_times.sql). */
 export function spawnsOverTimeChart(rows: Row[]): Chart {
   const timed = rows.filter((r) => r.started_at !== null);
-  const { values, names, keys } = coded(timed, ['arm', 'phase']);
-  const arms = keys.arm!;
-  const phases = keys.phase!;
+  const { values, names } = coded(timed, ['arm', 'phase']);
   const title = 'Spawns over time, by phase';
   const description =
     'Each spawn at the time it started (UTC), on its arm’s row, coloured by phase; hollow points are pilots and void spawns.';
@@ -229,17 +237,24 @@ export function spawnsOverTimeChart(rows: Row[]): Chart {
       mark: { type: 'point', size: 70, strokeWidth: 2 },
       encoding: {
         x: { field: 'started_at', type: 'temporal', title: 'started (UTC, hh:mm)', scale: { type: 'utc' }, axis: { format: '%H:%M' } },
-        y: { field: 'arm', type: 'nominal', title: 'arm', sort: arms, axis: { labelExpr: labelOf('arm') } },
+        y: { field: 'arm', type: 'nominal', title: 'arm', sort: byOrder('arm'), axis: { labelExpr: labelOf('arm') } },
         color: {
           field: 'phase',
           type: 'nominal',
           title: 'phase',
-          scale: colours(phases),
-          sort: phases,
+          scale: colours(),
+          sort: byOrder('phase'),
           legend: { labelExpr: labelOf('phase') },
         },
         fill: {
-          condition: { test: "datum.status === 'counted'", field: 'phase', type: 'nominal', scale: colours(phases), legend: null },
+          condition: {
+            test: "datum.status === 'counted'",
+            field: 'phase',
+            type: 'nominal',
+            scale: colours(),
+            sort: byOrder('phase'),
+            legend: null,
+          },
           value: 'transparent',
         },
         tooltip: [

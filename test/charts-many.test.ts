@@ -1,0 +1,95 @@
+/**
+ * The charts over many categories and over what cannot be drawn (review s35a): a thousand arms drawn
+ * on one axis (vega-lite had compiled a sort by an array of keys into a nested expression that
+ * overflowed vega's parser's stack).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chartSvg } from '../src/output/chart-svg.js';
+import { perDayChart } from '../src/output/charts-sessions.js';
+import { cli } from './helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'omg-charts-many-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A valid probe of `n` registered arms, A-0…A-(n-1), of one spawn each with one Write call. */
+function manyArms(n: number): string {
+  const dir = join(tmp, `arms-${n}`);
+  mkdirSync(join(dir, 'tool_use'), { recursive: true });
+  mkdirSync(join(dir, 'registration', 'conjuncts'), { recursive: true });
+  const rows: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const session = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000001`;
+    const envelope = {
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      session_id: session,
+      total_cost_usd: 0.01,
+      permission_denials: [],
+    };
+    rows.push(
+      JSON.stringify({
+        seq: i + 1,
+        arm: `A-${i}`,
+        phase: 'A',
+        session_id: session,
+        mode: 'candidate',
+        argv_file: null,
+        plugin_dir: null,
+        started_at: '2026-08-12T14:01:00.000+09:00',
+        ended_at: '2026-08-12T14:01:30.000+09:00',
+        exit_code: 0,
+        claude_version: '2.1.228',
+        envelope,
+        artifacts: [],
+        markers: [],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'tool_use', `${session}.jsonl`),
+      `${JSON.stringify({ id: `toolu_${i}`, name: 'Write', input_keys: ['file_path'] })}\n`,
+    );
+  }
+  writeFileSync(join(dir, 'results.jsonl'), `${rows.join('\n')}\n`);
+  const prereg = [
+    { kind: 'budget', usd: 100, spawns: n },
+    ...rows.map((_, i) => ({ kind: 'arm', arm: `A-${i}`, phase: 'A', n: 1 })),
+    { kind: 'conjunct', n: 1, required: 'the arms ran', check: 'conjuncts/1-ran.sql' },
+  ];
+  writeFileSync(join(dir, 'registration', 'prereg.jsonl'), `${prereg.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'registration', 'conjuncts', '1-ran.sql'),
+    "-- 1-ran: conjunct 1, the arms ran.\n--\n-- reads:   spawns\n-- params:  probe\n-- returns: one row (holds BOOLEAN, result VARCHAR)\n\nselect count(*) > 0 as holds, format('{} spawn(s)', count(*)) as result\nfrom spawns\n",
+  );
+  return dir;
+}
+
+describe('a thousand categories', () => {
+  const probe = manyArms(1000);
+
+  it('report --html draws every chart of a probe of 1,000 arms, each arm on the axis', async () => {
+    const file = join(tmp, 'many.html');
+    const r = await cli(['report', probe, '--html', file]);
+    expect(r.stderr).toMatch(/^omg-evidence: report: .*many\.html written\n$/);
+    const html = readFileSync(file, 'utf8');
+    const costs = html.match(/<figure class="chart" id="p1-cost-by-arm">[\s\S]*?<\/svg>/)![0];
+    expect(costs).toContain('>A-0</text>');
+    expect(costs).toContain('>A-999</text>');
+  }, 60_000);
+
+  it("render's format=svg region of cost draws them too", async () => {
+    const doc = join(tmp, 'adr.md');
+    writeFileSync(doc, `# ADR\n\n<!-- omg-evidence:begin cost probe=arms-1000 format=svg -->\n<!-- omg-evidence:end -->\n`);
+    const r = await cli(['render', doc]);
+    expect(r.stderr).toMatch(/: 1 of 1 region\(s\) rewritten\n$/);
+    expect(readFileSync(join(tmp, 'adr.cost.svg'), 'utf8')).toContain('>A-999</text>');
+  }, 60_000);
+
+  it('tokens per day over 1,000 days draws each day', async () => {
+    const usage = Array.from({ length: 1000 }, (_, i) => ({ key: `day ${i}`, model: 'm', is_total: false, total_tokens: 1, cost_usd: 1 }));
+    expect(await chartSvg(perDayChart(usage, 'tokens'))).toContain('>day 999</text>');
+  });
+});
