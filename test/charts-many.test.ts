@@ -1,7 +1,8 @@
 /**
  * The charts over many categories and over what cannot be drawn (review s35a): a thousand arms drawn
  * on one axis (vega-lite had compiled a sort by an array of keys into a nested expression that
- * overflowed vega's parser's stack).
+ * overflowed vega's parser's stack); and values that are null, left out of what is drawn (summed into a
+ * stack they had made a priced bar zero-high) and said in the text alternative.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,5 +92,41 @@ describe('a thousand categories', () => {
   it('tokens per day over 1,000 days draws each day', async () => {
     const usage = Array.from({ length: 1000 }, (_, i) => ({ key: `day ${i}`, model: 'm', is_total: false, total_tokens: 1, cost_usd: 1 }));
     expect(await chartSvg(perDayChart(usage, 'tokens'))).toContain('>day 999</text>');
+  });
+});
+
+/** A figure of a report page: its drawn text, its text alternative and what it says when it draws nothing. */
+function figureOf(html: string, id: string) {
+  const f = html.match(new RegExp(`<figure class="chart" id="${id}">[\\s\\S]*?</figure>`))![0];
+  return {
+    svg: f.match(/<svg[\s\S]*<\/svg>/)?.[0] ?? null,
+    labels: [...f.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]),
+    alt: f.match(/<p class="alt" id="[^"]+">([^<]*)<\/p>/)![1],
+    none: f.match(/<p class="none">([^<]*)<\/p>/)?.[1] ?? null,
+  };
+}
+
+describe('values that are null', () => {
+  it("cost per day draws the priced model's cost under an unpriced one, and says what it leaves out", async () => {
+    const file = join(tmp, 'unpriced.html');
+    expect((await cli(['report', '--transcripts', join('test', 'fixtures', 'usage', 'unpriced'), '--html', file])).code).toBe(0);
+    const cost = figureOf(readFileSync(file, 'utf8'), 't-cost-per-day');
+    // One bar, of the priced model's $0.0026: 207 of the 220 pixels high, not zero.
+    expect(cost.svg).toMatch(/<path d="M[\d.]+,[\d.]+h14v207\.\d+h-14Z" fill="#0072B2"\/>/);
+    expect(cost.labels.filter((l) => l.startsWith('$'))).toEqual(['$0.0000', '$0.0005', '$0.0010', '$0.0015', '$0.0020', '$0.0025']);
+    expect(cost.labels).not.toContain('claude-imaginary-9');
+    expect(cost.alt).toBe(
+      'What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model. Not drawn: 1 row(s) of the table, 2 response(s) whose model has no price.',
+    );
+  });
+
+  it('cost by arm when no spawn has an envelope says there is nothing to draw, as a chart with no row does', async () => {
+    const file = join(tmp, 'no-envelope.html');
+    expect((await cli(['report', join('test', 'fixtures', 'probes', 'no-envelope'), '--html', file])).code).toBe(0);
+    const cost = figureOf(readFileSync(file, 'utf8'), 'p1-cost-by-arm');
+    expect([cost.svg, cost.none]).toEqual([null, 'Nothing to draw: no row has a value.']);
+    expect(cost.alt).toBe(
+      'What each arm&#39;s spawns cost, pilots and void spawns included, from their envelopes&#39; total_cost_usd. Not drawn: 2 row(s) of the table, with no cost (USD).',
+    );
   });
 });

@@ -66,6 +66,7 @@ describe('charts over hostile names', () => {
       title: 't',
       description: 'd',
       names: {},
+      empty: false,
       table: { columns: [], rows: [] },
       spec: {
         data: { values: [{ a: 1 }] },

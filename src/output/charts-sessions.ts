@@ -1,6 +1,19 @@
 /** The sessions' charts of a report (issue #20): usage per day, tools per project, top skills. */
 import type { Row } from '../base/shapes.js';
-import { byOrder, type Chart, coded, colours, hbar, labelOf, nameField, orderField, spec } from './charts.js';
+import {
+  byOrder,
+  type Chart,
+  coded,
+  colours,
+  hbar,
+  labelOf,
+  moneyFormat,
+  nameField,
+  notDrawn,
+  orderField,
+  spec,
+  valued,
+} from './charts.js';
 
 /** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
 export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
@@ -11,12 +24,13 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
       model: r.model,
       value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
     }));
-  const { values, names } = coded(rows, ['day', 'model']);
+  const drawn = valued(rows, 'value');
+  const { values, names } = coded(drawn, ['day', 'model']);
   const title = what === 'tokens' ? 'Tokens per day, by model' : 'Cost per day, by model';
   const description =
     what === 'tokens'
       ? 'Input, output and cache tokens of the sessions’ API responses per day (UTC), stacked by model.'
-      : 'What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model.';
+      : `What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model.${notDrawn(rows.length - drawn.length, `${unpriced(usage)} response(s) whose model has no price`)}`;
   const yTitle = what === 'tokens' ? 'tokens' : 'cost (USD)';
   return {
     id: `${what}-per-day`,
@@ -34,7 +48,13 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
           sort: byOrder('day'),
           axis: { labelAngle: -45, labelExpr: labelOf('day') },
         },
-        y: { field: 'value', type: 'quantitative', aggregate: 'sum', title: yTitle, axis: { format: what === 'cost' ? '$,.2f' : '~s' } },
+        y: {
+          field: 'value',
+          type: 'quantitative',
+          aggregate: 'sum',
+          title: yTitle,
+          axis: { format: what === 'cost' ? moneyFormat(values.map((r) => r.value)) : '~s' },
+        },
         color: {
           field: 'model',
           type: 'nominal',
@@ -60,8 +80,13 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
       rows,
     },
     names,
+    empty: values.length === 0,
   };
 }
+
+/** The unpriced responses of the breakdown rows with no cost (queries/usage.sql's unpriced). */
+const unpriced = (usage: Row[]) =>
+  usage.filter((r) => r.is_total !== true && r.model !== null && r.cost_usd === null).reduce((n, r) => n + Number(r.unpriced ?? 0), 0);
 
 /** Tool calls per project, stacked by tool (queries/tools_by_project.sql). */
 export function toolsPerProjectChart(rows: Row[]): Chart {

@@ -21,6 +21,8 @@ export interface Chart {
   spec: Record<string, unknown>;
   /** The real names behind each coded field's keys (c0, c1…), in key order: the datasets the labels read. */
   names: Record<string, string[]>;
+  /** Whether no row has a value to draw (none at all, or all null): the page then says so, and draws no empty frame. */
+  empty: boolean;
   /** The chart's numbers as a table, for readers who cannot see it (and for print). */
   table: { columns: { key: string; title: string; right?: boolean; money?: boolean }[]; rows: Row[] };
 }
@@ -62,6 +64,25 @@ export const byOrder = (f: string) => ({ field: orderField(f), op: 'min' });
 export const colours = () => ({ range: [...PALETTE] });
 
 const distinct = (values: unknown[]) => [...new Set(values.map(String))];
+
+/**
+ * The rows that have a value in `field`: a null is not drawn (summed into a stack it had made a priced
+ * model's bar zero-high). The text alternative says how many are left out, as `notDrawn` writes.
+ */
+export const valued = (rows: Row[], field: string) => rows.filter((r) => r[field] !== null && r[field] !== undefined);
+
+/**
+ * A money axis's format: cents, or as many decimals as the largest value needs to show its ticks apart
+ * (responses of $0.0026 had an axis of $0.00 at every tick).
+ */
+export function moneyFormat(values: unknown[]): string {
+  const max = Math.max(0, ...values.map((v) => Math.abs(Number(v))).filter(Number.isFinite));
+  const decimals = max > 0 ? Math.min(8, Math.max(2, Math.ceil(-Math.log10(max)) + 1)) : 2;
+  return `$,.${decimals}f`;
+}
+
+/** What a chart's description adds when some of its table's rows have no value and are not drawn. */
+export const notDrawn = (rows: number, why: string) => (rows === 0 ? '' : ` Not drawn: ${rows} row(s) of the table, ${why}.`);
 
 /**
  * Names written by whoever made the evidence never reach vega as keys or expression text: vega reads
@@ -112,13 +133,15 @@ interface HBar {
 /** Horizontal bars, stacked by `colour` when given: the shape of most of the report's charts. */
 export function hbar(c: HBar): Chart {
   const fields = c.colour ? [c.y.field, c.colour.field] : [c.y.field];
-  const { values, names } = coded(c.rows, fields);
+  const drawn = valued(c.rows, c.x.field);
+  const { values, names } = coded(drawn, fields);
+  const description = `${c.description}${notDrawn(c.rows.length - drawn.length, `with no ${c.x.title}`)}`;
   const x = {
     field: c.x.field,
     type: 'quantitative',
     aggregate: 'sum',
     title: c.x.title,
-    ...(c.x.money ? { axis: { format: '$,.2f' } } : { axis: { format: ',d', tickMinStep: 1 } }),
+    ...(c.x.money ? { axis: { format: moneyFormat(values.map((r) => r[c.x.field])) } } : { axis: { format: ',d', tickMinStep: 1 } }),
   };
   const encoding: Record<string, unknown> = {
     y: {
@@ -155,9 +178,10 @@ export function hbar(c: HBar): Chart {
   return {
     id: c.id,
     title: c.title,
-    description: c.description,
-    spec: spec(c.title, c.description, { data: { values }, mark: { type: 'bar' }, encoding }),
+    description,
+    spec: spec(c.title, description, { data: { values }, mark: { type: 'bar' }, encoding }),
     names,
+    empty: values.length === 0,
     table: { columns, rows: c.rows },
   };
 }
@@ -277,5 +301,6 @@ export function spawnsOverTimeChart(rows: Row[]): Chart {
       rows: timed,
     },
     names,
+    empty: timed.length === 0,
   };
 }

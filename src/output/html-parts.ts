@@ -107,10 +107,11 @@ export async function figure(chart: Chart, prefix: string): Promise<string> {
   const id = `${prefix}-${chart.id}`;
   // The SVG is an image with a name and a description a screen reader reads.
   const labelled = svg.replace(/^<svg /, `<svg role="img" aria-labelledby="${id}-t" aria-describedby="${id}-d" `);
-  const empty = chart.table.rows.length === 0;
+  // A chart whose every value is null draws no empty frame: it says so, as one with no row does.
+  const none = chart.table.rows.length === 0 ? 'no row' : 'no row has a value';
   return `<figure class="chart" id="${id}">
 <figcaption class="vh" id="${id}-t">${esc(chart.title)}</figcaption>
-${empty ? '<p class="none">Nothing to draw: no row.</p>' : labelled}
+${chart.empty ? `<p class="none">Nothing to draw: ${none}.</p>` : labelled}
 <p class="alt" id="${id}-d">${esc(chart.description)}</p>
 <details><summary>The numbers</summary>
 ${table(chart.table.columns, chart.table.rows)}
