@@ -172,7 +172,7 @@ describe('element ids', () => {
 });
 
 describe('bidi and control characters', () => {
-  it('a right-to-left override in a probe or tool name turns only that name (it is in a <bdi>), and NUL or ESC are shown as pictures', async () => {
+  it('a right-to-left override in a probe or tool name is shown as its code point, as the terminal shows it, and NUL or ESC as pictures', async () => {
     const probe = join(tmp, 'rlo\u202Eprobe');
     cpSync(bundled, probe, { recursive: true });
     const uses = join(probe, 'tool_use');
@@ -182,16 +182,23 @@ describe('bidi and control characters', () => {
     }
     const r = await report([probe], 'rlo.html');
     expect(r.code).toBe(0);
-    expect(r.html).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
-    expect(r.html).toContain('Ba\u2400sh\u241b\u202Ex');
-    expect(r.html).toContain('<bdi>rlo\u202Eprobe</bdi>');
-    // Outside <bdi>s, the SVGs' own text elements, the tab's title and attributes, no override is left to turn the page.
-    const outside = r.html
-      .replace(/<bdi>[^<]*<\/bdi>/g, '')
-      .replace(/<text[^>]*>[^<]*<\/text>/g, '')
-      .replace(/<title>[^<]*<\/title>/g, '')
-      .replace(/<[^>]+>/g, '');
-    expect(outside).not.toContain('\u202E');
+    expect(r.html).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202E]/);
+    expect(r.html).toContain('<bdi>Ba\u2400sh\u241b⟨U+202E⟩x</bdi>');
+    expect(r.html).toContain('>Ba\u2400sh\u241b⟨U+202E⟩x</text>');
+    expect(r.html).toContain('<bdi>rlo⟨U+202E⟩probe</bdi>');
+  });
+
+  it('an arm renamed K-\\u202eMF is not K-FM on the page: its tables and chart labels show K-⟨U+202E⟩MF', async () => {
+    const probe = join(tmp, 'lookalike');
+    cpSync(bundled, probe, { recursive: true });
+    const results = join(probe, 'results.jsonl');
+    writeFileSync(results, readFileSync(results, 'utf8').replaceAll('"arm":"K-FM"', '"arm":"K-\\u202eMF"'));
+    const r = await report([probe], 'lookalike.html');
+    expect(r.code).toBe(0);
+    expect(r.html).toContain('<th scope="row"><bdi>K-⟨U+202E⟩MF</bdi></th>');
+    const arms = r.html.match(/<figure class="chart" id="p1-cost-by-arm">[\s\S]*?<\/svg>/)![0];
+    expect(arms).toContain('>K-⟨U+202E⟩MF</text>');
+    expect(r.html).not.toContain('\u202E');
   });
 });
 

@@ -4,7 +4,7 @@
  * chart only maps them to marks.
  */
 import type { Row } from '../base/shapes.js';
-import { visibleControls } from './shown.js';
+import { displayed } from './shown.js';
 
 /**
  * One accessible categorical palette, used by every chart: Okabe & Ito's colour-blind-safe set, with
@@ -107,8 +107,8 @@ export function coded(rows: Row[], fields: string[]): { values: Row[]; names: Re
     }
     return v;
   });
-  // The labels show control characters as pictures: a NUL is not written into the SVG.
-  const shown = Object.fromEntries(Object.entries(names).map(([f, ns]) => [f, ns.map(visibleControls)]));
+  // The labels read as the terminal shows them: a NUL or U+FFFF is not written into the SVG, and an override is seen.
+  const shown = Object.fromEntries(Object.entries(names).map(([f, ns]) => [f, ns.map(displayed)]));
   return { values, names: shown };
 }
 

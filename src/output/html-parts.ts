@@ -5,7 +5,7 @@ import type { CensusRow, ForgeableRow } from './census-block.js';
 import { chartSvg } from './chart-svg.js';
 import type { Chart } from './charts.js';
 import { dollars } from './formats.js';
-import { visibleControls } from './shown.js';
+import { displayed } from './shown.js';
 import type { Verdict } from './verdict.js';
 
 /** Everything one probe's part of the page shows, as the facade gathers it. */
@@ -52,17 +52,20 @@ export interface ReportInput {
   version: string;
 }
 
-/** Text as HTML: safe in element content and in quoted attribute values; control characters shown, not written. */
+/**
+ * Text as HTML: safe in element content and in quoted attribute values; shown as the terminal shows it
+ * (displayed): controls as pictures, an override or U+FFFF as its code point, so K-⟨U+202E⟩MF is not K-FM.
+ */
 export function esc(value: unknown): string {
-  return visibleControls(String(value ?? '')).replace(
+  return displayed(String(value ?? '')).replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 }
 
 /**
- * Text from the evidence, where it sits in prose or a cell: isolated, so that a right-to-left override
- * in a name (U+202E) turns only that name, never the page's text around it.
+ * Text from the evidence, where it sits in prose or a cell: isolated, so that a name in a right-to-left
+ * script turns only itself, never the page's text around it (an override is shown as its code point).
  */
 export const bdi = (value: unknown): string => `<bdi>${esc(value)}</bdi>`;
 
