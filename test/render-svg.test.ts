@@ -20,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { displayed } from '../src/output/shown.js';
 import { binPath, bundled, cli } from './helpers.js';
 
 const temps: string[] = [];
@@ -76,6 +77,22 @@ describe('render format=svg', () => {
         .filter((f) => f.endsWith('.tmp'))
         .map((f) => readFileSync(join(dirname(svg), f), 'utf8')),
     ).toEqual(['theirs\n']);
+  });
+
+  it('a tool named with U+FFFF or U+FFFE is labelled by code points: the SVG is well-formed XML', async () => {
+    const { doc, svg, dir } = scratch('arms probe=probe format=svg');
+    const uses = join(dir, 'probe', 'tool_use');
+    for (const f of readdirSync(uses).filter((n) => n.endsWith('.jsonl'))) {
+      const path = join(uses, f);
+      writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"name":"Bash"', '"name":"B\\uffffa\\ufffesh"'));
+    }
+    expect((await cli(['render', doc])).code).toBe(0);
+    const chart = readFileSync(svg, 'utf8');
+    // XML 1.0's Char: what a document may hold at all.
+    expect(chart.match(/[^\t\n\r\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu)).toBeNull();
+    expect(chart).toContain('>B⟨U+FFFF⟩a⟨U+FFFE⟩sh</text>');
+    // The loader refuses a lone surrogate in JSON; a name that held one would be shown so too.
+    expect(displayed('a\ud800b\udfff')).toBe('a⟨U+D800⟩b⟨U+DFFF⟩');
   });
 
   it('an SVG checked out with CRLF line endings (git core.autocrlf) is current, not edited by hand', async () => {

@@ -13,10 +13,11 @@ export const visibleControls = (s: string): string =>
 /**
  * Text with its invisible characters (format, default-ignorable, C1) as code points in non-ASCII
  * brackets (`⟨U+202E⟩`): an override turns a terminal's line around, a zero-width space makes two arms one.
+ * Noncharacters (U+FFFF) and lone surrogates too: no XML may hold them, and an SVG that did was refused.
  */
 export const visibleFormat = (s: string): string =>
   s.replace(
-    /[\p{Cf}\p{Default_Ignorable_Code_Point}\u0080-\u009f]/gu,
+    /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}\u0080-\u009f]/gu,
     (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
   );
 
