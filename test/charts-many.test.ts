@@ -2,13 +2,15 @@
  * The charts over many categories and over what cannot be drawn (review s35a): a thousand arms drawn
  * on one axis (vega-lite had compiled a sort by an array of keys into a nested expression that
  * overflowed vega's parser's stack); and values that are null, left out of what is drawn (summed into a
- * stack they had made a priced bar zero-high) and said in the text alternative.
+ * stack they had made a priced bar zero-high) and said in the text alternative; and more categories
+ * than the palette's eight colours, the seven largest coloured and the rest one "(n others)".
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chartSvg } from '../src/output/chart-svg.js';
+import { costByModelChart } from '../src/output/charts.js';
 import { perDayChart } from '../src/output/charts-sessions.js';
 import { cli } from './helpers.js';
 
@@ -128,5 +130,71 @@ describe('values that are null', () => {
     expect(cost.alt).toBe(
       'What each arm&#39;s spawns cost, pilots and void spawns included, from their envelopes&#39; total_cost_usd. Not drawn: 2 row(s) of the table, with no cost (USD).',
     );
+  });
+});
+
+/** The fill colours of a chart's bars (the legend's symbols are paths of their own, not counted). */
+const barColours = (svg: string) => [...svg.matchAll(/<path d="M[^"]*h[\d.]+v[\d.]+h-[\d.]+Z" fill="(#[0-9A-F]{6})"\/>/g)].map((m) => m[1]);
+
+describe('more categories than colours', () => {
+  it('nine tools in one arm: the seven most called keep a colour each, the other two are one, and the table has all nine', async () => {
+    const file = join(tmp, 'nine-tools.html');
+    expect((await cli(['report', join('test', 'fixtures', 'probes', 'nine-tools'), '--html', file])).code).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    const tools = figureOf(html, 'p1-tools-per-arm');
+    const colours = barColours(tools.svg!);
+    expect([colours.length, new Set(colours).size]).toEqual([8, 8]);
+    expect(tools.labels.slice(tools.labels.indexOf('arm') + 1, -2)).toEqual([
+      'Tool1',
+      'Tool2',
+      'Tool3',
+      'Tool4',
+      'Tool5',
+      'Tool6',
+      'Tool7',
+      '(2 others)',
+    ]);
+    expect(tools.alt).toBe(
+      'Tool calls of each arm over its spawns (pilots excepted), stacked by tool; arms in registration order. Coloured: the seven with the most, the other 2 together as (2 others); the table has each.',
+    );
+    const table = html.match(/<figure class="chart" id="p1-tools-per-arm">[\s\S]*?<\/figure>/)![0].match(/<tbody>[\s\S]*<\/tbody>/)![0];
+    expect([...table.matchAll(/<bdi>(Tool\d)<\/bdi>/g)].map((m) => m[1])).toEqual([
+      'Tool1',
+      'Tool2',
+      'Tool3',
+      'Tool4',
+      'Tool5',
+      'Tool6',
+      'Tool7',
+      'Tool8',
+      'Tool9',
+    ]);
+  });
+
+  it('cost by nine models: each model its bar on the axis, no two bars of one colour but the two in (2 others)', async () => {
+    const chart = costByModelChart(Array.from({ length: 9 }, (_, i) => ({ model: `m${i}`, cost_usd: 9 - i })));
+    const svg = await chartSvg(chart);
+    for (let i = 0; i < 9; i++) expect(svg).toContain(`>m${i}</text>`);
+    const colours = barColours(svg);
+    expect(colours).toHaveLength(9);
+    expect(new Set(colours.slice(0, 7)).size).toBe(7);
+    expect(colours[7]).toBe(colours[8]);
+    expect(colours.slice(0, 7)).not.toContain(colours[7]);
+    expect(svg).toContain('>(2 others)</text>');
+  });
+
+  it('tokens per day by nine models: eight colours, the last the two smallest models', async () => {
+    const usage = Array.from({ length: 9 }, (_, i) => ({
+      key: '2026-01-01',
+      model: `m${i}`,
+      is_total: false,
+      total_tokens: 9 - i,
+      cost_usd: 1,
+    }));
+    const svg = await chartSvg(perDayChart(usage, 'tokens'));
+    expect(new Set(barColours(svg)).size).toBe(8);
+    expect(svg).toContain('>m6</text>');
+    expect(svg).not.toContain('>m7</text>');
+    expect(svg).toContain('>(2 others)</text>');
   });
 });

@@ -1,19 +1,7 @@
 /** The sessions' charts of a report (issue #20): usage per day, tools per project, top skills. */
 import type { Row } from '../base/shapes.js';
-import {
-  byOrder,
-  type Chart,
-  coded,
-  colours,
-  hbar,
-  labelOf,
-  moneyFormat,
-  nameField,
-  notDrawn,
-  orderField,
-  spec,
-  valued,
-} from './charts.js';
+import { byOrder, capped, coded, labelOf, nameField, orderField } from './chart-keys.js';
+import { type Chart, colours, hbar, moneyFormat, notDrawn, spec, valued } from './charts.js';
 
 /** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
 export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
@@ -25,12 +13,13 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
       value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
     }));
   const drawn = valued(rows, 'value');
-  const { values, names } = coded(drawn, ['day', 'model']);
+  const models = capped(drawn, 'model', (r) => Number(r.value));
+  const { values, names } = coded(models.rows, ['day', 'model']);
   const title = what === 'tokens' ? 'Tokens per day, by model' : 'Cost per day, by model';
   const description =
     what === 'tokens'
-      ? 'Input, output and cache tokens of the sessions’ API responses per day (UTC), stacked by model.'
-      : `What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model.${notDrawn(rows.length - drawn.length, `${unpriced(usage)} response(s) whose model has no price`)}`;
+      ? `Input, output and cache tokens of the sessions’ API responses per day (UTC), stacked by model.${models.note}`
+      : `What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model.${models.note}${notDrawn(rows.length - drawn.length, `${unpriced(usage)} response(s) whose model has no price`)}`;
   const yTitle = what === 'tokens' ? 'tokens' : 'cost (USD)';
   return {
     id: `${what}-per-day`,
@@ -67,7 +56,7 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
         tooltip: [
           { field: nameField('day'), type: 'nominal', title: 'day (UTC)' },
           { field: nameField('model'), type: 'nominal', title: 'model' },
-          { field: 'value', type: 'quantitative', title: yTitle },
+          { field: 'value', type: 'quantitative', aggregate: 'sum', title: yTitle },
         ],
       },
     }),

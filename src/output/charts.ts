@@ -4,7 +4,9 @@
  * chart only maps them to marks.
  */
 import type { Row } from '../base/shapes.js';
-import { displayed } from './shown.js';
+import { byOrder, capped, coded, labelOf, nameField, orderField } from './chart-keys.js';
+
+export { byOrder, coded, labelOf, nameField, orderField } from './chart-keys.js';
 
 /**
  * One accessible categorical palette, used by every chart: Okabe & Ito's colour-blind-safe set, with
@@ -52,18 +54,10 @@ export function spec(title: string, description: string, body: Record<string, un
 }
 
 /**
- * A field's categories in the order coded() gave them, by the number beside each key: vega-lite compiles a
- * sort by an array of keys into one nested expression, which overflowed vega's parser past ~985 keys.
- */
-export const byOrder = (f: string) => ({ field: orderField(f), op: 'min' });
-
-/**
  * A colour scale over a field sorted byOrder: its domain is the keys in that order, so the key at index i
  * has the palette's colour i (and "Unknown skill" is always the same one).
  */
 export const colours = () => ({ range: [...PALETTE] });
-
-const distinct = (values: unknown[]) => [...new Set(values.map(String))];
 
 /**
  * The rows that have a value in `field`: a null is not drawn (summed into a stack it had made a priced
@@ -84,40 +78,6 @@ export function moneyFormat(values: unknown[]): string {
 /** What a chart's description adds when some of its table's rows have no value and are not drawn. */
 export const notDrawn = (rows: number, why: string) => (rows === 0 ? '' : ` Not drawn: ${rows} row(s) of the table, ${why}.`);
 
-/**
- * Names written by whoever made the evidence never reach vega as keys or expression text: vega reads
- * them as code (U+2028 ends its string literals; `constructor` is a property of every object). Each
- * category is a generated key, c0, c1…, in first-seen order; its real name is a field beside it (for
- * the marks' descriptions) and a dataset the axis and legend labels look the key up in.
- */
-export function coded(rows: Row[], fields: string[]): { values: Row[]; names: Record<string, string[]> } {
-  const names: Record<string, string[]> = {};
-  const index: Record<string, Map<string, number>> = {};
-  for (const f of new Set(fields)) {
-    names[f] = distinct(rows.map((r) => r[f]));
-    index[f] = new Map(names[f].map((n, i) => [n, i]));
-  }
-  const values = rows.map((r) => {
-    const v: Row = { ...r };
-    for (const f of fields) {
-      const i = index[f]!.get(String(r[f]))!;
-      v[f] = `c${i}`;
-      v[nameField(f)] = String(r[f]);
-      v[orderField(f)] = i;
-    }
-    return v;
-  });
-  // The labels read as the terminal shows them: a NUL or U+FFFF is not written into the SVG, and an override is seen.
-  const shown = Object.fromEntries(Object.entries(names).map(([f, ns]) => [f, ns.map(displayed)]));
-  return { values, names: shown };
-}
-
-export const nameField = (f: string) => `${f}_name`;
-export const orderField = (f: string) => `${f}_order`;
-
-/** The label of a coded key: its name, from the dataset coded() made (the key's number is its index). */
-export const labelOf = (f: string) => `data('names_${f}')[toNumber(slice(datum.value, 1))].name`;
-
 interface HBar {
   id: string;
   title: string;
@@ -132,10 +92,13 @@ interface HBar {
 
 /** Horizontal bars, stacked by `colour` when given: the shape of most of the report's charts. */
 export function hbar(c: HBar): Chart {
-  const fields = c.colour ? [c.y.field, c.colour.field] : [c.y.field];
-  const drawn = valued(c.rows, c.x.field);
-  const { values, names } = coded(drawn, fields);
-  const description = `${c.description}${notDrawn(c.rows.length - drawn.length, `with no ${c.x.title}`)}`;
+  // Coloured by the category itself (cost by model), the colour is a copy: capping it leaves each bar its own.
+  const colour = c.colour && c.colour.field === c.y.field ? `${c.colour.field}_colour` : c.colour?.field;
+  const valuedRows = valued(c.rows, c.x.field);
+  const copied = colour && colour !== c.colour?.field ? valuedRows.map((r) => ({ ...r, [colour]: r[c.y.field] })) : valuedRows;
+  const drawn = colour ? capped(copied, colour, (r) => Number(r[c.x.field])) : { rows: copied, note: '' };
+  const { values, names } = coded(drawn.rows, colour ? [c.y.field, colour] : [c.y.field]);
+  const description = `${c.description}${drawn.note}${notDrawn(c.rows.length - valuedRows.length, `with no ${c.x.title}`)}`;
   const x = {
     field: c.x.field,
     type: 'quantitative',
@@ -154,20 +117,20 @@ export function hbar(c: HBar): Chart {
     x,
     tooltip: [
       { field: nameField(c.y.field), type: 'nominal', title: c.y.title },
-      ...(c.colour ? [{ field: nameField(c.colour.field), type: 'nominal', title: c.colour.title }] : []),
-      { field: c.x.field, type: 'quantitative', title: c.x.title },
+      ...(c.colour && colour ? [{ field: nameField(colour), type: 'nominal', title: c.colour.title }] : []),
+      { field: c.x.field, type: 'quantitative', aggregate: 'sum', title: c.x.title },
     ],
   };
-  if (c.colour) {
+  if (c.colour && colour) {
     encoding.color = {
-      field: c.colour.field,
+      field: colour,
       type: 'nominal',
       title: c.colour.title,
       scale: colours(),
-      sort: byOrder(c.colour.field),
-      legend: { labelExpr: labelOf(c.colour.field) },
+      sort: byOrder(colour),
+      legend: { labelExpr: labelOf(colour) },
     };
-    encoding.order = { field: orderField(c.colour.field), type: 'quantitative' };
+    encoding.order = { field: orderField(colour), type: 'quantitative' };
   } else encoding.color = { value: PALETTE[0] };
   const columns = [
     { key: c.y.field, title: c.y.title },
@@ -247,10 +210,10 @@ export function skillResolutionChart(rows: Row[]): Chart {
 /** Each spawn as a point at its start, one row per arm, coloured by phase (queries/spawn_times.sql). */
 export function spawnsOverTimeChart(rows: Row[]): Chart {
   const timed = rows.filter((r) => r.started_at !== null);
-  const { values, names } = coded(timed, ['arm', 'phase']);
+  const phases = capped(timed, 'phase', () => 1);
+  const { values, names } = coded(phases.rows, ['arm', 'phase']);
   const title = 'Spawns over time, by phase';
-  const description =
-    'Each spawn at the time it started (UTC), on its arm’s row, coloured by phase; hollow points are pilots and void spawns.';
+  const description = `Each spawn at the time it started (UTC), on its arm’s row, coloured by phase; hollow points are pilots and void spawns.${phases.note}`;
   return {
     id: 'spawns-over-time',
     title,
