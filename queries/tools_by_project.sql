@@ -1,22 +1,27 @@
 -- tools_by_project: the tool calls of the loaded transcripts by project: the seven most called
--- tools by name, the rest as "other", for the report's stacked bars.
+-- tools by name, the rest as one bucket, for the report's stacked bars.
 --
 -- Needs no probe. A project is the folder that holds the session file (under ~/.claude/projects,
--- the project's slug); the twenty projects with the most calls are kept, the rest summed as
--- "(other projects)". Sub-agent calls count in their session's project.
+-- the project's slug); the twenty projects with the most calls are kept, the rest summed as one
+-- bucket. Sub-agent calls count in their session's project. A bucket is marked by its flag, not by
+-- a name: a folder named "(other projects)", or a tool named "other", stays itself.
 --
 -- reads:   transcript_tool_uses, transcript_sessions
 -- params:  none
 -- returns: one row per project and tool
---   project  VARCHAR  the project folder, or "(other projects)"
---   tool     VARCHAR  the tool's name, or "other"
---   calls    BIGINT
--- order:   the project's calls desc ("(other projects)" last), project, calls desc, tool
+--   project         VARCHAR  the project folder; NULL for the other projects' bucket, or a session
+--                            with no project
+--   other_projects  BOOLEAN  the row sums the projects past the twenty
+--   tool            VARCHAR  the tool's name; NULL for the other tools' bucket
+--   other_tools     BOOLEAN  the row sums the tools past the seven
+--   calls           BIGINT
+-- order:   the project's calls desc (the other projects last), project, calls desc, tool (the
+--          other tools last on a tie)
 
 with
 
 calls as (
-    select coalesce(s.project, '(no project)') as project, t.name as tool
+    select s.project, t.name as tool
     from transcript_tool_uses as t
     join transcript_sessions as s using (session_id)
 ),
@@ -26,18 +31,35 @@ top_tools as (
 ),
 
 top_projects as (
-    select project from calls group by project order by count(*) desc, project limit 20
+    select project from calls group by project order by count(*) desc, project nulls last limit 20
+),
+
+flagged as (
+    select
+        not exists (select 1 from top_projects as p where p.project is not distinct from c.project) as other_projects,
+        not exists (select 1 from top_tools as o where o.tool is not distinct from c.tool) as other_tools,
+        c.project,
+        c.tool
+    from calls as c
 ),
 
 grouped as (
     select
-        case when project in (select project from top_projects) then project else '(other projects)' end as project,
-        case when tool in (select tool from top_tools) then tool else 'other' end as tool,
+        case when other_projects then null else project end as project,
+        other_projects,
+        case when other_tools then null else tool end as tool,
+        other_tools,
         count(*) as calls
-    from calls
+    from flagged
     group by all
 )
 
-select project, tool, calls
+select project, other_projects, tool, other_tools, calls
 from grouped
-order by project = '(other projects)', sum(calls) over (partition by project) desc, project, calls desc, tool
+order by
+    other_projects,
+    sum(calls) over (partition by project, other_projects) desc,
+    project nulls last,
+    calls desc,
+    other_tools,
+    tool

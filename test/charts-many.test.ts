@@ -198,3 +198,54 @@ describe('more categories than colours', () => {
     expect(svg).toContain('>(2 others)</text>');
   });
 });
+
+/** Sessions of one tool call each under ~/.claude/projects-like folders: `calls` maps a folder to its calls' tool names. */
+function sessions(name: string, calls: Record<string, string[]>): string {
+  const dir = join(tmp, name);
+  let n = 0;
+  for (const [folder, tools] of Object.entries(calls)) {
+    mkdirSync(join(dir, folder), { recursive: true });
+    const session = `${String(++n).padStart(8, '0')}-0000-4000-8000-000000000001`;
+    const lines = tools.map((tool, i) =>
+      JSON.stringify({
+        parentUuid: null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: '/work',
+        sessionId: session,
+        version: '2.1.228',
+        type: 'assistant',
+        message: {
+          model: 'claude-opus-4-6',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `toolu_${n}_${i}`, name: tool, input: {} }],
+        },
+        uuid: `u${n}-${i}`,
+        timestamp: `2026-08-12T05:00:0${i}.000Z`,
+      }),
+    );
+    writeFileSync(join(dir, folder, `${session}.jsonl`), `${lines.join('\n')}\n`);
+  }
+  return dir;
+}
+
+describe('buckets', () => {
+  it('a project folder named "(other projects)" is a project of its own, not the bucket of the projects past twenty', async () => {
+    const calls: Record<string, string[]> = { '(other projects)': ['other', 'other', 'Read'] };
+    for (let i = 1; i <= 19; i++) calls[`p${i}`] = ['Read', 'Read'];
+    calls.p20 = ['Read'];
+    calls.p21 = ['Read'];
+    const file = join(tmp, 'buckets.html');
+    expect((await cli(['report', '--transcripts', sessions('buckets', calls), '--html', file])).code).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    const tools = figureOf(html, 't-tools-per-project');
+    // On the axis: the folder first (most calls), the bucket last; in the legend, the tool "other".
+    expect(tools.labels.filter((l) => l === '(other projects)')).toHaveLength(2);
+    expect(tools.labels.indexOf('(other projects)')).toBeLessThan(tools.labels.indexOf('p1'));
+    expect(tools.labels.lastIndexOf('(other projects)')).toBeGreaterThan(tools.labels.indexOf('p19'));
+    expect(tools.labels).toContain('other');
+    const table = html.match(/<figure class="chart" id="t-tools-per-project">[\s\S]*?<\/figure>/)![0];
+    expect(table).toContain('<tr><td><bdi>(other projects)</bdi></td><td><bdi>other</bdi></td><td class="num">2</td></tr>');
+    expect(table).toContain('<tr><td><em>(other projects)</em></td><td><bdi>Read</bdi></td><td class="num">2</td></tr>');
+  });
+});

@@ -1,6 +1,6 @@
 /** The sessions' charts of a report (issue #20): usage per day, tools per project, top skills. */
 import type { Row } from '../base/shapes.js';
-import { byOrder, capped, coded, labelOf, nameField, orderField } from './chart-keys.js';
+import { type Bucket, byOrder, capped, coded, labelOf, nameField, orderField } from './chart-keys.js';
 import { type Chart, colours, hbar, moneyFormat, notDrawn, spec, valued } from './charts.js';
 
 /** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
@@ -79,16 +79,27 @@ const unpriced = (usage: Row[]) =>
 
 /** Tool calls per project, stacked by tool (queries/tools_by_project.sql). */
 export function toolsPerProjectChart(rows: Row[]): Chart {
+  // The query marks its buckets by flags: a folder named "(other projects)" is a project of its own.
+  const bucketed = rows.map((r) => ({
+    ...r,
+    project: r.other_projects ? OTHER_PROJECTS : r.project === null ? NO_PROJECT : r.project,
+    tool: r.other_tools ? OTHER_TOOLS : r.tool,
+  }));
   return hbar({
     id: 'tools-per-project',
     title: 'Tool calls per project, by tool',
-    description: 'Tool calls of the sessions of each project (its folder), stacked by tool: the seven most called, the rest as other.',
-    rows,
+    description:
+      'Tool calls of the sessions of each project (its folder), stacked by tool: the seven most called, the rest as (other tools); past twenty projects, the rest as (other projects).',
+    rows: bucketed,
     y: { field: 'project', title: 'project' },
     x: { field: 'calls', title: 'tool calls (count)' },
     colour: { field: 'tool', title: 'tool' },
   });
 }
+
+const OTHER_PROJECTS: Bucket = { bucket: '(other projects)' };
+const NO_PROJECT: Bucket = { bucket: '(no project)' };
+const OTHER_TOOLS: Bucket = { bucket: '(other tools)' };
 
 /** The skills named most (queries/top_skills.sql). */
 export function topSkillsChart(rows: Row[]): Chart {

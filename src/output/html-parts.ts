@@ -2,6 +2,7 @@
 import type { CostReport, Row } from '../base/shapes.js';
 import type { Finding } from './audit.js';
 import type { CensusRow, ForgeableRow } from './census-block.js';
+import { isBucket } from './chart-keys.js';
 import { chartSvg } from './chart-svg.js';
 import type { Chart } from './charts.js';
 import { dollars } from './formats.js';
@@ -90,8 +91,9 @@ function cellText(v: unknown, money = false): string {
 
 const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
-/** A cell's text: numbers and yes/no as they are, text (evidence's words) isolated. */
+/** A cell's text: numbers and yes/no as they are, text (evidence's words) isolated, a chart's bucket in italics (no name looks like it). */
 function cell(v: unknown, money = false): string {
+  if (isBucket(v)) return `<em>${esc(v.bucket)}</em>`;
   const text = cellText(v, money);
   return (typeof v === 'string' || isWords(v)) && !money ? bdi(text) : esc(text);
 }
