@@ -587,6 +587,8 @@ describe('skill_results.jsonl pairs the calls that name a skill', () => {
     const run = await cli(['census', probeFixture('skill-call-unnamed'), '--format', 'csv']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(',B,A,bbbbbbbb-0000-4000-8000-000000000002,counted,0,"{""Skill"":2,""SlashCommand"":1}",[],[],"[""ns:x""]",,[]');
+    expect(run.stdout).toContain(
+      ',B,A,bbbbbbbb-0000-4000-8000-000000000002,counted,0,"{""Skill"":2,""SlashCommand"":1}",[],[],"[""ns:x""]",,[]',
+    );
   });
 });
