@@ -522,20 +522,20 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     const hint =
       '(a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))';
     const one = priceTable({ 'claude-opus-4-5': 1 });
-    for (const [name, body, keys] of [
+    for (const [name, body, said] of [
       [
         'twice.json',
         one.replace(
           '"models":{',
           '"models":{"claude-opus-4-5":{"input":2,"output":2,"cache_write_5m":2,"cache_write_1h":2,"cache_read":2},',
         ),
-        'claude-opus-4-5, claude-opus-4-5',
+        ':1: key "claude-opus-4-5" is repeated within one object (readers disagree on which copy wins: keep one)',
       ],
-      ['two-tables.json', `${one}\n${one}\n`, 'claude-opus-4-5, claude-opus-4-5'],
+      ['two-tables.json', `${one}\n${one}\n`, `: the file holds 2 JSON documents: a price table is one ${hint}`],
       [
         'dated-and-not.json',
         priceTable({ 'claude-opus-4-5': 1, 'claude-opus-4-5-20251101': 1 }),
-        'claude-opus-4-5, claude-opus-4-5-20251101',
+        `: model claude-opus-4-5 is priced more than once (claude-opus-4-5, claude-opus-4-5-20251101): keep one ${hint}`,
       ],
     ]) {
       const file = join(tmp, name!);
@@ -544,7 +544,7 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
         code: 1,
         stdout: '',
-        stderr: `omg-evidence: ${file}: model claude-opus-4-5 is priced more than once (${keys}): keep one ${hint}\n`,
+        stderr: `omg-evidence: ${file}${said}\n`,
       });
     }
   });
@@ -637,6 +637,35 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       code: 1,
       stderr: `omg-evidence: ${two}: the file holds 2 JSON documents: a price table is one${hint}`,
     });
+  });
+
+  it('a price table is one RFC 8259 document with no key it does not read: a second document, a trailing comma, a rate of another name are refused', async () => {
+    const hint =
+      ' (a price table is {"as_of": DATE, "source": [URL], "models": {ID: {input, output, cache_write_5m, cache_write_1h, cache_read}}} (docs/views.md))\n';
+    const prices = '{"input": 5, "output": 25, "cache_write_5m": 6.25, "cache_write_1h": 10, "cache_read": 0.5';
+    const table = (model: string, top = '') =>
+      `{"as_of": "2026-01-01", "source": []${top}, "models": {"claude-opus-4-5": ${prices}${model}}}}`;
+    for (const [name, body, said] of [
+      // A second document with no model had added no row, and passed.
+      ['then-empty.json', `${table('')}\n{}\n`, 'the file holds 2 JSON documents: a price table is one'],
+      ['then-null.json', `${table('')} null`, 'the file holds 2 JSON documents: a price table is one'],
+      ['comma.json', `${table(',')}`.replace('}}}', '},}}'), null],
+      [
+        'rate.json',
+        table(', "long_context_input": 10'),
+        'model claude-opus-4-5: "long_context_input" is not a price omg-evidence reads (input, output, cache_write_5m, cache_write_1h, cache_read)',
+      ],
+      ['top.json', table('', ', "currency": "EUR"'), '"currency" is not a key of a price table (it has as_of, source, unit and models)'],
+    ]) {
+      const file = join(tmp, name!);
+      writeFileSync(file, body!);
+      const r = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', file], { env: HOME });
+      const stderr =
+        said === null
+          ? `omg-evidence: ${file}:1: a trailing comma before ] or } (RFC 8259 has none) (remove the comma)\n`
+          : `omg-evidence: ${file}: ${said}${hint}`;
+      expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 1, stderr });
+    }
   });
 
   it("what DuckDB finds wrong is said without the file's absolute path or advice on read_json's options", async () => {

@@ -1,6 +1,6 @@
 -- The first problem of the price table (price_rows, pricing.sql), if any: a table with no model, no date, or a
 -- model priced twice, or without one of its five prices, or with one that is not a JSON number or is
--- negative, or one DECIMAL(12, 6) would round or cannot hold; a file of more than one JSON document.
+-- negative, or one DECIMAL(12, 6) would round or cannot hold. (A second document is refused before, from price_docs.)
 select problem
 from (
     select 0 as k, 'no "as_of" date: say when the prices were read' as problem
@@ -21,10 +21,6 @@ from (
                  unnest(raw) as v
           from price_rows)
     where coalesce(json_type(v) not in ('UBIGINT', 'BIGINT', 'DOUBLE') or try_cast(v::VARCHAR as DOUBLE) < 0, true)
-    union all
-    select 5, 'the file holds ' || max(doc) || ' JSON documents: a price table is one'
-    from price_rows
-    having max(doc) > 1
     union all
     -- Held to six decimals below a million: a price that would be rounded (0.0000005 to 0) or cannot be held is refused.
     select 4, 'model ' || key || ': "' || f || '" is ' || v || ', which is not a price to six decimals below 1,000,000 USD per million tokens'

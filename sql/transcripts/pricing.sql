@@ -23,7 +23,7 @@ select omg_price_key(e.key) as model,
 from (
     select as_of, source, doc, unnest(map_entries(models)) as e
     from (select *, row_number() over () as doc
-          from read_json($file, format = 'unstructured', records = true,
+          from read_json($file, format = 'unstructured', records = true, maximum_object_size = 268435456,
                          columns = {as_of: 'DATE', source: 'VARCHAR[]',
                                     models: 'MAP(VARCHAR, STRUCT(input JSON, output JSON, cache_write_5m JSON,
                                         cache_write_1h JSON, cache_read JSON))'}))

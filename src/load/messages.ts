@@ -10,6 +10,7 @@ import type { Database } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { pathList } from '../db/sql-text.js';
 import { physicalLine } from './jsonl.js';
+import { rejectJsonValues } from './probe.js';
 import { recordError } from './validate.js';
 
 /** The price table that ships with the package. */
@@ -25,6 +26,7 @@ export async function loadPricing(db: Database, file: string): Promise<void> {
   if (!real) throw new InputError(`${shown}: no such file`, 'give --pricing the path of a price table');
   try {
     // A list of one path: DuckDB reads it as named, never as a glob (pathList).
+    await db.exec(readSql('transcripts/pricing-docs'), { file: pathList([real]), name: real }, shown);
     await db.exec(readSql('transcripts/pricing'), { file: pathList([real]) }, shown);
   } catch (err) {
     // What DuckDB found, without its file path (shown already) or its advice on read_json's options.
@@ -35,9 +37,17 @@ export async function loadPricing(db: Database, file: string): Promise<void> {
       .replace(/; (Try setting|If this error occurred)[^;]*/g, '');
     throw new InputError(`${shown}: not a price table (${found})`, hint, { cause: err });
   }
+  // What read_json lets through: a second document, JSON that RFC 8259 is not, a key it does not read.
+  const docs = Number((await db.query('select count(*) as n from price_docs', undefined, shown)).rows[0]!.n);
+  if (docs > 1) throw new InputError(`${shown}: the file holds ${docs} JSON documents: a price table is one`, hint);
+  await rejectJsonValues(db, 'price_docs');
+  const key = (await db.query(readSql('transcripts/pricing-keys'), undefined, shown)).rows[0];
+  if (key) throw new InputError(`${shown}: ${key.problem}`, hint);
   const bad = (await db.query(readSql('transcripts/pricing-check'), undefined, shown)).rows[0];
   if (bad) throw new InputError(`${shown}: ${bad.problem}`, hint);
-  await db.exec('create or replace table model_prices as select * exclude (key, raw, doc) from price_rows; drop table price_rows');
+  await db.exec(
+    'create or replace table model_prices as select * exclude (key, raw, doc) from price_rows; drop table price_rows; drop table price_docs',
+  );
 }
 
 /**
