@@ -113,7 +113,8 @@ final as (
             when c.cost_usd is null then 'unpriced'
             when not coalesce(e.main_shown, true) then 'differ'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
-            when c.cost_usd = 0 and coalesce(e.envelope_models_cost_usd, 0) = 0 then 'agree'
+            -- Its envelope says so too: one with no modelUsage but a cost had agreed with an empty transcript.
+            when c.cost_usd = 0 and coalesce(e.envelope_models_cost_usd, 0) = 0 and s.cost_usd = 0 then 'agree'
             when abs(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0) - 1) <= $tolerance then 'agree'
             else 'differ'
         end as verdict

@@ -20,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
 import { namedInputs } from '../src/load/inputs.js';
 import { loadInputs } from '../src/load/open.js';
-import { bundled, cli, repo, shared, withoutShared } from './helpers.js';
+import { bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
 const fixture = (name: string) => join('test', 'fixtures', 'usage', name);
@@ -1060,6 +1060,28 @@ describe('agree --usage', () => {
     );
     expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n');
     expect(r.code).toBe(3);
+  });
+
+  it('an envelope with a cost and no modelUsage does not agree with a transcript of no response (it had agreed at $0 against $5)', async () => {
+    const probe = join(tmp, 'no-model-usage');
+    cpSync(join(repo, probeFixture('agree-empty-transcript')), probe, { recursive: true });
+    const results = join(probe, 'results.jsonl');
+    writeFileSync(
+      results,
+      readFileSync(results, 'utf8')
+        .replace(',"modelUsage":{"m":{"costUSD":0.01}}', '')
+        .replace('"total_cost_usd":0.01', '"total_cost_usd":5'),
+    );
+    const r = await cli(['usage', '--by', 'spawn', probe, '-f', 'json'], { env: HOME });
+    const first = (JSON.parse(r.stdout) as Record<string, unknown>[])[0]!;
+    expect([first.session_id, first.responses, first.cost_usd, first.envelope_cost_usd, first.verdict]).toEqual([
+      'aaaaaaaa-0000-4000-8000-000000000001',
+      0,
+      0,
+      5,
+      'differ',
+    ]);
+    expect((await cli(['agree', '--usage', probe], { env: HOME })).code).toBe(3);
   });
 
   it('--pricing goes with --usage, and cannot re-price a database file (it had been ignored)', async () => {
