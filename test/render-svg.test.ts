@@ -127,7 +127,7 @@ describe('render format=svg', () => {
       expect(await cli(['render', ...force, doc])).toEqual({
         code: 1,
         stdout: '',
-        stderr: `omg-evidence: ${doc}:3: adr.arms.svg is a link to ${results}, inside the evidence it draws (probe): nothing was written (remove the link, or give the region file=NAME.svg; evidence is read-only)\n`,
+        stderr: `omg-evidence: ${doc}:3: adr.arms.svg is a link to ${results}, inside the probe ${join(dir, 'probe')}: nothing was written (remove the link, or give the region file=NAME.svg; evidence is read-only)\n`,
       });
     }
     rmSync(svg);
@@ -138,6 +138,29 @@ describe('render format=svg', () => {
       expect.stringContaining(`adr.arms.svg is a link to ${doc}, not an .svg file: nothing was written`),
     ]);
     expect({ results: readFileSync(results, 'utf8'), doc: readFileSync(doc, 'utf8') }).toEqual(before);
+  });
+
+  it("a chart linked into another region's probe is refused too, --force or not (its .svg had been overwritten)", async () => {
+    const { dir, doc } = scratch('arms probe=probe format=svg file=b.svg', 'arms probe=other');
+    cpSync(bundled, join(dir, 'other'), { recursive: true });
+    writeFileSync(join(dir, 'other', 'fig.svg'), '<svg/>');
+    symlinkSync(join('other', 'fig.svg'), join(dir, 'b.svg'));
+    const r = await cli(['render', '--force', doc]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringContaining(`b.svg is a link to ${join(dir, 'other', 'fig.svg')}, inside the probe ${join(dir, 'other')}`),
+    ]);
+    expect(readFileSync(join(dir, 'other', 'fig.svg'), 'utf8')).toBe('<svg/>');
+  });
+
+  it("a chart linked to another region's chart is that chart: refused at once, naming both (render --check had never been current)", async () => {
+    const { dir, doc } = scratch('arms probe=probe format=svg file=a.svg', 'cost probe=probe format=svg file=b.svg');
+    symlinkSync('a.svg', join(dir, 'b.svg'));
+    expect(await cli(['render', doc])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${doc}:6: cost writes b.svg, as the region at line 3 does (give one of them file=NAME.svg, a name of its own)\n`,
+    });
   });
 
   it('--check exits 3 when the SVG is missing, and render writes it again', async () => {

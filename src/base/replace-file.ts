@@ -3,7 +3,7 @@
  * read: atomically (a temporary file beside it, then a rename), through a symbolic link to the file it
  * names (the link stays a link), keeping the file's mode; so an edit made meanwhile is never lost.
  */
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.js';
 import { displayPath, isWithin, realPath } from './paths.js';
@@ -14,6 +14,12 @@ export function realOrNot(p: string): string {
   if (existsSync(abs)) return realPath(abs);
   const parent = dirname(abs);
   return parent === abs ? abs : join(realOrNot(parent), basename(abs));
+}
+
+/** `p` as realOrNot gives it, a symbolic link followed even when what it names does not exist yet. */
+export function linkedOrNot(p: string, hops = 0): string {
+  const link = lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink();
+  return link && hops < 40 ? linkedOrNot(resolve(dirname(p), readlinkSync(p)), hops + 1) : realOrNot(p);
 }
 
 /**

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
-import { displayPath, isWithin, packageVersion } from '../base/paths.js';
-import { realOrNot } from '../base/replace-file.js';
+import { displayPath, packageVersion } from '../base/paths.js';
+import { linkedOrNot, realOrNot } from '../base/replace-file.js';
 import { costReports, Evidence, listQueries, readQuery, VIEWS, type Source } from '../evidence.js';
 import { formatArms } from '../output/arms.js';
 import { chartSvg } from '../output/chart-svg.js';
@@ -219,11 +219,13 @@ export async function renderDocument(
  * be current together: refused before anything is drawn, naming both lines.
  */
 function sharedSvgFiles(doc: Parsed, specs: Spec[], claimed: Map<string, string>): void {
+  // By the file each name is, links resolved: a chart linked to another region's chart is that chart.
+  const target = (spec: Spec) => linkedOrNot(join(dirname(realDoc(doc.path)), spec.file!));
   const first = new Map<string, number>();
   for (const [i, spec] of specs.entries()) {
     if (spec.file === undefined) continue;
     const line = doc.regions[i]!.begin;
-    const other = first.get(spec.file);
+    const other = first.get(target(spec));
     if (other !== undefined)
       fail(
         doc.path,
@@ -231,16 +233,14 @@ function sharedSvgFiles(doc: Parsed, specs: Spec[], claimed: Map<string, string>
         `${spec.name} writes ${spec.file}, as the region at line ${other} does`,
         'give one of them file=NAME.svg, a name of its own',
       );
-    first.set(spec.file, line);
+    first.set(target(spec), line);
     // Another document of the run (notes.md beside notes.markdown) writing the same file would replace its chart.
-    const path = join(dirname(realDoc(doc.path)), spec.file);
-    const elsewhere = claimed.get(path);
+    const elsewhere = claimed.get(target(spec));
     if (elsewhere !== undefined)
       fail(doc.path, line, `${spec.name} writes ${spec.file}, as ${elsewhere} does`, 'give one of them file=NAME.svg, a name of its own');
   }
   for (const [i, spec] of specs.entries()) {
-    if (spec.file !== undefined)
-      claimed.set(join(dirname(realDoc(doc.path)), spec.file), `${displayPath(doc.path)}:${doc.regions[i]!.begin}`);
+    if (spec.file !== undefined) claimed.set(target(spec), `${displayPath(doc.path)}:${doc.regions[i]!.begin}`);
   }
 }
 
@@ -271,7 +271,7 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
   const chart = await CHARTS[spec.name]!(ev);
   const data = `${await chartSvg(chart, { standalone: true })}\n`;
   const path = join(dirname(realDoc(doc)), spec.file!);
-  refuseLinkedChart(doc, region, path, ev);
+  refuseLinkedChart(doc, region, path);
   // Only a file is read: a FIFO would block the read forever, a folder would fail it.
   const kind = statSync(path, { throwIfNoEntry: false });
   if (kind && !kind.isFile())
@@ -289,20 +289,26 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
 }
 
 /**
- * A chart that is a symbolic link is written through it, but only to an .svg file outside the probes the
- * region reads, --force or not: a link to results.jsonl or to the document had them replaced by the chart.
+ * A chart that is a symbolic link is written through it, but only to an .svg file in no probe, --force or
+ * not: a link to results.jsonl, to the document, or into another region's probe had them replaced by the chart.
  */
-function refuseLinkedChart(doc: string, region: Region, path: string, ev: Evidence): void {
+function refuseLinkedChart(doc: string, region: Region, path: string): void {
   const real = realOrNot(path);
   if (real === path) return;
-  const probe = ev.probes.find((p) => isWithin(real, realOrNot(p.dir)));
+  const probe = probeHolding(real);
   if (probe || extname(real).toLowerCase() !== '.svg')
     fail(
       doc,
       region.begin,
-      `${basename(path)} is a link to ${displayPath(real)}, ${probe ? `inside the evidence it draws (${probe.id})` : 'not an .svg file'}: nothing was written`,
+      `${basename(path)} is a link to ${displayPath(real)}, ${probe ? `inside the probe ${displayPath(probe)}` : 'not an .svg file'}: nothing was written`,
       'remove the link, or give the region file=NAME.svg; evidence is read-only',
     );
+}
+
+/** The probe folder (one that holds results.jsonl) that `file` is inside, if any. */
+function probeHolding(file: string, dir = dirname(file)): string | undefined {
+  if (existsSync(join(dir, 'results.jsonl'))) return dir;
+  return dirname(dir) === dir ? undefined : probeHolding(file, dirname(dir));
 }
 
 /**
