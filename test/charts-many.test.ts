@@ -92,7 +92,14 @@ describe('a thousand categories', () => {
   }, 60_000);
 
   it('tokens per day over 1,000 days draws each day', async () => {
-    const usage = Array.from({ length: 1000 }, (_, i) => ({ key: `day ${i}`, model: 'm', is_total: false, total_tokens: 1, cost_usd: 1 }));
+    const usage = Array.from({ length: 1000 }, (_, i) => ({
+      key: `day ${i}`,
+      model: 'm',
+      is_total: false,
+      is_breakdown: true,
+      total_tokens: 1,
+      cost_usd: 1,
+    }));
     expect(await chartSvg(perDayChart(usage, 'tokens'))).toContain('>day 999</text>');
   });
 });
@@ -119,6 +126,17 @@ describe('values that are null', () => {
     expect(cost.labels).not.toContain('claude-imaginary-9');
     expect(cost.alt).toBe(
       'What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model. Not drawn: 1 row(s) of the table, 2 response(s) whose model has no price.',
+    );
+  });
+
+  it('tokens per day count the responses that name no model, as (none); cost per day says they are unpriced (both had been dropped unsaid)', async () => {
+    const file = join(tmp, 'no-model.html');
+    expect((await cli(['report', '--transcripts', join('test', 'fixtures', 'usage', 'no-model'), '--html', file])).code).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    const tokens = figureOf(html, 't-tokens-per-day');
+    expect(tokens.labels).toEqual(expect.arrayContaining(['(none)', 'claude-opus-4-5']));
+    expect(figureOf(html, 't-cost-per-day').alt).toBe(
+      'What the sessions’ API responses cost per day (UTC), at the shipped price table, stacked by model. Not drawn: 1 row(s) of the table, 1 response(s) whose model has no price.',
     );
   });
 
@@ -188,6 +206,7 @@ describe('more categories than colours', () => {
       key: '2026-01-01',
       model: `m${i}`,
       is_total: false,
+      is_breakdown: true,
       total_tokens: 9 - i,
       cost_usd: 1,
     }));

@@ -47,7 +47,14 @@ describe('charts over hostile names', () => {
       started_at: `2026-01-01T00:0${i}:00Z`,
       seconds: 1,
     }));
-    const usage = NAMES.map((model, i) => ({ key: `2026-01-0${i + 1}`, model, is_total: false, total_tokens: 10 + i, cost_usd: 1 }));
+    const usage = NAMES.map((model, i) => ({
+      key: `2026-01-0${i + 1}`,
+      model,
+      is_total: false,
+      is_breakdown: true,
+      total_tokens: 10 + i,
+      cost_usd: 1,
+    }));
     for (const chart of [
       spawnsOverTimeChart(spawns),
       perDayChart(usage, 'tokens'),

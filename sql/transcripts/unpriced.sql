@@ -1,7 +1,7 @@
 -- The models of transcript_messages with no price (their cost_usd is NULL), and how many responses
--- each: one warning each. A response that names no model is counted as "(none)".
-select coalesce(model, '(none)') as model, count(*) as responses
+-- each: one warning each. Responses that name no model are one row, its model NULL, last.
+select model, count(*) as responses
 from transcript_messages
 where cost_usd is null
 group by all
-order by model
+order by model nulls last

@@ -87,9 +87,10 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
           `${displayPath(String(mixed.abs))}:${physicalLine(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its final line`,
         ]
       : []),
-    ...unpriced.map(
-      (r) =>
-        `no price for model ${r.model} in ${displayPath(pricing)}: the cost of its ${r.responses} response(s) is left empty (null); --pricing FILE can price it`,
+    ...unpriced.map((r) =>
+      r.model === null
+        ? `${r.responses} response(s) name no model, so none has a price: their cost is left empty (null)`
+        : `no price for model ${r.model} in ${displayPath(pricing)}: the cost of its ${r.responses} response(s) is left empty (null); --pricing FILE can price it`,
     ),
   ];
 }

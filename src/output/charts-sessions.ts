@@ -6,10 +6,11 @@ import { type Chart, colours, hbar, moneyFormat, notDrawn, spec, valued } from '
 /** Tokens, or cost, per day stacked by model (queries/usage.sql, daily, with its breakdown rows). */
 export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
   const rows = usage
-    .filter((r) => r.is_total !== true && r.model !== null)
+    // The breakdown rows, responses that name no model too (a bucket: a model may be named "(none)").
+    .filter((r) => r.is_breakdown === true)
     .map((r) => ({
       day: r.key,
-      model: r.model,
+      model: r.model ?? ({ bucket: '(none)' } satisfies Bucket),
       value: what === 'tokens' ? r.total_tokens : r.cost_usd === null ? null : Number(r.cost_usd),
     }));
   const drawn = valued(rows, 'value');
@@ -75,7 +76,7 @@ export function perDayChart(usage: Row[], what: 'tokens' | 'cost'): Chart {
 
 /** The unpriced responses of the breakdown rows with no cost (queries/usage.sql's unpriced). */
 const unpriced = (usage: Row[]) =>
-  usage.filter((r) => r.is_total !== true && r.model !== null && r.cost_usd === null).reduce((n, r) => n + Number(r.unpriced ?? 0), 0);
+  usage.filter((r) => r.is_breakdown === true && r.cost_usd === null).reduce((n, r) => n + Number(r.unpriced ?? 0), 0);
 
 /** Tool calls per project, stacked by tool (queries/tools_by_project.sql). */
 export function toolsPerProjectChart(rows: Row[]): Chart {
