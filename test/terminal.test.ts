@@ -196,7 +196,7 @@ describe('tables fit the terminal', () => {
 
 describe('money', () => {
   it('a decimal string is rounded to 4 places on its own digits, half up, never through a double', () => {
-    expect(['225179981368524.830000000', '0.000049999', '0.00005', '-1.23456', '12', '0.1'].map(dollars)).toEqual([
+    expect(['225179981368524.830000000', '0.000049999', '0.00005', '-1.23456', '12', '0.1'].map((v) => dollars(v))).toEqual([
       '$225179981368524.8300',
       '$0.0000',
       '$0.0001',
@@ -204,6 +204,9 @@ describe('money', () => {
       '$12.0000',
       '$0.1000',
     ]);
+    // A number is rounded on the digits it prints, as a DECIMAL's string is: toFixed gave $0.0003 for 0.00035.
+    expect([0.00035, 0.145952, -0.5, 1e-7].map((v) => dollars(v))).toEqual(['$0.0004', '$0.1460', '$-0.5000', '$0.0000']);
+    expect(dollars('225179981368524.830000000', 6)).toBe('$225179981368524.830000');
   });
 
   it('prints as dollars to 4 places in markdown and table, a spawn with no envelope blank, not $0', async () => {

@@ -2,7 +2,7 @@
  * `agree`'s table (queries/agree.sql): one line or row per spawn compared, and the one-line summary
  * of the counts.
  */
-import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import { dollars, tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 import { textOf } from './shown.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
@@ -119,7 +119,7 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
   });
 }
 
-const money = (v: unknown) => (v === null || v === undefined ? '-' : `$${Number(v).toFixed(6)}`);
+const money = (v: unknown) => (v === null || v === undefined ? '-' : dollars(typeof v === 'string' ? v : Number(v), 6));
 
 /** The summary of agree --usage: how many spawns were compared, and how many agree within `tolerance`. */
 export function usageSummary(rows: Row[], tolerance: number): { line: string; compared: number; differ: number; unpriced: number } {

@@ -32,17 +32,18 @@ export interface Column {
 }
 
 /**
- * An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. A decimal
- * string (a DECIMAL no double holds to its last digit) is rounded on its own digits, half up.
+ * An amount of dollars for reading: 4 decimals (0.145952 → `$0.1460`); none is blank, never $0. It is rounded
+ * half up on its decimal digits, as written (a DECIMAL's string) or as a number prints: 0.00035 is $0.0004,
+ * where toFixed rounds the double below it.
  */
-export function dollars(v: number | string | null): string {
+export function dollars(v: number | string | null, places = 4): string {
   if (v === null) return '';
-  if (typeof v === 'number') return `$${v.toFixed(4)}`;
-  const [, sign, whole, frac = ''] = /^(-?)(\d+)(?:\.(\d*))?$/.exec(v) ?? [];
-  if (whole === undefined) return v;
-  const units = BigInt(whole + `${frac}0000`.slice(0, 4)) + (Number(frac[4] ?? 0) >= 5 ? 1n : 0n);
-  const digits = units.toString().padStart(5, '0');
-  return `$${sign}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+  const text = typeof v === 'number' ? String(v) : v;
+  const [, sign, whole, frac = ''] = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text) ?? [];
+  if (whole === undefined) return typeof v === 'number' ? `$${v.toFixed(places)}` : v;
+  const units = BigInt(whole + frac.padEnd(places, '0').slice(0, places)) + (Number(frac[places] ?? 0) >= 5 ? 1n : 0n);
+  const digits = units.toString().padStart(places + 1, '0');
+  return `$${sign}${digits.slice(0, -places)}.${digits.slice(-places)}`;
 }
 
 /** A display row as table and markdown show it: money in dollars. */
