@@ -19,6 +19,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { Evidence, transcriptTablesNamed } from '../src/evidence.js';
 import { VIEWS } from '../src/db/views.js';
+import { layout } from '../src/load/database-file.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { totalmem } from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -752,6 +753,15 @@ describe('persisted databases', () => {
     expect(run.stderr).toContain(`: cannot be used: ${results} changed since it was built (rebuild it`);
     expect((await cli(['load', probe, '--db', db])).stderr).toMatch(/ written\n$/);
     expect((await cli(['census', '--db', db])).code).toBe(0);
+  });
+
+  it('the layout a database records covers the SQL that builds its rows: one changed line of sql/ is another layout', () => {
+    const copy = join(temp(), 'sql');
+    cpSync(join(repo, 'sql'), copy, { recursive: true });
+    expect(layout(copy)).toBe(layout());
+    const messages = join(copy, 'transcripts', 'messages.sql');
+    writeFileSync(messages, readFileSync(messages, 'utf8').replace('group by k_id, k_request, k_file, k_line', 'group by k_id'));
+    expect(layout(copy)).not.toBe(layout());
   });
 
   it('refuses a database whose tables an older omg-evidence laid out, until load rebuilds it', async () => {

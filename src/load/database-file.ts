@@ -5,14 +5,14 @@
  * named, whose files changed since, or whose tables or record of its files are laid out otherwise
  * than this build's (one built by an older omg-evidence), is refused.
  */
-import { closeSync, existsSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
 import { refuseInsideEvidence } from '../base/replace-file.js';
 import { sha256 } from '../base/hash.js';
-import { displayPath, namedFile, packageVersion } from '../base/paths.js';
+import { displayPath, namedFile, packageVersion, sqlDir } from '../base/paths.js';
 import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
@@ -42,12 +42,15 @@ async function notBuilt(db: Database): Promise<string[]> {
   return (await db.query(readSql('database-tables'))).rows.map((r) => String(r.name)).filter((t) => !BUILT.has(t));
 }
 
-/** The documented tables and their columns, hashed: what queries over a database rely on. */
-export function layout(): string {
-  return sha256()
-    .update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])))
-    .digest('hex')
-    .slice(0, 16);
+/**
+ * The documented tables and their columns, and the SQL that builds them (sql/), hashed: what queries over a
+ * database rely on. A change in how rows are made (messages.sql's keys) makes an older database stale too.
+ */
+export function layout(sql = sqlDir): string {
+  const hash = sha256().update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])));
+  const files = (readdirSync(sql, { recursive: true }) as string[]).filter((f) => f.endsWith('.sql')).sort();
+  for (const f of files) hash.update(`\0${f}\0`).update(readFileSync(join(sql, f)));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** Whether regular file `path` starts as a DuckDB database does: "DUCK" at bytes 8 to 11. */
