@@ -474,6 +474,13 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     expect(cols.stdout).toBe('count_star()\r\n0\r\n');
   });
 
+  it("a response whose final line names no model takes the model its other lines name (it had been unpriced, as '(no model)')", async () => {
+    const r = await cli(['usage', 'model', '--transcripts', fixture('final-line-no-model'), '--timezone', 'UTC', '-f', 'csv'], {
+      env: HOME,
+    });
+    expect([r.stdout.split('\r\n')[1], r.stderr]).toEqual(['claude-opus-4-5,false,1,1,10,50,0,0,60,0.0013,0', '']);
+  });
+
   it('--pricing reads the file it names, never a glob: prices[1].json is not prices1.json', async () => {
     const table = (price: number) =>
       JSON.stringify({

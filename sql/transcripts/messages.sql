@@ -63,15 +63,23 @@ snapshots as (
            max(nullif(request_id, '')) as any_request,
            count(*) as n_lines,
            -- Lines of one response that name different models (an id reused): messages.ts warns, then drops this.
-           min(model) <> max(model) as mixed_models
+           min(model) <> max(model) as mixed_models,
+           max(model) as any_model
     from lines
     group by k_id, k_request, k_file, k_line
+),
+
+-- A response's model: its final line's, or, when that line names none, the one its other lines name
+-- (a final line without message.model had made a priced response unpriced).
+responses as (
+    select *, coalesce(f.model, any_model) as model
+    from snapshots
 )
 
 select s.first.session_id,
        s.f.message_id,
        s.any_request as request_id,
-       s.f.model,
+       s.model,
        s.first_timestamp,
        s.last_timestamp,
        s.f.input_tokens,
@@ -89,7 +97,7 @@ select s.first.session_id,
        -- Cache writes without the 5-minute/1-hour split (before about 2.0) are priced as 5-minute ones,
        -- the only kind Claude Code wrote then. Per million as a DECIMAL factor: dividing would make a DOUBLE,
        -- whose rounding shows in a large cost's last digits.
-       case when s.f.model = '<synthetic>' then 0::DECIMAL(38, 9)
+       case when s.model = '<synthetic>' then 0::DECIMAL(38, 9)
             else ((coalesce(s.f.input_tokens, 0) * p.input
                    + coalesce(s.f.output_tokens, 0) * p.output
                    + (coalesce(s.f.cache_creation_input_tokens, 0) - coalesce(s.f.cache_creation_1h_input_tokens, 0)) * p.cache_write_5m
@@ -100,7 +108,7 @@ select s.first.session_id,
        fl.file,
        s.f.rec,
        s.mixed_models
-from snapshots as s
+from responses as s
 join files as fl on fl.file_no = s.f.file_no
-left join model_prices as p on p.model = omg_price_key(s.f.model)
+left join model_prices as p on p.model = omg_price_key(s.model)
 order by s.first_timestamp nulls last, fl.file, s.f.rec;
