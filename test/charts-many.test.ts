@@ -162,31 +162,13 @@ describe('more categories than colours', () => {
     const tools = figureOf(html, 'p1-tools-per-arm');
     const colours = barColours(tools.svg!);
     expect([colours.length, new Set(colours).size]).toEqual([8, 8]);
-    expect(tools.labels.slice(tools.labels.indexOf('arm') + 1, -2)).toEqual([
-      'Tool1',
-      'Tool2',
-      'Tool3',
-      'Tool4',
-      'Tool5',
-      'Tool6',
-      'Tool7',
-      '(2 others)',
-    ]);
+    const tool = (n: number) => Array.from({ length: n }, (_, i) => `Tool${i + 1}`);
+    expect(tools.labels.slice(tools.labels.indexOf('arm') + 1, -2)).toEqual([...tool(7), '(2 others)']);
     expect(tools.alt).toBe(
       'Tool calls of each arm over its spawns (pilots excepted), stacked by tool; arms in registration order. Coloured: the seven with the most, the other 2 together as (2 others); the table has each.',
     );
     const table = html.match(/<figure class="chart" id="p1-tools-per-arm">[\s\S]*?<\/figure>/)![0].match(/<tbody>[\s\S]*<\/tbody>/)![0];
-    expect([...table.matchAll(/<bdi>(Tool\d)<\/bdi>/g)].map((m) => m[1])).toEqual([
-      'Tool1',
-      'Tool2',
-      'Tool3',
-      'Tool4',
-      'Tool5',
-      'Tool6',
-      'Tool7',
-      'Tool8',
-      'Tool9',
-    ]);
+    expect([...table.matchAll(/<bdi>(Tool\d)<\/bdi>/g)].map((m) => m[1])).toEqual(tool(9));
   });
 
   it('cost by nine models: each model its bar on the axis, no two bars of one colour but the two in (2 others)', async () => {

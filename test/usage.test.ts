@@ -268,21 +268,17 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     ]);
   });
 
-  it('ids that hold a colon stay two responses: "msg_1:b" with "c", and "msg_1" with "b:c" (joined into one key, they had merged)', async () => {
-    const r = await cli(['usage', '--transcripts', fixture('ids-with-colons'), '--timezone', 'UTC', '-f', 'json'], { env: HOME });
+  it.each([
+    // Joined into one key, "msg_1:b" with "c" and "msg_1" with "b:c" had merged.
+    ['ids that hold a colon stay two responses', 'ids-with-colons', 2, 1003, 550],
+    // The empty one had made a second response, its input counted twice.
+    ['an empty requestId is no requestId: the line joins its message', 'empty-request-id', 1, 1000, 50],
+  ])('%s', async (_, name, responses, input, output) => {
+    const r = await cli(['usage', '--transcripts', fixture(name), '--timezone', 'UTC', '-f', 'json'], { env: HOME });
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.map((row) => [row.key, row.responses, row.input_tokens, row.output_tokens])).toEqual([
-      ['2026-03-01', 2, 1003, 550],
-      [null, 2, 1003, 550],
-    ]);
-  });
-
-  it('an empty requestId is no requestId: the line joins its message (its input tokens had counted twice)', async () => {
-    const r = await cli(['usage', '--transcripts', fixture('empty-request-id'), '--timezone', 'UTC', '-f', 'json'], { env: HOME });
-    const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
-    expect(rows.map((row) => [row.key, row.responses, row.input_tokens, row.output_tokens])).toEqual([
-      ['2026-03-01', 1, 1000, 50],
-      [null, 1, 1000, 50],
+      ['2026-03-01', responses, input, output],
+      [null, responses, input, output],
     ]);
   });
 
