@@ -163,6 +163,25 @@ describe('render format=svg', () => {
     });
   });
 
+  it('a chart that is a link loop is a one-line error (it was "unexpected error … this is a bug"), and a dangling link into a probe is refused', async () => {
+    const { dir, doc, svg } = scratch('arms probe=probe format=svg');
+    symlinkSync('adr.arms.svg', svg);
+    for (const args of [[], ['--check'], ['--force']]) {
+      expect(await cli(['render', ...args, doc])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${doc}:3: adr.arms.svg is a symbolic link loop (ELOOP): nothing was written (remove the link, or give the region file=NAME.svg; evidence is read-only)\n`,
+      });
+    }
+    rmSync(svg);
+    symlinkSync(join('probe', 'new.svg'), svg);
+    const r = await cli(['render', doc]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringContaining(`adr.arms.svg is a link to ${join(dir, 'probe', 'new.svg')}, inside the probe`),
+    ]);
+  });
+
   it('--check exits 3 when the SVG is missing, and render writes it again', async () => {
     const { doc, svg } = scratch('arms probe=probe format=svg');
     await cli(['render', doc]);

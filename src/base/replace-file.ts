@@ -16,10 +16,10 @@ export function realOrNot(p: string): string {
   return parent === abs ? abs : join(realOrNot(parent), basename(abs));
 }
 
-/** `p` as realOrNot gives it, a symbolic link followed even when what it names does not exist yet. */
-export function linkedOrNot(p: string, hops = 0): string {
-  const link = lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink();
-  return link && hops < 40 ? linkedOrNot(resolve(dirname(p), readlinkSync(p)), hops + 1) : realOrNot(p);
+/** `p` as realOrNot gives it, a symbolic link followed even when what it names does not exist yet; undefined in a loop. */
+export function linkedOrNot(p: string, hops = 0): string | undefined {
+  if (!lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return realOrNot(p);
+  return hops < 40 ? linkedOrNot(resolve(dirname(p), readlinkSync(p)), hops + 1) : undefined;
 }
 
 /**

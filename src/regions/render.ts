@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
 import { displayPath, packageVersion } from '../base/paths.js';
-import { linkedOrNot, realOrNot } from '../base/replace-file.js';
+import { linkedOrNot } from '../base/replace-file.js';
 import { costReports, Evidence, listQueries, readQuery, VIEWS, type Source } from '../evidence.js';
 import { formatArms } from '../output/arms.js';
 import { chartSvg } from '../output/chart-svg.js';
@@ -215,12 +215,11 @@ export async function renderDocument(
 }
 
 /**
- * Two format=svg regions of a document that write one file would each rewrite it in turn, and never
- * be current together: refused before anything is drawn, naming both lines.
+ * Two format=svg regions of a document that write one file (by name, or through a link: the file each name
+ * is) would each rewrite it in turn, and never be current together: refused before anything is drawn.
  */
 function sharedSvgFiles(doc: Parsed, specs: Spec[], claimed: Map<string, string>): void {
-  // By the file each name is, links resolved: a chart linked to another region's chart is that chart.
-  const target = (spec: Spec) => linkedOrNot(join(dirname(realDoc(doc.path)), spec.file!));
+  const target = (spec: Spec) => linkedOrNot(join(dirname(realDoc(doc.path)), spec.file!)) ?? spec.file!;
   const first = new Map<string, number>();
   for (const [i, spec] of specs.entries()) {
     if (spec.file === undefined) continue;
@@ -293,14 +292,15 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
  * not: a link to results.jsonl, to the document, or into another region's probe had them replaced by the chart.
  */
 function refuseLinkedChart(doc: string, region: Region, path: string): void {
-  const real = realOrNot(path);
+  // Followed even when it points at nothing yet (a dangling link into a probe); a loop is refused.
+  const real = linkedOrNot(path);
   if (real === path) return;
-  const probe = probeHolding(real);
-  if (probe || extname(real).toLowerCase() !== '.svg')
+  const probe = real && probeHolding(real);
+  if (!real || probe || extname(real).toLowerCase() !== '.svg')
     fail(
       doc,
       region.begin,
-      `${basename(path)} is a link to ${displayPath(real)}, ${probe ? `inside the probe ${displayPath(probe)}` : 'not an .svg file'}: nothing was written`,
+      `${basename(path)} is ${real ? `a link to ${displayPath(real)}, ${probe ? `inside the probe ${displayPath(probe)}` : 'not an .svg file'}` : 'a symbolic link loop (ELOOP)'}: nothing was written`,
       'remove the link, or give the region file=NAME.svg; evidence is read-only',
     );
 }
