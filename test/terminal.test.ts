@@ -205,7 +205,19 @@ describe('money', () => {
       '$0.1000',
     ]);
     // A number is rounded on the digits it prints, as a DECIMAL's string is: toFixed gave $0.0003 for 0.00035.
-    expect([0.00035, 0.145952, -0.5, 1e-7].map((v) => dollars(v))).toEqual(['$0.0004', '$0.1460', '$-0.5000', '$0.0000']);
+    expect([0.00035, 0.145952, -0.5, 1e-7, -0.00004].map((v) => dollars(v))).toEqual([
+      '$0.0004',
+      '$0.1460',
+      '$-0.5000',
+      '$0.0000',
+      '$0.0000',
+    ]);
+    // A number in exponent form has its digits written out: $1e+21 and a cost of 5e-7 shown as $0.000000 before.
+    expect([dollars(1e21), dollars(1.2345678901234568e29), dollars(5e-7, 6)]).toEqual([
+      '$1000000000000000000000.0000',
+      '$123456789012345680000000000000.0000',
+      '$0.000001',
+    ]);
     expect(dollars('225179981368524.830000000', 6)).toBe('$225179981368524.830000');
   });
 

@@ -38,12 +38,23 @@ export interface Column {
  */
 export function dollars(v: number | string | null, places = 4): string {
   if (v === null) return '';
-  const text = typeof v === 'number' ? String(v) : v;
-  const [, sign, whole, frac = ''] = /^(-?)(\d+)(?:\.(\d*))?$/.exec(text) ?? [];
-  if (whole === undefined) return typeof v === 'number' ? `$${v.toFixed(places)}` : v;
+  const [, sign, whole, frac = ''] = /^(-?)(\d+)(?:\.(\d*))?$/.exec(typeof v === 'number' ? plain(v) : v) ?? [];
+  if (whole === undefined) return typeof v === 'number' ? `$${v}` : v;
   const units = BigInt(whole + frac.padEnd(places, '0').slice(0, places)) + (Number(frac[places] ?? 0) >= 5 ? 1n : 0n);
   const digits = units.toString().padStart(places + 1, '0');
-  return `$${sign}${digits.slice(0, -places)}.${digits.slice(-places)}`;
+  return `$${units === 0n ? '' : sign}${digits.slice(0, -places)}.${digits.slice(-places)}`;
+}
+
+/** A number's digits as plain decimal text, its exponent written out: 1e-7 is 0.0000001, 1e+21 a 1 and 21 zeros. */
+function plain(n: number): string {
+  const [, sign, int, frac = '', exp] = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(n)) ?? [];
+  if (int === undefined || exp === undefined) return String(n);
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  return point >= digits.length
+    ? `${sign}${digits}${'0'.repeat(point - digits.length)}`
+    : `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** A display row as table and markdown show it: money in dollars. */
