@@ -456,7 +456,7 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     const r = await cli(['usage', 'model', '--transcripts', dir, '--timezone', 'UTC', '-f', 'csv'], { env: HOME });
     expect(r.stdout.split('\r\n')[1]).toBe('claude-haiku-4-5,false,1,1,10,200,0,0,210,0.00101,0');
     expect(r.stderr).toBe(
-      `omg-evidence: warning: ${dir}/-work-demo/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: the lines of a response (one message.id) name different models: each is counted once, under the model of its final line\n`,
+      `omg-evidence: warning: ${dir}/-work-demo/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: the lines of a response (one message.id) name different models: each is counted once, under the model of its last line that names one\n`,
     );
     // The flag that found it is not a column of the view.
     const cols = await cli([
@@ -468,6 +468,25 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       "select count(*) from information_schema.columns where column_name = 'mixed_models'",
     ]);
     expect(cols.stdout).toBe('count_star()\r\n0\r\n');
+  });
+
+  it('of lines that name models, the last one counts, not the greatest by name; an empty model is none', async () => {
+    const dir = join(tmp, 'last-named', '-work-demo');
+    mkdirSync(dir, { recursive: true });
+    const line = (at: number, model: string, out: number) =>
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 'aaaaaaaa-0000-4000-8000-000000000001',
+        timestamp: `2026-03-01T10:00:0${at}Z`,
+        requestId: 'r',
+        message: { id: 'm', model, usage: { input_tokens: 1, output_tokens: out } },
+      });
+    writeFileSync(
+      join(dir, 'aaaaaaaa-0000-4000-8000-000000000001.jsonl'),
+      `${line(1, 'claude-opus-4-5', 1)}\n${line(2, 'claude-haiku-4-5', 2)}\n${line(3, '', 300)}\n`,
+    );
+    const r = await cli(['usage', 'model', '--transcripts', join(tmp, 'last-named'), '--timezone', 'UTC', '-f', 'csv'], { env: HOME });
+    expect(r.stdout.split('\r\n')[1]).toBe('claude-haiku-4-5,false,1,1,1,300,0,0,301,0.001501,0');
   });
 
   it("a response whose final line names no model takes the model its other lines name (it had been unpriced, as '(no model)')", async () => {

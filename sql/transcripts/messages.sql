@@ -34,7 +34,8 @@ lines as (
            case when nullif(r.message_id, '') is not null then coalesce(nullif(r.request_id, ''), q.message_request) end as k_request,
            case when nullif(r.message_id, '') is null then f.file_no end as k_file,
            case when nullif(r.message_id, '') is null then r.o end as k_line,
-           r.* exclude (abs, o, session_id, timestamp)
+           -- An empty model is no model, as an empty id is no id.
+           r.* exclude (abs, o, session_id, timestamp) replace (nullif(r.model, '') as model)
     from scan_responses as r
     join files as f using (abs)
     left join requests as q using (message_id)
@@ -64,13 +65,13 @@ snapshots as (
            count(*) as n_lines,
            -- Lines of one response that name different models (an id reused): messages.ts warns, then drops this.
            min(model) <> max(model) as mixed_models,
-           max(model) as any_model
+           arg_max(model, {'file': file_no, 'rec': rec}) filter (where model is not null) as any_model
     from lines
     group by k_id, k_request, k_file, k_line
 ),
 
--- A response's model: its final line's, or, when that line names none, the one its other lines name
--- (a final line without message.model had made a priced response unpriced).
+-- A response's model: its final line's, or, when that line names none, the one its last line that names
+-- one does (a final line without message.model had made a priced response unpriced).
 responses as (
     select *, coalesce(f.model, any_model) as model
     from snapshots
