@@ -28,8 +28,10 @@
 --   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
 --   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ
 --                                         (so too when the transcript does not show the model the
---                                         envelope charged most), gone (no transcript), no envelope,
---                                         or unpriced (a model of the transcript has no price)
+--                                         envelope charged most, or one that used the prompt cache),
+--                                         gone (no transcript), no envelope, no model usage (an envelope
+--                                         without modelUsage, and a transcript with a cost), or unpriced
+--                                         (a model of the transcript has no price)
 -- order:   probe, seq
 -- A model is matched by its id without a date suffix or bracketed variant (claude-opus-5[1m]).
 
@@ -78,6 +80,12 @@ envelope as (
         sum(cache_creation_input_tokens) filter (where shown)::BIGINT as envelope_cache_creation_input_tokens,
         sum(cache_read_input_tokens) filter (where shown)::BIGINT as envelope_cache_read_input_tokens,
         round(sum(cost_usd) filter (where shown), 6) as envelope_models_cost_usd,
+        -- Unrounded, for the ratios: rounded to six places, a spawn of $0.0000005 had differed by half.
+        sum(cost_usd) filter (where shown) as models_cost,
+        -- Claude Code's own calls (a title, a summary) are single, uncached requests: a model the transcript does
+        -- not show that read or wrote the prompt cache made turns of an agent whose lines are missing.
+        bool_and(shown or cost_usd = 0 or (coalesce(cache_read_input_tokens, 0) = 0 and coalesce(cache_creation_input_tokens, 0) = 0))
+            as unshown_excused,
         -- The model the envelope charged most must be in the transcript: a transcript that lost its responses
         -- shows none of them, and only Claude Code's own small calls may be missing (a model of $0 costs nothing).
         arg_max(shown or cost_usd = 0, cost_usd) as main_shown,
@@ -105,17 +113,19 @@ final as (
         e.envelope_cache_creation_input_tokens,
         e.envelope_cache_read_input_tokens,
         e.envelope_models_cost_usd,
-        round(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0), 4) as models_ratio,
+        round(c.cost_usd::DOUBLE / nullif(e.models_cost, 0), 4) as models_ratio,
         coalesce(e.envelope_only_models, []) as envelope_only_models,
         case
             when c.session_id is null then 'gone'
             when s.cost_usd is null then 'no envelope'
             when c.cost_usd is null then 'unpriced'
-            when not coalesce(e.main_shown, true) then 'differ'
+            when not coalesce(e.main_shown and e.unshown_excused, true) then 'differ'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
             -- Its envelope says so too: one with no modelUsage but a cost had agreed with an empty transcript.
-            when c.cost_usd = 0 and coalesce(e.envelope_models_cost_usd, 0) = 0 and s.cost_usd = 0 then 'agree'
-            when abs(c.cost_usd::DOUBLE / nullif(e.envelope_models_cost_usd, 0) - 1) <= $tolerance then 'agree'
+            when c.cost_usd = 0 and coalesce(e.models_cost, 0) = 0 and s.cost_usd = 0 then 'agree'
+            -- With no modelUsage there is nothing to compare model by model; an empty transcript still differs.
+            when e.session_id is null then case when c.cost_usd = 0 then 'differ' else 'no model usage' end
+            when abs(c.cost_usd::DOUBLE / nullif(e.models_cost, 0) - 1) <= $tolerance then 'agree'
             else 'differ'
         end as verdict
     from spawns as s

@@ -1106,6 +1106,52 @@ describe('agree --usage', () => {
     expect((await cli(['agree', '--usage', probe], { env: HOME })).code).toBe(3);
   });
 
+  describe("an envelope's models the transcript does not show", () => {
+    const S1 = '1bb76aee-fd7f-4674-920e-6c3d197d6720';
+    /** A copy of the bundled probe with spawn 1's envelope changed by `change`. */
+    const withEnvelope = (name: string, change: (e: Record<string, unknown>) => void) => {
+      const probe = join(tmp, name);
+      cpSync(bundled, probe, { recursive: true });
+      const results = join(probe, 'results.jsonl');
+      const rows = readFileSync(results, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { session_id: string; envelope: Record<string, unknown> });
+      change(rows.find((r) => r.session_id === S1)!.envelope);
+      writeFileSync(results, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      return probe;
+    };
+    const first = async (probe: string) => {
+      const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+      return [r.stdout.split('\n')[0], r.stderr, r.code];
+    };
+
+    it("a model that used the prompt cache is an agent's, not Claude Code's own call: it differs (52% of the cost had been excused)", async () => {
+      const probe = withEnvelope('cached-unshown', (e) => {
+        const usage = e.modelUsage as Record<string, Record<string, number>>;
+        usage['claude-haiku-4-5'] = { ...usage['claude-haiku-4-5']!, cacheReadInputTokens: 400000, costUSD: 0.08 };
+        e.total_cost_usd = 0.167137;
+      });
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5',
+        'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
+        3,
+      ]);
+    });
+
+    it('an envelope with no modelUsage is not compared model by model: "no model usage", not a difference', async () => {
+      const probe = withEnvelope('no-model-usage-priced', (e) => {
+        delete e.modelUsage;
+        e.total_cost_usd = 0.087137;
+      });
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  no model usage: transcripts $0.087137, envelope in all $0.087137',
+        'omg-evidence: agree --usage: 26 of 28 spawn(s) compared within 1%: 26 agree, 0 differ; 1 gone, 1 no model usage\n',
+        0,
+      ]);
+    });
+  });
+
   it('--pricing goes with --usage, and cannot re-price a database file (it had been ignored)', async () => {
     expect(await cli(['agree', '--pricing', join(repo, 'data', 'pricing.json')], { env: HOME })).toEqual({
       code: 2,
@@ -1142,7 +1188,7 @@ describe('agree --usage', () => {
     writeFileSync(file, JSON.stringify(prices));
     const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
     expect(r.code).toBe(3);
-    expect(r.stdout.split('\n')[0]).toBe('K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107');
+    expect(r.stdout.split('\n')[0]).toBe('K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107; envelope only: claude-haiku-4-5');
     expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 0 agree, 27 differ; 1 gone\n');
   });
 });

@@ -93,8 +93,9 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
         .map((r) => {
           const head = `${spawnHead(r)}${r.verdict}`;
           if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
-          // A difference with nothing to compare says which of the envelope's models the transcript does not show.
-          const only = r.verdict === 'differ' && r.models_ratio === null ? ((r.envelope_only_models as string[] | null) ?? []) : [];
+          if (r.verdict === 'no model usage') return `${head}: transcripts ${money(r.cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}\n`;
+          // A difference says which of the envelope's models the transcript does not show: one may be why.
+          const only = r.verdict === 'differ' ? ((r.envelope_only_models as string[] | null) ?? []) : [];
           const unseen = only.length ? `; envelope only: ${only.join(' ')}` : '';
           return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}${unseen}\n`;
         })
@@ -125,7 +126,7 @@ const money = (v: unknown) => (v === null || v === undefined ? '-' : dollars(typ
 export function usageSummary(rows: Row[], tolerance: number): { line: string; compared: number; differ: number; unpriced: number } {
   const count = (v: string) => rows.filter((r) => r.verdict === v).length;
   const compared = count('agree') + count('differ');
-  const others = ['gone', 'no envelope', 'unpriced'].filter((v) => count(v)).map((v) => `${count(v)} ${v}`);
+  const others = ['gone', 'no envelope', 'no model usage', 'unpriced'].filter((v) => count(v)).map((v) => `${count(v)} ${v}`);
   const line =
     `agree --usage: ${compared} of ${rows.length} spawn(s) compared within ${tolerance * 100}%: ${count('agree')} agree, ${count('differ')} differ` +
     (others.length ? `; ${others.join(', ')}` : '');
