@@ -1188,7 +1188,9 @@ describe('agree --usage', () => {
     writeFileSync(file, JSON.stringify(prices));
     const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
     expect(r.code).toBe(3);
-    expect(r.stdout.split('\n')[0]).toBe('K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107; envelope only: claude-haiku-4-5');
+    expect(r.stdout.split('\n')[0]).toBe(
+      'K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107; envelope only: claude-haiku-4-5',
+    );
     expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 0 agree, 27 differ; 1 gone\n');
   });
 });

@@ -93,7 +93,8 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
         .map((r) => {
           const head = `${spawnHead(r)}${r.verdict}`;
           if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
-          if (r.verdict === 'no model usage') return `${head}: transcripts ${money(r.cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}\n`;
+          if (r.verdict === 'no model usage')
+            return `${head}: transcripts ${money(r.cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}\n`;
           // A difference says which of the envelope's models the transcript does not show: one may be why.
           const only = r.verdict === 'differ' ? ((r.envelope_only_models as string[] | null) ?? []) : [];
           const unseen = only.length ? `; envelope only: ${only.join(' ')}` : '';
