@@ -300,6 +300,9 @@ describe('the sessions', () => {
     expect(sourceName('C:\\Users\\bob\\tr', 'C:\\Users\\bob\\tr', env)).toBe('…\\tr');
     expect(sourceName('/srv/operator/tr', '/srv/operator/tr', env)).toBe('~/tr');
     expect(sourceName('test/fixtures/usage/days', 'test/fixtures/usage/days', env)).toBe('test/fixtures/usage/days');
+    // Spelt otherwise, a home is still a home: a doubled slash, a `..`, a HOME with a trailing slash.
+    for (const given of ['/srv//operator/tr', '/srv/../srv/operator/tr', '/tmp/../home/alice/tr'])
+      expect(sourceName(given, given, { HOME: '/srv/operator/' })).toBe(given.includes('alice') ? '…/tr' : '~/tr');
   });
 
   it('with a probe and --transcripts: both parts', async () => {

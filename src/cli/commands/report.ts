@@ -9,7 +9,7 @@
  * without --force.
  */
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
@@ -35,11 +35,13 @@ import { progressReporter } from '../progress.js';
 export function sourceName(given: string | undefined, dir: string, env: Record<string, string | undefined>): string {
   if (given === undefined)
     return env.CLAUDE_CONFIG_DIR && dir === join(env.CLAUDE_CONFIG_DIR, 'projects') ? '$CLAUDE_CONFIG_DIR/projects' : '~/.claude/projects';
-  const home = homeOf(env).replace(/[/\\]+$/, '');
-  if (home && (given === home || given.startsWith(`${home}/`) || given.startsWith(`${home}${sep}`))) return `~${given.slice(home.length)}`;
+  const home = homeOf(env) && resolve(homeOf(env)).replace(/[/\\]+$/, '');
+  // An absolute path is compared as it resolves: `/home//alice` and `/tmp/../home/alice` had kept the home.
+  const name = isAbsolute(given) ? resolve(given) : given;
+  if (home && (name === home || name.startsWith(`${home}/`) || name.startsWith(`${home}${sep}`))) return `~${name.slice(home.length)}`;
   // Another user's home (sessions read with sudo, or copied from elsewhere): named from after it.
-  const other = firstHomePath(given);
-  return other ? `…${given.slice(other.index + other.text.length)}` : given;
+  const other = firstHomePath(name);
+  return other ? `…${name.slice(other.index + other.text.length)}` : name;
 }
 
 interface ReportOptions {
