@@ -375,6 +375,14 @@ describe('what --db will not read', () => {
     expect((await cli(['load', '--db', file])).code).toBe(0);
     return file;
   };
+  /** A database load built, then changed by `sql` (with `params`). */
+  const builtThen = async (sql: string, params?: Record<string, string>) => {
+    const file = await built();
+    const db = await Database.open({ file });
+    await db.exec(sql, params);
+    db.close();
+    return file;
+  };
   const refused = (file: string, what: string) => ({
     code: 1,
     stdout: '',
@@ -382,27 +390,20 @@ describe('what --db will not read', () => {
   });
 
   it('a macro added to it, which shadows a function in every query (sum: the verdict held over budget)', async () => {
-    const file = await built();
-    const db = await Database.open({ file });
-    await db.exec('create macro sum(x) as 0.5');
-    db.close();
+    const file = await builtThen('create macro sum(x) as 0.5');
     expect(await cli(['verdict', '--db', file])).toEqual(refused(file, 'macro main.sum'));
     expect(await cli(['cost', '--db', file])).toEqual(refused(file, 'macro main.sum'));
   });
 
   it('a type of its own, which shadows a built-in one (json) in every query', async () => {
-    const file = await built();
-    const db = await Database.open({ file });
-    await db.exec('create type json as integer');
-    db.close();
+    const file = await builtThen('create type json as integer');
     expect(await cli(['census', '--db', file])).toEqual(refused(file, 'type main.json'));
   });
 
   it('a view standing in for a table, and a schema', async () => {
-    const file = await built();
-    const db = await Database.open({ file });
-    await db.exec('alter table spawns rename to spawns_real; create view spawns as select * from spawns_real; create schema s');
-    db.close();
+    const file = await builtThen(
+      'alter table spawns rename to spawns_real; create view spawns as select * from spawns_real; create schema s',
+    );
     expect(await cli(['census', '--db', file])).toEqual(refused(file, 'main.spawns_real, schema s, view main.spawns'));
   });
 
@@ -424,10 +425,7 @@ describe('what --db will not read', () => {
       ['inputs', '{"probes":[],"transcripts":5}', 'its omg_meta "inputs" is not as load writes it'],
       ['fingerprint', '{"format":"x","stamps":[null]}', 'its omg_meta "fingerprint" is not as load writes it'],
     ] as const) {
-      const file = await built();
-      const db = await Database.open({ file });
-      await db.exec('update omg_meta set value = $value where key = $key', { key, value });
-      db.close();
+      const file = await builtThen('update omg_meta set value = $value where key = $key', { key, value });
       expect(await cli(['census', '--db', file]), `${key}=${value}`).toEqual({
         code: 1,
         stdout: '',
