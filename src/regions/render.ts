@@ -219,27 +219,22 @@ export async function renderDocument(
  * is) would each rewrite it in turn, and never be current together: refused before anything is drawn.
  */
 function sharedSvgFiles(doc: Parsed, specs: Spec[], claimed: Map<string, string>): void {
-  const target = (spec: Spec) => linkedOrNot(join(dirname(realDoc(doc.path)), spec.file!)) ?? spec.file!;
+  const dir = dirname(realDoc(doc.path));
+  const targets = specs.map((spec) => spec.file && (linkedOrNot(join(dir, spec.file)) ?? spec.file));
   const first = new Map<string, number>();
   for (const [i, spec] of specs.entries()) {
-    if (spec.file === undefined) continue;
+    const target = targets[i];
+    if (target === undefined) continue;
     const line = doc.regions[i]!.begin;
-    const other = first.get(target(spec));
-    if (other !== undefined)
-      fail(
-        doc.path,
-        line,
-        `${spec.name} writes ${spec.file}, as the region at line ${other} does`,
-        'give one of them file=NAME.svg, a name of its own',
-      );
-    first.set(target(spec), line);
-    // Another document of the run (notes.md beside notes.markdown) writing the same file would replace its chart.
-    const elsewhere = claimed.get(target(spec));
+    // Another region of the document, or another document of the run (notes.md beside notes.markdown).
+    const other = first.get(target);
+    const elsewhere = other === undefined ? claimed.get(target) : `the region at line ${other}`;
     if (elsewhere !== undefined)
       fail(doc.path, line, `${spec.name} writes ${spec.file}, as ${elsewhere} does`, 'give one of them file=NAME.svg, a name of its own');
+    first.set(target, line);
   }
-  for (const [i, spec] of specs.entries()) {
-    if (spec.file !== undefined) claimed.set(target(spec), `${displayPath(doc.path)}:${doc.regions[i]!.begin}`);
+  for (const [i, target] of targets.entries()) {
+    if (target !== undefined) claimed.set(target, `${displayPath(doc.path)}:${doc.regions[i]!.begin}`);
   }
 }
 
