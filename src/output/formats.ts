@@ -190,8 +190,7 @@ export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): str
 
 /** One row of a GFM pipe table, without its line break: each value as GitHub shows it literally (markdownText). */
 function markdownLine(values: string[], columns?: Column[]): string {
-  const own = (v: string) => displayed(v.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, '<br>'));
-  return `| ${values.map((v, i) => (columns?.[i]?.markdown ? own(v) : markdownText(v))).join(' | ')} |`;
+  return `| ${values.map((v, i) => markdownText(v, columns?.[i]?.markdown)).join(' | ')} |`;
 }
 
 /** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */

@@ -79,8 +79,7 @@ export interface Col {
 
 function cellText(v: unknown, money = false): string {
   if (v === null || v === undefined) return '';
-  if (money && typeof v === 'number') return dollars(v);
-  if (money && typeof v === 'string') return dollars(v);
+  if (money && (typeof v === 'number' || typeof v === 'string')) return dollars(v);
   if (typeof v === 'number') return v.toLocaleString('en-US', { maximumFractionDigits: 6 });
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   // A list of words (a census cell) reads as the terminal table shows it; other values as JSON.

@@ -46,10 +46,13 @@ export function textOf<T>(rows: T, write: (rows: T) => string): string {
  * Text that a GitHub pipe-table cell shows literally: what would be markup is backslash-escaped (`*x*` had
  * become emphasis, `&amp;` an ampersand, `<b>` a tag), a line break is `<br>`, other controls are shown
  * (displayed). What starts no markup stays as it is: `]`, `_` within a word, `<` before no tag or link, `&` before no entity.
+ * `ours`: the value is markdown of our own, whose markup stays.
  */
-export function markdownText(s: string): string {
-  const escaped = s
-    .replace(/[\\`*[~|]|<(?=[A-Za-z/!?])|&(?=#?[0-9A-Za-z]+;)|(?<![_\p{L}\p{N}])_+|_+(?![_\p{L}\p{N}])/gu, (m) => m.replace(/./g, '\\$&'))
-    .replace(/\r?\n/g, '<br>');
+export function markdownText(s: string, ours = false): string {
+  const escaped = s.replace(ours ? OURS : MARKUP, (m) => m.replace(/./g, '\\$&')).replace(/\r?\n/g, '<br>');
   return displayed(escaped);
 }
+
+const MARKUP = /[\\`*[~|]|<(?=[A-Za-z/!?])|&(?=#?[0-9A-Za-z]+;)|(?<![_\p{L}\p{N}])_+|_+(?![_\p{L}\p{N}])/gu;
+/** Markdown of our own (the docs' columns): written as it is, but for what would break the table's cells. */
+const OURS = /[\\|]/g;

@@ -118,7 +118,7 @@ export function undatedWarning(rows: Row[], report: UsageReport): string | null 
   if (Number(total?.undated_left_out) > 0)
     return `${total!.undated_left_out} response(s) have no timestamp: --since or --until left them out, as neither can place them`;
   if (!['daily', 'weekly', 'monthly'].includes(report)) return null;
-  const undated = rows.find((r) => r.key === null && !r.is_total && r.model === null);
+  const undated = rows.find((r) => r.key === null && !r.is_total && !r.is_breakdown);
   if (!undated) return null;
   return `${undated.responses} response(s) have no timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out`;
 }
