@@ -47,7 +47,7 @@ counted as (
         coalesce(sum(m.cache_creation_input_tokens), 0)::BIGINT as cache_creation_input_tokens,
         coalesce(sum(m.cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
         case when count(m.session_id) = 0 then 0 when bool_and(m.cost_usd is not null) then sum(m.cost_usd) end as cost_usd
-    from (select distinct session_id from transcript_sessions) as t
+    from transcript_sessions as t
     left join transcript_messages as m using (session_id)
     group by all
 ),

@@ -16,11 +16,17 @@ with files as (
     from scan_files
 ),
 
+-- An empty message.id, requestId or model is none (a gateway that sends none), said once for every use below.
+responses_read as (
+    select * replace (nullif(message_id, '') as message_id, nullif(request_id, '') as request_id, nullif(model, '') as model)
+    from scan_responses
+),
+
 -- A line without requestId takes its message's (a join: a window over every line sorts them).
 requests as (
-    select message_id, max(nullif(request_id, '')) as message_request
-    from scan_responses
-    where message_id <> '' and request_id <> ''
+    select message_id, max(request_id) as message_request
+    from responses_read
+    where message_id is not null and request_id is not null
     group by message_id
 ),
 
@@ -28,15 +34,14 @@ lines as (
     select coalesce(r.session_id, f.session_id) as session_id, f.file_no, f.project, r.o - f.first + 1 as rec,
            omg_instant(r.timestamp) as line_at,
            -- A response's key: its message.id and requestId, as columns (ids joined into one string had made
-           -- "m:b"+"c" and "m"+"b:c" one response). An empty id is no id (a gateway that sends none, or an
-           -- empty requestId): a line with no message.id is a response of its own, keyed by its file and record.
-           nullif(r.message_id, '') as k_id,
-           case when nullif(r.message_id, '') is not null then coalesce(nullif(r.request_id, ''), q.message_request) end as k_request,
-           case when nullif(r.message_id, '') is null then f.file_no end as k_file,
-           case when nullif(r.message_id, '') is null then r.o end as k_line,
-           -- An empty model is no model, as an empty id is no id.
-           r.* exclude (abs, o, session_id, timestamp) replace (nullif(r.model, '') as model)
-    from scan_responses as r
+           -- "m:b"+"c" and "m"+"b:c" one response); a line with no message.id is a response of its own, keyed
+           -- by its file and record.
+           r.message_id as k_id,
+           case when r.message_id is not null then coalesce(r.request_id, q.message_request) end as k_request,
+           case when r.message_id is null then f.file_no end as k_file,
+           case when r.message_id is null then r.o end as k_line,
+           r.* exclude (abs, o, session_id, timestamp)
+    from responses_read as r
     join files as f using (abs)
     left join requests as q using (message_id)
     where r.o - f.first + 1 <= f.n
@@ -61,7 +66,7 @@ snapshots as (
            max(line_at) as last_timestamp,
            bool_or(is_sidechain) as any_sidechain,
            max(agent_id) as any_agent,
-           max(nullif(request_id, '')) as any_request,
+           max(request_id) as any_request,
            count(*) as n_lines,
            -- Lines of one response that name different models (an id reused): messages.ts warns, then drops this.
            min(model) <> max(model) as mixed_models,
