@@ -104,21 +104,26 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
   }
   const skillResults = join(out, 'skill_results.jsonl');
   planned.push({ path: skillResults, bytes: skillLines.join('') });
+  // Spawns no transcript covers keep their tool_use records, but skill_results.jsonl is written
+  // whole: their rows in the one there would be lost, and the probe refused (a Skill call with no row).
   const { spawns, matched } = (await ev.transcriptMatches())[0] ?? { spawns: 0, matched: 0 };
   const covered = recorded.length;
+  if (
+    covered < spawns &&
+    existsSync(skillResults) &&
+    writeStep(skillResults, () => readFileSync(skillResults, 'utf8')) !== skillLines.join('')
+  ) {
+    throw new InputError(
+      `${displayPath(skillResults)}: the transcripts cover ${covered} of the ${spawns} spawn(s), and rewriting it would drop the skill results of the others; nothing was written`,
+      'give --transcripts the sessions of every spawn, or --out another folder',
+    );
+  }
 
   const report: ExtractReport = { written: [], unchanged: [], spawns, matched, recorded: covered };
   const conflicts: string[] = [];
   for (const p of planned) {
     if (!existsSync(p.path)) continue;
     if (writeStep(p.path, () => readFileSync(p.path, 'utf8')) === p.bytes) report.unchanged.push(p.path);
-    // Spawns no transcript covers keep their tool_use records, but skill_results.jsonl is written whole:
-    // their rows in the one there would be lost, and the probe refused (a Skill call with no row), --force or not.
-    else if (p.path === skillResults && covered < spawns)
-      throw new InputError(
-        `${displayPath(skillResults)}: the transcripts cover ${covered} of the ${spawns} spawn(s), and rewriting it would drop the skill results of the others; nothing was written`,
-        'give --transcripts the sessions of every spawn, or --out another folder',
-      );
     else if (!options.force) conflicts.push(p.path);
   }
   if (conflicts.length) {
