@@ -540,6 +540,20 @@ describe('writing: a file extract or render cannot write is an error naming it, 
     });
   });
 
+  it('extract --out where a file it writes is a FIFO: named, never waited on (it hung)', async () => {
+    const out = join(root, 'fifo');
+    const first = (await extract(out)).code;
+    expect(first).toBe(0);
+    const record = readdirSync(join(out, 'tool_use'))[0]!;
+    rmSync(join(out, 'tool_use', record));
+    execFileSync('mkfifo', [join(out, 'tool_use', record)]);
+    expect(await extract(out)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${out}/tool_use/${record}: not a regular file, where extract writes one (move it away, or --out another folder)\n`,
+    });
+  });
+
   it('extract never writes through a link at its temporary path, nor removes it', async () => {
     const out = join(root, 'linked');
     mkdirSync(out);

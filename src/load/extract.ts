@@ -5,7 +5,7 @@
  * refuses any value that carries a home-directory path, and writes atomically, never over a file
  * that differs unless forced.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
@@ -103,16 +103,14 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
     skillLines.push(`${JSON.stringify({ session_id, arm, tool_use_id, skill, is_error, result })}\n`);
   }
   const skillResults = join(out, 'skill_results.jsonl');
-  planned.push({ path: skillResults, bytes: skillLines.join('') });
+  const skillBytes = skillLines.join('');
+  planned.push({ path: skillResults, bytes: skillBytes });
   // Spawns no transcript covers keep their tool_use records, but skill_results.jsonl is written
   // whole: their rows in the one there would be lost, and the probe refused (a Skill call with no row).
   const { spawns, matched } = (await ev.transcriptMatches())[0] ?? { spawns: 0, matched: 0 };
   const covered = recorded.length;
-  if (
-    covered < spawns &&
-    existsSync(skillResults) &&
-    writeStep(skillResults, () => readFileSync(skillResults, 'utf8')) !== skillLines.join('')
-  ) {
+  const skillsThere = onDisk(skillResults);
+  if (covered < spawns && skillsThere !== null && skillsThere !== skillBytes) {
     throw new InputError(
       `${displayPath(skillResults)}: the transcripts cover ${covered} of the ${spawns} spawn(s), and rewriting it would drop the skill results of the others; nothing was written`,
       'give --transcripts the sessions of every spawn, or --out another folder',
@@ -122,8 +120,9 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
   const report: ExtractReport = { written: [], unchanged: [], spawns, matched, recorded: covered };
   const conflicts: string[] = [];
   for (const p of planned) {
-    if (!existsSync(p.path)) continue;
-    if (writeStep(p.path, () => readFileSync(p.path, 'utf8')) === p.bytes) report.unchanged.push(p.path);
+    const there = p.path === skillResults ? skillsThere : onDisk(p.path);
+    if (there === null) continue;
+    if (there === p.bytes) report.unchanged.push(p.path);
     else if (!options.force) conflicts.push(p.path);
   }
   if (conflicts.length) {
@@ -157,6 +156,18 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
     for (const { tmp } of staged) rmSync(tmp, { force: true });
   }
   return report;
+}
+
+/**
+ * What a file extract would write holds now, or null when there is none. A FIFO in its place would wait for
+ * a writer forever: a path that is neither a file nor a folder is an error naming it (a folder fails the read).
+ */
+function onDisk(path: string): string | null {
+  if (!existsSync(path)) return null;
+  const kind = writeStep(path, () => statSync(path));
+  if (!kind.isFile() && !kind.isDirectory())
+    throw new InputError(`${displayPath(path)}: not a regular file, where extract writes one`, 'move it away, or --out another folder');
+  return writeStep(path, () => readFileSync(path, 'utf8'));
 }
 
 /** Run one step of writing `path`; a system error (EACCES, ENOTDIR, EISDIR, ENOSPC…) becomes an InputError naming it. */
