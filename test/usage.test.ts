@@ -266,6 +266,9 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       ['2026-03-02', 1, 300],
       [null, 3, 600],
     ]);
+    // The column keeps the id as the line wrote it, though its key reads it as none.
+    const ids = await cli(['sql', '--transcripts', fixture('empty-id'), '-f', 'json', 'select message_id from transcript_messages']);
+    expect(JSON.parse(ids.stdout)).toEqual([{ message_id: '' }, { message_id: '' }, { message_id: '' }]);
   });
 
   it.each([

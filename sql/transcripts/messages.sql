@@ -16,18 +16,19 @@ with files as (
     from scan_files
 ),
 
--- An empty message.id, requestId or model is none (a gateway that sends none), said once for every use below.
+-- An empty message.id, requestId or model is none (a gateway that sends none), said once for every use below;
+-- message_id itself is kept as the line wrote it (the column shows ''), its key is `id`.
 responses_read as (
-    select * replace (nullif(message_id, '') as message_id, nullif(request_id, '') as request_id, nullif(model, '') as model)
+    select * replace (nullif(request_id, '') as request_id, nullif(model, '') as model), nullif(message_id, '') as id
     from scan_responses
 ),
 
 -- A line without requestId takes its message's (a join: a window over every line sorts them).
 requests as (
-    select message_id, max(request_id) as message_request
+    select id, max(request_id) as message_request
     from responses_read
-    where message_id is not null and request_id is not null
-    group by message_id
+    where id is not null and request_id is not null
+    group by id
 ),
 
 lines as (
@@ -36,14 +37,14 @@ lines as (
            -- A response's key: its message.id and requestId, as columns (ids joined into one string had made
            -- "m:b"+"c" and "m"+"b:c" one response); a line with no message.id is a response of its own, keyed
            -- by its file and record.
-           r.message_id as k_id,
-           case when r.message_id is not null then coalesce(r.request_id, q.message_request) end as k_request,
-           case when r.message_id is null then f.file_no end as k_file,
-           case when r.message_id is null then r.o end as k_line,
-           r.* exclude (abs, o, session_id, timestamp)
+           r.id as k_id,
+           case when r.id is not null then coalesce(r.request_id, q.message_request) end as k_request,
+           case when r.id is null then f.file_no end as k_file,
+           case when r.id is null then r.o end as k_line,
+           r.* exclude (abs, o, session_id, timestamp, id)
     from responses_read as r
     join files as f using (abs)
-    left join requests as q using (message_id)
+    left join requests as q using (id)
     where r.o - f.first + 1 <= f.n
 ),
 
