@@ -56,6 +56,9 @@ const bad: [fixture: string, message: string][] = [
   ],
   // DuckDB's cast takes "+09" (and "epoch", zone names), which the dates of git are not compared with.
   ['timestamp-not-rfc3339', `results.jsonl:2: results.jsonl row: "started_at" must be an RFC 3339 timestamp ${HINT_ROW}`],
+  // The cast also takes an offset past ±23:59 (+05:99 read as +06:39) and the hour 24.
+  ['timestamp-offset-past-range', `results.jsonl:2: results.jsonl row: "started_at" must be an RFC 3339 timestamp ${HINT_ROW}`],
+  ['timestamp-hour-24', `results.jsonl:2: results.jsonl row: "ended_at" must be an RFC 3339 timestamp ${HINT_ROW}`],
   [
     'bad-session-id',
     `results.jsonl:2: results.jsonl row: "session_id" must be lowercase hex and dashes (it names the file tool_use/<session_id>.jsonl) ${HINT_ROW}`,

@@ -867,7 +867,23 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
         '',
       ].join('\n'),
       stderr:
-        'omg-evidence: warning: 2 response(s) have no timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out\n',
+        'omg-evidence: warning: 2 response(s) have no RFC 3339 timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out\n',
+    });
+  });
+
+  it("a timestamp that is not RFC 3339 places nothing, though DuckDB's cast reads it (infinity, epoch, a bare date, no offset, +25:00, 24:00)", async () => {
+    const r = await cli(['usage', '--transcripts', fixture('timestamp-not-rfc3339'), '--timezone', 'UTC', '-f', 'csv'], { env: HOME });
+    expect(r).toEqual({
+      code: 0,
+      stdout: [
+        'key,is_total,sessions,responses,input_tokens,output_tokens,cache_creation_input_tokens,cache_read_input_tokens,total_tokens,cost_usd,unpriced',
+        '2026-03-01,false,1,1,1,1,0,0,2,0.00003,0',
+        ',false,1,6,27,6,0,0,33,0.000285,0',
+        ',true,1,7,28,7,0,0,35,0.000315,0',
+        '',
+      ].join('\r\n'),
+      stderr:
+        'omg-evidence: warning: 6 response(s) have no RFC 3339 timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out\n',
     });
   });
 
@@ -883,7 +899,7 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
         },
       );
       expect(r.stderr).toBe(
-        'omg-evidence: warning: 2 response(s) have no timestamp: --since or --until left them out, as neither can place them\n',
+        'omg-evidence: warning: 2 response(s) have no RFC 3339 timestamp: --since or --until left them out, as neither can place them\n',
       );
       const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
       expect(rows.map((row) => [row.is_total, row.responses, row.undated_left_out])).toEqual([

@@ -105,9 +105,10 @@ create or replace temp macro omg_result(tur, b, i) as {
 create or replace temp macro omg_line_mistyped(ts, ver) as
     omg_mistyped(ts) or omg_mistyped(ver);
 
--- The instant of a line's timestamp, whatever offset it is written with; NULL when it is no time.
+-- The instant of a line's timestamp, whatever offset it is written with; NULL when it is no
+-- RFC 3339 time (omg_rfc3339, sql/rfc3339.sql: "infinity" or a bare date is no time).
 create or replace temp macro omg_instant(ts) as
-    try_cast(ts as TIMESTAMPTZ);
+    omg_rfc3339(ts);
 
 -- The project of a transcript file: the folder that holds its session's file (`<sid>.jsonl`, and
 -- `agent-*.jsonl` beside it or under `<sid>/subagents/`); under ~/.claude/projects, the project's slug.

@@ -26,13 +26,11 @@ function notFinite(column: string, path: string): string {
 }
 
 /**
- * TRUE when the string at `key` is not an RFC 3339 timestamp: its pattern (a date, T or a space, a
- * time, an offset or Z), and a real instant. DuckDB's cast alone takes "epoch", "infinity", "+09"
- * and zone names, which git's dates are not compared with (analysis/git.ts).
+ * TRUE when the string at `key` is not an RFC 3339 timestamp naming an instant (omg_rfc3339,
+ * sql/rfc3339.sql); git's dates are compared with it (analysis/git.ts).
  */
 function isTimestamp(key: string): string {
-  const rfc3339 = '[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})';
-  return `json_type(json, '$.${key}') = 'VARCHAR' and not coalesce(regexp_full_match(json ->> '$.${key}', '${rfc3339}') and try_cast(json ->> '$.${key}' as TIMESTAMPTZ) is not null, false)`;
+  return `json_type(json, '$.${key}') = 'VARCHAR' and omg_rfc3339(json ->> '$.${key}') is null`;
 }
 
 const RESULTS_FIELDS: RecordSchema['fields'] = [

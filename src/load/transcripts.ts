@@ -32,6 +32,9 @@ import { readSql } from '../db/queries.js';
 import { rejectJsonValues } from './probe.js';
 import { kindWord, outOfRange, recordError } from './validate.js';
 
+/** The loader's macros, with the RFC 3339 reading they use, for one connection. */
+const macros = (): string => `${readSql('rfc3339')}\n${readSql('transcripts/macros')}`;
+
 export interface Progress {
   files: number;
   bytes: number;
@@ -102,7 +105,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     if (!calls) await db.exec('drop table transcript_sessions; drop table transcript_tool_uses');
     if (messages) {
       // Price keys are read as models are (omg_price_key).
-      await db.exec(readSql('transcripts/macros'), undefined, 'reading the price table');
+      await db.exec(macros(), undefined, 'reading the price table');
       await loadPricing(db, options.pricing ?? DEFAULT_PRICING);
     }
     return [];
@@ -118,7 +121,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   // (bench/README.md, "No worker beside the scans"). What it built is then queried on every core.
   const cores = bytes >= PARALLEL_BYTES ? await db.useThreads() : 1;
   if (cores > 1) await db.useThreads(1);
-  await db.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
+  await db.exec(macros(), undefined, 'reading the transcripts');
   // WITH ORDINALITY runs a scan on one thread: one scan per core, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
   // A share under PARALLEL_BYTES scans faster than another connection starts.
@@ -168,7 +171,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
       } else {
         await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
         await db.onConnections(parts.length, async (con, i) => {
-          if (i > 0) await con.exec(readSql('transcripts/macros'), undefined, 'reading the transcripts');
+          if (i > 0) await con.exec(macros(), undefined, 'reading the transcripts');
           await con.exec(
             `insert into ${into} ${pass}`,
             { files: pathList(parts[i]!) },
@@ -293,7 +296,7 @@ async function buildResults(db: Database, sized: { abs: string; size: number }[]
   const parts = shares(holding, cores, scans);
   if (holding.length) {
     await db.onConnections(parts.length, async (con, i) => {
-      if (i > 0) await con.exec(readSql('transcripts/macros'), undefined, 'building the transcript results');
+      if (i > 0) await con.exec(macros(), undefined, 'building the transcript results');
       await con.exec(
         readSql('transcripts/results-big'),
         { files: oneScan(parts[i]!), abs: textList(parts[i]!) },

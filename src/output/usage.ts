@@ -60,7 +60,7 @@ export function formatUsage(
     if (wide) return c;
     // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
     if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
-    // Responses with no timestamp (or one DuckDB cannot read) fall on no date; with no model, project or session, on none.
+    // Responses with no RFC 3339 timestamp fall on no date; with no model, project or session, on none.
     if (r.key === null) c.key = r.is_total ? 'Total' : NO_KEY[report];
     return c;
   };
@@ -110,15 +110,15 @@ function cellOf(v: unknown): Cell {
 }
 
 /**
- * The warning for responses that fall on no date (their line has no timestamp DuckDB reads): those a bound
+ * The warning for responses that fall on no date (their line has no RFC 3339 timestamp: omg_rfc3339): those a bound
  * left out, in any report, else those of a report by date; null when there are none.
  */
 export function undatedWarning(rows: Row[], report: UsageReport): string | null {
   const total = rows.find((r) => r.is_total);
   if (Number(total?.undated_left_out) > 0)
-    return `${total!.undated_left_out} response(s) have no timestamp: --since or --until left them out, as neither can place them`;
+    return `${total!.undated_left_out} response(s) have no RFC 3339 timestamp: --since or --until left them out, as neither can place them`;
   if (!['daily', 'weekly', 'monthly'].includes(report)) return null;
   const undated = rows.find((r) => r.key === null && !r.is_total && !r.is_breakdown);
   if (!undated) return null;
-  return `${undated.responses} response(s) have no timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out`;
+  return `${undated.responses} response(s) have no RFC 3339 timestamp: they are counted under "(no timestamp)", and --since or --until leaves them out`;
 }
