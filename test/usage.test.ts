@@ -299,12 +299,17 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     );
   });
 
-  it('a usage that cannot be a count is an error at its line: a negative count, more 1-hour cache writes than writes', async () => {
+  it('a usage that cannot be a count is an error at its line: a negative count, more 1-hour cache writes, or a split adding up to more, than writes', async () => {
     for (const [name, what] of [
       ['negative-tokens', '"message.usage.input_tokens" must not be negative, got -1000000'],
       [
         'cache-1h-over',
         '"message.usage.cache_creation.ephemeral_1h_input_tokens" must not exceed "cache_creation_input_tokens" (100), got 1000000',
+      ],
+      // The 5-minute share is priced as the writes less the 1-hour ones: a split past the total is no count.
+      [
+        'cache-split-over',
+        '"message.usage.cache_creation.ephemeral_5m_input_tokens" plus the 1-hour writes (50) must not exceed "cache_creation_input_tokens" (100), got 60',
       ],
       // No cache_creation_input_tokens: none written, and the error still says what is wrong.
       [
