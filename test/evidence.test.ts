@@ -3,12 +3,13 @@
  * every figure the reference ADR states, and hold the committed files to the script's output.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
 import { UsageError } from '../src/base/errors.js';
+import { VIEWS } from '../src/db/views.js';
 import { bundled, cli, repo } from './helpers.js';
 
 let ev: Evidence;
@@ -388,5 +389,35 @@ describe('the input files', () => {
       .filter((f) => statSync(f).isFile());
     expect(files.filter((f) => !loaded.includes(f))).toEqual(registration.filter((f) => !loaded.includes(f)).sort());
     expect(ev.inputFiles({ transcripts: false })).toEqual(files);
+  });
+});
+
+describe('where a probe sits', () => {
+  it('changes no row of any documented view a registered check sees (spawn_notes.file had been the absolute path)', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'omg-where-'));
+    const copies = [join(tmp, 'a'), join(tmp, 'b', 'deeper')].map((parent) => {
+      mkdirSync(parent, { recursive: true });
+      const copy = join(parent, 'probe');
+      cpSync(bundled, copy, { recursive: true });
+      return copy;
+    });
+    try {
+      const dumps: Record<string, unknown>[] = [];
+      for (const copy of copies) {
+        const opened = await Evidence.open(copy, { ownTranscripts: true });
+        const dump: Record<string, unknown> = {};
+        // transcript_files' abs and dir say where it sits, and no registered check sees them (verdict.test.ts).
+        for (const v of VIEWS) {
+          const columns = v.name === 'transcript_files' ? '* exclude (abs, dir)' : '*';
+          dump[v.name] = (await opened.sqlResult(`select ${columns} from ${v.name} order by all`)).rows;
+        }
+        await opened.close();
+        dumps.push(dump);
+      }
+      expect(Object.keys(dumps[0]!)).toContain('spawn_notes');
+      expect(dumps[1]).toEqual(dumps[0]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

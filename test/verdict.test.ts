@@ -651,6 +651,16 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it('a check that reads where the evidence sits (transcript_files.abs): it sees no such column, and is told why', async () => {
+    expect(await cli(['verdict', probeFixture('attack-where-it-sits')])).toEqual(
+      refused(
+        checkOf('attack-where-it-sits', '1-where.sql'),
+        'Binder Error: Referenced column "abs" not found in FROM clause!; Candidate bindings: "file"',
+        "(fix the check's SELECT: it sees the views omg-evidence schema lists, and transcript_files without abs and dir, which say where the evidence sits)",
+      ),
+    );
+  });
+
   it('a check that reads a table through a CTE of its name, in the first half of a recursive UNION or with a non-ASCII letter', async () => {
     for (const [fixture, table] of [
       ['attack-recursive-cte', 'source_files'],

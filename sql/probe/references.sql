@@ -6,7 +6,8 @@
 -- a skill, of a probe that has skill_results.jsonl, with no row there (name = the call's id; a call
 -- that names none has no row, as extract writes none). The verdict counts
 -- these rows: one invented, altered or left out would change what a conjunct sees.
-select 'note' as what, n.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
+select 'note' as what, r.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
+join records r on r.probe = n.probe and r.kind = 'notes' and r.rec = n.rec
 where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
 union all
 select 'pilot', r.file, r.rec, p.session_id, null, null from pilot_sessions p

@@ -39,6 +39,8 @@ create or replace table budgets as
 select probe, (record ->> 'usd')::DOUBLE as usd, (record ->> 'spawns')::BIGINT as spawns, file, record
 from registration_records where kind = 'budget';
 
+-- Its file as the probe names it (notes.jsonl), as the registration tables name theirs: an absolute
+-- path would change with where the probe sits, and a check reading it with it.
 create or replace table spawn_notes as
-select probe, json ->> 'session_id' as session_id, json ->> 'note' as note, file, rec
+select probe, json ->> 'session_id' as session_id, json ->> 'note' as note, rel as file, rec
 from records where kind = 'notes';

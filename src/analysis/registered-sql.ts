@@ -129,17 +129,25 @@ export async function mustBeAQuestion(box: Database, sql: string, where: string,
 const PROBE_VIEWS = new Set(VIEWS.filter((v) => 'probe' in v.columns).map((v) => v.name));
 
 /**
- * In a sandbox, the probe views `read` as views of `probe`'s rows alone (temporary, ended with the
- * sandbox), so that a check gives its probe the same answer whichever other probes are loaded.
+ * Columns that say where the evidence sits on this machine, not what it holds: a registered file
+ * does not see them, or a copy of the same evidence elsewhere could be given another verdict.
  */
-export async function scopeToProbe(box: Database, probe: string, read: string[]): Promise<void> {
-  const views = read.filter((t) => PROBE_VIEWS.has(t));
+const WHERE_IT_SITS: Record<string, string[]> = { transcript_files: ['abs', 'dir'] };
+
+/**
+ * In a sandbox, the views `read` as a registered file sees them (temporary, ended with the sandbox):
+ * the probe views with `probe`'s rows alone (when `probe` is given), so that a check gives its
+ * probe the same answer whichever other probes are loaded, and no view with WHERE_IT_SITS's columns.
+ */
+export async function scopeToProbe(box: Database, probe: string | null, read: string[]): Promise<void> {
+  const views = read.filter((t) => (probe !== null && PROBE_VIEWS.has(t)) || t in WHERE_IT_SITS);
   if (views.length === 0) return;
   // The database's own name: `main` alone would name the temporary catalog's schema first.
   const catalog = sqlIdentifier(String((await box.query('select current_database() as name')).rows[0]!.name));
   for (const v of views) {
-    await box.exec(
-      `create temp view ${sqlIdentifier(v)} as select * from ${catalog}.main.${sqlIdentifier(v)} where probe = ${sqlString(probe)}`,
-    );
+    const hidden = WHERE_IT_SITS[v];
+    const columns = hidden ? `* exclude (${hidden.map(sqlIdentifier).join(', ')})` : '*';
+    const rows = probe !== null && PROBE_VIEWS.has(v) ? ` where probe = ${sqlString(probe)}` : '';
+    await box.exec(`create temp view ${sqlIdentifier(v)} as select ${columns} from ${catalog}.main.${sqlIdentifier(v)}${rows}`);
   }
 }

@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import type { Database } from '../db/database.js';
-import { InputError } from '../base/errors.js';
+import { InputError, OmgError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
 import { displayPath } from '../base/paths.js';
@@ -91,8 +91,8 @@ async function runFile(
   try {
     res = await db.sandbox(async (box) => {
       const read = await mustBeAQuestion(box, sql, where, spec);
-      if (scoped) await scopeToProbe(box, probe.id, read);
-      const names = await box.parameters(sql, where);
+      await scopeToProbe(box, scoped ? probe.id : null, read);
+      const names = await box.parameters(sql, where).catch(bindHint(spec));
       const other = names.find((p) => p !== 'probe');
       if (other !== undefined) {
         throw new InputError(
@@ -100,7 +100,7 @@ async function runFile(
           `fix the ${spec.what}'s SELECT`,
         );
       }
-      return box.query(sql, names.length ? { probe: probe.id } : undefined, where);
+      return box.query(sql, names.length ? { probe: probe.id } : undefined, where).catch(bindHint(spec));
     }, stop.signal);
   } catch (err) {
     if (!late) throw err;
@@ -187,4 +187,16 @@ export async function evaluateRegistration(
       });
     }
   }
+}
+
+/** A registered file DuckDB cannot bind or run: its error, with what a registered file sees. */
+function bindHint(spec: Spec): (err: unknown) => never {
+  return (err) => {
+    if (!(err instanceof OmgError) || err.hint) throw err;
+    throw new InputError(
+      err.message,
+      `fix the ${spec.what}'s SELECT: it sees the views omg-evidence schema lists, and transcript_files without abs and dir, which say where the evidence sits`,
+      { cause: err },
+    );
+  };
 }

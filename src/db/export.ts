@@ -16,7 +16,7 @@ export interface ExportOptions {
 }
 
 /** The views written other than as they are, by name: what sql/export/<name>.sql selects instead. */
-const RELATIVE = new Set(['spawn_notes', 'transcript_files']);
+const RELATIVE = new Set(['transcript_files']);
 
 /** Write each view into `dir`, a new folder (load/export-target.ts, inStage); returns how many were written. */
 export async function exportViews(db: Database, dir: string, options: ExportOptions): Promise<number> {
