@@ -205,7 +205,8 @@ export const VIEWS: View[] = [
     source: 'transcripts',
     columns: {
       session_id: 'the sessionId its lines carry',
-      first_timestamp: 'the earliest timestamp of its lines, as instants (whatever offset each is written with); a timestamp that is not RFC 3339 (`infinity`, a bare date, no offset) is none',
+      first_timestamp:
+        'the earliest timestamp of its lines, as instants (whatever offset each is written with); a timestamp that is not RFC 3339 (`infinity`, a bare date, no offset) is none',
       versions: 'Claude Code versions that wrote it, sorted',
       models: 'models of its assistant lines, sorted',
       lines: 'its non-blank lines, every record type',
