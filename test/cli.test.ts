@@ -223,7 +223,7 @@ describe('evidence is read-only', () => {
       expect(bin(['extract', '--transcripts', 'p/transcripts', '--results', 'p/results.jsonl', '--out', ''], { cwd: dir })).toEqual({
         code: 2,
         stdout: '',
-        stderr: 'omg-evidence: --out is empty (name the folder to write the records into)\n',
+        stderr: 'omg-evidence: --out is empty (give a path; an empty one would name the current folder)\n',
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -317,5 +317,30 @@ describe('what reaches the terminal', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('an empty path', () => {
+  // '' is the current folder to the OS: it had been read as a probe or sessions, written as a
+  // database or a page, or (--db '') ignored, and the evidence loaded instead.
+  it.each([
+    [['census', '--transcripts', ''], '--transcripts is empty'],
+    [['census', '--db', ''], '--db is empty'],
+    [['load', '--db', ''], '--db is empty'],
+    [['report', '--html', ''], '--html is empty'],
+    [['sql', '-F', ''], '--file is empty'],
+    [['agree', '--usage', '--pricing', ''], '--pricing is empty'],
+    [['usage', '--transcripts', ''], '--transcripts is empty'],
+    [['census', ''], 'the probe argument is empty'],
+    [['sql', 'select 1', ''], 'the probe argument is empty'],
+    [['usage', 'daily', ''], 'the what argument is empty'],
+    [['render', ''], 'the doc argument is empty'],
+    [['init', ''], 'the dir argument is empty'],
+  ])('%j is a usage error, naming it', (args, what) => {
+    expect(bin(args)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `omg-evidence: ${what} (give a path; an empty one would name the current folder)\n`,
+    });
   });
 });

@@ -905,7 +905,7 @@ describe('export --parquet', () => {
     expect(await cli(['export', '--parquet', ''])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'omg-evidence: --parquet is empty (name the folder to write the Parquet files into)\n',
+      stderr: 'omg-evidence: --parquet is empty (give a path; an empty one would name the current folder)\n',
     });
   });
 

@@ -4,6 +4,7 @@
  * their descriptions, and what is particular to a command.
  */
 import { Command, type Option } from 'commander';
+import { UsageError } from '../base/errors.js';
 import { Evidence } from '../evidence.js';
 import type { TableStyle } from '../output/formats.js';
 import { warn, type IO } from './io.js';
@@ -57,6 +58,7 @@ export function makeCommand<O extends object>(io: IO, spec: CommandSpec<O>): Com
     const args = given.slice(0, -2);
     const opts = given.at(-2) as O;
     const shown = opts as { format?: string; wide?: boolean };
+    refuseEmptyPaths(cmd, args, opts);
     await spec.action({
       io,
       args,
@@ -68,6 +70,24 @@ export function makeCommand<O extends object>(io: IO, spec: CommandSpec<O>): Com
     });
   });
 }
+
+/**
+ * An empty path names no file: the OS reads '' as the current folder, which had been read (a probe,
+ * sessions) or written (a database, a page) in its place, or ignored (--db '').
+ */
+function refuseEmptyPaths(cmd: Command, args: unknown[], opts: object): void {
+  for (const o of cmd.options) {
+    const value = (opts as Record<string, unknown>)[o.attributeName()];
+    if (/<(file|dir)>/.test(o.flags) && value === '') throw new UsageError(`${o.long} is empty`, EMPTY_HINT);
+  }
+  cmd.registeredArguments.forEach((a, i) => {
+    const values = ([] as unknown[]).concat(args[i] ?? []);
+    if (['probe', 'doc', 'dir', 'what'].includes(a.name()) && values.includes(''))
+      throw new UsageError(`the ${a.name()} argument is empty`, EMPTY_HINT);
+  });
+}
+
+const EMPTY_HINT = 'give a path; an empty one would name the current folder';
 
 /** A command that opens the evidence, reads rows from it, prints them, and maybe says more. */
 export interface EvidenceCommandSpec<O, R> extends Omit<CommandSpec<O>, 'action' | 'formats'> {

@@ -4,7 +4,6 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
-import { UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
 import { exportParquet } from '../../evidence.js';
 import { makeCommand } from '../command.js';
@@ -22,7 +21,6 @@ export function makeExportCommand(io: IO): Command {
     ],
     action: async ({ probes, opts, onWarning }) => {
       // resolve('') is the working folder, which --force would fill with views.
-      if (opts.parquet === '') throw new UsageError('--parquet is empty', 'name the folder to write the Parquet files into');
       const out = resolve(opts.parquet);
       // Export writes files, so it loads into a database that is never given user SQL.
       const written = await exportParquet(probes, out, { transcripts: opts.transcripts, force: opts.force, onWarning });

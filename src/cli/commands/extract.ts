@@ -4,7 +4,6 @@
  * warn when the transcripts hold the session of none of the rows, or miss some.
  */
 import { type Command, Option } from 'commander';
-import { UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
 import { refuseInsideEvidence } from '../../base/replace-file.js';
 import { Evidence } from '../../evidence.js';
@@ -24,7 +23,6 @@ export function makeExtractCommand(io: IO): Command {
       new Option('--force', 'overwrite files that differ'),
     ],
     action: async ({ opts, onWarning }) => {
-      if (opts.out === '') throw new UsageError('--out is empty', 'name the folder to write the records into');
       // A probe's own records may be written into it; never into the transcripts they come from.
       refuseInsideEvidence(opts.out, [opts.transcripts], 'the records', 'the transcripts folder');
       await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning }), async (ev) => {
