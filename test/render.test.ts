@@ -144,6 +144,8 @@ describe('render', () => {
     ],
     ['missing-probe.md', '2: probe "'],
     ['unknown-option.md', '2: unknown option "colour" for census (the options of census are probe, format, from)'],
+    // A query's parameter left out had been a usage error (exit 2) naming the query file, not the document.
+    ['missing-parameter.md', '2: usage_spawns needs the option(s) tolerance (give each as name=value, e.g. tolerance=…)'],
     // In another case, it is no marker to render, and no line to leave silently unrendered.
     [
       'marker-upper-case.md',

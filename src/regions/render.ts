@@ -75,6 +75,9 @@ function specOf(doc: string, r: Region): Spec {
     if (!known.includes(key))
       fail(doc, r.begin, `unknown option "${key}" for ${r.name}`, `the options of ${r.name} are ${known.join(', ')}`);
   }
+  const missing = (query?.params ?? []).filter((p) => !(p in r.options));
+  if (missing.length)
+    fail(doc, r.begin, `${r.name} needs the option(s) ${missing.join(', ')}`, `give each as name=value, e.g. ${missing[0]}=…`);
   for (const [key, values] of Object.entries(r.options)) {
     if (key !== 'probe' && values.length > 1)
       fail(doc, r.begin, `option "${key}" is given ${values.length} times`, 'only probe may repeat');
