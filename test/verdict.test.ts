@@ -202,7 +202,9 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
       /the verdict does not hold: the budget cannot be checked: 1 spawn\(s\) that ran give no total_cost_usd \(no envelope, or one without it\), so what they cost is unknown\n$/,
     );
     const cost = await cli(['cost', dir]);
-    expect(cost.stdout).toMatch(/over 28 spawns \(27 with an envelope; 1 that ran with no total_cost_usd: not counted\)/);
+    expect(cost.stdout).toMatch(
+      /Spent:\*\* at least \$[0-9.]+ over 28 spawns \(27 with an envelope; 1 that ran with no total_cost_usd: not counted\): at least [0-9.]+% of/,
+    );
     // T-REF's cost is unknown, not the sum of its other spawn's.
     const byArm = JSON.parse((await cli(['cost', dir, '--format', 'json'])).stdout).by_arm;
     expect(byArm.find((a: { arm: string }) => a.arm === 'T-REF')).toEqual({ arm: 'T-REF', spawns: 2, cost_usd: null });

@@ -7,16 +7,18 @@ export type CostFormat = 'table' | 'markdown' | 'json';
 
 export function costParts(c: CostReport): Part[] {
   const b = c.budget;
+  // Spawns of unknown cost are left out of the total: what it says is what is known to be spent.
+  const least = c.unpriced ? 'at least ' : '';
   return [
     { kind: 'heading', text: `Cost of ${c.probe}` },
     {
       kind: 'line',
       label: 'Spent',
       text:
-        `${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope${c.unpriced ? `; ${c.unpriced} that ran with no total_cost_usd: not counted` : ''})` +
+        `${least}${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope${c.unpriced ? `; ${c.unpriced} that ran with no total_cost_usd: not counted` : ''})` +
         (b.usd === null
           ? '; no budget is registered'
-          : `: ${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
+          : `: ${least}${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
     },
     {
       kind: 'table',
