@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles } from '../src/base/paths.js';
+import { listQueries, readQuery } from '../src/db/queries.js';
 import { repo } from './helpers.js';
 
 const sources = listFiles(join(repo, 'src'), (name) => name.endsWith('.ts')).map((f) => relative(repo, f));
@@ -35,6 +36,14 @@ describe('the house', () => {
         .flatMap((line, i) => (timing.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
     );
     expect(found).toEqual([]);
+  });
+
+  it("gives every public query a summary of whole sentences: its header's first paragraph", () => {
+    // queries.md had cut seven of them at the end of the header's first line ("…its spawns, the claude").
+    const cut = listQueries()
+      .map((name) => ({ name, summary: readQuery(name).summary }))
+      .filter(({ summary }) => !/[.)]$/.test(summary) || summary.includes('reads:'));
+    expect(cut).toEqual([]);
   });
 
   it('names every folder of src/ in docs/architecture.md', () => {

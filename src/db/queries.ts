@@ -43,7 +43,14 @@ export function readQuery(name: string): Query {
     .split('\n')
     .filter((l) => l.startsWith('--'))
     .map((l) => l.replace(/^--\s?/, ''));
-  const summary = (header[0] ?? '').replace(new RegExp(`^${name}:\\s*`), '');
+  // The first paragraph: a summary may go on over lines, up to the header's first blank line.
+  const end = header.findIndex((l) => l.trim() === '' || /^(reads|params|returns|order):/.test(l));
+  const summary = header
+    .slice(0, end < 0 ? 1 : end)
+    .join(' ')
+    .replace(new RegExp(`^${name}:\\s*`), '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const paramLine = header.find((l) => /^params:/.test(l)) ?? 'params: none';
   const declared = paramLine.replace(/^params:\s*/, '').trim();
   const params = declared === 'none' || declared === '' ? [] : declared.split(/\s*,\s*/).map((p) => p.split(/\s/)[0]!);
