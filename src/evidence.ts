@@ -99,8 +99,8 @@ export class Evidence {
     const list = typeof paths === 'string' ? [paths] : paths;
     // Plain JavaScript can pass anything: refused in words, not with a TypeError from deep inside.
     // Array.from: some() skips the holes of a sparse array, which would then reach the loader.
-    if (!Array.isArray(list) || Array.from(list).some((p) => typeof p !== 'string')) {
-      throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
+    if (!Array.isArray(list) || Array.from(list).some((p) => typeof p !== 'string' || p === '')) {
+      throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (non-empty strings)');
     }
     return new Evidence(await openSealed(list, checkOptions(options), true), options.checkTimeout);
   }

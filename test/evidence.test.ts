@@ -264,10 +264,11 @@ describe('openEvidence from plain JavaScript', () => {
     await one.close();
     const sparse: string[] = [bundled];
     sparse[2] = bundled; // a hole at 1
-    for (const bad of [42, [bundled, 7], { dir: bundled }, sparse]) {
+    // '' would be the current folder.
+    for (const bad of [42, [bundled, 7], { dir: bundled }, sparse, '', [bundled, '']]) {
       const err = await openEvidence(bad as never).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
-      expect((err as Error).message).toBe('openEvidence(paths): paths must be a probe directory or a list of them (strings)');
+      expect((err as Error).message).toBe('openEvidence(paths): paths must be a probe directory or a list of them (non-empty strings)');
     }
   });
 });
@@ -319,8 +320,15 @@ describe('the library given the wrong types from plain JavaScript', () => {
         "openEvidence(paths, options): memoryLimit must be a size such as '2GB' or '512MiB' (a string)",
       );
     }
-    expect(await refused(open({ transcripts: 42 }))).toBe(
-      'openEvidence(paths, options): transcripts must be true, false or a folder (a string)',
+    // '' had read the current folder as sessions; db: '' had been taken for no database.
+    for (const transcripts of [42, '']) {
+      expect(await refused(open({ transcripts }))).toBe(
+        'openEvidence(paths, options): transcripts must be true, false or a folder (a non-empty string)',
+      );
+    }
+    expect(await refused(open({ db: '' }))).toBe('openEvidence(paths, options): db must be a database file (a non-empty string)');
+    expect(await refused(open({ pricing: '' }))).toBe(
+      'openEvidence(paths, options): pricing must be a price table file (a non-empty string)',
     );
     expect(await refused(open({ onWarning: 'console' }))).toBe('openEvidence(paths, options): onWarning must be a function');
     // A misspelt option would be the default, and say nothing.

@@ -8,15 +8,17 @@ import { MEMORY_SIZE } from '../base/shapes.js';
 import type { OpenOptions } from './open.js';
 
 const isString = (v: unknown) => typeof v === 'string';
+/** A path: '' would be the current folder (read as sessions or a probe, or, for db, taken for none). */
+const isPath = (v: unknown) => typeof v === 'string' && v !== '';
 const isStrings = (v: unknown) => Array.isArray(v) && Array.from(v).every(isString);
 const isFunction = (v: unknown) => typeof v === 'function';
 /** What each option of OpenOptions must be, in words for the message. */
 const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
-  ['transcripts', (v) => typeof v === 'boolean' || isString(v), 'true, false or a folder (a string)'],
+  ['transcripts', (v) => typeof v === 'boolean' || isPath(v), 'true, false or a folder (a non-empty string)'],
   ['ownTranscripts', (v) => typeof v === 'boolean', 'true or false'],
-  ['db', isString, 'a database file (a string)'],
+  ['db', isPath, 'a database file (a non-empty string)'],
   ['memoryLimit', (v) => isString(v) && MEMORY_SIZE.test((v as string).trim()), "a size such as '2GB' or '512MiB' (a string)"],
-  ['pricing', isString, 'a price table file (a string)'],
+  ['pricing', isPath, 'a price table file (a non-empty string)'],
   ['queries', (v) => isStrings(v) && (v as unknown[]).length > 0, 'a list of query names (strings), at least one'],
   ['tables', isStrings, 'a list of table names (strings)'],
   ['onWarning', isFunction, 'a function'],
