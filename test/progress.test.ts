@@ -33,6 +33,12 @@ describe('progress', () => {
     );
   });
 
+  it('counts in KB under 10 MB (the bundled probe had read "0 of 0 MB")', () => {
+    expect(progressLine({ files: 27, bytes: 376_832, fraction: 0.83 }, 0.5)).toBe(
+      'reading transcripts: 83% · ~22 of 27 files · 305 of 368 KB · 611 KB/s',
+    );
+  });
+
   it('prints nothing when stderr is not a terminal', () => {
     expect(progressReporter(io(false).io)).toBeUndefined();
   });
