@@ -164,6 +164,21 @@ const bad: [fixture: string, message: string][] = [
     'cost-total-past-double',
     "results.jsonl:2: results.jsonl row: the envelopes' costs up to this row add up past the largest number a total can hold (no spawn costs so much: check total_cost_usd and modelUsage costUSD)",
   ],
+  // Each denial is held to its keys' kinds: the table had read one that is no object as a row of
+  // NULLs (a denial counted), and 5 or ["a"] as the text '5' or '["a"]'.
+  ['denial-null', `results.jsonl:2: results.jsonl row: "envelope.permission_denials" item 2: not a JSON object (got null) ${HINT_ROW}`],
+  [
+    'denial-wrong-type',
+    `results.jsonl:2: results.jsonl row: "envelope.permission_denials" item 1: "tool_name" must be a string, got an integer 5 ${HINT_ROW}`,
+  ],
+  [
+    'denial-no-tool-use-id',
+    `results.jsonl:2: results.jsonl row: "envelope.permission_denials" item 1: missing required key "tool_use_id" ${HINT_ROW}`,
+  ],
+  [
+    'denial-input-string',
+    `results.jsonl:2: results.jsonl row: "envelope.permission_denials" item 1: "tool_input" must be an object, got a string "ls" ${HINT_ROW}`,
+  ],
   [
     'duplicate-tool-use-id',
     `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`,

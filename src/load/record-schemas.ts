@@ -2,7 +2,7 @@
  * The schemas of a probe's committed records (docs/evidence-format.md) and of its registration
  * (docs/registration.md). Only what the tables need is required; every other key is kept.
  */
-import type { RecordSchema } from './validate.js';
+import { itemsCheck, type RecordSchema } from './validate.js';
 
 const SESSION_ID_RE = `'[0-9a-f]+(-[0-9a-f]+)*'`;
 
@@ -110,6 +110,17 @@ export const RESULTS: RecordSchema = {
       bad: `json_type(env, '$.permission_denials') <> 'ARRAY'`,
       why: '"envelope.permission_denials" must be an array',
     },
+    // Each item is held to its keys' kinds: the table would read an item that is no object as a row of
+    // NULLs (a denial counted), and 5 as '5'.
+    itemsCheck({
+      name: 'envelope.permission_denials',
+      array: `env -> '$.permission_denials'`,
+      fields: [
+        { key: 'tool_name', kinds: ['string'] },
+        { key: 'tool_use_id', kinds: ['string'] },
+        { key: 'tool_input', kinds: ['object'], required: false },
+      ],
+    }),
     {
       bad: anyItem(
         '$.artifacts',

@@ -35,9 +35,25 @@ export interface Field {
   required?: boolean;
 }
 
+/** A key of the items of an array a record holds, as a record's Field is; a string may be held to `oneOf`. */
+export interface ItemField extends Field {
+  oneOf?: string[];
+}
+
+/** The items of an array a record holds, each checked as a record is: the message names the item and its key. */
+export interface Items {
+  /** The array, as messages name it: `markers`, `envelope.permission_denials`. */
+  name: string;
+  /** SQL over the row's `json` (or `env`) giving the array; anything but an array is left to other checks. */
+  array: string;
+  fields: ItemField[];
+}
+
 export interface Check {
   /** SQL over `json` that is TRUE when the record is bad. Runs only once the key types are right. */
   bad: string;
+  /** The items this check holds to their fields (itemsCheck): the message is the first bad item's problem. */
+  items?: Items;
   /** The problem, in words. */
   why: string;
   /** SQL over `json` whose value the message quotes after `why`. */
@@ -83,9 +99,11 @@ function kindName(t: string): string {
     .join(' ')} else lower(${t}) end`;
 }
 
+/** `a, b or c`. */
+const orList = (words: string[]): string => (words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
+
 function article(kinds: JsonKind[]): string {
-  const words = kinds.map((k) => (k === 'null' ? 'null' : k === 'integer' || k === 'object' || k === 'array' ? `an ${k}` : `a ${k}`));
-  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  return orList(kinds.map((k) => (k === 'null' ? 'null' : k === 'integer' || k === 'object' || k === 'array' ? `an ${k}` : `a ${k}`)));
 }
 
 /**
@@ -130,6 +148,7 @@ async function describe(db: Database, table: string, file: string, rec: number, 
   const [kind, index] = code.split(':');
   if (kind === 'check') {
     const c = schema.checks![Number(index)]!;
+    if (c.items) return describeItem(db, table, file, rec, c.items);
     if (!c.value) return c.why;
     const shown = await db.query(`select (${c.value})::VARCHAR as v from ${table} where file = $file and rec = $rec`, { file, rec });
     return `${c.why} ${JSON.stringify(left(String(shown.rows[0]!.v), 60))}`;
@@ -148,7 +167,68 @@ async function describe(db: Database, table: string, file: string, rec: number, 
   // Past 2^64 - 1 DuckDB types an integer DOUBLE: written in digits, it is still an integer too large.
   const tooLarge = got.kind === 'an integer' || (got.kind === 'a number' && /^-?\d+$/.test(String(got.value)));
   if (bigintOnly(f) && tooLarge) return `"${f.key}" must be ${outOfRange(String(got.value))}, got ${got.value}`;
-  return `"${f.key}" must be ${article(f.kinds)}, got ${got.kind === 'null' ? 'null' : `${got.kind} ${got.value}`}`;
+  return mustBe(f, String(got.kind), got.value);
+}
+
+/** A key of the wrong kind, in words: `"seq" must be an integer, got a string "2"`. */
+const mustBe = (f: Field, kind: string, value: unknown): string =>
+  `"${f.key}" must be ${article(f.kinds)}, got ${kind === 'null' ? 'null' : `${kind} ${value}`}`;
+
+/** The SQL giving the first problem of item `x` as a code (`object`, `missing:<i>`, `type:<i>`, `oneOf:<i>`), or NULL. */
+function itemProblem(fields: ItemField[]): string {
+  const each = fields.map((f, i) => {
+    const path = sqlString(`$."${f.key}"`);
+    const t = `json_type(x, ${path})`;
+    const allowed = f.kinds
+      .flatMap((k) => DUCK[k])
+      .map(sqlString)
+      .join(', ');
+    const missing = f.required !== false ? `when ${t} is null then 'missing:${i}' ` : '';
+    const oneOf = f.oneOf
+      ? ` when ${t} = 'VARCHAR' and (x ->> ${path}) not in (${f.oneOf.map(sqlString).join(', ')}) then 'oneOf:${i}'`
+      : '';
+    return `case ${missing}when ${t} not in (${allowed}) then 'type:${i}'${oneOf} end`;
+  });
+  // A JSON null item reads as SQL NULL, which no test of its type would catch.
+  return `case when x is null or json_type(x) <> 'OBJECT' then 'object' else coalesce(${each.join(', ')}) end`;
+}
+
+/** A check that every item of an array is an object whose keys have their kinds (and values, for `oneOf`). */
+export function itemsCheck(items: Items): Check {
+  const list = `from_json(${items.array}, '["JSON"]')`;
+  return {
+    bad: `case when json_type(${items.array}) = 'ARRAY' then len(list_filter(${list}, x -> (${itemProblem(items.fields)}) is not null)) > 0 end`,
+    why: `every "${items.name}" item must be an object with ${items.fields.map((f) => `"${f.key}"`).join(', ')} of their kinds`,
+    items,
+  };
+}
+
+/** The first bad item of a record's array, in words: `"markers" item 2: "dir" must be "REPO", "HOME" or "TMP", got "ELSEWHERE"`. */
+async function describeItem(db: Database, table: string, file: string, rec: number, items: Items): Promise<string> {
+  const first = (
+    await db.query(
+      `select i, p, x::VARCHAR as item, ${kindName('json_type(x)')} as kind from (
+         select i, x, ${itemProblem(items.fields)} as p from (
+           select unnest(l) as x, generate_subscripts(l, 1) as i
+           from (select from_json(${items.array}, '["JSON"]') as l from ${table} where file = $file and rec = $rec)))
+       where p is not null order by i limit 1`,
+      { file, rec },
+    )
+  ).rows[0]!;
+  const at = `"${items.name}" item ${first.i}`;
+  const [kind, index] = String(first.p).split(':');
+  if (kind === 'object') return `${at}: not a JSON object (got ${first.kind ?? 'null'})`;
+  const f = items.fields[Number(index)]!;
+  if (kind === 'missing') return `${at}: missing required key "${f.key}"`;
+  const path = sqlString(`$."${f.key}"`);
+  const got = (
+    await db.query(
+      `select ${kindName(`json_type($item::JSON, ${path})`)} as kind, left(json_extract($item::JSON, ${path})::VARCHAR, 60) as value`,
+      { item: String(first.item) },
+    )
+  ).rows[0]!;
+  if (kind === 'type') return `${at}: ${mustBe(f, String(got.kind), got.value)}`;
+  return `${at}: "${f.key}" must be ${orList(f.oneOf!.map((v) => JSON.stringify(v)))}, got ${got.value}`;
 }
 
 /** What an integer written in digits past BIGINT's range must be: it is an integer still, too large or too small. */
