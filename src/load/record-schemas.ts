@@ -121,20 +121,27 @@ export const RESULTS: RecordSchema = {
         { key: 'tool_input', kinds: ['object'], required: false },
       ],
     }),
-    {
-      bad: anyItem(
-        '$.artifacts',
-        `json_type(x) <> 'OBJECT' or coalesce(json_type(x, '$.label'), '') <> 'VARCHAR' or coalesce(json_type(x, '$.exists'), '') <> 'BOOLEAN'`,
-      ),
-      why: 'every "artifacts" item must be an object with a string "label" and a boolean "exists"',
-    },
-    {
-      bad: anyItem(
-        '$.markers',
-        `json_type(x) <> 'OBJECT' or coalesce(json_type(x, '$.label'), '') <> 'VARCHAR' or coalesce(json_type(x, '$.dir'), '') <> 'VARCHAR'`,
-      ),
-      why: 'every "markers" item must be an object with a string "label" and a string "dir"',
-    },
+    // A marker's dir is one of three places (census prints LABEL@DIR); a token, file or path of 5
+    // would read as the text '5', and `file` is what the forgeable check matches.
+    itemsCheck({
+      name: 'artifacts',
+      array: `json -> '$.artifacts'`,
+      fields: [
+        { key: 'label', kinds: ['string'] },
+        { key: 'exists', kinds: ['boolean'] },
+        { key: 'path', kinds: ['string'], required: false },
+      ],
+    }),
+    itemsCheck({
+      name: 'markers',
+      array: `json -> '$.markers'`,
+      fields: [
+        { key: 'label', kinds: ['string'] },
+        { key: 'dir', kinds: ['string'], oneOf: ['REPO', 'HOME', 'TMP'] },
+        { key: 'token', kinds: ['string'], required: false },
+        { key: 'file', kinds: ['string'], required: false },
+      ],
+    }),
   ],
   hint: 'see docs/evidence-format.md#results-jsonl',
 };
