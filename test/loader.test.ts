@@ -101,6 +101,16 @@ const bad: [fixture: string, message: string][] = [
     'duplicate-pilot',
     `registration/addendum-2.jsonl:1: duplicate pilot session_id "${S1}" (first at test/fixtures/probes/duplicate-pilot/registration/addendum-1.jsonl:1) (each pilot session_id must be unique within a probe's addenda)`,
   ],
+  // The first of two registration records is the first in registration order: prereg.jsonl, then
+  // each addendum by number (the names sort the other way).
+  [
+    'reg-duplicate-budget',
+    'registration/addendum-1.jsonl:2: duplicate budget record "budget" (first at test/fixtures/probes/reg-duplicate-budget/registration/prereg.jsonl:2) (each budget record must be unique within a probe)',
+  ],
+  [
+    'reg-conjunct-repeat-addendum',
+    'registration/addendum-1.jsonl:2: conjunct 1 is registered twice (first at test/fixtures/probes/reg-conjunct-repeat-addendum/registration/prereg.jsonl:3) (number the conjuncts 1..N, with no gap and no repeat)',
+  ],
   [
     'note-unknown-session',
     `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`,

@@ -1,7 +1,14 @@
 -- The first record, by file and line, whose key repeats one before it in its scope (first_file,
 -- first_rec: the first holder). `what` numbers the unique keys in the order of UNIQUE in
 -- src/load/probe.ts, which names them; `scope` is the probe for most, the file for a tool call's id.
-with keyed as (
+-- Registration records go in registration order (prereg.jsonl before addendum-1.jsonl), not by name:
+-- a registration file's place in registration order, as registration.sql ranks it: its addendum's
+-- number, 0 for the pre-registration.
+with file_rank as (
+    select file, coalesce(min((json ->> 'n')::BIGINT) filter (where (json ->> 'kind') = 'addendum'), 0) as place
+    from records where kind = 'registration' group by file
+),
+keyed as (
     select 0 as what, probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'
     union all
     select 1, probe, file, rec, json ->> 'seq' from records where kind = 'results'
@@ -25,6 +32,7 @@ with keyed as (
     from records where kind = 'registration' and (json ->> 'kind') = 'addendum' and json_type(json, '$.pilot') = 'ARRAY'
 )
 select what, file, rec, key, first_file, first_rec from (
-    select what, file, rec, key, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
-    from keyed window w as (partition by what, scope, key order by file, rec))
-where k = 2 order by file, rec, what limit 1
+    select what, file, rec, key, place, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec
+    from keyed left join file_rank using (file)
+    window w as (partition by what, scope, key order by coalesce(place, 0), file, rec))
+where k = 2 order by coalesce(place, 0), file, rec, what limit 1

@@ -162,7 +162,7 @@ export const VIEWS: View[] = [
   },
   {
     name: 'budgets',
-    grain: 'registered budget',
+    grain: 'probe that registers a budget (a probe registers at most one)',
     columns: { probe, usd: 'bound in USD', spawns: 'bound in spawns', file: 'the registration file', record: 'the whole record (JSON)' },
   },
   {
