@@ -111,6 +111,11 @@ const bad: [fixture: string, message: string][] = [
     'reg-conjunct-repeat-addendum',
     'registration/addendum-1.jsonl:2: conjunct 1 is registered twice (first at test/fixtures/probes/reg-conjunct-repeat-addendum/registration/prereg.jsonl:3) (number the conjuncts 1..N, with no gap and no repeat)',
   ],
+  // An addendum is the file its number names: "n" 2 in addendum-1.jsonl had loaded.
+  [
+    'reg-addendum-number',
+    'registration/addendum-1.jsonl:1: registration "addendum" record: an addendum is in the file its "n" names, and this one\'s names "registration/addendum-2.jsonl" (each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md)',
+  ],
   [
     'note-unknown-session',
     `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`,

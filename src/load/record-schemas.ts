@@ -237,8 +237,16 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
       { key: 'pilot', kinds: ['array'], required: false },
       { key: 'void', kinds: ['array'], required: false },
     ],
-    reads: ['pilot', 'void'],
+    reads: ['n', 'pilot', 'void'],
     checks: [
+      // Each addendum has its own file, so that git dates it apart; registration order ranks a file
+      // by the addendum in it.
+      {
+        bad: `rel <> format('registration/addendum-{}.jsonl', json ->> 'n')`,
+        why: 'an addendum is in the file its "n" names, and this one\'s names',
+        value: `format('registration/addendum-{}.jsonl', json ->> 'n')`,
+        hint: 'each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md',
+      },
       {
         bad: anyItem('$.pilot', `json_type(x) <> 'VARCHAR'`),
         why: '"pilot" must list session ids (strings)',
