@@ -10,7 +10,7 @@
  * scan-lines, scan-responses), whose result is written to a temporary table as the loader does.
  * Prints per LABEL the median and min–max wall and CPU (user + sys) time of a run, and the rows.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,7 +32,10 @@ for (const arg of positionals.slice(1)) {
   const [tree, pass] = spec.split(':');
   const instance = await DuckDBInstance.create(':memory:', { threads: '1', temp_directory: '' });
   const con = await instance.connect();
-  await con.run(readFileSync(join(tree, 'sql/transcripts/macros.sql'), 'utf8'));
+  // The passes are in passes.sql since it was split from macros.sql, which reads timestamps with
+  // sql/rfc3339.sql's macro; an older worktree has neither.
+  for (const f of ['rfc3339', 'transcripts/macros', 'transcripts/passes'].filter((f) => existsSync(join(tree, `sql/${f}.sql`))))
+    await con.run(readFileSync(join(tree, `sql/${f}.sql`), 'utf8'));
   await con.run('SET preserve_insertion_order = false');
   const sql = readFileSync(join(tree, `sql/transcripts/${pass}.sql`), 'utf8').replaceAll('$files', list);
   passes.push({ label, con, sql: `create or replace temp table pass_out as ${sql}`, times: [] });

@@ -121,7 +121,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   // (bench/README.md, "No worker beside the scans"). What it built is then queried on every core.
   const cores = bytes >= PARALLEL_BYTES ? await db.useThreads() : 1;
   if (cores > 1) await db.useThreads(1);
-  await db.exec(macros(), undefined, 'reading the transcripts');
+  await db.exec(passMacros(), undefined, 'reading the transcripts');
   // WITH ORDINALITY runs a scan on one thread: one scan per core, each over its share of the
   // files, into one table. The tables are plain (not temporary), for the other connections.
   // A share under PARALLEL_BYTES scans faster than another connection starts.
@@ -171,7 +171,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
       } else {
         await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
         await db.onConnections(parts.length, async (con, i) => {
-          if (i > 0) await con.exec(macros(), undefined, 'reading the transcripts');
+          if (i > 0) await con.exec(passMacros(), undefined, 'reading the transcripts');
           await con.exec(
             `insert into ${into} ${pass}`,
             { files: pathList(parts[i]!) },
@@ -207,6 +207,9 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   if (cores > 1) await db.useThreads();
   return warnings;
 }
+
+/** The macros a connection that scans the transcripts needs: the passes over those of macros.sql. */
+const passMacros = () => `${macros()}\n${readSql('transcripts/passes')}`;
 
 /**
  * The files split into shares of about equal size (largest first, each to the smallest share), for

@@ -1,0 +1,137 @@
+-- The transcript passes as table macros, read after macros.sql (whose macros they call) on each
+-- connection that scans; temporary, as those are.
+
+-- The passes over the lines (scan-*.sql). read_json types the fields below and leaves the rest of
+-- a line unread; a line that is not JSON gives a row of NULLs, like a line with none of the fields
+-- (omg_keyless), and such lines are looked at again (keyless.sql). Lean: what census and forgeable
+-- read, without a tool_result, a call's input keys, or a line's uuid, subtype, isSidechain and
+-- agentId (NULL). Usage: the lean fields and each response's usage (omg_response), for what reads the calls and
+-- transcript_messages and no tool_result. Full: everything, each response's usage, a call's input as a MAP (for its key names), and each
+-- tool_result block's call id, error flag and content, and toolUseResult.
+-- Each pass computes its columns straight from read_json's (no struct of the line is packed to be
+-- taken apart again), and its inner select reads a line's first content block once (bench/README.md, scan27).
+create or replace temp macro omg_scan_lean(files) as table
+select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       false as is_sidechain, null::VARCHAR as agent_id, message.model as model,
+       omg_keyless(type, null, sessionId, null, ts, ver, null, null, message) as keyless,
+       omg_call1(type, n, b1) as call1,
+       omg_calls(type, n, message.content) as calls,
+       null as result1,
+       null as results
+from (
+    select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version as ver, message,
+           len(message.content) as n, message.content[1] as b1
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
+                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
+         with ordinality
+);
+
+-- The pass for what reads transcript_messages and no other table but transcript_files (usage):
+-- one row per line, its flat typed fields, never its content; messages.sql reads the responses
+-- (is_response) and responses.sql groups the rest. Flat rows cost less than a list of structs
+-- collected per group (bench/README.md, usage).
+create or replace temp macro omg_scan_responses(files) as table
+select filename as abs, ordinality as o, sessionId as session_id,
+       omg_keyless(type, null, sessionId, null, timestamp, version, isSidechain, agentId, message) as keyless,
+       -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
+       omg_line_mistyped(timestamp, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as mistyped,
+       coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
+       timestamp ->> '$' as timestamp,
+       message.id as message_id,
+       requestId as request_id,
+       message.model as model,
+       omg_tokens(message.usage.input_tokens) as input_tokens,
+       omg_tokens(message.usage.output_tokens) as output_tokens,
+       omg_tokens(message.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
+       omg_tokens(message.usage.cache_read_input_tokens) as cache_read_input_tokens,
+       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
+       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
+       message.usage.service_tier as service_tier,
+       coalesce(isSidechain, false) as is_sidechain,
+       agentId as agent_id,
+       cwd,
+       gitBranch as git_branch
+from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+               hive_partitioning = false, maximum_object_size = 268435456,
+               columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
+                          isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
+                          message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR))'})
+     with ordinality;
+
+create or replace temp macro omg_scan_usage(files) as table
+select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       coalesce(isSidechain, false) as is_sidechain, agentId as agent_id, message.model as model,
+       omg_keyless(type, null, sessionId, null, ts, ver, isSidechain, agentId, message) as keyless,
+       omg_call1(type, n, b1) as call1,
+       omg_calls(type, n, message.content) as calls,
+       null as result1,
+       null as results,
+       omg_response(o, type, sessionId, ts, message, requestId, isSidechain, agentId, cwd, gitBranch) as response
+from (
+    select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version as ver, isSidechain, agentId,
+           requestId, cwd, gitBranch, message, len(message.content) as n, message.content[1] as b1
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
+                              isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
+         with ordinality
+);
+
+create or replace temp macro omg_scan_full(files) as table
+select abs, o, type, subtype, sessionId as session_id, uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       coalesce(isSidechain, false) as is_sidechain, agentId as agent_id, message.model as model,
+       omg_keyless(type, subtype, sessionId, uuid, ts, ver, isSidechain, agentId, message) as keyless,
+       omg_call1_keyed(type, n, b1) as call1,
+       omg_calls_keyed(type, n, message.content) as calls,
+       case when type = 'user' and n = 1 and b1.type = 'tool_result' and b1.tool_use_id is not null
+            then omg_result(toolUseResult, b1, 1)
+       end as result1,
+       case when type = 'user' and n > 1
+            then list_filter(list_transform(message.content, (b, i) -> omg_result(toolUseResult, b, i)), r -> r.is_result)
+       end as results,
+       omg_response(o, type, sessionId, ts, message, requestId, isSidechain, agentId, cwd, gitBranch) as response
+from (
+    select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
+           isSidechain, agentId, toolUseResult, requestId, cwd, gitBranch, message,
+           len(message.content) as n, message.content[1] as b1
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
+                              version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'VARCHAR',
+                              requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content VARCHAR)[])'})
+         with ordinality
+);
+
+-- The calls of the full pass (every column of transcript_tool_uses: a call's input keys, a line's
+-- isSidechain and agentId), without a tool_result or a response: for SQL that reads the calls but
+-- no result (scan-calls.sql).
+create or replace temp macro omg_scan_calls(files) as table
+select abs, o, type, subtype, sessionId as session_id, uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       coalesce(isSidechain, false) as is_sidechain, agentId as agent_id, message.model as model,
+       omg_keyless(type, subtype, sessionId, uuid, ts, ver, isSidechain, agentId, message) as keyless,
+       omg_call1_keyed(type, n, b1) as call1,
+       omg_calls_keyed(type, n, message.content) as calls,
+       null as result1,
+       null as results
+from (
+    select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
+           isSidechain, agentId, message, len(message.content) as n, message.content[1] as b1
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
+                              version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input MAP(VARCHAR, VARCHAR))[])'})
+         with ordinality
+);
