@@ -2,11 +2,14 @@
 -- responses messages.sql reads.
 create or replace temp table scan_groups as
 select abs, session_id,
-       omg_group(o, keyless, mistyped or coalesce(response.mistyped, false), type, timestamp, version, model, is_sidechain, agent_id, call1, calls, result1, results) as g
+       omg_group(o, keyless, mistyped or usage_mistyped, type, timestamp, version, model, is_sidechain, agent_id, call1, calls, result1, results) as g
 from transcript_scan
 group by abs, session_id;
 
+-- The columns omg_response gives, in its order: messages.sql reads the responses as before.
 create or replace temp view scan_responses as
-select abs, unnest(response)
+select abs, o, session_id, timestamp, message_id, request_id, model, input_tokens, output_tokens,
+       cache_creation_input_tokens, cache_read_input_tokens, cache_creation_5m_input_tokens,
+       cache_creation_1h_input_tokens, service_tier, is_sidechain, agent_id, cwd, git_branch, usage_mistyped as mistyped
 from transcript_scan
-where response is not null;
+where is_response;

@@ -97,7 +97,18 @@ select abs, o, type, subtype, sessionId as session_id, uuid,
        case when type = 'user' and n > 1
             then list_filter(list_transform(message.content, (b, i) -> omg_result(toolUseResult, b, i)), r -> r.is_result)
        end as results,
-       omg_response(o, type, sessionId, ts, message, requestId, isSidechain, agentId, cwd, gitBranch) as response
+       -- A response's fields as columns: omg_response's CASE of a struct costs more to build and keep.
+       -- Its o, session, timestamp, model, isSidechain and agentId are the line's columns above.
+       coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
+       message.id as message_id, requestId as request_id,
+       omg_tokens(message.usage.input_tokens) as input_tokens,
+       omg_tokens(message.usage.output_tokens) as output_tokens,
+       omg_tokens(message.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
+       omg_tokens(message.usage.cache_read_input_tokens) as cache_read_input_tokens,
+       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
+       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
+       message.usage.service_tier as service_tier, cwd, gitBranch as git_branch,
+       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as usage_mistyped
 from (
     select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
            isSidechain, agentId, toolUseResult, requestId, cwd, gitBranch, message,
