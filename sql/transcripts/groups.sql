@@ -6,8 +6,9 @@ select abs, session_id,
 from transcript_scan
 group by abs, session_id;
 
--- The columns omg_response gives, in its order: messages.sql reads the responses as before.
-create or replace temp view scan_responses as
+-- The columns omg_response gives, in its order, for messages.sql: a table, so that transcript_scan
+-- can be dropped once transcript_lines is built.
+create or replace temp table scan_responses as
 select abs, o, session_id, timestamp, message_id, request_id, model, input_tokens, output_tokens,
        cache_creation_input_tokens, cache_read_input_tokens, cache_creation_5m_input_tokens,
        cache_creation_1h_input_tokens, service_tier, is_sidechain, agent_id, cwd, git_branch, usage_mistyped as mistyped

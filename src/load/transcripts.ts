@@ -191,19 +191,24 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
       await db.exec(readSql('transcripts/responses-listed'), undefined, 'reading the transcripts');
     }
     await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
+    if (lines) {
+      // The pass's rows, the largest table of a load, are freed before the other tables are built.
+      await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
+      await db.exec('drop table transcript_scan');
+    }
     await rejectBadLines(db);
   });
   if (calls) await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
   await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
-  if (lines) await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
   if (results) await buildResults(db, sized, cores, options.scans);
   readWhole(sized);
+  // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
+  if (into !== 'scan_groups') await db.exec('drop table scan_groups');
   const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls) : [];
-  await db.exec(
-    `${messages ? 'drop view scan_responses; ' : ''}drop table scan_groups; drop table scan_files; drop table transcript_input_files${into === 'scan_groups' ? '' : `; drop table ${into}`}`,
-    undefined,
-    'building the transcript tables',
-  );
+  // The full pass's responses are a table (groups.sql), the others' a view; transcript_scan is dropped already.
+  const drops = [lines ? 'drop table scan_responses' : messages && 'drop view scan_responses', !lines && `drop table ${into}`];
+  const all = [...drops.filter(Boolean), 'drop table scan_files', 'drop table transcript_input_files'];
+  await db.exec(all.join('; '), undefined, 'building the transcript tables');
   if (cores > 1) await db.useThreads();
   return warnings;
 }
