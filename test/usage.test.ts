@@ -1200,7 +1200,7 @@ describe('agree --usage', () => {
     const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n').slice(1)).toEqual([
-      'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 unpriced: nothing was compared (give --pricing FILE, a price table with a price for the models the warnings name)',
+      'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 unpriced: nothing was compared (give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table))',
       '',
     ]);
   });

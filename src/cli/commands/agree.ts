@@ -55,7 +55,7 @@ export function makeAgreeCommand(io: IO): Command {
           throw new DiffersError(
             `${u.line}: nothing was compared`,
             u.unpriced
-              ? 'give --pricing FILE, a price table with a price for the models the warnings name'
+              ? 'give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table)'
               : "pass --transcripts DIR, the folder that holds the spawns' sessions",
           );
         }
