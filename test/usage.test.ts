@@ -892,6 +892,31 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     });
   });
 
+  it('a project or model named as a label (Total, "(none)") is shown quoted in markdown and table, never as the total or as none', async () => {
+    const r = await cli(
+      ['usage', 'project', '--transcripts', fixture('label-names'), '--timezone', 'UTC', '--breakdown', '-f', 'markdown'],
+      {
+        env: HOME,
+      },
+    );
+    expect(r.stdout.split('\n').slice(2)).toEqual([
+      '| "Total" |  | 1 | 2 | 3 | 3 | 0 | 0 | 6 |  | 2 |',
+      '|  | "(none)" | 1 | 1 | 1 | 1 | 0 | 0 | 2 |  | 1 |',
+      '|  | (none) | 1 | 1 | 2 | 2 | 0 | 0 | 4 |  | 1 |',
+      '| Total |  | 1 | 2 | 3 | 3 | 0 | 0 | 6 |  | 2 |',
+      '',
+    ]);
+    // csv and json keep the values as they are, and NULL for none.
+    const csv = await cli(['usage', 'model', '--transcripts', fixture('label-names'), '--timezone', 'UTC', '-f', 'csv'], { env: HOME });
+    expect(csv.stdout.split('\r\n').map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
+      'key,is_total',
+      '(none),false',
+      ',false',
+      ',true',
+      '',
+    ]);
+  });
+
   it('a bound leaves the undated responses out and says how many, in every report (99% of the cost had gone in silence)', async () => {
     for (const [report, bound] of [
       ['daily', '--since'],

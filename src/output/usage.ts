@@ -58,6 +58,9 @@ export function formatUsage(
   const cells = (r: Row): Record<string, Cell> => {
     const c: Record<string, Cell> = Object.fromEntries(columns.map((col) => [col.key, cellOf(r[col.key])]));
     if (wide) return c;
+    // A name that reads as one of the labels below (a project folder called Total, a model called
+    // "(none)") is shown quoted, so that no row passes for the total or for what names nothing.
+    for (const k of ['key', 'model']) if (typeof c[k] === 'string' && LABELS.has(c[k])) c[k] = JSON.stringify(c[k]);
     // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
     if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
     // Responses with no RFC 3339 timestamp fall on no date; with no model, project or session, on none.
@@ -76,6 +79,9 @@ const NO_KEY: Record<UsageReport, string> = {
   project: '(no project)',
   model: '(no model)',
 };
+
+/** What the table and markdown write in place of a value: a value spelt so is quoted. */
+const LABELS = new Set(['Total', '(none)', ...Object.values(NO_KEY)]);
 
 /** Each spawn's transcript-derived usage beside its envelope's. */
 export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: TableStyle = {}): string {
