@@ -201,6 +201,25 @@ describe('a date set back', () => {
   });
 });
 
+describe('a started_at git is compared with', () => {
+  // DuckDB reads a space for the T as the T; V8's Date.parse, with a space, took 0032 for 2032 and
+  // 0030 for no date at all ("this is a bug"), so one instant had two answers.
+  it('gives one answer however the instant is spelt: T or a space, a year before 100', async () => {
+    const answers: unknown[] = [];
+    for (const sep of ['T', ' ']) {
+      const { dir } = committedProbe();
+      const results = join(dir, 'results.jsonl');
+      writeFileSync(results, readFileSync(results, 'utf8').replace(/"(started|ended)_at":"2026-08-12T/g, `"$1_at":"0030-08-12${sep}`));
+      const { code, v } = await verdict(dir);
+      answers.push([code, v.preregistered]);
+    }
+    expect(answers).toEqual([
+      [4, 'no'],
+      [4, 'no'],
+    ]);
+  });
+});
+
 describe('verdict --require-preregistered', () => {
   // "not established" holds by default (a probe whose registration and evidence share a commit, as
   // the bundled one's do); asked to, the verdict holds only when git shows the order.

@@ -122,10 +122,17 @@ const commitsOf = (out: string | null): Commit[] =>
 const short = (hash: string) => hash.slice(0, 7);
 /** Whether instant `a` (a git date, or a spawn's started_at, held to RFC 3339 as it loads) comes after `b`. */
 function after(a: string, b: string): boolean {
-  const [x, y] = [Date.parse(a), Date.parse(b)];
+  // With a space for its T, V8 reads a date with its legacy parser, which takes 0032 for 2032: the
+  // T keeps it to ISO 8601, as DuckDB reads it (omg_rfc3339).
+  const [x, y] = [a, b].map((d) => Date.parse(d.replace(/^(\d{4}-\d{2}-\d{2}) /, '$1T')));
   // A date that reads as no instant would make every part "before": nothing must get that far.
-  if (Number.isNaN(x) || Number.isNaN(y)) throw new Error(`not an RFC 3339 instant: ${Number.isNaN(x) ? a : b}`);
-  return x > y;
+  if (Number.isNaN(x) || Number.isNaN(y)) {
+    throw new InputError(
+      `not an instant JavaScript reads: ${Number.isNaN(x) ? a : b}`,
+      'write started_at as 2026-08-12T14:02:11.482+09:00',
+    );
+  }
+  return x! > y!;
 }
 
 /** The folder holding the `.git` (a folder, or a worktree's or submodule's file) that `dir` is under, if any. */
