@@ -663,6 +663,14 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it("a check that fails as it runs is told as DuckDB says it, without the binder's hint", async () => {
+    expect(await cli(['verdict', probeFixture('check-runtime-error')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${checkOf('check-runtime-error', '1-boom.sql')}: Invalid Input Error: boom\n`,
+    });
+  });
+
   it('a check that reads a table through a CTE of its name, in the first half of a recursive UNION or with a non-ASCII letter', async () => {
     for (const [fixture, table] of [
       ['attack-recursive-cte', 'source_files'],

@@ -192,7 +192,8 @@ export async function evaluateRegistration(
 /** A registered file DuckDB cannot bind or run: its error, with what a registered file sees. */
 function bindHint(spec: Spec): (err: unknown) => never {
   return (err) => {
-    if (!(err instanceof OmgError) || err.hint) throw err;
+    // Only where DuckDB cannot bind a name: a conversion or error() of the check's own is told as it is.
+    if (!(err instanceof OmgError) || err.hint || !/: (Binder|Catalog) Error: /.test(err.message)) throw err;
     throw new InputError(
       err.message,
       `fix the ${spec.what}'s SELECT: it sees the views omg-evidence schema lists, and transcript_files without abs and dir, which say where the evidence sits`,
