@@ -4,7 +4,6 @@
  * row methods (`censusRows`, …); the library's methods (`census()`, …) return the same rows as
  * arquero tables.
  */
-import { resolve } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { ColumnTable } from 'arquero';
 import { type CensusRow, type ForgeableRow, withForgeable } from './output/census-block.js';
@@ -107,7 +106,7 @@ export class Evidence {
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */
   static async openTranscripts(dir: string, options: Omit<OpenOptions, 'transcripts'> = {}): Promise<Evidence> {
-    return new Evidence(await openSealed([], { ...checkOptions(options), transcripts: dir }, false), options.checkTimeout);
+    return new Evidence(await openSealed([], checkOptions({ ...options, transcripts: dir }), false), options.checkTimeout);
   }
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
@@ -121,7 +120,7 @@ export class Evidence {
    */
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
     const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
-    return buildDatabaseFile(inputs, resolve(options.file), options);
+    return buildDatabaseFile(inputs, options.file, options);
   }
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */

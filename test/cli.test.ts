@@ -333,6 +333,7 @@ describe('an empty path', () => {
     [['usage', '--transcripts', ''], '--transcripts is empty'],
     [['census', ''], 'the probe argument is empty'],
     [['sql', 'select 1', ''], 'the probe argument is empty'],
+    [['sql', '-F', 'q.sql', ''], 'the probe argument is empty'],
     [['usage', 'daily', ''], 'the what argument is empty'],
     [['render', ''], 'the doc argument is empty'],
     [['init', ''], 'the dir argument is empty'],

@@ -327,6 +327,14 @@ describe('the library given the wrong types from plain JavaScript', () => {
       );
     }
     expect(await refused(open({ db: '' }))).toBe('openEvidence(paths, options): db must be a database file (a non-empty string)');
+    // The other openers of Evidence, which the package exports too.
+    expect(await refused(() => Evidence.openTranscripts(''))).toBe(
+      'openEvidence(paths, options): transcripts must be true, false or a folder (a non-empty string)',
+    );
+    expect(await refused(() => Evidence.openForExtract(join(bundled, 'results.jsonl'), ''))).toBe(
+      'the transcripts must be a path (a non-empty string)',
+    );
+    expect(await refused(() => Evidence.build([], { file: '' }))).toBe('the database file must be a path (a non-empty string)');
     expect(await refused(open({ pricing: '' }))).toBe(
       'openEvidence(paths, options): pricing must be a price table file (a non-empty string)',
     );

@@ -82,8 +82,10 @@ function refuseEmptyPaths(cmd: Command, args: unknown[], opts: object): void {
   }
   cmd.registeredArguments.forEach((a, i) => {
     const values = ([] as unknown[]).concat(args[i] ?? []);
-    if (['probe', 'doc', 'dir', 'what'].includes(a.name()) && values.includes(''))
-      throw new UsageError(`the ${a.name()} argument is empty`, EMPTY_HINT);
+    // With --file, sql's query argument is a probe too.
+    const name = a.name() === 'query' && (opts as { file?: string }).file !== undefined ? 'probe' : a.name();
+    if (['probe', 'doc', 'dir', 'what'].includes(name) && values.includes(''))
+      throw new UsageError(`the ${name} argument is empty`, EMPTY_HINT);
   });
 }
 

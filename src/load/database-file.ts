@@ -6,7 +6,8 @@
  * than this build's (one built by an older omg-evidence), is refused.
  */
 import { closeSync, existsSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { checkPath } from './open-options.js';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
@@ -160,7 +161,8 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false, own
  * (Database.copyTo) and renamed into place. Returns false, writing nothing, when `file` is already
  * current (unless `options.force`).
  */
-export async function buildDatabaseFile(inputs: Inputs, file: string, options: LoadInputsOptions & { force?: boolean }): Promise<boolean> {
+export async function buildDatabaseFile(inputs: Inputs, path: string, options: LoadInputsOptions & { force?: boolean }): Promise<boolean> {
+  const file = resolve(checkPath('the database file', path));
   const folder = dirname(file);
   if (!existsSync(folder))
     throw new InputError(`${displayPath(folder)}: no such folder`, 'make it first, or give --db a file in a folder that exists');

@@ -29,6 +29,12 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
 
 const KNOWN = OPTION_CHECKS.map(([key]) => key);
 
+/** A path a static opener of Evidence is given: '' would be the current folder. */
+export function checkPath(where: string, value: unknown): string {
+  if (!isPath(value)) throw new UsageError(`${where} must be a path (a non-empty string)`);
+  return value as string;
+}
+
 /** OpenOptions from plain JavaScript, refused in words, not with a TypeError from deep inside a loader. */
 export function checkOptions(options: unknown): OpenOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {

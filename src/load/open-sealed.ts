@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { checkPath } from './open-options.js';
 import type { Database } from '../db/database.js';
 import { UsageError } from '../base/errors.js';
 import { type Inputs, namedInputs, type Probe } from './inputs.js';
@@ -56,6 +57,6 @@ export async function openSealed(paths: string[], options: OpenOptions, probesDe
 
 /** A lone results.jsonl and the transcripts under `transcripts`, sealed: what `extract` reads. */
 export async function openSealedForExtract(results: string, transcripts: string, onWarning?: (message: string) => void): Promise<Opened> {
-  const loaded = await loadForExtract(results, transcripts, onWarning);
+  const loaded = await loadForExtract(checkPath('the results file', results), checkPath('the transcripts', transcripts), onWarning);
   return { ...loaded, hasTranscripts: true, inputs: { probes: [], transcripts: [resolve(transcripts)] } };
 }
