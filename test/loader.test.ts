@@ -112,9 +112,19 @@ const bad: [fixture: string, message: string][] = [
     'registration/addendum-1.jsonl:2: conjunct 1 is registered twice (first at test/fixtures/probes/reg-conjunct-repeat-addendum/registration/prereg.jsonl:3) (number the conjuncts 1..N, with no gap and no repeat)',
   ],
   // An addendum is the file its number names: "n" 2 in addendum-1.jsonl had loaded.
+  // A file is placed by its name: addendum-1.jsonl comes after prereg.jsonl whatever it holds.
+  [
+    'reg-addendum-file-no-record',
+    'registration/addendum-1.jsonl:1: duplicate registered arm "A-ONE" (first at test/fixtures/probes/reg-addendum-file-no-record/registration/prereg.jsonl:1) (each registered arm must be unique within a probe)',
+  ],
+  // Numbered from 0, an addendum would have come before the pre-registration.
+  [
+    'reg-addendum-zero',
+    'registration/addendum-0.jsonl:1: registration "addendum" record: "n" must be an integer ≥ 1 (see docs/registration.md)',
+  ],
   [
     'reg-addendum-number',
-    'registration/addendum-1.jsonl:1: registration "addendum" record: an addendum is in the file its "n" names, and this one\'s names "registration/addendum-2.jsonl" (each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md)',
+    'registration/addendum-1.jsonl:1: registration "addendum" record: an addendum must be in the file its "n" names: "registration/addendum-2.jsonl" (each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md)',
   ],
   [
     'note-unknown-session',

@@ -1,11 +1,9 @@
 -- Conjunct numbers run 1..N within a probe, with no gap and no repeat: the first conjunct record, by
 -- number (then file and line), that repeats the number before it (prev_*), or whose number is not
--- its rank. Records of one number go in registration order (file_rank).
--- A registration file's place in registration order, as registration.sql ranks it: its addendum's
--- number, 0 for the pre-registration.
+-- its rank. Records of one number go in registration order: each file at its place
+-- (omg_registration_place).
 with file_rank as (
-    select file, coalesce(min((json ->> 'n')::BIGINT) filter (where (json ->> 'kind') = 'addendum'), 0) as place
-    from records where kind = 'registration' group by file
+    select distinct file, omg_registration_place(rel) as place from records where kind = 'registration'
 )
 select file, rec, n, rank, prev_n, prev_file, prev_rec from (
     select probe, file, rec, n, row_number() over w as rank,

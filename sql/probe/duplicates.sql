@@ -1,12 +1,10 @@
 -- The first record, by file and line, whose key repeats one before it in its scope (first_file,
 -- first_rec: the first holder). `what` numbers the unique keys in the order of UNIQUE in
 -- src/load/probe.ts, which names them; `scope` is the probe for most, the file for a tool call's id.
--- Registration records go in registration order (prereg.jsonl before addendum-1.jsonl), not by name:
--- a registration file's place in registration order, as registration.sql ranks it: its addendum's
--- number, 0 for the pre-registration.
+-- Registration records go in registration order (prereg.jsonl before addendum-1.jsonl): each file
+-- at its place (omg_registration_place).
 with file_rank as (
-    select file, coalesce(min((json ->> 'n')::BIGINT) filter (where (json ->> 'kind') = 'addendum'), 0) as place
-    from records where kind = 'registration' group by file
+    select distinct file, omg_registration_place(rel) as place from records where kind = 'registration'
 ),
 keyed as (
     select 0 as what, probe as scope, file, rec, json ->> 'session_id' as key from records where kind = 'results'

@@ -8,8 +8,7 @@ from records where kind = 'registration';
 -- Registration order: the pre-registration's files first, then each addendum's file by its number.
 create or replace table registered_arms as
 with file_rank as (
-    select probe, file, coalesce(min((record ->> 'n')::BIGINT) filter (where kind = 'addendum'), 0) as rank
-    from registration_records group by all
+    select distinct probe, file, omg_registration_place(file) as rank from registration_records
 )
 select a.probe, row_number() over (partition by a.probe order by f.rank, a.file, a.rec) as ordinal,
        t.arm, t.phase, t.n, t.trigger, t.addendum, t.replaces, t.what, a.file, a.rec, a.record

@@ -116,7 +116,7 @@ async function refuseOversized(db: Database): Promise<void> {
 
 /** Every record against its kind's schema, then the keys that must be unique within a probe. */
 async function checkRecords(db: Database): Promise<void> {
-  await db.exec(readSql('rfc3339'));
+  await db.exec(`${readSql('rfc3339')}\n${readSql('probe/macros')}`);
   await rejectJsonValues(db, 'records');
   await validateAll(db, 'records', [
     { schema: RESULTS, where: `kind = 'results'` },

@@ -241,9 +241,10 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
     checks: [
       // Each addendum has its own file, so that git dates it apart; registration order ranks a file
       // by the addendum in it.
+      { bad: `try_cast(json ->> '$.n' as HUGEINT) < 1`, why: '"n" must be an integer ≥ 1' },
       {
         bad: `rel <> format('registration/addendum-{}.jsonl', json ->> 'n')`,
-        why: 'an addendum is in the file its "n" names, and this one\'s names',
+        why: 'an addendum must be in the file its "n" names:',
         value: `format('registration/addendum-{}.jsonl', json ->> 'n')`,
         hint: 'each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md',
       },
