@@ -202,15 +202,21 @@ const bad: [fixture: string, message: string][] = [
   ],
   [
     'denial-input-string',
-    `results.jsonl:2: results.jsonl row: "envelope.permission_denials" item 1: "tool_input" must be an object, got a string "ls" ${HINT_ROW}`,
+    `results.jsonl:2: results.jsonl row: "envelope.permission_denials" item 1: "tool_input" must be an object or null, got a string "ls" ${HINT_ROW}`,
   ],
   // A marker's dir is REPO, HOME or TMP; a key of another kind had been read as its text ('[1]').
   [
     'marker-dir-elsewhere',
     `results.jsonl:2: results.jsonl row: "markers" item 1: "dir" must be "REPO", "HOME" or "TMP", got "ELSEWHERE" ${HINT_ROW}`,
   ],
-  ['marker-file-array', `results.jsonl:2: results.jsonl row: "markers" item 1: "file" must be a string, got an array [1] ${HINT_ROW}`],
-  ['artifact-path-number', `results.jsonl:2: results.jsonl row: "artifacts" item 1: "path" must be a string, got an integer 5 ${HINT_ROW}`],
+  [
+    'marker-file-array',
+    `results.jsonl:2: results.jsonl row: "markers" item 1: "file" must be a string or null, got an array [1] ${HINT_ROW}`,
+  ],
+  [
+    'artifact-path-number',
+    `results.jsonl:2: results.jsonl row: "artifacts" item 1: "path" must be a string or null, got an integer 5 ${HINT_ROW}`,
+  ],
   [
     'duplicate-tool-use-id',
     `tool_use/${S1}.jsonl:2: duplicate tool_use id "toolu_01" (first at line 1) (each tool_use id must be unique within a spawn's tool_use file)`,
@@ -373,6 +379,14 @@ describe('what loads', () => {
     expect((await ev.sqlResult('select count(*) as n from spawns')).rows).toEqual([{ n: 2 }]);
     ev.close();
     // duplicate-session has a blank line 2: its duplicate is reported on physical line 3 (above).
+  });
+
+  it('reads an optional marker, artifact or denial key given as null as unknown, as before items were checked', async () => {
+    const ev = await open('marker-null-keys');
+    expect((await ev.sqlResult('select label, token, file, dir from markers')).rows).toEqual([
+      { label: 'M', token: null, file: null, dir: 'HOME' },
+    ]);
+    ev.close();
   });
 
   it('reads an empty results.jsonl as zero spawns', async () => {

@@ -118,7 +118,7 @@ export const RESULTS: RecordSchema = {
       fields: [
         { key: 'tool_name', kinds: ['string'] },
         { key: 'tool_use_id', kinds: ['string'] },
-        { key: 'tool_input', kinds: ['object'], required: false },
+        { key: 'tool_input', kinds: ['object', 'null'], required: false },
       ],
     }),
     // A marker's dir is one of three places (census prints LABEL@DIR); a token, file or path of 5
@@ -129,7 +129,7 @@ export const RESULTS: RecordSchema = {
       fields: [
         { key: 'label', kinds: ['string'] },
         { key: 'exists', kinds: ['boolean'] },
-        { key: 'path', kinds: ['string'], required: false },
+        { key: 'path', kinds: ['string', 'null'], required: false },
       ],
     }),
     itemsCheck({
@@ -138,8 +138,8 @@ export const RESULTS: RecordSchema = {
       fields: [
         { key: 'label', kinds: ['string'] },
         { key: 'dir', kinds: ['string'], oneOf: ['REPO', 'HOME', 'TMP'] },
-        { key: 'token', kinds: ['string'], required: false },
-        { key: 'file', kinds: ['string'], required: false },
+        { key: 'token', kinds: ['string', 'null'], required: false },
+        { key: 'file', kinds: ['string', 'null'], required: false },
       ],
     }),
   ],
