@@ -192,7 +192,7 @@ export const VIEWS: View[] = [
       subtype: 'system subtype',
       session_id: "sessionId, or the file's for lines without one",
       uuid: "the line's uuid",
-      timestamp: 'as the line wrote it (ISO 8601; transcript_sessions reads it as an instant)',
+      timestamp: 'the text the line wrote (Claude Code writes ISO 8601 in UTC; transcript_sessions reads it as an instant)',
       version: 'Claude Code version',
       is_sidechain: "a sub-agent's line",
       agent_id: 'the sub-agent',
