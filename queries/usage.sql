@@ -95,6 +95,8 @@ keyed as (
             when 'session' then session_id
             when 'project' then project
             when 'model' then model
+            -- Any other period would put every response under one key of none.
+            else error('period must be daily, weekly, monthly, session, project or model; got ' || $period)
         end as key
     from counted
 ),

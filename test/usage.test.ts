@@ -834,6 +834,13 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     await ev.close();
   });
 
+  it('a period the query does not know is an error, never every response under one key of none (a region could name one)', async () => {
+    const ev = await Evidence.openTranscripts(fixture('days'), { queries: ['usage'] });
+    const params = { period: 'day', timezone: 'UTC', since: '', until: '', breakdown: false };
+    await expect(ev.query('usage', params)).rejects.toThrow('period must be daily, weekly, monthly, session, project or model; got day');
+    await ev.close();
+  });
+
   it('weekly, monthly, project and model reports, and --breakdown', async () => {
     expect(await daily('weekly', '--timezone', 'UTC')).toEqual([
       ['2026-02-23', 11],
