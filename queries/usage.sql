@@ -59,7 +59,10 @@ given as (
 -- So is a since after the until: the report would be empty, as if no session had been found.
 bounds as (
     select
-        case when $since <> '' and since_at is null
+        -- A period the report does not know would put every response under one key of none.
+        case when $period is null or $period not in ('daily', 'weekly', 'monthly', 'session', 'project', 'model')
+             then error('period must be daily, weekly, monthly, session, project or model; got ' || coalesce($period, 'NULL'))
+             when $since <> '' and since_at is null
              then error('since: not a date or timestamp DuckDB reads: ' || $since)
              when since_at > until_at
              then error('since ' || $since || ' is after until ' || $until || ' in ' || $timezone || ': nothing would be counted')
@@ -95,8 +98,6 @@ keyed as (
             when 'session' then session_id
             when 'project' then project
             when 'model' then model
-            -- Any other period would put every response under one key of none.
-            else error('period must be daily, weekly, monthly, session, project or model; got ' || $period)
         end as key
     from counted
 ),

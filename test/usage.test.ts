@@ -835,10 +835,21 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
   });
 
   it('a period the query does not know is an error, never every response under one key of none (a region could name one)', async () => {
-    const ev = await Evidence.openTranscripts(fixture('days'), { queries: ['usage'] });
-    const params = { period: 'day', timezone: 'UTC', since: '', until: '', breakdown: false };
-    await expect(ev.query('usage', params)).rejects.toThrow('period must be daily, weekly, monthly, session, project or model; got day');
-    await ev.close();
+    // NULL too (error(NULL) raises nothing), and with no response to key (an empty folder).
+    const empty = join(tmp, 'no-responses');
+    mkdirSync(empty, { recursive: true });
+    for (const [dir, period, got] of [
+      [fixture('days'), 'day', 'day'],
+      [fixture('days'), null, 'NULL'],
+      [empty, 'day', 'day'],
+    ] as const) {
+      const ev = await Evidence.openTranscripts(dir, { queries: ['usage'] });
+      const params = { period, timezone: 'UTC', since: '', until: '', breakdown: false };
+      await expect(ev.query('usage', params as never)).rejects.toThrow(
+        `period must be daily, weekly, monthly, session, project or model; got ${got}`,
+      );
+      await ev.close();
+    }
   });
 
   it('weekly, monthly, project and model reports, and --breakdown', async () => {
