@@ -117,6 +117,11 @@ const bad: [fixture: string, message: string][] = [
     'reg-addendum-file-no-record',
     'registration/addendum-1.jsonl:1: duplicate registered arm "A-ONE" (first at test/fixtures/probes/reg-addendum-file-no-record/registration/prereg.jsonl:1) (each registered arm must be unique within a probe)',
   ],
+  // prereg.jsonl comes first, whatever another file of the pre-registration is called (extra < prereg by name).
+  [
+    'reg-other-file-before-prereg',
+    'registration/extra.jsonl:1: duplicate registered arm "A-ONE" (first at test/fixtures/probes/reg-other-file-before-prereg/registration/prereg.jsonl:1) (each registered arm must be unique within a probe)',
+  ],
   // Numbered from 0, an addendum would have come before the pre-registration.
   [
     'reg-addendum-zero',
