@@ -335,6 +335,15 @@ describe('the library given the wrong types from plain JavaScript', () => {
       'the transcripts must be a path (a non-empty string)',
     );
     expect(await refused(() => Evidence.build([], { file: '' }))).toBe('the database file must be a path (a non-empty string)');
+    expect(await refused(() => Evidence.build([''], { file: join(tmpdir(), 'never.duckdb') }))).toBe(
+      'a probe path must be a path (a non-empty string)',
+    );
+    expect(await refused(() => Evidence.build([bundled], { file: join(tmpdir(), 'never.duckdb'), transcripts: '' }))).toBe(
+      'the transcripts must be a path (a non-empty string)',
+    );
+    const forExtract = await Evidence.openForExtract(join(bundled, 'results.jsonl'), join(bundled, 'transcripts'));
+    expect(await refused(() => forExtract.extract({ out: '' }))).toBe('the output folder (out) must be a path (a non-empty string)');
+    await forExtract.close();
     expect(await refused(open({ pricing: '' }))).toBe(
       'openEvidence(paths, options): pricing must be a price table file (a non-empty string)',
     );

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync }
 import { join, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
+import { checkPath } from '../base/paths.js';
 import { physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { displayPath, makeFolders } from '../base/paths.js';
@@ -54,7 +55,7 @@ function shorten(value: string, index: number): string {
 
 /** Plan every file, check every value, then write; nothing is written when anything is refused. */
 export async function extract(ev: ExtractSource, options: ExtractOptions): Promise<ExtractReport> {
-  const out = resolve(options.out);
+  const out = resolve(checkPath('the output folder (out)', options.out));
   const check = (value: unknown, where: () => string, what: string) => {
     if (typeof value !== 'string') return;
     // Every spelling, `~/` included: a committed record writes its home as $HOME (home-paths.ts).

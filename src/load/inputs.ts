@@ -8,6 +8,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
+import { checkPath } from '../base/paths.js';
 import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, walkFiles } from '../base/paths.js';
 
 export interface Probe {
@@ -199,6 +200,9 @@ export const inputFiles = (inputs: Inputs): string[] => inputListing(inputs).all
 
 /** The probes and transcript folders that `paths` and `options` name. */
 export function namedInputs(paths: string[], transcripts: boolean | string | undefined, probesDefault: boolean, own = false): Inputs {
+  // '' would be the current folder (as a probe, or as sessions): every opener of evidence comes here.
+  for (const p of paths) checkPath('a probe path', p);
+  if (typeof transcripts === 'string') checkPath('the transcripts', transcripts);
   const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
   if (transcripts === undefined && own) {
     return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });

@@ -4,12 +4,11 @@
  * nor taken for something else (a timeout of 'x' for none).
  */
 import { InputError, UsageError } from '../base/errors.js';
+import { isPath } from '../base/paths.js';
 import { MEMORY_SIZE } from '../base/shapes.js';
 import type { OpenOptions } from './open.js';
 
 const isString = (v: unknown) => typeof v === 'string';
-/** A path: '' would be the current folder (read as sessions or a probe, or, for db, taken for none). */
-const isPath = (v: unknown) => typeof v === 'string' && v !== '';
 const isStrings = (v: unknown) => Array.isArray(v) && Array.from(v).every(isString);
 const isFunction = (v: unknown) => typeof v === 'function';
 /** What each option of OpenOptions must be, in words for the message. */
@@ -28,12 +27,6 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
 ];
 
 const KNOWN = OPTION_CHECKS.map(([key]) => key);
-
-/** A path a static opener of Evidence is given: '' would be the current folder. */
-export function checkPath(where: string, value: unknown): string {
-  if (!isPath(value)) throw new UsageError(`${where} must be a path (a non-empty string)`);
-  return value as string;
-}
 
 /** OpenOptions from plain JavaScript, refused in words, not with a TypeError from deep inside a loader. */
 export function checkOptions(options: unknown): OpenOptions {
