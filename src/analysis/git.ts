@@ -128,8 +128,8 @@ function after(a: string, b: string): boolean {
   // A date that reads as no instant would make every part "before": nothing must get that far.
   if (Number.isNaN(x) || Number.isNaN(y)) {
     throw new InputError(
-      `not an instant JavaScript reads: ${Number.isNaN(x) ? a : b}`,
-      'write started_at as 2026-08-12T14:02:11.482+09:00',
+      `${Number.isNaN(x) ? a : b}: a commit's date or a started_at that JavaScript reads as no instant`,
+      'a started_at is written 2026-08-12T14:02:11.482+09:00; a commit dated past ±23:59 comes from rewritten history',
     );
   }
   return x! > y!;
