@@ -19,7 +19,8 @@
 -- reads:   spawns, artifacts, markers, permission_denials, transcript_sessions, transcript_tool_uses
 -- params:  none
 -- returns: one row per present artifact or found marker that is forgeable, or whose spawn has no
---          transcript (then whether it is cannot be established: verdict unknown)
+--          transcript, or that records no path (an artifact's, a marker's file) while its spawn
+--          wrote a file or ran a command (then whether it is cannot be established: verdict unknown)
 --   probe        VARCHAR
 --   seq          BIGINT
 --   arm          VARCHAR
@@ -30,7 +31,7 @@
 --   shown        VARCHAR  as the census shows it: the label, and a marker found outside REPO as LABEL@DIR
 --   target       VARCHAR  the artifact's path, or the marker's file, as registered
 --   token        VARCHAR  the marker's token (NULL for an artifact)
---   verdict      VARCHAR  forgeable | unknown (the spawn has no transcript)
+--   verdict      VARCHAR  forgeable | unknown (no transcript, or no path to compare)
 --   tool         VARCHAR  the first call that could have produced it: its tool name
 --   tool_use_id  VARCHAR  … its id
 --   input        VARCHAR  … the path it wrote, or the command it ran
@@ -110,6 +111,8 @@ final as (
     left join firsts as f on f.probe = i.probe and f.session_id = i.session_id and f.kind = i.kind and f.item = i.ordinal
     where f.item is not null
        or not exists (select 1 from transcript_sessions as t where t.session_id = i.session_id)
+       -- No path (an artifact's, or a marker's file) to compare: any write or command could have made it.
+       or (i.suffix is null and exists (select 1 from calls as c where c.session_id = i.session_id))
 )
 
 select * from final

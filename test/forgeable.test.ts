@@ -35,6 +35,12 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
+  it('an artifact that records no path, in a spawn that wrote files: unknown, never "not forgeable" (it had been left out)', async () => {
+    expect((await findings([probeFixture('forge-no-path')])).map(brief)).toEqual([
+      ['F-WRITE', '000000f1', 'artifact', 'BREACH', 'unknown', null, null, null, null],
+    ]);
+  });
+
   it('an Edit to a path ending in the marker file', async () => {
     expect((await findings([probeFixture('forge-edit')])).map(brief)).toEqual([
       ['F-EDIT', '000000f2', 'marker', 'STAMP', 'forgeable', 'Edit', 'toolu_f2a', '/private/tmp/ws/repo/stamp.txt', 1],
