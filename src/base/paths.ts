@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InputError, UsageError } from './errors.js';
+import { InputError } from './errors.js';
 
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -313,13 +313,4 @@ export function makeFolders(dir: string): string[] {
     throw Object.assign(new Error(`${code}: not a folder: ${dir}`), { code });
   }
   return made;
-}
-
-/** A path: '' would be the current folder (read as sessions or a probe, written into, or, for a db, taken for none). */
-export const isPath = (v: unknown): boolean => typeof v === 'string' && v !== '';
-
-/** `value`, when it is a path; else a UsageError naming `where`. */
-export function checkPath(where: string, value: unknown): string {
-  if (!isPath(value)) throw new UsageError(`${where} must be a path (a non-empty string)`);
-  return value as string;
 }

@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { checkPath } from '../base/paths.js';
+import { checkPath } from '../base/path-given.js';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';

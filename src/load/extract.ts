@@ -9,7 +9,7 @@ import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync }
 import { join, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import { checkPath } from '../base/paths.js';
+import { checkPath } from '../base/path-given.js';
 import { physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { displayPath, makeFolders } from '../base/paths.js';

@@ -8,7 +8,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
-import { checkPath } from '../base/paths.js';
+import { checkPath } from '../base/path-given.js';
 import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, walkFiles } from '../base/paths.js';
 
 export interface Probe {

@@ -4,7 +4,7 @@
  * nor taken for something else (a timeout of 'x' for none).
  */
 import { InputError, UsageError } from '../base/errors.js';
-import { isPath } from '../base/paths.js';
+import { isPath } from '../base/path-given.js';
 import { MEMORY_SIZE } from '../base/shapes.js';
 import type { OpenOptions } from './open.js';
 

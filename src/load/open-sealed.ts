@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { checkPath } from '../base/paths.js';
+import { checkPath } from '../base/path-given.js';
 import type { Database } from '../db/database.js';
 import { UsageError } from '../base/errors.js';
 import { type Inputs, namedInputs, type Probe } from './inputs.js';
