@@ -15,7 +15,7 @@ import { evaluateRegistration } from './analysis/registration.js';
 import { buildDatabaseFile } from './load/database-file.js';
 import { type Opened, openSealed, openSealedForExtract } from './load/open-sealed.js';
 import type { OpenOptions } from './load/open.js';
-import { checkOptions, checkSource, checkSqlArguments, refuse, refuseTables } from './load/open-options.js';
+import * as args from './load/open-options.js';
 export { exportParquet, type OpenOptions } from './load/open.js';
 export { transcriptTablesNamed, unloadedTables } from './load/tables-named.js';
 import { table, tabled, type Tabled } from './output/arquero.js';
@@ -101,12 +101,12 @@ export class Evidence {
     if (!Array.isArray(list) || Array.from(list).some((p) => typeof p !== 'string' || p === '')) {
       throw new UsageError('openEvidence(paths): paths must be a probe directory or a list of them (non-empty strings)');
     }
-    return new Evidence(await openSealed(list, checkOptions(options), true), options.checkTimeout);
+    return new Evidence(await openSealed(list, args.checkOptions(options), true), options.checkTimeout);
   }
 
   /** Load only the session transcripts under `dir`: no probe, so only the transcript queries apply. */
   static async openTranscripts(dir: string, options: Omit<OpenOptions, 'transcripts'> = {}): Promise<Evidence> {
-    return new Evidence(await openSealed([], checkOptions({ ...options, transcripts: dir }), false), options.checkTimeout);
+    return new Evidence(await openSealed([], args.checkTranscriptsDir(dir, options), false), options.checkTimeout);
   }
 
   /** Load a lone results.jsonl and the transcripts under `transcripts`: what `extract` needs. */
@@ -119,14 +119,15 @@ export class Evidence {
    * Returns false, writing nothing, when `file` is already current (unless `force`).
    */
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
+    args.checkBuildArguments(paths, options);
     const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
     return buildDatabaseFile(inputs, options.file, options);
   }
 
   /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
   async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
-    if (this.only && !this.only.includes(name)) refuse(this.only, `queries/${name}.sql`, name);
-    if (this.#sqlOnly) refuseTables(`queries/${name}.sql`);
+    if (this.only && !this.only.includes(name)) args.refuse(this.only, `queries/${name}.sql`, name);
+    if (this.#sqlOnly) args.refuseTables(`queries/${name}.sql`);
     const q = readQuery(name);
     const missing = q.params.filter((p) => !(p in params));
     if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
@@ -143,7 +144,7 @@ export class Evidence {
    * a sandbox (Database.sandbox), so nothing it does outlasts it: no later method sees a change.
    */
   async sqlResult(text: string, source = 'query', limits: Limits & { maxRows?: number } = {}): Promise<Result> {
-    if (this.only) refuse(this.only, 'SQL');
+    if (this.only) args.refuse(this.only, 'SQL');
     return this.#open().sandbox((box) => box.statements(text, source, limits));
   }
 
@@ -152,7 +153,7 @@ export class Evidence {
    * time (Database.streamStatements): what the CLI prints, never held whole.
    */
   async sqlStream(text: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
-    if (this.only) refuse(this.only, 'SQL');
+    if (this.only) args.refuse(this.only, 'SQL');
     return this.#open().sandbox((box) => box.streamStatements(text, source, sink, limits));
   }
 
@@ -162,7 +163,7 @@ export class Evidence {
    * `{ forgeable: false }` that column is null and not computed (the ADR's text block has none).
    */
   async censusRows(from: Source = 'records', options: { forgeable?: boolean } = {}): Promise<CensusRow[]> {
-    checkSource(from, 'census', this.hasTranscripts);
+    args.checkSource(from, 'census', this.hasTranscripts);
     const rows = (await this.rows('census', { from })) as unknown as Omit<CensusRow, 'forgeable'>[];
     if (options.forgeable === false) return rows.map((r) => ({ ...r, forgeable: null }));
     return withForgeable(rows, await this.forgeableRows());
@@ -170,19 +171,19 @@ export class Evidence {
 
   /** One row per session of the loaded transcripts (queries/sessions.sql). */
   async sessionRows(): Promise<Row[]> {
-    checkSource('transcripts', 'transcripts', this.hasTranscripts);
+    args.checkSource('transcripts', 'transcripts', this.hasTranscripts);
     return this.rows('sessions');
   }
 
   /** One row per Skill call, paired with its result (queries/skills.sql). */
   async skillRows(from: Source = 'records'): Promise<Row[]> {
-    checkSource(from, 'skills', this.hasTranscripts);
+    args.checkSource(from, 'skills', this.hasTranscripts);
     return this.rows('skills', { from });
   }
 
   /** The two derivations of the census compared (queries/agree.sql). */
   async agreeRows(): Promise<Row[]> {
-    checkSource('transcripts', 'transcripts', this.hasTranscripts);
+    args.checkSource('transcripts', 'transcripts', this.hasTranscripts);
     return this.rows('agree');
   }
 
@@ -191,7 +192,7 @@ export class Evidence {
    * transcripts folder that matches none is worth a warning, never a silent column of `gone`.
    */
   async transcriptMatches(): Promise<{ probe: string; spawns: number; matched: number }[]> {
-    checkSource('transcripts', 'transcripts', this.hasTranscripts);
+    args.checkSource('transcripts', 'transcripts', this.hasTranscripts);
     const matches = await this.#open().select(readSql('transcript-matches'), undefined, 'sql/transcript-matches.sql');
     return matches.rows as { probe: string; spawns: number; matched: number }[];
   }
@@ -207,7 +208,7 @@ export class Evidence {
 
   /** Run every registered trigger and conjunct check once (registration.ts), even when asked twice at once. */
   async evaluateRegistration(): Promise<void> {
-    if (this.#sqlOnly) refuseTables('the registration');
+    if (this.#sqlOnly) args.refuseTables('the registration');
     this.#evaluated ??= evaluateRegistration(this.#open(), this.probes, physicalLine, this.#checkTimeout);
     return this.#evaluated;
   }
@@ -258,7 +259,7 @@ export class Evidence {
    * (OpenOptions.memoryLimit), and interrupted after `timeout` seconds (default 60; 0: none).
    */
   async sql(text: string, options: SqlOptions = {}): Promise<ColumnTable> {
-    const { timeout, maxRows } = checkSqlArguments(text, options);
+    const { timeout, maxRows } = args.checkSqlArguments(text, options);
     const res = await this.sqlResult(text, 'query', { timeout, timeoutName: 'timeout', memoryName: 'memoryLimit', maxRows });
     return table(res.rows, res.columns);
   }

@@ -329,7 +329,30 @@ describe('the library given the wrong types from plain JavaScript', () => {
     expect(await refused(open({ db: '' }))).toBe('openEvidence(paths, options): db must be a database file (a non-empty string)');
     // The other openers of Evidence, which the package exports too.
     expect(await refused(() => Evidence.openTranscripts(''))).toBe(
-      'openEvidence(paths, options): transcripts must be true, false or a folder (a non-empty string)',
+      'Evidence.openTranscripts(dir): dir must be a folder (a non-empty string)',
+    );
+    // true named no probe's transcripts, so it had opened nothing, and said nothing.
+    const openTranscripts = Evidence.openTranscripts as (dir: unknown, options?: unknown) => Promise<Evidence>;
+    expect(await refused(() => openTranscripts(true))).toBe('Evidence.openTranscripts(dir): dir must be a folder (a non-empty string)');
+    expect(await refused(() => openTranscripts(join(bundled, 'transcripts'), { transcripts: true }))).toBe(
+      'Evidence.openTranscripts(dir, options): no option "transcripts"; the options are ownTranscripts, db, memoryLimit, pricing, queries, tables, onWarning, onProgress, checkTimeout',
+    );
+    // Evidence.build's arguments had reached the loader as they came: a TypeError from inside it.
+    const build = Evidence.build as (paths: unknown, options: unknown) => Promise<boolean>;
+    const never = join(tmpdir(), 'never.duckdb');
+    expect(await refused(() => build([bundled], null))).toBe(
+      'Evidence.build(paths, options): options must be an object, such as { transcripts: true }',
+    );
+    for (const paths of [bundled, [5]]) {
+      expect(await refused(() => build(paths, { file: never }))).toBe(
+        'Evidence.build(paths, options): paths must be a list of probe folders (strings)',
+      );
+    }
+    expect(await refused(() => build([bundled], { file: never, force: 'yes' }))).toBe(
+      'Evidence.build(paths, options): force must be true or false',
+    );
+    expect(await refused(() => build([bundled], { file: never, memoryLimit: 5 }))).toBe(
+      "Evidence.build(paths, options): memoryLimit must be a size such as '2GB' or '512MiB' (a string)",
     );
     expect(await refused(() => Evidence.openForExtract(join(bundled, 'results.jsonl'), ''))).toBe(
       'the transcripts must be a path (a non-empty string)',
@@ -339,7 +362,7 @@ describe('the library given the wrong types from plain JavaScript', () => {
       'a probe path must be a path (a non-empty string)',
     );
     expect(await refused(() => Evidence.build([bundled], { file: join(tmpdir(), 'never.duckdb'), transcripts: '' }))).toBe(
-      'the transcripts must be a path (a non-empty string)',
+      'Evidence.build(paths, options): transcripts must be true, false or a folder (a non-empty string)',
     );
     const forExtract = await Evidence.openForExtract(join(bundled, 'results.jsonl'), join(bundled, 'transcripts'));
     expect(await refused(() => forExtract.extract({ out: '' }))).toBe('the output folder (out) must be a path (a non-empty string)');

@@ -29,17 +29,45 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
 const KNOWN = OPTION_CHECKS.map(([key]) => key);
 
 /** OpenOptions from plain JavaScript, refused in words, not with a TypeError from deep inside a loader. */
-export function checkOptions(options: unknown): OpenOptions {
+export function checkOptions(options: unknown, where = 'openEvidence(paths, options)', known: readonly string[] = KNOWN): OpenOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new UsageError('openEvidence(paths, options): options must be an object, such as { transcripts: true }');
+    throw new UsageError(`${where}: options must be an object, such as { transcripts: true }`);
   }
   for (const [key, ok, what] of OPTION_CHECKS) {
     const v = (options as Record<string, unknown>)[key];
-    if (v !== undefined && !ok(v)) throw new UsageError(`openEvidence(paths, options): ${key} must be ${what}`);
+    if (v !== undefined && !ok(v)) throw new UsageError(`${where}: ${key} must be ${what}`);
   }
   // A misspelt option ({ transcript: true }) would otherwise be the default, and say nothing.
-  unknownKey(options, KNOWN, 'openEvidence(paths, options)');
+  unknownKey(options, known, where);
   return options as OpenOptions;
+}
+
+/** Evidence.openTranscripts' options with its folder: `true` would name no probe's transcripts, so open nothing. */
+export function checkTranscriptsDir(dir: unknown, options: unknown): OpenOptions {
+  if (!isPath(dir)) throw new UsageError('Evidence.openTranscripts(dir): dir must be a folder (a non-empty string)');
+  const where = 'Evidence.openTranscripts(dir, options)';
+  return checkOptions(
+    {
+      ...checkOptions(
+        options,
+        where,
+        KNOWN.filter((k) => k !== 'transcripts'),
+      ),
+      transcripts: dir,
+    },
+    where,
+  );
+}
+
+/** Evidence.build's arguments: a list of probe folders, and open's options with the file and force. */
+export function checkBuildArguments(paths: unknown, options: unknown): void {
+  const where = 'Evidence.build(paths, options)';
+  // The empty path is namedInputs' to refuse, as it refuses it from the command line.
+  if (!Array.isArray(paths) || !Array.from(paths).every(isString)) {
+    throw new UsageError(`${where}: paths must be a list of probe folders (strings)`);
+  }
+  const { force } = checkOptions(options, where, [...KNOWN, 'file', 'force']) as { force?: unknown };
+  if (force !== undefined && typeof force !== 'boolean') throw new UsageError(`${where}: force must be true or false`);
 }
 
 function unknownKey(options: object, known: readonly string[], where: string): void {
