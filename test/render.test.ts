@@ -146,6 +146,11 @@ describe('render', () => {
     ['unknown-option.md', '2: unknown option "colour" for census (the options of census are probe, format, from)'],
     // A query's parameter left out had been a usage error (exit 2) naming the query file, not the document.
     ['missing-parameter.md', '2: usage_spawns needs the option(s) tolerance (give each as name=value, e.g. tolerance=…)'],
+    // A value its query refuses had been an error naming only the query file.
+    [
+      'bad-parameter.md',
+      '2: queries/usage.sql: Invalid Input Error: period must be daily, weekly, monthly, session, project or model; got day',
+    ],
     // In another case, it is no marker to render, and no line to leave silently unrendered.
     [
       'marker-upper-case.md',

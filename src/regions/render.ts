@@ -165,10 +165,10 @@ export class EvidenceCache {
   }
 }
 
-/** The evidence a region reads; a probe that cannot be opened is an error naming the region's line. */
-async function openFor(doc: string, region: Region, spec: Spec, cache: EvidenceCache): Promise<Evidence> {
+/** What `run` gives for a region; its error (a probe that cannot be opened, a parameter its query refuses) names the region's line. */
+async function atRegion<T>(doc: string, region: Region, run: () => Promise<T>): Promise<T> {
   try {
-    return await cache.get(spec.probes, spec.from);
+    return await run();
   } catch (e) {
     if (!(e instanceof OmgError) || e.message.startsWith(`${displayPath(doc)}:`)) throw e;
     fail(doc, region.begin, e.message, e.hint, e.details);
@@ -189,10 +189,10 @@ export async function renderDocument(
   for (const [i, region] of doc.regions.entries()) {
     const spec = specs[i]!;
     const needsEvidence = spec.name !== 'commands' && spec.name !== 'queries';
-    const ev = needsEvidence ? await openFor(doc.path, region, spec, cache) : undefined;
-    const svg = spec.format === 'svg' ? await chartFile(doc.path, region, spec, ev!) : undefined;
+    const ev = needsEvidence ? await atRegion(doc.path, region, () => cache.get(spec.probes, spec.from)) : undefined;
+    const svg = spec.format === 'svg' ? await atRegion(doc.path, region, () => chartFile(doc.path, region, spec, ev!)) : undefined;
     const asked = [spec.probes, spec.from, spec.name, spec.format, spec.params];
-    const text = svg ? svg.link : await cache.once(['content', ...asked], () => content(spec, ev, help));
+    const text = svg ? svg.link : await atRegion(doc.path, region, () => cache.once(['content', ...asked], () => content(spec, ev, help)));
     const probeIds = ev ? ev.probes.map((p) => lineSafe(p.id)).join(',') : '-';
     const lines = text.replace(/\n$/, '').split('\n');
     const provenance = provenanceLine(
