@@ -28,6 +28,7 @@ import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const HINT_LINE = '(every line must be one JSON object; fix or remove that line)';
 const HINT_ROW = '(see docs/evidence-format.md#results-jsonl)';
+const COST_SUM = '"envelope.total_cost_usd" must be the sum of its "modelUsage" entries\' "costUSD" (to the micro-dollar)';
 const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S2 = 'bbbbbbbb-0000-4000-8000-000000000002';
 const TOKENS =
@@ -194,6 +195,11 @@ const bad: [fixture: string, message: string][] = [
     'cost-total-past-double',
     "results.jsonl:2: results.jsonl row: the envelopes' costs up to this row add up past the largest number a total can hold (no spawn costs so much: check total_cost_usd and modelUsage costUSD)",
   ],
+  // The budget reads total_cost_usd: a total of $0 under $0.01 of model costs had held any bound.
+  ['cost-total-below-models', `results.jsonl:2: results.jsonl row: ${COST_SUM} ${HINT_ROW}`],
+  ['cost-total-above-models', `results.jsonl:2: results.jsonl row: ${COST_SUM} ${HINT_ROW}`],
+  // An entry without costUSD leaves the sum unknown, but never below the costs that are known.
+  ['cost-total-below-known', `results.jsonl:2: results.jsonl row: ${COST_SUM} ${HINT_ROW}`],
   // Each denial is held to its keys' kinds: the table had read one that is no object as a row of
   // NULLs (a denial counted), and 5 or ["a"] as the text '5' or '["a"]'.
   ['denial-null', `results.jsonl:2: results.jsonl row: "envelope.permission_denials" item 2: not a JSON object (got null) ${HINT_ROW}`],
@@ -391,6 +397,12 @@ describe('what loads', () => {
     expect((await ev.sqlResult('select label, token, file, dir from markers')).rows).toEqual([
       { label: 'M', token: null, file: null, dir: 'HOME' },
     ]);
+    ev.close();
+  });
+
+  it("reads a total within a micro-dollar of its models' costs, or above the known ones when an entry has none", async () => {
+    const ev = await open('cost-total-rounding');
+    expect((await ev.sqlResult('select cost_usd from spawns order by seq')).rows).toEqual([{ cost_usd: 0.0100004 }, { cost_usd: 0.5 }]);
     ev.close();
   });
 

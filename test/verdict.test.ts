@@ -40,6 +40,14 @@ function copyProbe(from: string, name = '0017-staged-agent-restores-layer-1'): s
 // biome-ignore lint/suspicious/noExplicitAny: test rows are edited field by field, whatever their shape
 type Row = Record<string, any>;
 
+/** Row `r` with its envelope's total at `usd`, and its first model's cost with it: a total that is not their sum is refused. */
+function costing(r: Row, usd: number): Row {
+  const envelope = structuredClone(r.envelope);
+  const first = Object.values(envelope.modelUsage)[0] as Row;
+  first.costUSD += usd - envelope.total_cost_usd;
+  return { ...r, envelope: { ...envelope, total_cost_usd: usd } };
+}
+
 /** Rewrite results.jsonl of a copied probe, row by row (test code: parses its own small fixture). */
 function editRows(dir: string, edit: (rows: Row[]) => Row[]): void {
   const file = join(dir, 'results.jsonl');
@@ -177,9 +185,7 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
 
   it('spending over the budget', async () => {
     const dir = copyProbe(bundled);
-    editRows(dir, (rows) =>
-      rows.map((r) => (r.session_id.startsWith('c70d6473') ? { ...r, envelope: { ...r.envelope, total_cost_usd: 10 } } : r)),
-    );
+    editRows(dir, (rows) => rows.map((r) => (r.session_id.startsWith('c70d6473') ? costing(r, 10) : r)));
     const run = await cli(['verdict', dir, '--format', 'json']);
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout).budget).toMatchObject({ within: false, bound_usd: 12 });
@@ -587,7 +593,12 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     }
     const doc = join(temp(), 'doc.md');
     writeFileSync(doc, `<!-- omg-evidence:begin verdict probe=${join(repo, dir)} -->\n<!-- omg-evidence:end -->\n`);
-    expect(await cli(['render', doc, '--check-timeout', '1'])).toEqual({ code: 1, stdout: '', stderr: stopped });
+    // In a region, the error names the region's line too.
+    expect(await cli(['render', doc, '--check-timeout', '1'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: stopped.replace('omg-evidence: ', `omg-evidence: ${doc}:1: `),
+    });
     expect(await cli(['verdict', '--check-timeout', 'x'])).toEqual({
       code: 2,
       stdout: '',

@@ -20,6 +20,9 @@ function anyUsage(itemBad: string): string {
   return `len(list_filter(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> x is null or (${itemBad}))) > 0`;
 }
 
+/** Each modelUsage entry's costUSD, NULL where it has none. */
+const COSTS = `list_transform(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> try_cast(x ->> '$.costUSD' as DOUBLE))`;
+
 /** TRUE when the number at `path` of `column` is present but not finite: DuckDB reads 1e999 as no number. */
 function notFinite(column: string, path: string): string {
   return `json_type(${column}, '${path}') is not null and not coalesce(isfinite(try_cast(${column} ->> '${path}' as DOUBLE)), false)`;
@@ -97,6 +100,14 @@ export const RESULTS: RecordSchema = {
          or ${notFinite('x', '$.costUSD')}`,
       ),
       why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a finite non-negative number',
+    },
+    // The CLI's total is the sum of its models' costs (claude-code-formats.md §10): a total below them would
+    // hide spending from the budget, which reads the total. An entry without costUSD leaves only a floor.
+    {
+      bad: `json_type(env, '$.modelUsage') = 'OBJECT' and (
+              try_cast(env ->> '$.total_cost_usd' as DOUBLE) + 0.000001 < coalesce(list_sum(list_filter(${COSTS}, c -> c is not null)), 0)
+              or (list_count(${COSTS}) = len(${COSTS}) and try_cast(env ->> '$.total_cost_usd' as DOUBLE) - 0.000001 > coalesce(list_sum(${COSTS}), 0)))`,
+      why: '"envelope.total_cost_usd" must be the sum of its "modelUsage" entries\' "costUSD" (to the micro-dollar)',
     },
     {
       bad: anyUsage(
