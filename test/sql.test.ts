@@ -542,6 +542,24 @@ describe('sql is bounded', () => {
     expect((await cli(['sql', 'select i from range(10000) t(i)'], { tty: true })).stdout).toMatch(/^┌/);
   });
 
+  // A stream that fails ends as if it were complete: the rows before the failure had printed as the whole result, exit 0.
+  it('a query that fails after its first rows: exit 1, never a result that looks complete, in every format', async () => {
+    const query = "select case when i >= 500000 then error('boom') else i end as x from range(1000000) t(i)";
+    // How many rows DuckDB makes before the failing one is its own: none, or some.
+    const said =
+      /^omg-evidence: <argument>: (the query failed after \d+ row\(s\), and DuckDB did not say why: what was printed is incomplete \(an aggregate over it names the error: select count\(hash\(q\)\) from \(QUERY\) as q\)|Invalid Input Error: boom)\n$/;
+    for (const format of ['csv', 'json', 'ndjson', 'markdown', 'table']) {
+      const run = await cli(['sql', query, '--format', format, '--timeout', '0']);
+      expect({ format, code: run.code }).toEqual({ format, code: 1 });
+      expect(run.stdout).not.toMatch(/\b500000\b/);
+      // A table of more than 10,000 rows prints as markdown, and says so first.
+      expect(run.stderr.replace(/^omg-evidence: warning: more than 10000 rows: .*\n/, '')).toMatch(said);
+    }
+    const ev = await Evidence.open();
+    await expect(ev.sql(query, { timeout: 0 })).rejects.toThrow(/the query failed after \d+ row\(s\)|boom/);
+    await ev.close();
+  }, 60_000);
+
   it('--timeout interrupts the query: a one-line message, exit 1, nothing on stdout', async () => {
     const run = await cli(['sql', 'select count(*) from range(10000000000000)', '--timeout', '1']);
     expect(run).toEqual({

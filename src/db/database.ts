@@ -16,12 +16,12 @@ import {
   type RowSink,
   gatherStatements,
   interruptOnAbort,
-  selectViaJson,
   rollBack,
   statementTypes,
   streamStatements,
   transactionError,
 } from './statements.js';
+import { selectViaJson } from './select-json.js';
 import { type ParsedSql, parseSql, tablesReadBy } from './table-refs.js';
 import { type Result, resultOf } from './values.js';
 

@@ -1,20 +1,13 @@
 /**
  * SQL that omg-evidence did not write (the user's, in a sandbox): run statement by statement and
  * streamed a chunk at a time, within a timeout, refusing a statement that would end the sandbox's
- * transaction; and the fast read of a result as one JSON text (Database.select).
+ * transaction.
  */
-import {
-  type DuckDBConnection,
-  type DuckDBExtractedStatements,
-  type DuckDBPreparedStatement,
-  type DuckDBType,
-  StatementType,
-} from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api';
 import { OmgError, QueryError } from '../base/errors.js';
 import { tablesReadBy } from './table-refs.js';
 import { deadline } from '../base/timer.js';
-import type { Params } from './sql-text.js';
-import { chunkRows, deduplicated, jsonExact, protoName, type Result, type Row, UNSAFE_INTEGER } from './values.js';
+import { chunkRows, deduplicated, protoName, type Result, type Row } from './values.js';
 
 /** Bounds on the user's SQL. */
 export interface Limits {
@@ -176,6 +169,7 @@ export async function streamStatements(
       const asText = sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await textPrepared(con, sql, n) : undefined;
       const result = await (asText ?? prepared).stream().catch(fail);
       // The columns go once the first chunk is made: a query failing before its first row prints nothing.
+      let made = 0;
       for (let first = true; ; first = false) {
         check();
         const chunk = await result.fetchChunk().catch(fail);
@@ -183,8 +177,10 @@ export async function streamStatements(
         // An interrupted stream may end as if it were complete: the flag tells.
         if (chunk === null || chunk.rowCount === 0) {
           check();
+          await streamEnded(con, source, made);
           break;
         }
+        made += chunk.rowCount;
         // A reader of stdout that does not read holds the hand-over: the deadline stops that too.
         await limit.race(sink.rows(chunkRows(chunk, types, sink.mode))).catch(fail);
       }
@@ -194,6 +190,20 @@ export async function streamStatements(
   } finally {
     limit.clear();
   }
+}
+
+/**
+ * A stream that fails ends as if it were complete, and node-api does not say why (it has no
+ * duckdb_result_error); the failure aborts the sandbox's transaction, which the next statement shows.
+ */
+async function streamEnded(con: DuckDBConnection, source: string, made: number): Promise<void> {
+  await con.run('select 1').catch((err: Error) => {
+    throw new QueryError(
+      `${source}: the query failed after ${made} row(s), and DuckDB did not say why: what was printed is incomplete`,
+      'an aggregate over it names the error: select count(hash(q)) from (QUERY) as q',
+      { cause: err },
+    );
+  });
 }
 
 /**
@@ -248,35 +258,6 @@ export async function statementTypes(con: DuckDBConnection, sql: string): Promis
     );
   }
   return types;
-}
-
-export async function selectViaJson(con: DuckDBConnection, sql: string, params?: Params): Promise<Result | null> {
-  let columns: string[];
-  let types: DuckDBType[];
-  try {
-    const prepared = await con.prepare(sql);
-    if (prepared.statementType !== StatementType.SELECT) return null;
-    columns = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
-    types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnType(i));
-  } catch {
-    return null; // several statements, or an error that query() reports
-  }
-  if (columns.length === 0 || new Set(columns).size !== columns.length || !types.every(jsonExact)) return null;
-  // All the rows as one JSON text, one text to convert and parse rather than one per row. A window
-  // with an empty OVER keeps the order of the rows it reads (DuckDB's "Order Preservation"), so
-  // row_number() over () numbers them in the query's order, and string_agg joins them in it.
-  let text: string | null;
-  try {
-    const reader = await con.runAndReadAll(
-      `select string_agg(j, ',' order by n) from (select to_json(_q)::VARCHAR as j, row_number() over () as n from (${sql}\n) as _q)`,
-      params as never,
-    );
-    text = reader.getColumns()[0]?.[0] as string | null;
-  } catch {
-    return null; // a statement that cannot be a subquery (DESCRIBE, SHOW, …), or an error that query() reports
-  }
-  if (text !== null && UNSAFE_INTEGER.test(text)) return null;
-  return { columns, types: types.map((t) => t.toString()), rows: text === null ? [] : (JSON.parse(`[${text}]`) as Row[]) };
 }
 
 /**
