@@ -1,13 +1,15 @@
 -- agree: the census derived from the committed records against the one derived from transcripts.
 --
 -- Compares, spawn by spawn, the tool_use count of every tool, the id of every call and the tool it
--- names, the skills in call order, and the is_error and text of every skill result the two sources
--- both hold. A spawn is compared when the
+-- names, the skills in call order, and the answer to every Skill call: a skill_results row that
+-- says the call was answered needs the transcript's answer, the same is_error and text, and in a
+-- probe with skill_results.jsonl (a row per Skill call that names a skill) an answer in the
+-- transcript needs its row. A spawn is compared when the
 -- transcripts hold its session. A transcript file named for a spawn's session (its name, or a
 -- folder on its path) that holds none of that session's lines, an empty file for one, is not a
 -- missing transcript: beside records that show calls it is a difference.
 --
--- reads:   spawns, tool_uses, skill_calls, transcript_files, transcript_sessions,
+-- reads:   spawns, tool_uses, skill_calls, source_files, transcript_files, transcript_sessions,
 --          transcript_tool_uses, transcript_tool_results
 -- params:  none
 -- returns: one row per spawn that agrees or is gone, and one per difference
@@ -123,18 +125,40 @@ skill_differences as (
     where r.skills <> t.skills
 ),
 
-result_differences as (
-    select
-        c.probe,
-        c.session_id,
-        'skill result' as aspect,
-        c.tool_use_id as item,
-        format('is_error={} {}', c.is_error, c.result) as records,
-        format('is_error={} {}', x.is_error, x.result) as transcripts
+-- Each side's answer to the Skill calls of the spawns compared. A call with no answer has a row
+-- (is_error and result NULL) but no transcript result; a call naming no skill has neither.
+record_results as (
+    select c.probe, c.session_id, c.tool_use_id, c.is_error, c.result,
+        case when c.is_error is null and c.result is null then 'no answer'
+             else format('is_error={} {}', c.is_error, c.result) end as said
     from skill_calls as c
     join covered using (probe, session_id)
-    join transcript_tool_results as x using (session_id, tool_use_id)
-    where c.is_error is distinct from x.is_error or c.result is distinct from x.result
+),
+
+transcript_results as (
+    select c.probe, x.session_id, x.tool_use_id, x.is_error, x.result, format('is_error={} {}', x.is_error, x.result) as said
+    from transcript_tool_results as x
+    join covered as c using (session_id)
+),
+
+-- The verdict's skill conjuncts read the rows: one that claims an answer the transcript lacks, or
+-- lacks one it holds (skill_results.jsonl has a row per Skill call, when a probe has the file), differs.
+result_differences as (
+    select
+        coalesce(r.probe, t.probe) as probe,
+        coalesce(r.session_id, t.session_id) as session_id,
+        'skill result' as aspect,
+        coalesce(r.tool_use_id, t.tool_use_id) as item,
+        coalesce(r.said, 'no row') as records,
+        coalesce(t.said, 'no answer') as transcripts
+    from record_results as r
+    full join transcript_results as t
+        on t.probe = r.probe and t.session_id = r.session_id and t.tool_use_id = r.tool_use_id
+    where case
+        when r.tool_use_id is null then exists (select 1 from source_files as f where f.probe = t.probe and f.kind = 'skill_results')
+        when t.tool_use_id is null then r.said <> 'no answer'
+        else r.is_error is distinct from t.is_error or r.result is distinct from t.result
+    end
 ),
 
 session_differences as (

@@ -136,3 +136,33 @@ describe('the ids of the calls', () => {
     );
   });
 });
+
+describe('the answer to each Skill call', () => {
+  it('a row that says the call was launched, where the transcript holds no answer, differs; one unanswered on both sides agrees', async () => {
+    const run = await cli(['agree', probeFixture('agree-result-unanswered'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'A           aaaaaaaa  agree\n' +
+        'B           bbbbbbbb  differs: skill result toolu_b1: records is_error=false Launching skill: ns:x, transcripts no answer\n',
+    );
+    expect(run.stderr).toBe('omg-evidence: agree: 2 of 2 spawn(s) compared: 1 agree, 1 differ; 0 gone\n');
+  });
+
+  it("an answer in the transcript with no row in the probe's skill_results.jsonl differs", async () => {
+    const run = await cli(['agree', probeFixture('agree-result-no-row'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'A           aaaaaaaa  differs: skill result toolu_a1: records no row, transcripts is_error=false Launching skill: ns:x\n' +
+        'A           aaaaaaaa  differs: skills call order: records , transcripts ns:x\n',
+    );
+  });
+
+  it('a probe without skill_results.jsonl claims no answer: the transcript holding one agrees', async () => {
+    const run = await cli(['agree', probeFixture('agree-no-skill-results'), '--format', 'text']);
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'A           aaaaaaaa  agree\n',
+      stderr: 'omg-evidence: agree: 1 of 1 spawn(s) compared: 1 agree, 0 differ; 0 gone\n',
+    });
+  });
+});
