@@ -1,10 +1,11 @@
 -- agree: the census derived from the committed records against the one derived from transcripts.
 --
 -- Compares, spawn by spawn, the tool_use count of every tool, the id of every call and the tool it
--- names, the skills in call order, and the answer to every Skill call: a skill_results row that
--- says the call was answered needs the transcript's answer, the same is_error and text, and in a
--- probe with skill_results.jsonl (a row per Skill call that names a skill) an answer in the
--- transcript needs its row. A spawn is compared when the
+-- names, and of the calls both sides hold by id: their order, the agent_id of each and its input's
+-- key names (in any order); the skills in call order; and the answer to every Skill call: a
+-- skill_results row that says the call was answered needs the transcript's answer, the same
+-- is_error and text, and in a probe with skill_results.jsonl (a row per Skill call that names a
+-- skill) an answer in the transcript needs its row. A spawn is compared when the
 -- transcripts hold its session. A transcript file named for a spawn's session (its name, or a
 -- folder on its path) that holds none of that session's lines, an empty file for one, is not a
 -- missing transcript: beside records that show calls it is a difference.
@@ -19,7 +20,8 @@
 --   session_id   VARCHAR
 --   verdict      VARCHAR  agree | differ | gone (not compared: no transcript holds its session;
 --                         its calls, if its records show any, are counted in records, unchecked)
---   aspect       VARCHAR  tool | tool id | skills | skill result | session (NULL unless verdict is differ)
+--   aspect       VARCHAR  tool | tool id | call order | agent id | input keys | skills | skill result |
+--                         session (NULL unless verdict is differ)
 --   item         VARCHAR  the tool name, the tool_use_id of the call or skill call, or the transcript file
 --                         named for a session it does not hold (differ, or gone beside such a file)
 --   records      VARCHAR  what the committed records say (gone: the calls nothing checked, or NULL)
@@ -46,13 +48,13 @@ hollow as (
 
 -- The calls each side holds of the spawns compared, counted per tool and compared by id.
 record_calls as (
-    select t.probe, t.session_id, t.tool_use_id, t.name
+    select t.probe, t.session_id, t.ordinal, t.tool_use_id, t.name, t.input_keys, t.agent_id
     from tool_uses as t
     join covered using (probe, session_id)
 ),
 
 transcript_calls as (
-    select c.probe, t.session_id, t.tool_use_id, t.name
+    select c.probe, t.session_id, t.ordinal, t.tool_use_id, t.name, t.input_keys, t.agent_id
     from transcript_tool_uses as t
     join covered as c using (session_id)
 ),
@@ -96,6 +98,51 @@ id_differences as (
     full join (select * from transcript_calls where tool_use_id is not null) as t
         on t.probe = r.probe and t.session_id = r.session_id and t.tool_use_id = r.tool_use_id
     where r.name is distinct from t.name
+),
+
+-- The calls both sides hold by id, each with its place among them on either side: a call one side
+-- lacks is already a 'tool id' difference, and counted in the places it would shift every later call.
+both_calls as (
+    select
+        r.probe,
+        r.session_id,
+        r.tool_use_id,
+        r.input_keys as record_keys,
+        t.input_keys as transcript_keys,
+        r.agent_id as record_agent,
+        t.agent_id as transcript_agent,
+        row_number() over (partition by r.probe, r.session_id order by r.ordinal) as record_place,
+        row_number() over (partition by r.probe, r.session_id order by t.ordinal) as transcript_place,
+        count(*) over (partition by r.probe, r.session_id) as n
+    from record_calls as r
+    join transcript_calls as t
+        on t.probe = r.probe and t.session_id = r.session_id and t.tool_use_id = r.tool_use_id
+),
+
+-- Records are in transcript order (evidence-format.md): a call out of place is a difference.
+order_differences as (
+    select probe, session_id, 'call order' as aspect, tool_use_id as item,
+        format('{} of {}', record_place, n) as records,
+        format('{} of {}', transcript_place, n) as transcripts
+    from both_calls
+    where record_place <> transcript_place
+),
+
+agent_differences as (
+    select probe, session_id, 'agent id' as aspect, tool_use_id as item,
+        coalesce(record_agent, 'none') as records,
+        coalesce(transcript_agent, 'none') as transcripts
+    from both_calls
+    where record_agent is distinct from transcript_agent
+),
+
+-- Key names compare sorted: the transcript sorts them, and the format lists them in no order.
+key_differences as (
+    select probe, session_id, 'input keys' as aspect, tool_use_id as item,
+        coalesce(to_json(list_sort(record_keys))::VARCHAR, 'none') as records,
+        coalesce(to_json(list_sort(transcript_keys))::VARCHAR, 'none') as transcripts
+    from both_calls
+    where list_sort(record_keys) is distinct from list_sort(transcript_keys)
 ),
 
 record_skills as (
@@ -175,6 +222,12 @@ differences as (
     select * from tool_differences
     union all
     select * from id_differences
+    union all
+    select * from order_differences
+    union all
+    select * from agent_differences
+    union all
+    select * from key_differences
     union all
     select * from skill_differences
     union all

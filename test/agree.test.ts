@@ -166,3 +166,43 @@ describe('the answer to each Skill call', () => {
     });
   });
 });
+
+describe('each call both sides hold', () => {
+  it('out of its place in the transcript differs: the records are in transcript order', async () => {
+    const run = await cli(['agree', probeFixture('agree-call-order'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'A           aaaaaaaa  agree\n' +
+        'B           bbbbbbbb  differs: call order toolu_b1: records 3 of 3, transcripts 1 of 3\n' +
+        'B           bbbbbbbb  differs: call order toolu_b2: records 1 of 3, transcripts 2 of 3\n' +
+        'B           bbbbbbbb  differs: call order toolu_b3: records 2 of 3, transcripts 3 of 3\n',
+    );
+    expect(run.stderr).toBe('omg-evidence: agree: 2 of 2 spawn(s) compared: 1 agree, 1 differ; 0 gone\n');
+  });
+
+  it("naming a sub-agent the transcript does not, or none for a sub-agent's call, differs", async () => {
+    const run = await cli(['agree', probeFixture('agree-agent-id'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'A           aaaaaaaa  agree\n' +
+        'B           bbbbbbbb  differs: agent id toolu_b1: records a-fake, transcripts none\n' +
+        'B           bbbbbbbb  differs: agent id toolu_b2: records none, transcripts b1\n',
+    );
+  });
+
+  it('with other input key names differs; the same names in another order agree', async () => {
+    const run = await cli(['agree', probeFixture('agree-input-keys'), '--format', 'json']);
+    expect(run.code).toBe(3);
+    expect(JSON.parse(run.stdout)).toEqual([
+      expect.objectContaining({ arm: 'A', verdict: 'agree', aspect: null }),
+      expect.objectContaining({
+        arm: 'B',
+        verdict: 'differ',
+        aspect: 'input keys',
+        item: 'toolu_b1',
+        records: '["command"]',
+        transcripts: '["content","file_path"]',
+      }),
+    ]);
+  });
+});
