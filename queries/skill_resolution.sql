@@ -2,7 +2,8 @@
 --
 -- A call is answered by the namespace of the name the CLI launched ("Launching skill: ns:name"),
 -- "no namespace" when the launched name has none, "Unknown skill" when the CLI did not know the
--- name, "error" for any other error, and "no answer" when no result answered it.
+-- name, "error" for any other error, and "no answer" when no result answered it. Over the spawns
+-- `arms` describes: a pilot's calls are left out (spawns.status, from the addenda), a void arm's kept.
 --
 -- reads:   skill_calls, registered_arms, spawns
 -- params:  none
@@ -28,6 +29,8 @@ answered as (
             when c.is_error then 'error'
         end as failed
     from skill_calls as c
+    join spawns as s using (probe, session_id)
+    where s.status <> 'pilot'
 )
 
 select

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayed } from '../src/output/shown.js';
-import { binPath, bundled, cli } from './helpers.js';
+import { binPath, bundled, cli, probeFixture } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -337,5 +337,34 @@ describe('render format=svg', () => {
     expect(r.code).toBe(0);
     expect(readdirSync(dir)).toContain('.notes.arms.svg');
     expect(readFileSync(dotted, 'utf8')).toContain('](.notes.arms.svg)');
+  });
+});
+
+describe('format=svg skills', () => {
+  it("counts the spawns arms counts: a pilot's Skill call is left out, a void arm's kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-render-svg-'));
+    temps.push(dir);
+    cpSync(probeFixture('pilot-skill-call'), join(dir, 'probe'), { recursive: true });
+    const doc = join(dir, 'adr.md');
+    writeFileSync(doc, '# ADR\n\n<!-- omg-evidence:begin skills probe=probe format=svg -->\n<!-- omg-evidence:end -->\n');
+    expect((await cli(['render', doc])).code).toBe(0);
+    const labels = [...readFileSync(join(dir, 'adr.skills.svg'), 'utf8').matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels).toContain('A-TWO');
+    expect(labels).not.toContain('A-ONE');
+    const rows = await cli(['sql', '-F', 'queries/skill_resolution.sql', probeFixture('pilot-skill-call'), '--format', 'csv']);
+    expect(rows.stdout).toBe('probe,arm,answer,calls,sessions\r\npilot-skill-call,A-TWO,Unknown skill,1,1\r\n');
+    // arms: the pilot is A-ONE's only spawn, so it describes none, and no skill.
+    const arms = await cli(['arms', probeFixture('pilot-skill-call'), '--format', 'json']);
+    expect(
+      JSON.parse(arms.stdout).map((a: { arm: string; n: number; skills: unknown[]; unknown_skills: unknown[] }) => [
+        a.arm,
+        a.n,
+        a.skills.length,
+        a.unknown_skills.length,
+      ]),
+    ).toEqual([
+      ['A-ONE', 0, 0, 0],
+      ['A-TWO', 1, 0, 1],
+    ]);
   });
 });
