@@ -282,7 +282,7 @@ export class Evidence {
   /** Write the probe's records from its transcripts (load/extract.ts); opened with openForExtract. */
   async extract(options: ExtractOptions): Promise<ExtractReport> {
     const { extract } = await import('./load/extract.js');
-    return extract(this, options);
+    return extract(this, options, this.#inputs.transcripts);
   }
 
   /** Every column of every table the loaders built, with DuckDB's type: table_name, column_name, data_type. */

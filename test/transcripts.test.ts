@@ -669,6 +669,89 @@ describe('extract', () => {
 });
 
 /**
+ * Every place extract writes is checked as it resolves: a tool_use/ linked to the transcripts had
+ * had every transcript overwritten by its record under --force. Links cannot be fixtures.
+ */
+describe('extract writes nowhere inside the evidence it reads, links followed (exit 1, --force or not)', () => {
+  let root: string;
+  let n = 0;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-extract-ro-'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  /** A copy of the bundled probe and a folder `out` beside it, both in a folder of their own. */
+  function copy(): { p: string; out: string } {
+    const dir = join(root, `${++n}`);
+    cpSync(bundled, join(dir, 'p'), { recursive: true });
+    mkdirSync(join(dir, 'out'));
+    return { p: join(dir, 'p'), out: join(dir, 'out') };
+  }
+  const run = (p: string, out: string, transcripts = join(p, 'transcripts')) =>
+    cli(['extract', '--transcripts', transcripts, '--results', join(p, 'results.jsonl'), '--out', out, '--force']);
+  const error = (message: string, hint: string) => ({ code: 1, stdout: '', stderr: `omg-evidence: ${message} (${hint})\n` });
+  const READ_ONLY = 'write the records outside the transcripts folder: evidence is read-only';
+  const PROBE = '--out the probe itself or a folder outside it: evidence is read-only';
+  const bytes = (dir: string) => readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('base64'));
+
+  it('a tool_use/ linked to the transcripts folder', async () => {
+    const { p, out } = copy();
+    const before = bytes(join(p, 'transcripts'));
+    symlinkSync(join(p, 'transcripts'), join(out, 'tool_use'));
+    expect(await run(p, out)).toEqual(
+      error(`${out}/tool_use: inside the evidence it reads (${p}/transcripts); nothing was written`, READ_ONLY),
+    );
+    expect(bytes(join(p, 'transcripts'))).toEqual(before);
+  });
+
+  it("a tool_use/ linked to the folder of the one transcript named: that file's place", async () => {
+    const { p, out } = copy();
+    const one = join(p, 'transcripts', '0b79ed68-4754-42e1-a332-922c06423c22.jsonl');
+    const before = readFileSync(one);
+    symlinkSync(join(p, 'transcripts'), join(out, 'tool_use'));
+    expect(await run(p, out, one)).toEqual(
+      error(
+        `${out}/tool_use/0b79ed68-4754-42e1-a332-922c06423c22.jsonl: inside the evidence it reads (${one}); nothing was written`,
+        READ_ONLY,
+      ),
+    );
+    expect(readFileSync(one)).toEqual(before);
+  });
+
+  it('--out inside the probe but not the probe itself (the probe itself is where its records go)', async () => {
+    const { p } = copy();
+    expect(await run(p, join(p, 'registration'))).toEqual(
+      error(`${p}/registration: inside the probe it reads (${p}), where the probe keeps no such record; nothing was written`, PROBE),
+    );
+    expect(readdirSync(join(p, 'registration')).sort()).toEqual(readdirSync(join(bundled, 'registration')).sort());
+    expect((await run(p, p)).stderr).toBe(`omg-evidence: extract: wrote 0 file(s), 30 unchanged, in ${p}\n`);
+  });
+
+  it('a tool_use/ linked to another folder of the probe', async () => {
+    const { p, out } = copy();
+    symlinkSync(join(p, 'registration'), join(out, 'tool_use'));
+    expect(await run(p, out)).toEqual(
+      error(
+        `${out}/tool_use: inside the probe it reads (${p}), at ${p}/registration, where the probe keeps no such record; nothing was written`,
+        PROBE,
+      ),
+    );
+  });
+
+  it('through the library too, where the command line alone had checked --out', async () => {
+    const { p } = copy();
+    const ev = await Evidence.openForExtract(join(p, 'results.jsonl'), join(p, 'transcripts'));
+    try {
+      await expect(ev.extract({ out: join(p, 'transcripts', 'x'), force: true })).rejects.toThrow(
+        `${p}/transcripts/x: inside the evidence it reads (${p}/transcripts); nothing was written`,
+      );
+    } finally {
+      await ev.close();
+    }
+    expect(existsSync(join(p, 'transcripts', 'x'))).toBe(false);
+  });
+});
+
+/**
  * A transcripts folder holds regular files (and folders of them): anything else a reader would open
  * is an error naming its path. Each case is made in a temporary folder: FIFOs and links cannot be
  * committed as fixtures.

@@ -6,13 +6,14 @@
  * that differs unless forced.
  */
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
 import { physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
-import { displayPath, makeFolders } from '../base/paths.js';
+import { displayPath, isWithin, makeFolders } from '../base/paths.js';
+import { realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
 
 export interface ExtractOptions {
   out: string;
@@ -53,8 +54,11 @@ function shorten(value: string, index: number): string {
   return `${at > 0 ? '…' : ''}${value.slice(at, at + 160)}…`;
 }
 
-/** Plan every file, check every value, then write; nothing is written when anything is refused. */
-export async function extract(ev: ExtractSource, options: ExtractOptions): Promise<ExtractReport> {
+/**
+ * Plan every file, check every value and every place, then write; nothing is written when anything
+ * is refused. `transcripts`: the transcripts folders (or files) read, never written into.
+ */
+export async function extract(ev: ExtractSource, options: ExtractOptions, transcripts: readonly string[]): Promise<ExtractReport> {
   const out = resolve(checkPath('the output folder (out)', options.out));
   const check = (value: unknown, where: () => string, what: string) => {
     if (typeof value !== 'string') return;
@@ -106,6 +110,7 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
   const skillResults = join(out, 'skill_results.jsonl');
   const skillBytes = skillLines.join('');
   planned.push({ path: skillResults, bytes: skillBytes });
+  refuseEvidence(out, ev.probes[0]!.dir, transcripts, planned);
   // Spawns no transcript covers keep their tool_use records, but skill_results.jsonl is written
   // whole: their rows in the one there would be lost, and the probe refused (a Skill call with no row).
   const { spawns, matched } = (await ev.transcriptMatches())[0] ?? { spawns: 0, matched: 0 };
@@ -157,6 +162,27 @@ export async function extract(ev: ExtractSource, options: ExtractOptions): Promi
     for (const { tmp } of staged) rmSync(tmp, { force: true });
   }
   return report;
+}
+
+/**
+ * Refuse every place extract writes (`out`, its tool_use/, each file), as it resolves through
+ * symbolic links, that lies inside the transcripts read, or inside the results' probe anywhere but
+ * where that probe keeps the same file: a tool_use/ linked to the transcripts had had them
+ * overwritten. Evidence is read-only, --force or not.
+ */
+function refuseEvidence(out: string, probeDir: string, transcripts: readonly string[], planned: Planned[]): void {
+  const places = [out, join(out, 'tool_use'), ...planned.map((p) => p.path)];
+  for (const place of places) refuseInsideEvidence(place, transcripts, 'the records', 'the transcripts folder');
+  const probe = realOrNot(probeDir);
+  for (const place of places) {
+    const real = realOrNot(place);
+    if (isWithin(real, probe) && real !== join(probe, relative(out, place))) {
+      throw new InputError(
+        `${displayPath(place)}: inside the probe it reads (${displayPath(probeDir)})${real === resolve(place) ? '' : `, at ${displayPath(real)}`}, where the probe keeps no such record; nothing was written`,
+        '--out the probe itself or a folder outside it: evidence is read-only',
+      );
+    }
+  }
 }
 
 /**

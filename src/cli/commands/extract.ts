@@ -24,6 +24,7 @@ export function makeExtractCommand(io: IO): Command {
     ],
     action: async ({ opts, onWarning }) => {
       // A probe's own records may be written into it; never into the transcripts they come from.
+      // Refused here before anything loads; extract() checks every place it writes again, links followed.
       refuseInsideEvidence(opts.out, [opts.transcripts], 'the records', 'the transcripts folder');
       await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning }), async (ev) => {
         const report = await ev.extract({ out: opts.out, force: opts.force, home: io.env.HOME });
