@@ -752,6 +752,86 @@ describe('extract writes nowhere inside the evidence it reads, links followed (e
 });
 
 /**
+ * The .err extract copies for a spawn that opened no session is read as loading the probe reads it:
+ * a FIFO had hung it, a folder crashed it, a link out of the probe was copied and bytes that are not
+ * UTF-8 were replaced with U+FFFD.
+ */
+describe('extract reads a .err as loading the probe reads it', () => {
+  const K_NEG = 'd3cf0e26-a1ed-4b31-a089-d5cb5362c159';
+  const S = 'aaaaaaaa-0000-4000-8000-000000000001';
+  const HINT_FILE = '(an input folder holds only regular files and folders: remove it, or put the file itself in its place)';
+  let root: string;
+  let p: string;
+  let n = 0;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-extract-err-'));
+    p = join(root, 'p');
+    cpSync(bundled, p, { recursive: true });
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const err = () => join(p, 'tool_use', `${K_NEG}.err`);
+  async function extractWith(make: (path: string) => void) {
+    rmSync(err(), { recursive: true, force: true });
+    make(err());
+    const out = join(root, `out-${++n}`);
+    return cli(['extract', '--transcripts', join(p, 'transcripts'), '--results', join(p, 'results.jsonl'), '--out', out]);
+  }
+  const refused = (what: string) => ({ code: 1, stdout: '', stderr: `omg-evidence: ${p}/tool_use/${K_NEG}.err: ${what}\n` });
+
+  it('a FIFO is named, never opened (it hung)', async () => {
+    expect(await extractWith((e) => execFileSync('mkfifo', [e]))).toEqual(
+      refused(`a FIFO (named pipe), where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
+  });
+
+  it('a folder (it was "unexpected error: EISDIR")', async () => {
+    expect(await extractWith((e) => mkdirSync(e))).toEqual(
+      refused(`a directory, where a file is expected; nothing was read from it ${HINT_FILE}`),
+    );
+  });
+
+  it('a symbolic link out of the probe (its file had been copied)', async () => {
+    writeFileSync(join(root, 'outside.txt'), 'not the evidence\n');
+    expect(await extractWith((e) => symlinkSync(join(root, 'outside.txt'), e))).toEqual(
+      refused(
+        `a symbolic link that resolves outside ${p} (to ${root}/outside.txt); nothing was read from it (evidence is read from inside its folder: copy the file in rather than linking to it)`,
+      ),
+    );
+  });
+
+  it('bytes that are not UTF-8, at their line, as loading the probe says (they were written as U+FFFD)', async () => {
+    const dir = join('test', 'fixtures', 'extract', 'err-not-utf8');
+    const out = join(root, 'not-utf8');
+    const message = {
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${dir}/tool_use/${S}.err:2: invalid UTF-8 (a spawn's .err holds the text it wrote on stderr: save it as UTF-8)\n`,
+    };
+    expect(
+      await cli(['extract', '--transcripts', join(bundled, 'transcripts'), '--results', join(dir, 'results.jsonl'), '--out', out]),
+    ).toEqual(message);
+    expect(existsSync(out)).toBe(false);
+    expect(await cli(['census', dir])).toEqual(message);
+  });
+
+  it('a BOM, CRLF and no last newline are copied byte for byte', async () => {
+    const dir = join('test', 'fixtures', 'extract', 'err-bom');
+    const out = join(root, 'bom');
+    const run = await cli([
+      'extract',
+      '--transcripts',
+      join(bundled, 'transcripts'),
+      '--results',
+      join(dir, 'results.jsonl'),
+      '--out',
+      out,
+    ]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(out, 'tool_use', `${S}.err`))).toEqual(readFileSync(join(dir, 'tool_use', `${S}.err`)));
+  });
+});
+
+/**
  * A transcripts folder holds regular files (and folders of them): anything else a reader would open
  * is an error naming its path. Each case is made in a temporary folder: FIFOs and links cannot be
  * committed as fixtures.

@@ -5,14 +5,14 @@
  * refuses any value that carries a home-directory path, and writes atomically, never over a file
  * that differs unless forced.
  */
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
-import { physicalLine } from './jsonl.js';
+import { errText, physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
-import { displayPath, isWithin, makeFolders } from '../base/paths.js';
+import { displayPath, inputFile, inputFolder, isWithin, makeFolders } from '../base/paths.js';
 import { realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
 
 export interface ExtractOptions {
@@ -92,11 +92,10 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
     planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.jsonl`), bytes: lines.join('') });
     // A spawn that opened no session has no transcript to take its stderr from: the .err the
     // harness left in the results' own probe goes beside its empty record (checked like the rest).
-    const err = join(ev.probes[0]!.dir, 'tool_use', `${spawn.session_id}.err`);
-    if (spawn.session === false && existsSync(err)) {
-      const text = readFileSync(err, 'utf8');
-      for (const [i, line] of text.split('\n').entries()) check(line, () => `${displayPath(err)}:${i + 1}`, 'stderr');
-      planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.err`), bytes: text });
+    const err = spawn.session === false ? stderrOf(ev.probes[0]!.dir, String(spawn.session_id)) : undefined;
+    if (err) {
+      for (const [i, line] of err.text.split('\n').entries()) check(line, () => `${displayPath(err.path)}:${i + 1}`, 'stderr');
+      planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.err`), bytes: err.text });
     }
   }
   const skillLines: string[] = [];
@@ -162,6 +161,18 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
     for (const { tmp } of staged) rmSync(tmp, { force: true });
   }
   return report;
+}
+
+/**
+ * The `.err` of `session` in probe `dir`, checked as loading the probe checks it (inputs.ts: a
+ * regular file inside the probe; jsonl.ts: UTF-8), so that its bytes are copied as they are; or
+ * undefined when there is none.
+ */
+function stderrOf(dir: string, session: string): { path: string; text: string } | undefined {
+  const real = realpathSync(dir);
+  const path = join(dir, 'tool_use', `${session}.err`);
+  if (!inputFolder(join(dir, 'tool_use'), real, dir) || !inputFile(path, real, dir)) return undefined;
+  return { path, text: errText(path) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * blank lines). Callers never see a line DuckDB could not read: it is an InputError naming
  * `file:line`.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { type Database, pathList } from '../db/database.js';
 import { readSql } from '../db/queries.js';
@@ -183,6 +183,38 @@ function isValidUtf8(file: string, span: Span): boolean {
     return false;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The text of a tool_use/<session_id>.err, which must be UTF-8 (DuckDB's read_text refuses it
+ * otherwise, naming no line): the first line that is not is an InputError, never read with U+FFFD
+ * in its place. A BOM is kept, so that the text is the file's bytes.
+ */
+export function errText(file: string): string {
+  const bytes = readFileSync(file);
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    let line = 1;
+    // 0x0A is never inside a UTF-8 sequence: each line decodes alone.
+    for (let at = 0, end = bytes.indexOf(10); end >= 0; at = end + 1, end = bytes.indexOf(10, at), line++) {
+      if (!isUtf8(decoder, bytes.subarray(at, end))) break;
+    }
+    throw new InputError(
+      `${displayPath(file)}:${line}: invalid UTF-8`,
+      "a spawn's .err holds the text it wrote on stderr: save it as UTF-8",
+    );
+  }
+}
+
+function isUtf8(decoder: TextDecoder, bytes: Uint8Array): boolean {
+  try {
+    decoder.decode(bytes);
+    return true;
+  } catch {
+    return false;
   }
 }
 

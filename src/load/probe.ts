@@ -13,7 +13,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { type Database, pathList, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import { physicalLine, readJsonl } from './jsonl.js';
+import { errText, physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { displayPath, inputFile } from '../base/paths.js';
 import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
@@ -189,6 +189,7 @@ async function buildRegistration(db: Database): Promise<void> {
 }
 
 async function buildSpawns(db: Database, errFiles: string[]): Promise<void> {
+  for (const f of errFiles) errText(f); // read_text's own refusal of bytes that are not UTF-8 names no line
   if (errFiles.length) await db.exec(readSql('probe/stderr'), { err_files: pathList([...errFiles].sort()) }, 'building spawns');
   else await db.exec('create or replace temp table spawn_stderr (probe VARCHAR, session_id VARCHAR, content VARCHAR)');
   await db.exec(readSql('probe/spawns'), undefined, 'building spawns');
