@@ -189,12 +189,34 @@ describe('init', () => {
     expect(bin(['census', "Bob's probe"], { cwd }).code).toBe(0);
   });
 
-  it('a folder whose name holds a newline is named on one line, the newline written \\u000a', () => {
+  // A newline in the name had split the README's title, or ended its region (its own render then
+  // refused it), and the commands suggested next named the folder in no way a shell could use.
+  it.each([
+    ['a line break', 'nl\nx', 'nl\\u000ax', 'U+000A'],
+    ['a line break before an end marker', 'h\n<!-- omg-evidence:end -->', 'h\\u000a<!-- omg-evidence:end -->', 'U+000A'],
+    ['a tab', 't\tx', 't\\u0009x', 'U+0009'],
+    ['DEL', 'd\u007f', 'd\\u007f', 'U+007F'],
+    ['a C1 control (NEL)', 'c\u0085d', 'c\\u0085d', 'U+0085'],
+    ['the line separator', 'p\u2028q', 'p\\u2028q', 'U+2028'],
+    ['the paragraph separator', 'p\u2029q', 'p\\u2029q', 'U+2029'],
+  ])('a folder name holding %s is refused, named escaped on one line, and nothing is written', (_, name, shown, code) => {
     const cwd = temp();
-    const run = bin(['init', 'a\nb'], { cwd });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toBe(
-      "omg-evidence: init: wrote a probe of 5 files to a\\u000ab; next: omg-evidence census 'a\\u000ab', verdict 'a\\u000ab', render 'a\\u000ab/README.md'\n",
-    );
+    expect(bin(['init', name], { cwd })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${shown}: the probe's folder name holds a control character (${code}); nothing was written (name the folder with printable characters only)\n`,
+    });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('init . in a folder whose name holds a line break: the probe id is that name', () => {
+    const cwd = join(temp(), 'a\nb');
+    mkdirSync(cwd);
+    expect(bin(['init', '.'], { cwd })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: .: the probe's folder name holds a control character (U+000A); nothing was written (name the folder with printable characters only)\n`,
+    });
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

@@ -16,6 +16,15 @@ export function scaffoldProbe(dir: string): string[] {
   if (dir.trim() === '') throw new InputError('init: no folder named', 'name a new or empty folder for the probe: omg-evidence init DIR');
   const out = resolve(dir);
   const probe = basename(out);
+  // The name is the probe's id, in its README's title and markers and in its records, and the
+  // commands init suggests next name the folder: a line break would split or end them.
+  const control = [dir, probe].map((d) => CONTROL.exec(d)?.[0]).find((c) => c !== undefined);
+  if (control !== undefined) {
+    throw new InputError(
+      `${escapeControls(displayPath(out))}: the probe's folder name holds a control character (U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}); nothing was written`,
+      'name the folder with printable characters only',
+    );
+  }
   const stat = lstatOrNull(out);
   if (stat?.isSymbolicLink()) {
     throw new InputError(`${displayPath(out)}: is a symbolic link`, 'name the folder itself, new or empty: init writes through no link');
@@ -83,6 +92,13 @@ export function scaffoldProbe(dir: string): string[] {
   }
   return templates;
 }
+
+/** C0, DEL, C1, and the line and paragraph separators. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+
+/** `text` with each control character written as its \u escape. */
+const escapeControls = (text: string) =>
+  text.replace(new RegExp(CONTROL.source, 'gu'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function lstatOrNull(p: string) {
   try {
