@@ -102,6 +102,15 @@ const bad: [fixture: string, message: string][] = [
     'duplicate-pilot',
     `registration/addendum-2.jsonl:1: duplicate pilot session_id "${S1}" (first at test/fixtures/probes/duplicate-pilot/registration/addendum-1.jsonl:1) (each pilot session_id must be unique within a probe's addenda)`,
   ],
+  // A second void of an arm had been kept as one, its reason dropped in silence.
+  [
+    'duplicate-void',
+    `registration/addendum-2.jsonl:1: duplicate voided arm "A-TWO" (first at test/fixtures/probes/duplicate-void/registration/addendum-1.jsonl:1) (each voided arm must be unique within a probe's addenda: an arm is voided once, for one reason)`,
+  ],
+  [
+    'duplicate-void-one-addendum',
+    `registration/addendum-1.jsonl:1: duplicate voided arm "A-TWO" (first at line 1) (each voided arm must be unique within a probe's addenda: an arm is voided once, for one reason)`,
+  ],
   // The first of two registration records is the first in registration order: prereg.jsonl, then
   // each addendum by number (the names sort the other way).
   [

@@ -28,6 +28,10 @@ keyed as (
     union all
     select 8, probe, file, rec, unnest(from_json(json -> 'pilot', '["VARCHAR"]'))
     from records where kind = 'registration' and (json ->> 'kind') = 'addendum' and json_type(json, '$.pilot') = 'ARRAY'
+    union all
+    -- void_arms would keep one of two voids of an arm, its reason dropped in silence.
+    select 9, probe, file, rec, unnest(list_transform(from_json(json -> 'void', '[{"arm":"VARCHAR"}]'), v -> v.arm))
+    from records where kind = 'registration' and (json ->> 'kind') = 'addendum' and json_type(json, '$.void') = 'ARRAY'
 )
 select what, file, rec, key, first_file, first_rec from (
     select what, file, rec, key, place, row_number() over w as k, first_value(file) over w as first_file, first_value(rec) over w as first_rec

@@ -21,6 +21,7 @@ import { NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_U
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
 import { recordError, validateAll } from './validate.js';
+import { checkDuplicates } from './unique-keys.js';
 
 export interface LoadResult {
   probes: Probe[];
@@ -287,34 +288,4 @@ async function homePathWarnings(db: Database): Promise<string[]> {
     const path = firstHomePath(String(r.path))?.text ?? String(r.path);
     return `${r.probe}/${r.rel}:${line}: holds the home-directory path ${path}${more} (committed records must not leak the measuring machine: write such paths with $HOME)`;
   });
-}
-
-/** What must be unique (sql/probe/duplicates.sql numbers them in this order), and within what. */
-const UNIQUE: { label: string; within: string }[] = [
-  { label: 'session_id', within: 'a probe' },
-  { label: 'seq', within: 'a probe' },
-  { label: 'registered arm', within: 'a probe' },
-  { label: 'addendum number', within: 'a probe' },
-  { label: 'budget record', within: 'a probe' },
-  { label: 'tool_use id', within: "a spawn's tool_use file" },
-  { label: '(session_id, tool_use_id)', within: 'skill_results.jsonl' },
-  { label: 'session_id of a note', within: 'notes.jsonl: one note per spawn' },
-  { label: 'pilot session_id', within: "a probe's addenda" },
-];
-
-/** Throw for the first record, by file and line, whose key repeats one before it in its scope. */
-async function checkDuplicates(db: Database): Promise<void> {
-  const res = await db.query(readSql('probe/duplicates'), undefined, 'checking unique keys');
-  const d = res.rows[0];
-  if (!d) return;
-  const { label, within } = UNIQUE[Number(d.what)]!;
-  const firstLine = physicalLine(String(d.first_file), Number(d.first_rec));
-  const first = d.first_file === d.file ? `line ${firstLine}` : `${displayPath(String(d.first_file))}:${firstLine}`;
-  const key = label.startsWith('(') ? String(d.key) : JSON.stringify(String(d.key));
-  throw recordError(
-    String(d.file),
-    Number(d.rec),
-    `duplicate ${label} ${key} (first at ${first})`,
-    `each ${label} must be unique within ${within}`,
-  );
 }
