@@ -202,9 +202,12 @@ export async function buildDatabaseFile(inputs: Inputs, path: string, options: L
   // A name of its own: a file already at a name this run could guess is someone else's, never
   // removed (nor opened by DuckDB as a database to copy into).
   const tmp = `${target}.omg-evidence-${randomBytes(8).toString('hex')}.tmp`;
+  // DuckDB's temp directory for this load: it is left behind when the in-memory database is not closed.
+  const spill = `${tmp}.spill`;
   const clean = () => {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
+    rmSync(spill, { recursive: true, force: true });
   };
   try {
     // Hashed while DuckDB loads them (fingerprinting says how an edit meanwhile is caught).
@@ -213,7 +216,7 @@ export async function buildDatabaseFile(inputs: Inputs, path: string, options: L
     hashing.catch(() => undefined);
     let loaded: Awaited<ReturnType<typeof loadInputs>>;
     try {
-      loaded = await loadInputs(inputs, options);
+      loaded = await loadInputs(inputs, { ...options, spill });
     } catch (err) {
       stop.abort();
       throw err;
@@ -231,6 +234,7 @@ export async function buildDatabaseFile(inputs: Inputs, path: string, options: L
     } finally {
       loaded.db.close();
     }
+    rmSync(spill, { recursive: true, force: true });
     rmSync(`${target}.wal`, { force: true });
     renameSync(tmp, target);
   } catch (err) {

@@ -11,6 +11,7 @@ import { readSql } from '../db/queries.js';
 import { pathList } from '../db/sql-text.js';
 import { physicalLine } from './jsonl.js';
 import { rejectJsonValues } from './probe.js';
+import type { Room } from './spill.js';
 import { recordError } from './validate.js';
 
 /** The price table that ships with the package. */
@@ -54,9 +55,9 @@ export async function loadPricing(db: Database, file: string): Promise<void> {
  * transcript_messages and (with `sessions`) the response columns of transcript_sessions, priced by `pricing`; a
  * warning for each model with no price (its responses' cost_usd is NULL, never 0).
  */
-export async function buildMessages(db: Database, pricing: string, sessions: boolean): Promise<string[]> {
+export async function buildMessages(db: Database, pricing: string, sessions: boolean, room: Room = (_, work) => work()): Promise<string[]> {
   await loadPricing(db, pricing);
-  await db.exec(readSql('transcripts/messages'), undefined, 'building the transcript messages');
+  await room(0, () => db.exec(readSql('transcripts/messages'), undefined, 'building the transcript messages'));
   // A count that cannot be one would price a response below zero, or price tokens it does not show.
   const bad = (await db.query(readSql('transcripts/usage-check'), undefined, 'building the transcript messages')).rows[0];
   if (bad) {

@@ -2,17 +2,22 @@
  * Loading the named inputs into a fresh in-memory database, unsealed: what the facade
  * (evidence.ts) opens, builds a database file from, and exports from.
  */
+import { availableParallelism } from 'node:os';
 import { Database } from '../db/database.js';
 import { exportViews } from '../db/export.js';
 import { inStage, prepareExportFolder, refuseEvidenceOverlap } from './export-target.js';
 import { readQuery } from '../db/queries.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
+import { spillInto } from './spill.js';
 import { registeredTablesRead } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
-/** What loading is told of the facade's OpenOptions. */
-export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries' | 'tables' | 'pricing'>;
+/**
+ * What loading is told of the facade's OpenOptions; `spill`, a folder DuckDB may spill the load into
+ * (spill.ts): load --db's, beside the file it writes.
+ */
+export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries' | 'tables' | 'pricing'> & { spill?: string };
 
 /** How evidence is opened (Evidence.open and the other openers). */
 export interface OpenOptions {
@@ -92,6 +97,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
   }
   const db = await opening;
   try {
+    if (options.spill) await spillInto(db, options.spill);
     const only = options.queries;
     const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
     // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
@@ -118,6 +124,8 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
           pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
+          // The probes load beside, each statement on at most every core.
+          beside: inputs.probes.length ? availableParallelism() : 0,
         });
       },
       async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),

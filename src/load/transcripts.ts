@@ -24,13 +24,13 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
-import { describeLine, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
+import { lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import { readWhole } from './fingerprint.js';
 import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
-import { rejectJsonValues } from './probe.js';
-import { kindWord, outOfRange, recordError } from './validate.js';
+import { lean, type Room } from './spill.js';
+import { rejectBadLines, rejectNonJsonValues } from './transcript-checks.js';
 
 /** The loader's macros, with the RFC 3339 reading they use, for one connection. */
 const macros = (): string => `${readSql('rfc3339')}\n${readSql('transcripts/macros')}`;
@@ -81,6 +81,11 @@ export interface LoadOptions {
    * full, every value of every line (strict.sql), as the probe's other records are.
    */
   committed?: string[];
+  /**
+   * How many JSON readers may run beside the load on other connections (the probes' loader): room
+   * is kept for them in a load that spills (spill.ts).
+   */
+  beside?: number;
 }
 
 /**
@@ -158,53 +163,69 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   );
   const into = lines ? 'transcript_scan' : !calls && messages ? 'scan_rows' : 'scan_groups';
   const committed = files.filter((f) => (options.committed ?? []).some((d) => f.abs.startsWith(`${resolve(d)}/`)));
+  // A large load that spills runs these statements in a small memory limit, leaving room for
+  // `readers` JSON readers and those beside (the probes', a committed transcript's check); a small one never spills.
+  const beside = (options.beside ?? 0) + (committed.length ? 1 : 0);
+  const room: Room = (readers, work) => (bytes >= PARALLEL_BYTES ? lean(db, readers + beside, work) : work());
   await db.onConnections(committed.length ? 2 : 1, async (con, i) => {
     if (i === 1) return rejectNonJsonValues(con, committed);
     try {
       // Rows are numbered by WITH ORDINALITY, not by their order in the table, which DuckDB then
       // need not keep.
       await db.exec('SET preserve_insertion_order = false');
-      // One share (a small load, such as a probe's transcripts) is one statement: an empty table
-      // first would plan the whole pass twice.
-      if (parts.length === 1) {
-        await db.exec(`create or replace table ${into} as ${pass}`, { files: pathList(parts[0]!) }, 'reading the transcripts', onProgress);
-      } else {
-        await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
-        await db.onConnections(parts.length, async (con, i) => {
-          if (i > 0) await con.exec(passMacros(), undefined, 'reading the transcripts');
-          await con.exec(
-            `insert into ${into} ${pass}`,
-            { files: pathList(parts[i]!) },
+      await room(parts.length, async () => {
+        // One share (a small load, such as a probe's transcripts) is one statement: an empty table
+        // first would plan the whole pass twice.
+        if (parts.length === 1) {
+          await db.exec(
+            `create or replace table ${into} as ${pass}`,
+            { files: pathList(parts[0]!) },
             'reading the transcripts',
-            i === 0 ? onProgress : undefined,
+            onProgress,
           );
-        });
-      }
+        } else {
+          await db.exec(`create or replace table ${into} as ${pass} limit 0`, { files: pathList(parts[0]!) }, 'reading the transcripts');
+          await db.onConnections(parts.length, async (con, i) => {
+            if (i > 0) await con.exec(passMacros(), undefined, 'reading the transcripts');
+            await con.exec(
+              `insert into ${into} ${pass}`,
+              { files: pathList(parts[i]!) },
+              'reading the transcripts',
+              i === 0 ? onProgress : undefined,
+            );
+          });
+        }
+      });
     } catch (err) {
       throw lineTooLong(err) ?? err;
     } finally {
       await db.exec('RESET preserve_insertion_order');
     }
-    if (into !== 'scan_groups') {
-      await db.exec(readSql(lines ? 'transcripts/groups' : 'transcripts/responses'), undefined, 'reading the transcripts');
-    } else if (messages) {
-      await db.exec(readSql('transcripts/responses-listed'), undefined, 'reading the transcripts');
-    }
-    await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
-    if (lines) {
-      // The pass's rows, the largest table of a load, are freed before the other tables are built.
-      await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
-      await db.exec('drop table transcript_scan');
-    }
-    await rejectBadLines(db);
+    await room(0, async () => {
+      if (into !== 'scan_groups') {
+        await db.exec(readSql(lines ? 'transcripts/groups' : 'transcripts/responses'), undefined, 'reading the transcripts');
+      } else if (messages) {
+        await db.exec(readSql('transcripts/responses-listed'), undefined, 'reading the transcripts');
+      }
+      await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
+      if (lines) {
+        // The pass's rows, the largest table of a load, are freed before the other tables are built.
+        await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
+        await db.exec('drop table transcript_scan');
+      }
+    });
+    // Its checks read the files of lines with none of the fields read: one reader.
+    await room(1, () => rejectBadLines(db));
   });
-  if (calls) await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
-  await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
-  if (results) await buildResults(db, sized, cores, options.scans);
+  await room(0, async () => {
+    if (calls) await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
+    await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
+  });
+  if (results) await buildResults(db, sized, cores, room, options.scans);
   readWhole(sized);
   // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
   if (into !== 'scan_groups') await db.exec('drop table scan_groups');
-  const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls) : [];
+  const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls, room) : [];
   // The full pass's responses are a table (groups.sql), the others' a view; transcript_scan is dropped already.
   const drops = [lines ? 'drop table scan_responses' : messages && 'drop view scan_responses', !lines && `drop table ${into}`];
   const all = [...drops.filter(Boolean), 'drop table scan_files', 'drop table transcript_input_files'];
@@ -233,72 +254,20 @@ function shares(files: { abs: string; size: number }[], cores: number, scans?: n
 }
 
 /**
- * The first line that is not a record is an error naming file:line: a line that is not JSON, or
- * is JSON but not an object, or whose timestamp or version is not a string, or (where usage is
- * read) whose usage holds a token count that is not an integer. Lines with none of
- * the fields read are looked at again, in one read of the files that hold one.
- */
-async function rejectBadLines(db: Database): Promise<void> {
-  await db.exec(readSql('transcripts/keyless-lines'), undefined, 'checking the transcripts');
-  const files = (await db.query('select distinct abs from keyless_lines order by abs', undefined, 'checking the transcripts')).rows.map(
-    (r) => String(r.abs),
-  );
-  if (files.length) await db.exec(readSql('transcripts/keyless'), { files: oneScan(files) }, 'checking the transcripts');
-  else await db.exec('create or replace temp table keyless_kinds (abs VARCHAR, file VARCHAR, rec BIGINT, kind VARCHAR)');
-  const bad = (await db.query(readSql('transcripts/checks'), undefined, 'checking the transcripts')).rows[0];
-  await db.exec('drop table keyless_lines; drop table keyless_kinds');
-  if (!bad) return;
-  const abs = String(bad.abs);
-  const rec = Number(bad.rec);
-  if (bad.problem === 'not an object') {
-    if (bad.kind === null) throw await describeLine(db, abs, rec);
-    throw recordError(
-      abs,
-      rec,
-      `transcript line: not a JSON object (got ${kindWord(String(bad.kind))})`,
-      'every transcript line is one JSON object',
-    );
-  }
-  const got = (await db.query(readSql('transcripts/mistyped'), { files: oneScan([abs]), rec }, 'checking the transcripts')).rows[0];
-  // An integer past BIGINT's range is an integer still: said so, as the probe's records say it.
-  const want = got?.want === 'an integer' && /^-?\d+$/.test(String(got.v)) ? outOfRange(String(got.v)) : got?.want;
-  throw recordError(
-    abs,
-    rec,
-    `transcript line: "${got?.k}" must be ${want}, got ${got?.v}`,
-    got?.want === 'a string'
-      ? "a transcript line's timestamp and version are strings"
-      : got?.want === 'an integer'
-        ? "a response's usage counts its tokens in integers"
-        : "a response's usage is an object of token counts, as Claude Code writes it",
-  );
-}
-
-/**
- * A committed transcript is held to RFC 8259 in every value, as the probe's records are. A session
- * folder's transcripts are read for the fields the tables hold, each of which must have its type.
- */
-async function rejectNonJsonValues(db: Database, files: TranscriptFile[]): Promise<void> {
-  if (files.length === 0) return;
-  await db.exec(
-    readSql('transcripts/strict'),
-    { files: oneScan(files.map((f) => f.abs)), copies: files.length === 1 ? 2 : 1 },
-    'checking the transcripts',
-  );
-  try {
-    await rejectJsonValues(db, 'committed_lines');
-  } finally {
-    await db.exec('drop table committed_lines');
-  }
-}
-
-/**
  * transcript_tool_results, from the pass; a result too large to keep there is read from its file,
  * the files that hold one split into shares as the pass's files are, one scan each on a connection of its own.
  */
-async function buildResults(db: Database, sized: { abs: string; size: number }[], cores: number, scans?: number): Promise<void> {
-  await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
-  await db.exec(readSql('transcripts/results-big-wanted'), undefined, 'building the transcript results');
+async function buildResults(
+  db: Database,
+  sized: { abs: string; size: number }[],
+  cores: number,
+  room: Room,
+  scans?: number,
+): Promise<void> {
+  await room(0, async () => {
+    await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
+    await db.exec(readSql('transcripts/results-big-wanted'), undefined, 'building the transcript results');
+  });
   const big = new Set((await db.query('select distinct abs from transcript_big_wanted')).rows.map((r) => String(r.abs)));
   const holding = sized.filter((f) => big.has(f.abs));
   const parts = shares(holding, cores, scans);
