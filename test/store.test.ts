@@ -303,6 +303,24 @@ describe('what load --db will not write over or into', () => {
     expect(readdirSync(dir)).toEqual(['adir']);
   });
 
+  // A load of 16 MiB or more spills into DuckDB's temp directory beside the file (src/load/spill.ts).
+  it('a load large enough to spill builds the tables one that does not would, and leaves only the file, or nothing when it fails', async () => {
+    const dir = temp();
+    const sessions = join(dir, 'sessions');
+    execFileSync(process.execPath, [join(repo, 'bench/gen.mjs'), '--out', sessions, '--scale', '0.04'], { stdio: 'ignore' });
+    const db = join(dir, 'x.db');
+    expect((await cli(['load', '--transcripts', sessions, '--db', db])).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['sessions', 'x.db']);
+    const census = (more: string[]) => cli(['census', '--transcripts', sessions, '--format', 'csv', ...more]);
+    expect(await census(['--db', db])).toEqual(await census([]));
+    rmSync(db);
+    const [first] = readdirSync(sessions);
+    const file = join(sessions, first!, readdirSync(join(sessions, first!)).find((f) => f.endsWith('.jsonl'))!);
+    appendFileSync(file, '{"type":\n');
+    expect((await cli(['load', '--transcripts', sessions, '--db', db])).code).toBe(1);
+    expect(readdirSync(dir)).toEqual(['sessions']);
+  }, 60_000);
+
   it('a --db path under a file is named as such', async () => {
     const file = join(temp(), 'text.db');
     writeFileSync(file, 'text\n');
