@@ -146,9 +146,10 @@ function paint(lines: string[]): string[] {
 
 export function toTable(columns: Column[], rows: Record<string, Cell>[], style: TableStyle = {}): string {
   Table ??= require('cli-table3') as typeof TableType;
-  const titles = columns.map((c) => c.title ?? c.key);
-  // An escape from the evidence (a model named "\x1b]0;…") is shown, never sent to the terminal.
-  const body = rows.map((r) => columns.map((c) => displayed(text(r[c.key] ?? null).replaceAll('\t', '\u2409'))));
+  // An escape from the evidence (a model named "\x1b]0;…", a PIVOT's column) is shown, never sent to the terminal.
+  const cell = (s: string) => displayed(s.replaceAll('\t', '\u2409'));
+  const titles = columns.map((c) => cell(c.title ?? c.key));
+  const body = rows.map((r) => columns.map((c) => cell(text(r[c.key] ?? null))));
   let kept = columns.length;
   let colWidths: number[] | undefined;
   if (style.width !== undefined) {

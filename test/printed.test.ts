@@ -1,0 +1,24 @@
+/**
+ * What the commands print, from a hostile review of it: column titles shown as cells are, names made
+ * distinct, csv's empty string, widths as a terminal counts them, and stderr's invisible characters.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli } from './helpers.js';
+
+const ESC = '\x1b';
+
+describe("a table's column titles", () => {
+  it('show their controls and tabs as pictures, as its cells do: a PIVOT makes values titles', async () => {
+    const run = await cli(['sql', '-f', 'table', `select 1 as "${ESC}[31mred", 2 as "t\tb"`]);
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: ['┌──────────┬─────┐', '│ ␛[31mred │ t␉b │', '├──────────┼─────┤', '│        1 │   2 │', '└──────────┴─────┘', ''].join('\n'),
+    });
+  });
+
+  it('left out to fit the terminal are named on stderr shown, not raw', async () => {
+    const run = await cli(['sql', '-f', 'table', `select repeat('x', 30) a, 1 as "${ESC}[2Jb"`], { env: { COLUMNS: '14' } });
+    expect(run.stderr).toBe('omg-evidence: left out to fit 14 columns: ␛[2Jb; --wide shows every column, as does --format markdown\n');
+  });
+});
