@@ -15,6 +15,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -107,6 +108,31 @@ describe('render', () => {
     const diff = await cli(['render', '--diff', doc]);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toBe(run.stdout);
+  });
+
+  it("--check and --diff show a region's escapes and its document's path as pictures, never sending them to the terminal", async () => {
+    const { dir } = scratch('escape-in-region.md');
+    // A document named with an escape too: the diff's labels name it.
+    const doc = join(dir, 'docs', 'e\x1b[2J.md');
+    renameSync(join(dir, 'docs', 'escape-in-region.md'), doc);
+    const shown = join(dir, 'docs', 'e␛[2J.md');
+    const diff = [
+      `--- ${shown}:5 census (in the document)`,
+      `+++ ${shown}:5 census (from the evidence)`,
+      '@@ -6,3 +6,5 @@',
+      ' ```',
+      '-| ␛]52;c;aGk=␇␛[2J␛]0;pwned␇ evil |',
+      "+A-ONE       aaaaaaaa  {'Skill': 1, 'Write': 2}  BREACH  -                 ns:thing",
+      '+A-TWO       bbbbbbbb  {}                        -       M@HOME',
+      ' ```',
+    ].join('\n');
+    const check = await cli(['render', '--check', doc]);
+    expect(check.code).toBe(3);
+    expect(check.stdout).toMatch(/^[^\x1b\x07]*$/);
+    expect(check.stdout.startsWith(`${diff}\n+<!-- omg-evidence:provenance `)).toBe(true);
+    const forced = await cli(['render', '--diff', '--force', doc]);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toBe(check.stdout);
   });
 
   it('refuses to overwrite a region edited by hand (exit 1) unless --force; --check calls it edited by hand', async () => {

@@ -10,6 +10,7 @@ import { type Command, Option } from 'commander';
 import { unifiedDiff } from '../../regions/diff.js';
 import { DiffersError, InputError } from '../../base/errors.js';
 import { makeCommand } from '../command.js';
+import { displayed } from '../../output/shown.js';
 import { say, type IO } from '../io.js';
 import { checkTimeoutOption } from '../options.js';
 import { displayPath, realPath } from '../../base/paths.js';
@@ -17,7 +18,15 @@ import type { Parsed } from '../../regions/document.js';
 import type { Rendered } from '../../regions/render.js';
 import { mustBeUnchanged, replaceDocument, writeFileAtomically } from '../../regions/write-document.js';
 
+/**
+ * What --check and --diff print of a region: shown (displayed), since a document's own lines and its path
+ * may hold escapes a hostile edit put there (an OSC 52 clipboard write) that must not reach a reviewer's terminal.
+ */
 function regionDiff(doc: Parsed, r: Rendered): string {
+  return displayed(regionChanges(doc, r));
+}
+
+function regionChanges(doc: Parsed, r: Rendered): string {
   const where = `${displayPath(doc.path)}:${r.region.begin}`;
   const body = r.region.body.map((l) => l.replace(/\r$/, ''));
   const same = body.length === r.body.length && body.every((l, k) => l === r.body[k]);
