@@ -15,6 +15,12 @@ describe('select results', () => {
   });
   afterAll(() => db.close());
 
+  it("query keys a repeated column past the names other columns have (node-api's row objects had given two a:1)", async () => {
+    const res = await db.query('select 1 as a, 2 as a, 3 as "a:1"');
+    expect(res.columns).toEqual(['a', 'a:2', 'a:1']);
+    expect(res.rows).toEqual([{ a: 1, 'a:2': 2, 'a:1': 3 }]);
+  });
+
   it('nested lists and structs of strings, booleans and integers', async () => {
     const res = await db.select(
       `select 'a"b\\' || chr(10) as s, true as b, 3::HUGEINT as h, -2::TINYINT as t, null::VARCHAR as n,

@@ -59,6 +59,25 @@ describe('sql', () => {
     });
   });
 
+  it("a repeated column's suffix skips a name another column has: no two columns print as one name", async () => {
+    const sql = 'select 1 as a, 2 as a, 3 as "a:1", 4 as a';
+    expect(await cli(['sql', sql, '--format', 'csv'])).toEqual({ code: 0, stdout: 'a,a:2,a:1,a:3\r\n1,2,3,4\r\n', stderr: '' });
+    expect((await cli(['sql', sql, '--format', 'json'])).stdout).toBe('[\n  {"a":1,"a:2":2,"a:1":3,"a:3":4}\n]\n');
+    expect((await cli(['sql', sql, '--format', 'table'])).stdout.split('\n').slice(1, 4)).toEqual([
+      '│ a │ a:2 │ a:1 │ a:3 │',
+      '├───┼─────┼─────┼─────┤',
+      '│ 1 │   2 │   3 │   4 │',
+    ]);
+    const ev = await Evidence.open([]);
+    try {
+      const table = await ev.sql(sql);
+      expect(table.columnNames()).toEqual(['a', 'a:2', 'a:1', 'a:3']);
+      expect(table.objects()).toEqual([{ a: 1, 'a:2': 2, 'a:1': 3, 'a:3': 4 }]);
+    } finally {
+      await ev.close();
+    }
+  });
+
   // node-api sets an object's prototype for a key __proto__: the field was lost, and json printed
   // [object Object]; in the library a column so named lost every row.
   it('a struct field named __proto__ is refused, as is such a column in the library; a column in the CLI is printed', async () => {

@@ -155,13 +155,24 @@ export function chunkRows(chunk: DuckDBDataChunk, types: DuckDBType[], mode: 'js
   return Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col, c) => value(col[r]!, c)));
 }
 
-/** Column names as node-api's row objects key them: a repeated one suffixed `:1`, `:2`, …. */
+/**
+ * Column names made distinct: a repeated one suffixed `:1`, `:2`, …, skipping a name another column has
+ * (`a, a, "a:1"` is `a`, `a:2`, `a:1`): node-api's own suffix had given two columns `a:1`, one value lost.
+ */
 export function deduplicated(names: string[]): string[] {
-  const seen = new Map<string, number>();
+  const taken = new Set(names);
+  const seen = new Set<string>();
+  const next = new Map<string, number>();
   return names.map((name) => {
-    const k = seen.get(name) ?? 0;
-    seen.set(name, k + 1);
-    return k === 0 ? name : `${name}:${k}`;
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    let k = next.get(name) ?? 1;
+    while (taken.has(`${name}:${k}`)) k++;
+    next.set(name, k + 1);
+    taken.add(`${name}:${k}`);
+    return `${name}:${k}`;
   });
 }
 
@@ -261,7 +272,7 @@ export function jsonText(v: DuckDBValue, type: DuckDBType): string {
 }
 
 export interface Result {
-  /** The rows' keys, in order: the column names, a repeated one suffixed `:1`, `:2`, …. */
+  /** The rows' keys, in order: the column names, a repeated one suffixed `:1`, `:2`, … (deduplicated). */
   columns: string[];
   /** DuckDB's own type names, e.g. `BIGINT`, `VARCHAR[]`. */
   types: string[];
@@ -270,10 +281,11 @@ export interface Result {
 
 /** A result's rows, as plain values. */
 export function resultOf(reader: DuckDBResultReader): Result {
+  // Rows keyed by our distinct names: node-api's row objects would key `a, a, "a:1"` as a, a:1, a:1.
+  const columns = deduplicated(reader.columnNames());
   return {
-    // Row objects key a second column of one name `a:1` (the node API's deduplicated names).
-    columns: reader.deduplicatedColumnNames(),
+    columns,
     types: reader.columnTypes().map((t) => t.toString()),
-    rows: reader.convertRowObjects(toPlain) as Row[],
+    rows: reader.convertRows(toPlain).map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))) as Row[],
   };
 }
