@@ -2,7 +2,11 @@
  * What the commands print, from a hostile review of it: column titles shown as cells are, names made
  * distinct, csv's empty string, widths as a terminal counts them, and stderr's invisible characters.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Database } from '../src/db/database.js';
 import { cli } from './helpers.js';
 
 const ESC = '\x1b';
@@ -20,5 +24,22 @@ describe("a table's column titles", () => {
   it('left out to fit the terminal are named on stderr shown, not raw', async () => {
     const run = await cli(['sql', '-f', 'table', `select repeat('x', 30) a, 1 as "${ESC}[2Jb"`], { env: { COLUMNS: '14' } });
     expect(run.stderr).toBe('omg-evidence: left out to fit 14 columns: ␛[2Jb; --wide shows every column, as does --format markdown\n');
+  });
+});
+
+describe('csv', () => {
+  it('writes an empty string as "" and NULL as an empty field, as DuckDB\'s COPY does, so read_csv (allow_quoted_nulls = false) reads each back', async () => {
+    const run = await cli(['sql', '-f', 'csv', "select '' e, null::varchar n, 'x' x"]);
+    expect(run).toEqual({ code: 0, stdout: 'e,n,x\r\n"",,x\r\n', stderr: '' });
+    const dir = mkdtempSync(join(tmpdir(), 'omg-csv-'));
+    const db = await Database.open();
+    try {
+      writeFileSync(join(dir, 'x.csv'), run.stdout);
+      const back = await db.query(`select * from read_csv('${join(dir, 'x.csv')}', all_varchar = true, allow_quoted_nulls = false)`);
+      expect(back.rows).toEqual([{ e: '', n: null, x: 'x' }]);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

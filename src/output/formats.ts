@@ -194,7 +194,10 @@ function markdownLine(values: string[], columns?: Column[]): string {
   return `| ${values.map((v, i) => markdownText(v, columns?.[i]?.markdown)).join(' | ')} |`;
 }
 
-/** RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break. */
+/**
+ * RFC 4180 CSV with a header row; a field is quoted when it holds a comma, quote or line break, and an empty
+ * string is `""`, NULL an empty field, as DuckDB's COPY writes them: read_csv had read '' back as NULL.
+ */
 export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
   const lines = [columns.map((c) => csvField(c.key)), ...rows.map((r) => columns.map((c) => csvField(r[c.key] ?? null)))];
   return `${lines.map((l) => l.join(',')).join('\r\n')}\r\n`;
@@ -202,6 +205,7 @@ export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
 
 function csvField(v: Cell): string {
   const s = Array.isArray(v) ? JSON.stringify(v) : text(v);
+  if (s === '' && v !== null) return '""';
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
