@@ -43,3 +43,22 @@ describe('csv', () => {
     }
   });
 });
+
+describe("a table's width", () => {
+  it('is counted in terminal columns, as cli-table3 draws it: a wide character takes two', async () => {
+    const wide = '漢字'.repeat(12) + '漢';
+    const run = await cli(['sql', '-f', 'table', `select '${wide}' a`], { env: { COLUMNS: '30' } });
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        '┌────────────────────────────┐',
+        '│ a                          │',
+        '├────────────────────────────┤',
+        '│ 漢字漢字漢字漢字漢字漢字…  │',
+        '└────────────────────────────┘',
+        '',
+      ].join('\n'),
+    });
+  });
+});

@@ -7,9 +7,10 @@
 import { createRequire } from 'node:module';
 import type TableType from 'cli-table3';
 
-// cli-table3 loads when a table is first printed: most runs print markdown, csv or json.
+// cli-table3 (and string-width, its measure) load when a table is first printed: most runs print markdown, csv or json.
 const require = createRequire(import.meta.url);
 let Table: typeof TableType | undefined;
+let stringWidth: ((s: string) => number) | undefined;
 import { UsageError } from '../base/errors.js';
 import { displayed, markdownText } from './shown.js';
 
@@ -104,9 +105,10 @@ export interface TableStyle {
 /** The narrowest a column is shortened to before columns are left out instead. */
 const NARROWEST = 8;
 
-/** How wide a cell's text shows: its longest line, in characters. */
+/** How wide a cell's text shows: its longest line, in terminal columns as cli-table3 counts them (漢 is two). */
 function textWidth(s: string): number {
-  return Math.max(...s.split('\n').map((l) => [...l].length));
+  stringWidth ??= require('string-width') as (s: string) => number;
+  return Math.max(...s.split('\n').map(stringWidth));
 }
 
 /**
