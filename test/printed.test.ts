@@ -62,3 +62,13 @@ describe("a table's width", () => {
     });
   });
 });
+
+describe('stderr', () => {
+  it("shows an invisible character as its code point: a model id's zero-width space had read as the real model", async () => {
+    const run = await cli(['usage', 'model', '--transcripts', 'test/fixtures/usage/invisible-model', '-f', 'csv']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      'omg-evidence: warning: no price for model claude-opus-4-5⟨U+200B⟩ in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it\n',
+    );
+  });
+});

@@ -2,6 +2,8 @@
  * The process's I/O, injected so commands run in-process in tests: stdout for data only, stderr
  * for everything else.
  */
+import { visibleFormat } from '../output/shown.js';
+
 export interface IO {
   stdout(text: string): void;
   stderr(text: string): void;
@@ -49,9 +51,9 @@ export function warn(io: IO, message: string): void {
  * which would otherwise drive the terminal or split a one-line message.
  */
 export function visible(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  // The invisible ones left (a zero-width space after a model id) as code points, as tables show them.
+  return visibleFormat(
+    text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
 }
 
