@@ -72,3 +72,47 @@ describe('stderr', () => {
     );
   });
 });
+
+describe("commander's errors", () => {
+  const after = '(run with --help for usage)\n';
+  it('are one line, shown as ours are: a query starting with a -- comment gets a hint', async () => {
+    expect(await cli(['sql', '-- my query\nselect 1'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `omg-evidence: unknown option '-- my query\\u000aselect 1' (a query starting with - goes after --, or use -F FILE or stdin)\n${after}`,
+    });
+    expect((await cli(['sql', '--', '-- my query\nselect 1 as one'])).stdout).toBe('| one |\n|---:|\n| 1 |\n');
+  });
+
+  it('show an escape from the command line, never send it', async () => {
+    expect(await cli(['sql', `--x${ESC}]52;c;aGk=\x07`])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `omg-evidence: unknown option '--x\\u001b]52;c;aGk=\\u0007'\n${after}`,
+    });
+    expect((await cli(['census', '-f', `${ESC}[2J`])).stderr).toBe(
+      `omg-evidence: option '-f, --format <format>' argument '\\u001b[2J' is invalid. Allowed choices are text, table, markdown, csv, json, ndjson.\n${after}`,
+    );
+    expect(await cli([`${ESC}[2J`])).toEqual({ code: 2, stdout: '', stderr: `omg-evidence: unknown command '\\u001b[2J'\n${after}` });
+  });
+
+  it('keep their suggestion on a line of its own', async () => {
+    expect((await cli(['census', '--formt', 'x'])).stderr).toBe(
+      `omg-evidence: unknown option '--formt'\n(Did you mean --format?)\n${after}`,
+    );
+  });
+});
+
+describe('help', () => {
+  it('help help is the help, exit 0', async () => {
+    expect(await cli(['help', 'help'])).toEqual({ ...(await cli(['--help'])), code: 0 });
+  });
+
+  it('help with more than a command is a usage error on stderr, exit 2', async () => {
+    expect(await cli(['help', 'census', 'extra'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "omg-evidence: too many arguments for 'help'. Expected at most 1 argument but got 2.\n(run with --help for usage)\n",
+    });
+  });
+});

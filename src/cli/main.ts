@@ -32,7 +32,7 @@ export function makeProgram(io: IO): Command {
     .configureOutput({
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderr(s),
-      outputError: (s, write) => write(`omg-evidence: ${s.replace(/^error: /, '')}`),
+      outputError: (s, write) => write(`omg-evidence: ${commanderMessage(s)}`),
     })
     .exitOverride();
   const makers = [
@@ -71,13 +71,21 @@ export function commandReference(program: Command): string {
 /** Run the CLI with `argv` (without node and the script). Resolves to the exit code. */
 export async function main(argv: string[], io: IO = processIO): Promise<number> {
   const program = makeProgram(io);
-  // A bare `omg-evidence`, `help` and `help CMD` are --help and CMD --help: the same text, on
+  // A bare `omg-evidence`, `help`, `help help` and `help CMD` are --help and CMD --help: the same text, on
   // stdout, exit 0 (commander's own `help` command exits as for an error). An unknown CMD is a usage error.
   if (argv.length === 0 || (argv[0] === 'help' && argv.length <= 2)) {
-    if (argv[1] !== undefined && !program.commands.some((c) => c.name() === argv[1])) argv = [argv[1]];
+    if (argv[1] === 'help') argv = ['--help'];
+    else if (argv[1] !== undefined && !program.commands.some((c) => c.name() === argv[1])) argv = [argv[1]];
     else argv = [...argv.slice(1), '--help'];
   }
   try {
+    // More than a command after help is a usage error, as commander's own excess arguments are.
+    if (argv[0] === 'help') {
+      program.error(`too many arguments for 'help'. Expected at most 1 argument but got ${argv.length - 1}.`, {
+        code: 'commander.excessArguments',
+        exitCode: EXIT.usage,
+      });
+    }
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
@@ -102,6 +110,16 @@ function report(err: unknown, io: IO): number {
   if (io.env.OMG_EVIDENCE_DEBUG) io.stderr(`${e?.stack ?? ''}\n`);
   else io.stderr('omg-evidence: this is a bug; set OMG_EVIDENCE_DEBUG=1 to see the stack trace\n');
   return EXIT.error;
+}
+
+/**
+ * commander's message as ours are: shown and shortened (shorten), its own `(Did you mean …?)` kept on a
+ * line of its own. An unknown "option" holding a space or a line break is a query that starts with `--`.
+ */
+function commanderMessage(s: string): string {
+  const [, text = s, suggestion = ''] = /^(?:error: )?([\s\S]*?)(\n\(Did you mean [^\n]*\?\))?\n?$/.exec(s) ?? [];
+  const query = /^unknown option '[\s\S]*\s[\s\S]*'$/.test(text) ? ' (a query starting with - goes after --, or use -F FILE or stdin)' : '';
+  return `${shorten(text)}${query}${suggestion}\n`;
 }
 
 /**
