@@ -2,9 +2,11 @@
  * The census of the bundled probe against the reference ADR's own census block, and the census's
  * shapes in every format.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pythonDict } from '../src/output/census-block.js';
 import { cli, probeFixture, shared, withoutShared } from './helpers.js';
 
 /** The "Full tool_use census per spawn" block, as printed in the reference ADR. */
@@ -148,5 +150,23 @@ describe('census of other probes', () => {
       forgeable: ['BREACH'],
     });
     expect(line).toBe("X           01234567  {'Skill': 3}              -       -                 ns:a  b  ns:…  (n)");
+  });
+});
+
+describe("census's Python dict", () => {
+  it("is python3's repr of the dict, a backslash escaped in a double-quoted name too", () => {
+    const tools = [
+      { name: 'Write', count: 1 },
+      { name: "it's', 'Bash\\", count: 1 },
+      { name: 'a\\b', count: 2 },
+      { name: `both ' and "`, count: 3 },
+    ];
+    const python = spawnSync('python3', ['-c', 'import json, sys; print(repr(dict(json.load(sys.stdin))), end="")'], {
+      input: JSON.stringify(tools.map((t) => [t.name, t.count])),
+      encoding: 'utf8',
+    });
+    expect(python.status).toBe(0);
+    expect(pythonDict(tools)).toBe(python.stdout);
+    expect(pythonDict(tools.slice(0, 2))).toBe(`{'Write': 1, "it's', 'Bash\\\\": 1}`);
   });
 });

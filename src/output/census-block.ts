@@ -39,8 +39,12 @@ export interface CensusRow {
  * call without a name counts under `None`.
  */
 export function pythonDict(tools: ToolCount[]): string {
-  const repr = (s: string | null) =>
-    s === null ? 'None' : s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+  // Python's repr: double quotes when the name has a ' and no ", a backslash doubled inside either quotes.
+  const repr = (s: string | null) => {
+    if (s === null) return 'None';
+    const escaped = s.replaceAll('\\', '\\\\');
+    return s.includes("'") && !s.includes('"') ? `"${escaped}"` : `'${escaped.replaceAll("'", "\\'")}'`;
+  };
   return `{${tools.map((t) => `${repr(t.name)}: ${t.count}`).join(', ')}}`;
 }
 
