@@ -234,7 +234,7 @@ describe('audit', () => {
     );
     expect((await cli([...args, 'markdown'])).stdout).toBe(
       // markdown escapes the mask's stars, which would make emphasis there.
-      '| where | kind | match |\n|:---|:---|:---|\n| url-password/notes.jsonl:1 | url-password | https://bob:FA\\*\\*\\*\\*\\*\\*\\*\\*@git.example.com |\n| slack-token/notes.md:3 | slack-token | xoxb-0000\\*\\*\\*\\*\\*\\*\\*\\* |\n',
+      '| where | kind | match |\n|:---|:---|:---|\n| url-password/notes.jsonl:1 | url-password | https\\://bob:FA\\*\\*\\*\\*\\*\\*\\*\\*@git.example.com |\n| slack-token/notes.md:3 | slack-token | xoxb-0000\\*\\*\\*\\*\\*\\*\\*\\* |\n',
     );
     expect(lastLine(json.stderr)).toBe(
       `omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 4 file(s) of 2 probe(s) ${HINT}`,

@@ -190,6 +190,17 @@ describe.skipIf(absent)('a value in a markdown table, as GitHub shows it', () =>
     );
   });
 
+  it('a URL or a www. name reads as it is, and makes no link: an autolink had shown the escapes and held them in its target', () => {
+    const values = ['see https://example.com/_next/static/*.js or www.x.org/~user', 'ftp://a.b/_x_ WWW.y.com/*z*', 'http://x'];
+    const md = toMarkdown(
+      [{ key: 'v' }],
+      values.map((v) => ({ v })),
+    );
+    expect(md.split('\n')[2]).toBe('| see https\\://example.com/\\_next/static/\\*.js or www\\.x.org/\\~user |');
+    expect(cellsShown(md)).toEqual(values);
+    expect(execFileSync('cmark-gfm', GFM, { input: md, encoding: 'utf8' })).not.toContain('<a ');
+  });
+
   it('the names of the bundled probe stay readable: no escape where nothing is markup', () => {
     const md = toMarkdown([{ key: 'v' }], [{ v: 'mcp__github__create_issue AT&T 2 > 1 a]' }, { v: 'claude-opus-5[1m] <tool_use_error>' }]);
     expect(md).toBe('| v |\n|:---|\n| mcp__github__create_issue AT&T 2 > 1 a] |\n| claude-opus-5\\[1m] \\<tool_use_error> |\n');

@@ -53,6 +53,9 @@ export function markdownText(s: string, ours = false): string {
   return displayed(escaped);
 }
 
-const MARKUP = /[\\`*[~|]|<(?=[A-Za-z/!?])|&(?=#?[0-9A-Za-z]+;)|(?<![_\p{L}\p{N}])_+|_+(?![_\p{L}\p{N}])/gu;
+// The `:` of `scheme://` and the `.` after `www` too: cmark-gfm's autolinks then make no link, whose text
+// had shown the other escapes (`\_`) and whose target had held them.
+const MARKUP =
+  /[\\`*[~|]|<(?=[A-Za-z/!?])|&(?=#?[0-9A-Za-z]+;)|(?<![_\p{L}\p{N}])_+|_+(?![_\p{L}\p{N}])|(?<=[A-Za-z]):(?=\/\/)|(?<=\b[Ww]{3})\./gu;
 /** Markdown of our own (the docs' columns): written as it is, but for what would break the table's cells. */
 const OURS = /[\\|]/g;
