@@ -935,6 +935,35 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
+  it('a name that starts with a quote is quoted too, its quotes escaped: a model "Total" had read as the quoted Total', async () => {
+    const r = await cli(['usage', 'model', '--transcripts', fixture('quoted-labels'), '--timezone', 'UTC', '-f', 'markdown'], {
+      env: HOME,
+    });
+    expect(r.stdout.split('\n').slice(2)).toEqual([
+      '| "\\\\"(no model)\\\\"" | 1 | 1 | 3 | 60 | 100 | 1000 | 1163 |  | 1 |',
+      '| "\\\\"Total\\\\"" | 1 | 1 | 3 | 60 | 100 | 1000 | 1163 |  | 1 |',
+      '| "(no model)" | 1 | 1 | 3 | 60 | 100 | 1000 | 1163 |  | 1 |',
+      '| "Total" | 1 | 1 | 3 | 60 | 100 | 1000 | 1163 |  | 1 |',
+      '| Total | 1 | 4 | 12 | 240 | 400 | 4000 | 4652 |  | 4 |',
+      '',
+    ]);
+    const table = await cli(['usage', 'model', '--transcripts', fixture('quoted-labels'), '--timezone', 'UTC', '-f', 'table'], {
+      env: HOME,
+    });
+    expect(table.stdout.split('\n').map((l) => l.split('│')[1]?.trim())).toEqual([
+      undefined,
+      'model',
+      undefined,
+      '"\\"(no model)\\""',
+      '"\\"Total\\""',
+      '"(no model)"',
+      '"Total"',
+      'Total',
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('a bound leaves the undated responses out and says how many, in every report (99% of the cost had gone in silence)', async () => {
     for (const [report, bound] of [
       ['daily', '--since'],

@@ -59,8 +59,12 @@ export function formatUsage(
     const c: Record<string, Cell> = Object.fromEntries(columns.map((col) => [col.key, cellOf(r[col.key])]));
     if (wide) return c;
     // A name that reads as one of the labels below (a project folder called Total, a model called
-    // "(none)") is shown quoted, so that no row passes for the total or for what names nothing.
-    for (const k of ['key', 'model']) if (typeof c[k] === 'string' && LABELS.has(c[k])) c[k] = JSON.stringify(c[k]);
+    // "(none)") is shown quoted, so that no row passes for the total or for what names nothing; so is one
+    // that starts with a quote, its quotes escaped, or a model `"Total"` would read as the quoted Total.
+    for (const k of ['key', 'model']) {
+      const v = c[k];
+      if (typeof v === 'string' && (LABELS.has(v) || v.startsWith('"'))) c[k] = JSON.stringify(v);
+    }
     // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
     if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
     // Responses with no RFC 3339 timestamp fall on no date; with no model, project or session, on none.
