@@ -28,7 +28,7 @@ import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const HINT_LINE = '(every line must be one JSON object; fix or remove that line)';
 const HINT_ROW = '(see docs/evidence-format.md#results-jsonl)';
-const COST_SUM = '"envelope.total_cost_usd" must be the sum of its "modelUsage" entries\' "costUSD" (to the micro-dollar)';
+const COST_SUM = '"envelope.total_cost_usd" must not be less than the sum of its "modelUsage" entries\' "costUSD" (to the micro-dollar)';
 const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S2 = 'bbbbbbbb-0000-4000-8000-000000000002';
 const TOKENS =
@@ -206,7 +206,6 @@ const bad: [fixture: string, message: string][] = [
   ],
   // The budget reads total_cost_usd: a total of $0 under $0.01 of model costs had held any bound.
   ['cost-total-below-models', `results.jsonl:2: results.jsonl row: ${COST_SUM} ${HINT_ROW}`],
-  ['cost-total-above-models', `results.jsonl:2: results.jsonl row: ${COST_SUM} ${HINT_ROW}`],
   // An entry without costUSD leaves the sum unknown, but never below the costs that are known.
   ['cost-total-below-known', `results.jsonl:2: results.jsonl row: ${COST_SUM} ${HINT_ROW}`],
   // Each denial is held to its keys' kinds: the table had read one that is no object as a row of
@@ -409,10 +408,17 @@ describe('what loads', () => {
     ev.close();
   });
 
-  it("reads a total within a micro-dollar of its models' costs, or above the known ones when an entry has none", async () => {
+  it("reads a total within a micro-dollar of its models' costs, or above them, as the CLI writes it at times", async () => {
     const ev = await open('cost-total-rounding');
-    expect((await ev.sqlResult('select cost_usd from spawns order by seq')).rows).toEqual([{ cost_usd: 0.0100004 }, { cost_usd: 0.5 }]);
+    expect((await ev.sqlResult('select cost_usd from spawns order by seq')).rows).toEqual([{ cost_usd: 0.0099996 }, { cost_usd: 0.5 }]);
     ev.close();
+    // A 2.1.3 capture (../shared/samples/claude-code/print-output/…cc-2.1.3/result_success.json): 0.24722425 over 0.22844625.
+    const above = await open('cost-total-above-models');
+    expect((await above.sqlResult('select cost_usd from spawns order by seq')).rows).toEqual([
+      { cost_usd: 0.01 },
+      { cost_usd: 0.24722425 },
+    ]);
+    above.close();
   });
 
   it('reads an empty results.jsonl as zero spawns', async () => {
