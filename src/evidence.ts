@@ -119,7 +119,7 @@ export class Evidence {
    * Returns false, writing nothing, when `file` is already current (unless `force`).
    */
   static async build(paths: string[], options: OpenOptions & { file: string; force?: boolean }, probesDefault = true): Promise<boolean> {
-    args.checkBuildArguments(paths, options);
+    args.checkBuildArguments(paths, options, probesDefault);
     const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
     return buildDatabaseFile(inputs, options.file, options);
   }

@@ -351,8 +351,16 @@ describe('the library given the wrong types from plain JavaScript', () => {
     expect(await refused(() => build([bundled], { file: never, force: 'yes' }))).toBe(
       'Evidence.build(paths, options): force must be true or false',
     );
-    expect(await refused(() => build([bundled], { file: never, memoryLimit: 5 }))).toBe(
-      "Evidence.build(paths, options): memoryLimit must be a size such as '2GB' or '512MiB' (a string)",
+    // What a build does not read had been taken and ignored: it reads no database, and builds every table.
+    expect(await refused(() => build([bundled], { file: never, db: never }))).toBe(
+      'Evidence.build(paths, options): no option "db"; the options are transcripts, ownTranscripts, pricing, onWarning, onProgress, file, force',
+    );
+    for (const option of [{ checkTimeout: 5 }, { memoryLimit: '1GB' }, { queries: ['census'] }]) {
+      expect(await refused(() => build([bundled], { file: never, ...option }))).toMatch(/^Evidence\.build\(paths, options\): no option "/);
+    }
+    const build3 = Evidence.build as (paths: unknown, options: unknown, probesDefault: unknown) => Promise<boolean>;
+    expect(await refused(() => build3([bundled], { file: never }, 'yes'))).toBe(
+      'Evidence.build(paths, options): probesDefault must be true or false',
     );
     expect(await refused(() => Evidence.openForExtract(join(bundled, 'results.jsonl'), ''))).toBe(
       'the transcripts must be a path (a non-empty string)',

@@ -199,12 +199,16 @@ describe('init', () => {
     ['a C1 control (NEL)', 'c\u0085d', 'c\\u0085d', 'U+0085'],
     ['the line separator', 'p\u2028q', 'p\\u2028q', 'U+2028'],
     ['the paragraph separator', 'p\u2029q', 'p\\u2029q', 'U+2029'],
+    // Invisible: init had printed next commands as 'a\u202eb', which names no folder.
+    ['a right-to-left override', 'a\u202eb', 'a\\u202eb', 'U+202E'],
+    ['a zero-width space', 'z\u200bw', 'z\\u200bw', 'U+200B'],
+    ['a tag character', 't\u{e0041}x', 't\\u{e0041}x', 'U+E0041'],
   ])('a folder name holding %s is refused, named escaped on one line, and nothing is written', (_, name, shown, code) => {
     const cwd = temp();
     expect(bin(['init', name], { cwd })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `omg-evidence: ${shown}: the probe's folder name holds a control character (${code}); nothing was written (name the folder with printable characters only)\n`,
+      stderr: `omg-evidence: ${shown}: the probe's folder name holds a control or invisible character (${code}); nothing was written (name the folder with printable characters only)\n`,
     });
     expect(readdirSync(cwd)).toEqual([]);
   });
@@ -215,7 +219,7 @@ describe('init', () => {
     expect(bin(['init', '.'], { cwd })).toEqual({
       code: 1,
       stdout: '',
-      stderr: `omg-evidence: .: the probe's folder name holds a control character (U+000A); nothing was written (name the folder with printable characters only)\n`,
+      stderr: `omg-evidence: .: the probe's folder name holds a control or invisible character (U+000A); nothing was written (name the folder with printable characters only)\n`,
     });
     expect(readdirSync(cwd)).toEqual([]);
   });

@@ -6,7 +6,7 @@
  * than this build's (one built by an older omg-evidence), is refused.
  */
 import { closeSync, existsSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { checkPath } from '../base/path-given.js';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
@@ -201,6 +201,13 @@ export async function buildDatabaseFile(inputs: Inputs, path: string, options: L
   const target = real ?? file;
   // A name of its own: a file already at a name this run could guess is someone else's, never
   // removed (nor opened by DuckDB as a database to copy into).
+  // Its temporary file and DuckDB's spill folder add 40 bytes to the name, of the 255 a name may have.
+  if (Buffer.byteLength(basename(target)) > 215) {
+    throw new InputError(
+      `${displayPath(file)}: the name is too long for the temporary file load writes beside it`,
+      'give --db a name of at most 215 bytes',
+    );
+  }
   const tmp = `${target}.omg-evidence-${randomBytes(8).toString('hex')}.tmp`;
   // DuckDB's temp directory for this load: it is left behind when the in-memory database is not closed.
   const spill = `${tmp}.spill`;

@@ -60,14 +60,17 @@ export function checkTranscriptsDir(dir: unknown, options: unknown): OpenOptions
 }
 
 /** Evidence.build's arguments: a list of probe folders, and open's options with the file and force. */
-export function checkBuildArguments(paths: unknown, options: unknown): void {
+export function checkBuildArguments(paths: unknown, options: unknown, probesDefault: unknown): void {
   const where = 'Evidence.build(paths, options)';
   // The empty path is namedInputs' to refuse, as it refuses it from the command line.
   if (!Array.isArray(paths) || !Array.from(paths).every(isString)) {
     throw new UsageError(`${where}: paths must be a list of probe folders (strings)`);
   }
-  const { force } = checkOptions(options, where, [...KNOWN, 'file', 'force']) as { force?: unknown };
+  // What a build does not read is refused, not ignored: it reads no database, and builds every table.
+  const known = [...KNOWN.filter((k) => !['db', 'memoryLimit', 'checkTimeout', 'queries', 'tables'].includes(k)), 'file', 'force'];
+  const { force } = checkOptions(options, where, known) as { force?: unknown };
   if (force !== undefined && typeof force !== 'boolean') throw new UsageError(`${where}: force must be true or false`);
+  if (typeof probesDefault !== 'boolean') throw new UsageError(`${where}: probesDefault must be true or false`);
 }
 
 function unknownKey(options: object, known: readonly string[], where: string): void {

@@ -38,8 +38,8 @@ export async function lean<T>(db: Database, readers: number, work: () => Promise
   const budget = budgets.get(db);
   if (budget === undefined) return work();
   const limit = (l: string) => db.exec(`SET GLOBAL memory_limit = ${sqlString(l)}`);
-  await limit(`${budget + readers * JSON_READER_MIB}MiB`);
   try {
+    await limit(`${budget + readers * JSON_READER_MIB}MiB`);
     return await work();
   } catch (err) {
     if (!/Out of Memory Error/.test((err as Error).message)) throw err;

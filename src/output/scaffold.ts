@@ -21,7 +21,7 @@ export function scaffoldProbe(dir: string): string[] {
   const control = [dir, probe].map((d) => CONTROL.exec(d)?.[0]).find((c) => c !== undefined);
   if (control !== undefined) {
     throw new InputError(
-      `${escapeControls(displayPath(out))}: the probe's folder name holds a control character (U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}); nothing was written`,
+      `${escapeControls(displayPath(out))}: the probe's folder name holds a control or invisible character (U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); nothing was written`,
       'name the folder with printable characters only',
     );
   }
@@ -93,12 +93,18 @@ export function scaffoldProbe(dir: string): string[] {
   return templates;
 }
 
-/** C0, DEL, C1, and the line and paragraph separators. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+/**
+ * C0, DEL, C1, the line and paragraph separators, and the invisible format characters (bidi
+ * overrides, zero-width ones): the suggested commands would name such a folder as no shell can.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
 
 /** `text` with each control character written as its \u escape. */
 const escapeControls = (text: string) =>
-  text.replace(new RegExp(CONTROL.source, 'gu'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  text.replace(new RegExp(CONTROL.source, 'gu'), (c) => {
+    const hex = c.codePointAt(0)!.toString(16);
+    return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+  });
 
 function lstatOrNull(p: string) {
   try {

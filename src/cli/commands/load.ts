@@ -29,7 +29,7 @@ export function makeLoadCommand(io: IO): Command {
       // Each probe's own transcripts/ too when present, as census and verdict read it (forgeable markers).
       const built = await Evidence.build(
         probes,
-        { db: undefined, file: opts.db, force: opts.force, transcripts, ownTranscripts: true, onWarning, onProgress: progressReporter(io) },
+        { file: opts.db, force: opts.force, transcripts, ownTranscripts: true, onWarning, onProgress: progressReporter(io) },
         !only,
       );
       say(io, `load: ${displayPath(opts.db)} ${built ? 'written' : 'is up to date'}`);
