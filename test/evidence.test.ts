@@ -358,6 +358,10 @@ describe('the library given the wrong types from plain JavaScript', () => {
     for (const option of [{ checkTimeout: 5 }, { memoryLimit: '1GB' }, { queries: ['census'] }]) {
       expect(await refused(() => build([bundled], { file: never, ...option }))).toMatch(/^Evidence\.build\(paths, options\): no option "/);
     }
+    // A key given as undefined is not given, as load itself had passed db.
+    const undefinedKeys = mkdtempSync(join(tmpdir(), 'omg-build-'));
+    expect(await build([bundled], { file: join(undefinedKeys, 'p.duckdb'), db: undefined, memoryLimit: undefined })).toBe(true);
+    rmSync(undefinedKeys, { recursive: true, force: true });
     const build3 = Evidence.build as (paths: unknown, options: unknown, probesDefault: unknown) => Promise<boolean>;
     expect(await refused(() => build3([bundled], { file: never }, 'yes'))).toBe(
       'Evidence.build(paths, options): probesDefault must be true or false',

@@ -203,6 +203,7 @@ describe('init', () => {
     ['a right-to-left override', 'a\u202eb', 'a\\u202eb', 'U+202E'],
     ['a zero-width space', 'z\u200bw', 'z\\u200bw', 'U+200B'],
     ['a tag character', 't\u{e0041}x', 't\\u{e0041}x', 'U+E0041'],
+    ['a Hangul filler (default-ignorable, not a format character)', 'a\u3164b', 'a\\u3164b', 'U+3164'],
   ])('a folder name holding %s is refused, named escaped on one line, and nothing is written', (_, name, shown, code) => {
     const cwd = temp();
     expect(bin(['init', name], { cwd })).toEqual({

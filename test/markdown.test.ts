@@ -191,7 +191,14 @@ describe.skipIf(absent)('a value in a markdown table, as GitHub shows it', () =>
   });
 
   it('a URL or a www. name reads as it is, and makes no link: an autolink had shown the escapes and held them in its target', () => {
-    const values = ['see https://example.com/_next/static/*.js or www.x.org/~user', 'ftp://a.b/_x_ WWW.y.com/*z*', 'http://x'];
+    // cmark-gfm links a www. name after `_` too, where no word boundary is.
+    const values = [
+      'see https://example.com/_next/static/*.js or www.x.org/~user',
+      'ftp://a.b/_x_ WWW.y.com/*z*',
+      'http://x',
+      '_www.example.com_',
+      '__www.ex.com__',
+    ];
     const md = toMarkdown(
       [{ key: 'v' }],
       values.map((v) => ({ v })),

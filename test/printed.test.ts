@@ -46,7 +46,7 @@ describe('csv', () => {
 
 describe("a table's width", () => {
   it('is counted in terminal columns, as cli-table3 draws it: a wide character takes two', async () => {
-    const wide = '漢字'.repeat(12) + '漢';
+    const wide = `${'漢字'.repeat(12)}漢`;
     const run = await cli(['sql', '-f', 'table', `select '${wide}' a`], { env: { COLUMNS: '30' } });
     expect(run).toEqual({
       code: 0,
@@ -103,9 +103,27 @@ describe("commander's errors", () => {
   });
 });
 
+// The line and paragraph separators had gone out raw: a terminal or an editor may break the line there.
+it('shows the line and paragraph separators as code points in a table', async () => {
+  const run = await cli(['sql', '-f', 'table', "select 'a' || chr(8232) || 'b' || chr(8233) || 'c' as v"]);
+  expect(run.stdout).toContain('a⟨U+2028⟩b⟨U+2029⟩c');
+});
+
 describe('help', () => {
   it('help help is the help, exit 0', async () => {
     expect(await cli(['help', 'help'])).toEqual({ ...(await cli(['--help'])), code: 0 });
+  });
+
+  // They had printed census's help; counted as arguments, they had been usage errors.
+  it('help CMD --help, help CMD -h and help -- CMD are CMD --help', async () => {
+    const help = await cli(['census', '--help']);
+    for (const args of [
+      ['help', 'census', '--help'],
+      ['help', 'census', '-h'],
+      ['help', '--', 'census'],
+    ]) {
+      expect(await cli(args)).toEqual(help);
+    }
   });
 
   it('help with more than a command is a usage error on stderr, exit 2', async () => {

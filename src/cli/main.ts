@@ -73,6 +73,8 @@ export async function main(argv: string[], io: IO = processIO): Promise<number> 
   const program = makeProgram(io);
   // A bare `omg-evidence`, `help`, `help help` and `help CMD` are --help and CMD --help: the same text, on
   // stdout, exit 0 (commander's own `help` command exits as for an error). An unknown CMD is a usage error.
+  // `help CMD --help` and `help -- CMD` ask for the same.
+  if (argv[0] === 'help') argv = argv.filter((a, i) => i === 0 || !['--', '-h', '--help'].includes(a));
   if (argv.length === 0 || (argv[0] === 'help' && argv.length <= 2)) {
     if (argv[1] === 'help') argv = ['--help'];
     else if (argv[1] !== undefined && !program.commands.some((c) => c.name() === argv[1])) argv = [argv[1]];

@@ -74,7 +74,8 @@ export function checkBuildArguments(paths: unknown, options: unknown, probesDefa
 }
 
 function unknownKey(options: object, known: readonly string[], where: string): void {
-  const key = Object.keys(options).find((k) => !known.includes(k));
+  // A key given as undefined is not given, as the checks of each option read it.
+  const key = Object.keys(options).find((k) => !known.includes(k) && (options as Record<string, unknown>)[k] !== undefined);
   if (key !== undefined) {
     throw new UsageError(`${where}: no option ${JSON.stringify(key)}; the options are ${known.join(', ')}`);
   }

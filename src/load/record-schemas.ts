@@ -102,11 +102,12 @@ export const RESULTS: RecordSchema = {
       why: 'every "envelope.modelUsage" entry\'s "costUSD" must be a finite non-negative number',
     },
     // The budget reads the total: one below its models' costs would hide spending. Above them is what
-    // the CLI writes at times (a 2.1.3 capture: 0.24722425 over 0.22844625), and hides nothing.
+    // the CLI writes at times (a 2.1.3 capture: 0.24722425 over 0.22844625), and hides nothing. A
+    // tolerance, not rounding: a sum added in another order can sit a float step across a half micro-dollar.
     {
       bad: `json_type(env, '$.modelUsage') = 'OBJECT'
-            and round(try_cast(env ->> '$.total_cost_usd' as DOUBLE), 6) < round(coalesce(list_sum(list_filter(${COSTS}, c -> c is not null)), 0), 6)`,
-      why: '"envelope.total_cost_usd" must not be less than the sum of its "modelUsage" entries\' "costUSD" (to the micro-dollar)',
+            and coalesce(list_sum(list_filter(${COSTS}, c -> c is not null)), 0) - try_cast(env ->> '$.total_cost_usd' as DOUBLE) > 0.000001`,
+      why: '"envelope.total_cost_usd" must not be less than the sum of its "modelUsage" entries\' "costUSD" (by more than a micro-dollar)',
     },
     {
       bad: anyUsage(

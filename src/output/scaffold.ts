@@ -94,10 +94,10 @@ export function scaffoldProbe(dir: string): string[] {
 }
 
 /**
- * C0, DEL, C1, the line and paragraph separators, and the invisible format characters (bidi
- * overrides, zero-width ones): the suggested commands would name such a folder as no shell can.
+ * C0, DEL, C1, the line and paragraph separators, and what tables show as code points (bidi
+ * overrides, zero-width and other invisible characters, noncharacters): the suggested commands would name such a folder as no shell can.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/u;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}]/u;
 
 /** `text` with each control character written as its \u escape. */
 const escapeControls = (text: string) =>

@@ -11,13 +11,13 @@ export const visibleControls = (s: string): string =>
   s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 
 /**
- * Text with its invisible characters (format, default-ignorable, C1) as code points in non-ASCII
+ * Text with its invisible characters (format, default-ignorable, C1, the line and paragraph separators) as code points in non-ASCII
  * brackets (`⟨U+202E⟩`): an override turns a terminal's line around, a zero-width space makes two arms one.
  * Noncharacters (U+FFFF) and lone surrogates too: no XML may hold them, and an SVG that did was refused.
  */
 export const visibleFormat = (s: string): string =>
   s.replace(
-    /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}\u0080-\u009f]/gu,
+    /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}\u0080-\u009f\u2028\u2029]/gu,
     (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
   );
 
@@ -53,9 +53,9 @@ export function markdownText(s: string, ours = false): string {
   return displayed(escaped);
 }
 
-// The `:` of `scheme://` and the `.` after `www` too: cmark-gfm's autolinks then make no link, whose text
-// had shown the other escapes (`\_`) and whose target had held them.
+// The `:` of `scheme://` and the `.` after any `www` too (cmark-gfm links one after `_`, where no \b is):
+// its autolinks then make no link, whose text had shown the other escapes (`\_`) and whose target had held them.
 const MARKUP =
-  /[\\`*[~|]|<(?=[A-Za-z/!?])|&(?=#?[0-9A-Za-z]+;)|(?<![_\p{L}\p{N}])_+|_+(?![_\p{L}\p{N}])|(?<=[A-Za-z]):(?=\/\/)|(?<=\b[Ww]{3})\./gu;
+  /[\\`*[~|]|<(?=[A-Za-z/!?])|&(?=#?[0-9A-Za-z]+;)|(?<![_\p{L}\p{N}])_+|_+(?![_\p{L}\p{N}])|(?<=[A-Za-z]):(?=\/\/)|(?<=[Ww]{3})\./gu;
 /** Markdown of our own (the docs' columns): written as it is, but for what would break the table's cells. */
 const OURS = /[\\|]/g;
