@@ -53,7 +53,10 @@ export function warn(io: IO, message: string): void {
 export function visible(text: string): string {
   // The invisible ones left (a zero-width space after a model id) as code points, as tables show them.
   return visibleFormat(
-    text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    text.replace(
+      /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    ),
   );
 }
 

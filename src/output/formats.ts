@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 let Table: typeof TableType | undefined;
 let stringWidth: ((s: string) => number) | undefined;
 import { UsageError } from '../base/errors.js';
-import { displayed, markdownText } from './shown.js';
+import { displayedInTerminal, markdownText } from './shown.js';
 
 /** A display value; a list is its items joined by spaces in a table or markdown, a JSON array in csv. */
 export type Cell = string | number | boolean | null | readonly string[];
@@ -149,7 +149,7 @@ function paint(lines: string[]): string[] {
 export function toTable(columns: Column[], rows: Record<string, Cell>[], style: TableStyle = {}): string {
   Table ??= require('cli-table3') as typeof TableType;
   // An escape from the evidence (a model named "\x1b]0;…", a PIVOT's column) is shown, never sent to the terminal.
-  const cell = (s: string) => displayed(s.replaceAll('\t', '\u2409'));
+  const cell = (s: string) => displayedInTerminal(s.replaceAll('\t', '\u2409'));
   const titles = columns.map((c) => cell(c.title ?? c.key));
   const body = rows.map((r) => columns.map((c) => cell(text(r[c.key] ?? null))));
   let kept = columns.length;

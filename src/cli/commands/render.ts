@@ -10,7 +10,7 @@ import { type Command, Option } from 'commander';
 import { unifiedDiff } from '../../regions/diff.js';
 import { DiffersError, InputError } from '../../base/errors.js';
 import { makeCommand } from '../command.js';
-import { displayed } from '../../output/shown.js';
+import { displayedInTerminal } from '../../output/shown.js';
 import { say, type IO } from '../io.js';
 import { checkTimeoutOption } from '../options.js';
 import { displayPath, realPath } from '../../base/paths.js';
@@ -23,7 +23,7 @@ import { mustBeUnchanged, replaceDocument, writeFileAtomically } from '../../reg
  * may hold escapes a hostile edit put there (an OSC 52 clipboard write) that must not reach a reviewer's terminal.
  */
 function regionDiff(doc: Parsed, r: Rendered): string {
-  return displayed(regionChanges(doc, r));
+  return displayedInTerminal(regionChanges(doc, r));
 }
 
 function regionChanges(doc: Parsed, r: Rendered): string {
