@@ -7,6 +7,7 @@ import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync 
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
+import { codePoint, INVISIBLE } from './shown.js';
 
 /** The templates of a probe, shipped with the package. */
 export const probeTemplatesDir: string = join(packageRoot, 'templates', 'probe');
@@ -21,7 +22,7 @@ export function scaffoldProbe(dir: string): string[] {
   const control = [dir, probe].map((d) => CONTROL.exec(d)?.[0]).find((c) => c !== undefined);
   if (control !== undefined) {
     throw new InputError(
-      `${escapeControls(displayPath(out))}: the probe's folder name holds a control or invisible character (U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); nothing was written`,
+      `${escapeControls(displayPath(out))}: the probe's folder name holds a control or invisible character (${codePoint(control)}); nothing was written`,
       'name the folder with printable characters only',
     );
   }
@@ -97,7 +98,7 @@ export function scaffoldProbe(dir: string): string[] {
  * C0, DEL, C1, the line and paragraph separators, and what tables show as code points (bidi
  * overrides, zero-width and other invisible characters, noncharacters): the suggested commands would name such a folder as no shell can.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}]/u;
+const CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f\\u2028\\u2029${INVISIBLE}]`, 'u');
 
 /** `text` with each control character written as its \u escape. */
 const escapeControls = (text: string) =>

@@ -10,16 +10,19 @@
 export const visibleControls = (s: string): string =>
   s.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => String.fromCharCode(c === '\x7f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 
+/** What no reader sees: format and default-ignorable characters, noncharacters, lone surrogates, C1 (a RegExp class). */
+export const INVISIBLE = '\\p{Cf}\\p{Default_Ignorable_Code_Point}\\p{Noncharacter_Code_Point}\\p{Cs}\\u0080-\\u009f';
+const INVISIBLE_ALL = new RegExp(`[${INVISIBLE}]`, 'gu');
+
+/** `c`'s code point as Unicode names it: `U+202E`. */
+export const codePoint = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
 /**
- * Text with its invisible characters (format, default-ignorable, C1) as code points in non-ASCII
- * brackets (`⟨U+202E⟩`): an override turns a terminal's line around, a zero-width space makes two arms one.
- * Noncharacters (U+FFFF) and lone surrogates too: no XML may hold them, and an SVG that did was refused.
+ * Text with its invisible characters (INVISIBLE) as code points in non-ASCII brackets (`⟨U+202E⟩`):
+ * an override turns a terminal's line around, a zero-width space makes two arms one. Noncharacters
+ * (U+FFFF) and lone surrogates too: no XML may hold them, and an SVG that did was refused.
  */
-export const visibleFormat = (s: string): string =>
-  s.replace(
-    /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}\u0080-\u009f]/gu,
-    (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
-  );
+export const visibleFormat = (s: string): string => s.replace(INVISIBLE_ALL, (c) => `⟨${codePoint(c)}⟩`);
 
 /** A value as a terminal or a document shows it: its controls as pictures, its invisible characters as code points. */
 export const displayed = (s: string): string => visibleFormat(visibleControls(s));
@@ -28,8 +31,7 @@ export const displayed = (s: string): string => visibleFormat(visibleControls(s)
  * A value as a terminal shows it: displayed, and the line and paragraph separators as code points too,
  * where a terminal or an editor may break the line (a page and an SVG draw them as they are).
  */
-export const displayedInTerminal = (s: string): string =>
-  displayed(s).replace(/[\u2028\u2029]/g, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase()}⟩`);
+export const displayedInTerminal = (s: string): string => displayed(s).replace(/[\u2028\u2029]/g, (c) => `⟨${codePoint(c)}⟩`);
 
 /**
  * Rows whose every string, however deep, shows line breaks and tabs as pictures (␊, ␉), for the `text`
