@@ -161,6 +161,8 @@ describe('element ids', () => {
     mkdirSync(x);
     cpSync(bundled, join(x, 'a.b'), { recursive: true });
     cpSync(bundled, join(x, 'a-b'), { recursive: true });
+    // One session's transcript in two probes' transcripts/ is refused (several-probes.test.ts).
+    rmSync(join(x, 'a-b', 'transcripts'), { recursive: true });
     const r = await report([join(x, 'a.b'), join(x, 'a-b')], 'ids.html');
     expect(r.code).toBe(0);
     const ids = [...r.html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]);

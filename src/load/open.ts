@@ -10,6 +10,7 @@ import { readQuery } from '../db/queries.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
 import { spillInto } from './spill.js';
+import { checkTranscriptOwners } from './transcript-owners.js';
 import { registeredTablesRead } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
@@ -130,6 +131,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
       },
       async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
     );
+    if (inputs.probes.length > 1 && files.length) await checkTranscriptOwners(db, loaded.probes);
     const warnings = [...loaded.warnings, ...unpriced];
     for (const w of warnings) options.onWarning?.(w);
     // With { tables } alone, only the caller's own SQL knows what it reads (Opened.sqlOnly).

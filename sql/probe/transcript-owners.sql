@@ -1,0 +1,35 @@
+-- When several probes load, the first session whose transcript would stand in for another's once
+-- the transcript tables pool the folders (they are keyed by session): one with lines in two
+-- transcripts folders ('two': dir and file the first, other_dir and other_file the second, by
+-- folder), or one whose lines are inside a probe's folder, none of whose spawns it is, while it is
+-- a spawn of another probe ('elsewhere': probe and seq that spawn, root the folder holding the
+-- lines, dir and file where they are).
+-- reads:  transcript_owners (owners.sql), spawns
+-- params: probes, roots  parallel lists: each probe and its folder (absolute)
+with folders as (
+    select unnest($probes::VARCHAR[]) as probe, unnest($roots::VARCHAR[]) as root
+),
+
+two as (
+    select 1 as place, session_id, null::VARCHAR as probe, null::BIGINT as seq, null::VARCHAR as root,
+           places[1].dir as dir, places[1].file as file, places[2].dir as other_dir, places[2].file as other_file
+    from (
+        select session_id, list({'dir': dir, 'file': file} order by dir) as places
+        from (select session_id, dir, min(file) as file from transcript_owners group by all)
+        group by session_id
+        having count(*) > 1
+    )
+),
+
+elsewhere as (
+    select 2 as place, o.session_id, s.probe, s.seq, p.root, o.dir, o.file, null::VARCHAR as other_dir, null::VARCHAR as other_file
+    from transcript_owners as o
+    join folders as p on starts_with(o.abs, p.root || '/')
+    join spawns as s on s.session_id = o.session_id and s.probe <> p.probe
+    where not exists (select 1 from spawns as t where t.probe = p.probe and t.session_id = o.session_id)
+)
+
+select case place when 1 then 'two' else 'elsewhere' end as kind, session_id, probe, seq, root, dir, file, other_dir, other_file
+from (select * from two union all select * from elsewhere)
+order by place, session_id, probe, seq, dir, file
+limit 1
