@@ -3,10 +3,11 @@
 -- Every spawn counts against the budget, pilots and void ones included: the money was spent. A
 -- spawn whose envelope gives no total_cost_usd cost an unknown amount, not nothing: with one, the
 -- budget is within its bound only if it is known to be (NULL: cannot be checked). A spawn with no
--- envelope counts $0 when nothing shows it ran (it exited non-zero and made no tool call: the CLI
--- exited before a session); one that exited 0 or made a call spent an unknown amount too.
+-- envelope counts $0 when nothing shows it ran (it exited non-zero, made no tool call and left no
+-- transcript: the CLI exited before a session); one that exited 0, made a call or has a transcript
+-- spent an unknown amount too.
 --
--- reads:   source_files, spawns, tool_uses, budgets
+-- reads:   source_files, spawns, tool_uses, transcript_sessions, budgets
 -- params:  none
 -- returns: one row per probe
 --   probe          VARCHAR
@@ -31,11 +32,12 @@ spent as (
         round(coalesce(sum(s.cost_usd), 0), 6) as spent_usd,
         count(s.probe) as spawns,
         count(s.probe) filter (
-            where s.cost_usd is null and (s.envelope is not null or s.exit_code = 0 or c.session_id is not null)
+            where s.cost_usd is null and (s.envelope is not null or s.exit_code = 0 or c.session_id is not null or t.session_id is not null)
         ) as unpriced
     from (select distinct probe from source_files) as p
     left join spawns as s using (probe)
     left join (select distinct probe, session_id from tool_uses) as c on c.probe = s.probe and c.session_id = s.session_id
+    left join (select distinct session_id from transcript_sessions) as t on t.session_id = s.session_id
     group by p.probe
 ),
 

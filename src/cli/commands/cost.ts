@@ -3,7 +3,7 @@
  * budget (queries/cost.sql, cost_by_arm.sql, cost_by_model.sql).
  */
 import type { Command } from 'commander';
-import { costReports } from '../../evidence.js';
+import { costReports, Evidence } from '../../evidence.js';
 import { formatCost, type CostFormat } from '../../output/cost.js';
 import { makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
@@ -15,6 +15,10 @@ export function makeCostCommand(io: IO): Command {
     description: 'what the probe spent, by arm and by model, against its registered budget',
     formats: ['table', 'markdown', 'json'],
     options: [dbOption()],
+    // Each probe's own transcripts/ is read when present: a spawn with no envelope whose transcript
+    // shows it ran cost an unknown amount, as the verdict's budget counts it.
+    open: ({ probes, opts, onWarning }) =>
+      Evidence.open(probes, { onWarning, db: opts.db, ownTranscripts: true, queries: ['cost', 'cost_by_arm', 'cost_by_model'] }),
     rows: (ev) => costReports(ev),
     print: (reports, format, style) => formatCost(reports, format as CostFormat, style),
   });
