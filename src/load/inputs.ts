@@ -165,6 +165,36 @@ export interface Inputs {
   transcripts: string[];
 }
 
+/**
+ * Refuse probe paths that name one probe twice: two of one id (a probe is named by its folder), or
+ * one folder under two names (a link to it), whose rows would be counted twice. Every opener of
+ * probes, and audit, comes here.
+ */
+export function refuseRepeatedProbes(paths: string[]): void {
+  const seen: { dir: string; id: string; real: string }[] = [];
+  for (const p of paths) {
+    const dir = resolve(p);
+    const id = basename(dir);
+    const clash = seen.find((q) => q.id === id);
+    if (clash) {
+      throw new InputError(
+        `${displayPath(dir)}: probe id "${id}" is already loaded from ${displayPath(clash.dir)}`,
+        'a probe is named by its directory; load probes whose directory names differ',
+      );
+    }
+    // A path that does not exist is refused by whatever reads it.
+    const real = existsSync(dir) ? realpathSync(dir) : dir;
+    const same = seen.find((q) => q.real === real);
+    if (same) {
+      throw new InputError(
+        `${displayPath(dir)}: the folder of probe "${same.id}", already loaded from ${displayPath(same.dir)}`,
+        'a probe is loaded once: name its folder by one path, not by a link to it too',
+      );
+    }
+    seen.push({ dir, id, real });
+  }
+}
+
 /** The inputs with every path absolute. */
 export function normalize(inputs: Inputs): Inputs {
   return { probes: inputs.probes.map((p) => resolve(p)), transcripts: inputs.transcripts.map((t) => resolve(t)) };
@@ -204,6 +234,7 @@ export function namedInputs(paths: string[], transcripts: boolean | string | und
   for (const p of paths) checkPath('a probe path', p);
   if (typeof transcripts === 'string') checkPath('the transcripts', transcripts);
   const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
+  refuseRepeatedProbes(probes);
   if (transcripts === undefined && own) {
     return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
   }

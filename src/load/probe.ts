@@ -16,7 +16,7 @@ import { InputError } from '../base/errors.js';
 import { errText, physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { displayPath, inputFile } from '../base/paths.js';
-import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
+import { discoverProbe, type Probe, refuseRepeatedProbes, type SourceFile } from './inputs.js';
 import { NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
@@ -33,15 +33,9 @@ export interface LoadResult {
 export async function loadProbes(db: Database, paths: string[]): Promise<LoadResult> {
   const probes: Probe[] = [];
   const files: SourceFile[] = [];
+  refuseRepeatedProbes(paths);
   for (const p of paths) {
     const found = discoverProbe(p);
-    const clash = probes.find((q) => q.id === found.probe.id);
-    if (clash) {
-      throw new InputError(
-        `${displayPath(found.probe.dir)}: probe id "${found.probe.id}" is already loaded from ${displayPath(clash.dir)}`,
-        'a probe is named by its directory; load probes whose directory names differ',
-      );
-    }
     probes.push(found.probe);
     files.push(...found.files);
   }

@@ -1,0 +1,42 @@
+/**
+ * Several probes named together, each loaded once and told apart: one folder under two names is
+ * refused as one id twice is, in every opener and in audit; export refuses an id its Parquet
+ * reads back as NULL; --db keeps the order the probes are named in; and warnings name their probe.
+ */
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, probeFixture } from './helpers.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'omg-once-'));
+  temps.push(dir);
+  return dir;
+}
+
+describe('one probe folder under two names', () => {
+  it('is refused by every opener, as one id twice is', async () => {
+    const dir = folder();
+    const [p, link] = [join(dir, 'x', 'p'), join(dir, 'plink')];
+    cpSync(probeFixture('minimal'), p, { recursive: true });
+    symlinkSync(p, link);
+    const refused = `omg-evidence: ${link}: the folder of probe "p", already loaded from ${p} (a probe is loaded once: name its folder by one path, not by a link to it too)\n`;
+    for (const args of [
+      ['census', p, link],
+      ['sql', 'select sum(cost_usd) from spawns', p, link],
+      ['load', '--db', join(dir, 't.db'), p, link],
+      ['export', '--parquet', join(dir, 'pq'), p, link],
+    ]) {
+      const run = await cli(args);
+      expect({ args, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ args, code: 1, stdout: '', stderr: refused });
+    }
+    expect((await cli(['load', '--db', join(dir, 't.db'), p])).code).toBe(0);
+    expect(await cli(['census', '--db', join(dir, 't.db'), p, link])).toEqual({ code: 1, stdout: '', stderr: refused });
+  });
+});
