@@ -9,7 +9,7 @@ import type { ColumnTable } from 'arquero';
 import { type CensusRow, type ForgeableRow, withForgeable } from './output/census-block.js';
 import type { Database, Limits, Result, Row, RowSink } from './db/database.js';
 import { UsageError } from './base/errors.js';
-import { discoverProbe, inputFiles, namedInputs, type Inputs, type Probe } from './load/inputs.js';
+import { discoverProbe, inputFiles, namedInputs, type Inputs, type Probe, refuseRepeatedProbes } from './load/inputs.js';
 import { readQuery, readSql } from './db/queries.js';
 import { evaluateRegistration } from './analysis/registration.js';
 import { buildDatabaseFile } from './load/database-file.js';
@@ -37,8 +37,8 @@ export { VIEWS, type View } from './db/views.js';
 export { listQueries, readQuery, type Query } from './db/queries.js';
 export type { Audit, Finding } from './analysis/audit.js';
 
-/** Audit probe directories for leaks (analysis/audit.ts), each found to be a probe as load/ finds them. */
-export const auditProbes = (dirs: string[], home?: string): Audit => audit(dirs, home, discoverProbe);
+/** Audit probe directories for leaks (analysis/audit.ts), refused and found to be probes as load/ refuses and finds them. */
+export const auditProbes = (dirs: string[], home?: string): Audit => audit(refuseRepeatedProbes(dirs), home, discoverProbe);
 export { type Budget, type Conjunct, requirePreregistered, type Verdict, VERDICT_QUERIES } from './analysis/verdict.js';
 export { costReports, type CostReport } from './analysis/cost.js';
 

@@ -40,3 +40,28 @@ describe('one probe folder under two names', () => {
     expect(await cli(['census', '--db', join(dir, 't.db'), p, link])).toEqual({ code: 1, stdout: '', stderr: refused });
   });
 });
+
+describe('audit of one probe id twice, or of one folder twice', () => {
+  it('is refused as every other command refuses it, not audited twice', async () => {
+    const dir = folder();
+    const [a, b, link] = [join(dir, 'x', 'p'), join(dir, 'y', 'p'), join(dir, 'leak')];
+    cpSync(probeFixture('minimal'), a, { recursive: true });
+    cpSync(probeFixture('home-leak'), b, { recursive: true });
+    symlinkSync(b, link);
+    expect(await cli(['audit', a, b, '-f', 'text'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${b}: probe id "p" is already loaded from ${a} (a probe is named by its directory; load probes whose directory names differ)\n`,
+    });
+    expect(await cli(['audit', b, b])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${b}: probe id "p" is already loaded from ${b} (a probe is named by its directory; load probes whose directory names differ)\n`,
+    });
+    expect(await cli(['audit', b, link])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${link}: the folder of probe "p", already loaded from ${b} (a probe is loaded once: name its folder by one path, not by a link to it too)\n`,
+    });
+  });
+});

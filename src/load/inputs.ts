@@ -168,9 +168,9 @@ export interface Inputs {
 /**
  * Refuse probe paths that name one probe twice: two of one id (a probe is named by its folder), or
  * one folder under two names (a link to it), whose rows would be counted twice. Every opener of
- * probes, and audit, comes here.
+ * probes, and audit, comes here. Returns `paths`.
  */
-export function refuseRepeatedProbes(paths: string[]): void {
+export function refuseRepeatedProbes(paths: string[]): string[] {
   const seen: { dir: string; id: string; real: string }[] = [];
   for (const p of paths) {
     const dir = resolve(p);
@@ -193,6 +193,7 @@ export function refuseRepeatedProbes(paths: string[]): void {
     }
     seen.push({ dir, id, real });
   }
+  return paths;
 }
 
 /** The inputs with every path absolute. */
