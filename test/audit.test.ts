@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { hide } from '../src/base/home-paths.js';
 import { findLeaks } from '../src/base/leaks.js';
 import { listFiles } from '../src/base/paths.js';
-import { cli, fixtures, shared, withoutShared } from './helpers.js';
+import { bundled, cli, fixtures, shared, withoutShared } from './helpers.js';
 
 const dir = join(fixtures, 'audit');
 const at = (name: string) => join('test', 'fixtures', 'audit', name);
@@ -205,6 +205,17 @@ describe('audit', () => {
     expect(run.code).toBe(0);
     const warnings = run.stderr.split('\n').filter((l) => l.startsWith('omg-evidence: warning: '));
     expect(warnings).toHaveLength(13);
+  });
+
+  it("checks each probe's forgeable markers alone: one that does not load hides no other's", async () => {
+    const run = await cli(['audit', bundled, 'test/fixtures/probes/malformed-last-line', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const warnings = run.stderr.split('\n').filter((l) => l.startsWith('omg-evidence: warning: '));
+    expect(warnings.filter((l) => l.includes(' is forgeable: '))).toHaveLength(13);
+    expect(warnings.filter((l) => !l.includes(' is forgeable: '))).toEqual([
+      'omg-evidence: warning: forgeable markers and artifacts not checked: test/fixtures/probes/malformed-last-line/results.jsonl:2: ' +
+        'malformed JSON: unexpected end of data; the last line has no newline, was the file cut short?',
+    ]);
   });
 
   it('counts $HOME as set, with or without its trailing slash', async () => {

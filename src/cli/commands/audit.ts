@@ -44,15 +44,21 @@ export function makeAuditCommand(io: IO): Command {
 }
 
 /**
- * The K-FM lesson: markers and artifacts the spawn's own calls could have produced. Loading the
- * probes repeats none of the scan's findings (its own warnings are not printed); a probe that does
- * not load is said, and the scan's findings and exit code stand.
+ * The K-FM lesson: markers and artifacts the spawn's own calls could have produced, each probe
+ * loaded alone, so that one that does not load hides no other's. Loading repeats none of the scan's
+ * findings (its own warnings are not printed); a probe that does not load is said, and the scan's
+ * findings and exit code stand.
  */
 async function forgeable(dirs: string[]): Promise<string[]> {
-  try {
-    return await withEvidence(Evidence.open(dirs, { ownTranscripts: true }), async (ev) => forgeryWarnings(await ev.forgeableRows()));
-  } catch (err) {
-    if (err instanceof OmgError) return [`forgeable markers and artifacts not checked: ${err.message}`];
-    throw err;
+  const warnings: string[] = [];
+  for (const dir of dirs) {
+    try {
+      const open = Evidence.open([dir], { ownTranscripts: true });
+      warnings.push(...(await withEvidence(open, async (ev) => forgeryWarnings(await ev.forgeableRows()))));
+    } catch (err) {
+      if (!(err instanceof OmgError)) throw err;
+      warnings.push(`forgeable markers and artifacts not checked: ${err.message}`);
+    }
   }
+  return warnings;
 }
