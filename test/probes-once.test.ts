@@ -6,6 +6,7 @@
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, probeFixture } from './helpers.js';
 
@@ -63,5 +64,51 @@ describe('audit of one probe id twice, or of one folder twice', () => {
       stdout: '',
       stderr: `omg-evidence: ${link}: the folder of probe "p", already loaded from ${b} (a probe is loaded once: name its folder by one path, not by a link to it too)\n`,
     });
+  });
+});
+
+describe('export of a probe whose partition a hive reader reads as NULL', () => {
+  const NULLS = ['NULL', 'null', 'nUlL', '__HIVE_DEFAULT_PARTITION__'];
+
+  it('is refused, naming the probe and why', async () => {
+    const dir = folder();
+    for (const id of NULLS) {
+      const probe = join(dir, 'names', id);
+      cpSync(probeFixture('minimal'), probe, { recursive: true });
+      expect(await cli(['export', '--parquet', join(dir, 'pq'), probe])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `omg-evidence: ${probe}: probe id "${id}" cannot be exported: a hive reader reads its partition (probe=${id}) as NULL, not as the probe ` +
+          '(rename the probe folder: a probe is named by its folder)\n',
+      });
+    }
+  });
+
+  it('is what DuckDB reads as NULL, and no other spelling', async () => {
+    const dir = folder();
+    const names = [...NULLS, '__hive_default_partition__', 'NULL ', 'None', 'nil', 'NaN'];
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    try {
+      await con.run(`create table t as select unnest($names::VARCHAR[]) as probe, 0 as x`, { names: listValue(names) });
+      await con.run(`copy t to '${dir}/t' (format parquet, partition_by (probe))`);
+      const read = await con.runAndReadAll(
+        `select probe from read_parquet('${dir}/t/*/*.parquet', hive_partitioning = true, hive_types = {'probe': 'VARCHAR'}) order by all`,
+      );
+      const back = read.getRowObjects().map((r) => r.probe);
+      expect(back.filter((p) => p === null)).toHaveLength(NULLS.length);
+      expect(back.filter((p) => p !== null).sort()).toEqual(names.slice(NULLS.length).sort());
+    } finally {
+      con.closeSync();
+      db.closeSync();
+    }
+  });
+
+  it('exports a near miss, which reads back as its name', async () => {
+    const dir = folder();
+    const probe = join(dir, '__hive_default_partition__');
+    cpSync(probeFixture('minimal'), probe, { recursive: true });
+    expect((await cli(['export', '--parquet', join(dir, 'pq'), probe])).code).toBe(0);
   });
 });

@@ -4,7 +4,7 @@
  * take an input with them. Evidence is read-only, --force or not.
  */
 import { mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath, isWithin, makeFolders } from '../base/paths.js';
 import { realOrNot } from '../base/replace-file.js';
@@ -29,6 +29,23 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
       throw new InputError(
         `${displayPath(dir)}: exporting there would replace ${displayPath(join(dir, relative(out, target)))}, which holds the evidence it exports (${displayPath(input)}); nothing was written`,
         hint,
+      );
+    }
+  }
+}
+
+/**
+ * Refuse a probe whose id a hive reader reads back as NULL, merged with every other such probe:
+ * DuckDB 1.5.6 reads a partition `probe=null`, in any case, or `probe=__HIVE_DEFAULT_PARTITION__`,
+ * as it is spelt, as none.
+ */
+export function refuseNullPartitions(probes: string[]): void {
+  for (const dir of probes) {
+    const id = basename(dir);
+    if (id.toLowerCase() === 'null' || id === '__HIVE_DEFAULT_PARTITION__') {
+      throw new InputError(
+        `${displayPath(dir)}: probe id "${id}" cannot be exported: a hive reader reads its partition (probe=${id}) as NULL, not as the probe`,
+        'rename the probe folder: a probe is named by its folder',
       );
     }
   }

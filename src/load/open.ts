@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { Database } from '../db/database.js';
 import { exportViews } from '../db/export.js';
-import { inStage, prepareExportFolder, refuseEvidenceOverlap } from './export-target.js';
+import { inStage, prepareExportFolder, refuseEvidenceOverlap, refuseNullPartitions } from './export-target.js';
 import { readQuery } from '../db/queries.js';
 import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
@@ -196,8 +196,10 @@ async function withUnsealed<T>(
  * database no user SQL ever sees; returns how many views were written.
  */
 export async function exportParquet(paths: string[], dir: string, options: OpenOptions & { force?: boolean }): Promise<number> {
+  const inputs = namedInputs(paths, options.transcripts, true, options.ownTranscripts);
+  refuseNullPartitions(inputs.probes);
   // Evidence is read-only: --force replaces a view's folder whole, so none may hold an input.
-  refuseEvidenceOverlap(dir, namedInputs(paths, options.transcripts, true, options.ownTranscripts));
+  refuseEvidenceOverlap(dir, inputs);
   prepareExportFolder(dir, options.force);
   return inStage(dir, (stage) =>
     withUnsealed(paths, options, (loaded) =>
