@@ -3,12 +3,12 @@
  * refused as one id twice is, in every opener and in audit; export refuses an id its Parquet
  * reads back as NULL; --db keeps the order the probes are named in; and warnings name their probe.
  */
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, probeFixture } from './helpers.js';
+import { bundled, cli, probeFixture } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -110,5 +110,22 @@ describe('export of a probe whose partition a hive reader reads as NULL', () => 
     const probe = join(dir, '__hive_default_partition__');
     cpSync(probeFixture('minimal'), probe, { recursive: true });
     expect((await cli(['export', '--parquet', join(dir, 'pq'), probe])).code).toBe(0);
+  });
+});
+
+describe('--db with several probes', () => {
+  it('keeps the order they are named in, as without --db', async () => {
+    const dir = folder();
+    const [a, b, db] = [join(dir, 'A'), join(dir, 'B'), join(dir, 'ab.db')];
+    cpSync(bundled, a, { recursive: true });
+    cpSync(bundled, b, { recursive: true });
+    rmSync(join(b, 'transcripts'), { recursive: true });
+    expect((await cli(['load', '--db', db, a, b])).code).toBe(0);
+    const probes = (run: { stdout: string }) => (JSON.parse(run.stdout) as { probe: string }[]).map((v) => v.probe);
+    expect(probes(await cli(['verdict', b, a, '-f', 'json']))).toEqual(['B', 'A']);
+    expect(probes(await cli(['verdict', '--db', db, b, a, '-f', 'json']))).toEqual(['B', 'A']);
+    expect(probes(await cli(['verdict', '--db', db, '-f', 'json']))).toEqual(['A', 'B']);
+    expect((await cli(['report', '--html', join(dir, 'r.html'), '--db', db, b, a])).code).toBe(0);
+    expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain('<title>Probe report: B, A</title>');
   });
 });

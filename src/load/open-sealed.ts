@@ -41,7 +41,9 @@ export async function openSealed(paths: string[], options: OpenOptions, probesDe
         'leave out --db to count from the transcripts with --pricing FILE',
       );
     const { db, meta } = await openDatabaseFile(resolve(options.db), paths, options, probesDefault);
-    const probes = meta.inputs.probes.map((dir) => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) }));
+    // In the order named, as without --db (the file records them as load was given them); none named: the recorded.
+    const named = paths.length ? namedInputs(paths, undefined, false).probes : meta.inputs.probes;
+    const probes = named.map((dir) => ({ id: basename(dir), dir, registered: existsSync(join(dir, 'registration')) }));
     return { db, probes, warnings: meta.warnings, hasTranscripts: meta.inputs.transcripts.length > 0, inputs: meta.inputs };
   }
   const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
