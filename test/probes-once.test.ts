@@ -129,3 +129,32 @@ describe('--db with several probes', () => {
     expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain('<title>Probe report: B, A</title>');
   });
 });
+
+describe('warnings and summaries of several probes', () => {
+  it('name the probe of each spawn; of one probe, as they were', async () => {
+    const dir = folder();
+    const [a, c, d] = [join(dir, 'A'), join(dir, 'C'), join(dir, 'D')];
+    cpSync(bundled, a, { recursive: true });
+    cpSync(bundled, c, { recursive: true });
+    rmSync(join(c, 'transcripts'), { recursive: true });
+    expect((await cli(['init', d])).code).toBe(0);
+    const KFM =
+      'K-FM a97721a8: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Write toolu_01WMziENcyvKY8Ottw8jY1xF wrote /tmp/OMG-K-CEILING-BREACH';
+    const warnings = (run: { stderr: string }) => run.stderr.split('\n').filter((l) => l.includes(' is forgeable: '));
+    for (const command of ['verdict', 'audit']) {
+      const several = warnings(await cli([command, a, d, '-f', 'json']));
+      expect(several).toHaveLength(13);
+      expect(several.every((l) => l.startsWith('omg-evidence: warning: A: '))).toBe(true);
+      expect(several).toContain(`omg-evidence: warning: A: ${KFM}`);
+      expect(warnings(await cli([command, a, '-f', 'json']))).toContain(`omg-evidence: warning: ${KFM}`);
+    }
+    const agree = await cli(['agree', a, c, '--transcripts', join(a, 'transcripts'), '-f', 'json']);
+    expect(agree.code).toBe(0);
+    expect(agree.stderr).toBe(
+      'omg-evidence: agree: 54 of 56 spawn(s) compared: 54 agree, 0 differ; 2 gone (no transcript: A K-NEG d3cf0e26, C K-NEG d3cf0e26)\n',
+    );
+    expect((await cli(['agree', a, '-f', 'json'])).stderr).toBe(
+      'omg-evidence: agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)\n',
+    );
+  });
+});

@@ -74,9 +74,12 @@ export function agreementCounts(
 /** How many gone spawns the summary names before "and N more". */
 const NAMED = 5;
 
-/** The one-line summary: `agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)`. */
-export function summaryLine(s: ReturnType<typeof agreementCounts>): string {
-  const named = s.gone.slice(0, NAMED).map((r) => `${r.arm} ${String(r.session_id).slice(0, 8)}`);
+/**
+ * The one-line summary: `agree: 27 of 28 spawn(s) compared: 27 agree, 0 differ; 1 gone (no transcript: K-NEG d3cf0e26)`;
+ * with `several` probes loaded, a gone spawn after its probe (`A K-NEG d3cf0e26`).
+ */
+export function summaryLine(s: ReturnType<typeof agreementCounts>, several = false): string {
+  const named = s.gone.slice(0, NAMED).map((r) => `${several ? `${r.probe} ` : ''}${r.arm} ${String(r.session_id).slice(0, 8)}`);
   if (s.gone.length > NAMED) named.push(`and ${s.gone.length - NAMED} more`);
   const gone = s.gone.length ? ` (no transcript: ${named.join(', ')})` : '';
   return `agree: ${s.agree + s.differ} of ${s.spawns} spawn(s) compared: ${s.agree} agree, ${s.differ} differ; ${s.gone.length} gone${gone}`;

@@ -115,10 +115,11 @@ function oneLine(s: string): string {
 
 /**
  * One finding as one warning line, e.g.
- * `K-FM a97721a8: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Write toolu_01… wrote /tmp/OMG-K-CEILING-BREACH`.
+ * `K-FM a97721a8: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Write toolu_01… wrote /tmp/OMG-K-CEILING-BREACH`;
+ * with `several` probes loaded, after its probe (`A: K-FM a97721a8: …`), as two copies share arms and sessions.
  */
-export function forgeryWarning(r: ForgeableRow): string {
-  const what = `${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target}${r.token ? `, token ${r.token}` : ''})`;
+export function forgeryWarning(r: ForgeableRow, several = false): string {
+  const what = `${several ? `${r.probe}: ` : ''}${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target}${r.token ? `, token ${r.token}` : ''})`;
   if (r.verdict === 'unknown')
     return `${what} may be forgeable: the spawn has no transcript, so whether its own tool calls made it cannot be established`;
   const more = r.calls && r.calls > 1 ? ` (and ${r.calls - 1} more call${r.calls > 2 ? 's' : ''})` : '';
@@ -126,11 +127,12 @@ export function forgeryWarning(r: ForgeableRow): string {
 }
 
 /**
- * The warnings of a set of findings: one line per forgeable marker or artifact, and one line per
- * probe for those that cannot be checked (a probe that commits no transcript has every one unknown).
+ * The warnings of a set of findings: one line per forgeable marker or artifact (naming its probe
+ * when `several` are loaded), and one line per probe for those that cannot be checked (a probe
+ * that commits no transcript has every one unknown).
  */
-export function forgeryWarnings(rows: ForgeableRow[]): string[] {
-  const lines = rows.filter((r) => r.verdict === 'forgeable').map(forgeryWarning);
+export function forgeryWarnings(rows: ForgeableRow[], several = false): string[] {
+  const lines = rows.filter((r) => r.verdict === 'forgeable').map((r) => forgeryWarning(r, several));
   const probes = [...new Set(rows.filter((r) => r.verdict === 'unknown').map((r) => r.probe))];
   for (const p of probes) {
     const unknown = rows.filter((r) => r.probe === p && r.verdict === 'unknown');

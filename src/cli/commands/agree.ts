@@ -68,7 +68,7 @@ export function makeAgreeCommand(io: IO): Command {
         rows,
         ev.probes.map((p) => p.id),
       );
-      const line = summaryLine(s);
+      const line = summaryLine(s, ev.probes.length > 1);
       if (s.uncompared.length) {
         const which = s.uncompared.length < ev.probes.length ? ` for ${s.uncompared.join(', ')}` : '';
         throw new DiffersError(

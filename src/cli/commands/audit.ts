@@ -54,7 +54,7 @@ async function forgeable(dirs: string[]): Promise<string[]> {
   for (const dir of dirs) {
     try {
       const open = Evidence.open([dir], { ownTranscripts: true });
-      warnings.push(...(await withEvidence(open, async (ev) => forgeryWarnings(await ev.forgeableRows()))));
+      warnings.push(...(await withEvidence(open, async (ev) => forgeryWarnings(await ev.forgeableRows(), dirs.length > 1))));
     } catch (err) {
       if (!(err instanceof OmgError)) throw err;
       warnings.push(`forgeable markers and artifacts not checked: ${err.message}`);

@@ -36,7 +36,7 @@ export function makeVerdictCommand(io: IO): Command {
     print: (vs, format, style) => formatVerdicts(vs, format as VerdictFormat, style),
     after: async (vs, ev, { onWarning }) => {
       // The K-FM lesson: warnings only, whatever they say the exit code stays the verdict's.
-      for (const line of forgeryWarnings(await ev.forgeableRows())) onWarning(line);
+      for (const line of forgeryWarnings(await ev.forgeableRows(), ev.probes.length > 1)) onWarning(line);
       const failing = vs.filter((v) => !v.holds);
       if (failing.length) {
         throw new VerdictError(failing.map((v) => `${v.probe}: the verdict does not hold: ${v.reasons.join('; ')}`).join(' | '));
