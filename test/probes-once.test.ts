@@ -158,3 +158,21 @@ describe('warnings and summaries of several probes', () => {
     );
   });
 });
+
+describe('--db built with --transcripts, read for the probes own transcripts/', () => {
+  it('says it was built with --transcripts, not that a transcripts/ was added since', async () => {
+    const dir = folder();
+    const [a, c, db] = [join(dir, 'A'), join(dir, 'C'), join(dir, 't.db')];
+    cpSync(bundled, a, { recursive: true });
+    cpSync(bundled, c, { recursive: true });
+    expect((await cli(['load', '--db', db, '--transcripts', join(a, 'transcripts'), a, c])).code).toBe(0);
+    expect(await cli(['census', '--db', db, a, c])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `omg-evidence: ${db}: cannot be used: it was built with --transcripts ${a}/transcripts, not from each probe's own transcripts/ (${c}/transcripts too) ` +
+        '(rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts)\n',
+    });
+    expect((await cli(['census', '--db', db, '--transcripts', join(a, 'transcripts'), a, c, '-f', 'json'])).code).toBe(0);
+  });
+});

@@ -19,7 +19,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { Evidence, transcriptTablesNamed } from '../src/evidence.js';
 import { VIEWS } from '../src/db/views.js';
-import { layout } from '../src/load/database-file.js';
+import { layout } from '../src/load/meta.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { totalmem } from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';

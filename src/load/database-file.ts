@@ -1,36 +1,24 @@
 /**
  * Persisted databases: what a database file was built from, and whether that still holds. The
  * inputs are the probe directories and the transcript folders; the database records them and its
- * input files' fingerprint (fingerprint.ts). A database whose recorded inputs differ from the ones
+ * input files' fingerprint (fingerprint.ts) in its omg_meta (meta.ts). A database whose recorded inputs differ from the ones
  * named, whose files changed since, or whose tables or record of its files are laid out otherwise
  * than this build's (one built by an older omg-evidence), is refused.
  */
-import { closeSync, existsSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { checkPath } from '../base/path-given.js';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
 import { refuseInsideEvidence } from '../base/replace-file.js';
-import { sha256 } from '../base/hash.js';
-import { displayPath, namedFile, packageVersion, sqlDir } from '../base/paths.js';
-import { type Fingerprint, filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
+import { displayPath, namedFile, packageVersion } from '../base/paths.js';
+import { filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
+import { layout, type Meta, readMeta, writeMeta } from './meta.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { readSql } from '../db/queries.js';
 import { VIEWS } from '../db/views.js';
-
-export interface Meta {
-  version: string;
-  /** layout() when it was built. */
-  layout: string;
-  inputs: Inputs;
-  /** A string (one hash of paths, sizes and mtimes) in a database an older omg-evidence built. */
-  fingerprint: Fingerprint | string;
-  files: number;
-  /** What loading the inputs warned of; a command reading the database says it again. */
-  warnings: string[];
-}
 
 /** What load builds into a database: its documented tables, the two the loader keeps beside them, and its record. */
 const BUILT = new Set(['main.omg_meta', 'main.source_files', 'main.registration_records', ...VIEWS.map((v) => `main.${v.name}`)]);
@@ -41,17 +29,6 @@ const BUILT = new Set(['main.omg_meta', 'main.source_files', 'main.registration_
  */
 async function notBuilt(db: Database): Promise<string[]> {
   return (await db.query(readSql('database-tables'))).rows.map((r) => String(r.name)).filter((t) => !BUILT.has(t));
-}
-
-/**
- * The documented tables and their columns, and the SQL that builds them (sql/), hashed: what queries over a
- * database rely on. A change in how rows are made (messages.sql's keys) makes an older database stale too.
- */
-export function layout(sql = sqlDir): string {
-  const hash = sha256().update(JSON.stringify(VIEWS.map((v) => [v.name, Object.keys(v.columns)])));
-  const files = (readdirSync(sql, { recursive: true }) as string[]).filter((f) => f.endsWith('.sql')).sort();
-  for (const f of files) hash.update(`\0${f}\0`).update(readFileSync(join(sql, f)));
-  return hash.digest('hex').slice(0, 16);
 }
 
 /** Whether regular file `path` starts as a DuckDB database does: "DUCK" at bytes 8 to 11. */
@@ -78,48 +55,6 @@ async function openReadOnly(file: string, real: string, memoryLimit?: string): P
       cause: err,
     });
   }
-}
-
-/** Record in `db` what it was built from: `fp` is the inputs' fingerprint, taken as they were loaded. */
-export async function writeMeta(db: Database, inputs: Inputs, warnings: string[], fp: Fingerprint): Promise<Meta> {
-  const meta: Meta = { version: packageVersion, layout: layout(), inputs, fingerprint: fp, files: fp.stamps.length, warnings };
-  await db.exec(`create or replace table omg_meta (key VARCHAR, value VARCHAR)`);
-  for (const [key, value] of Object.entries(meta)) {
-    await db.exec(`insert into omg_meta values ($key, $value)`, { key, value: JSON.stringify(value) });
-  }
-  return meta;
-}
-
-export async function readMeta(db: Database, file: string): Promise<Meta> {
-  const refused = (why: string) =>
-    new InputError(`${displayPath(file)}: not a database omg-evidence built (${why})`, 'build one with omg-evidence load … --db FILE');
-  let rows: Record<string, unknown>[];
-  try {
-    rows = (await db.query(`select key, value from omg_meta`)).rows;
-  } catch {
-    throw refused('no omg_meta table that it reads');
-  }
-  // A database written before warnings were kept has none to say.
-  const meta: Record<string, unknown> = { warnings: [] };
-  for (const r of rows) {
-    try {
-      meta[String(r.key)] = JSON.parse(String(r.value));
-    } catch {
-      throw refused(`its omg_meta "${r.key}" is not JSON`);
-    }
-  }
-  // A record edited by hand is refused as a whole, never read as far as it goes.
-  const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-  const inputs = meta.inputs as Inputs | null | undefined;
-  const bad = [
-    typeof meta.version !== 'string' && 'version',
-    typeof meta.layout !== 'string' && 'layout',
-    !(typeof inputs === 'object' && inputs !== null && strings(inputs.probes) && strings(inputs.transcripts)) && 'inputs',
-    !(typeof meta.fingerprint === 'string' || isFingerprint(meta.fingerprint)) && 'fingerprint',
-    !strings(meta.warnings) && 'warnings',
-  ].find(Boolean);
-  if (bad) throw refused(`its omg_meta "${bad}" is not as load writes it`);
-  return meta as unknown as Meta;
 }
 
 const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
@@ -151,6 +86,9 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false, own
   const mine = meta.inputs.probes.map((p) => join(p, 'transcripts'));
   if (own && meta.inputs.transcripts.every((t) => mine.includes(t))) {
     const added = mine.find((t) => !meta.inputs.transcripts.includes(t) && existsSync(t));
+    const named = meta.inputs.transcripts.map(displayPath).join(', ');
+    if (added && meta.transcriptsNamed)
+      return `it was built with --transcripts ${named}, not from each probe's own transcripts/ (${displayPath(added)} too)`;
     if (added) return `${displayPath(added)} was added since it was built`;
   }
   return filesChanged(meta.fingerprint, meta.inputs, exact);
@@ -161,7 +99,11 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false, own
  * (Database.copyTo) and renamed into place. Returns false, writing nothing, when `file` is already
  * current (unless `options.force`).
  */
-export async function buildDatabaseFile(inputs: Inputs, path: string, options: LoadInputsOptions & { force?: boolean }): Promise<boolean> {
+export async function buildDatabaseFile(
+  inputs: Inputs,
+  path: string,
+  options: LoadInputsOptions & Pick<OpenOptions, 'transcripts'> & { force?: boolean },
+): Promise<boolean> {
   const file = resolve(checkPath('the database file', path));
   const folder = dirname(file);
   if (!existsSync(folder))
@@ -236,7 +178,7 @@ export async function buildDatabaseFile(inputs: Inputs, path: string, options: L
         listed,
         built.rows.map((r) => String(r.abs)),
       );
-      await writeMeta(loaded.db, inputs, loaded.warnings, fp);
+      await writeMeta(loaded.db, inputs, loaded.warnings, fp, typeof options.transcripts === 'string');
       await loaded.db.copyTo(tmp);
     } finally {
       loaded.db.close();
