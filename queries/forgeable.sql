@@ -3,8 +3,8 @@
 --
 -- What is checked: every artifact the harness found present, and every marker it found. What
 -- could have produced one, in the spawn's transcript (sub-agent calls included; failed calls too,
--- since a transcript shows the attempt, not the file; but not a call the envelope's
--- permission_denials names, which never ran):
+-- since a transcript shows the attempt, not the file; but not a call the spawn's own envelope's
+-- permission_denials names, which never ran: another probe's spawn of the same session is not it):
 --   a Write, Edit, MultiEdit or NotebookEdit whose path is the artifact's path, lies under it (a
 --   Write makes the folders it writes into), or ends in the marker's file;
 --   a Bash command naming the artifact's path (or a path under it), a path ending in the
@@ -56,16 +56,18 @@ items as (
     from markers
 ),
 
+-- Each spawn's calls, per probe: a denial is its own spawn's envelope's, not another probe's of the same session.
 calls as (
     select
-        session_id, ordinal, tool_use_id, name, path, command,
-        lower(rtrim(regexp_replace(replace(path, '\', '/'), '/+', '/', 'g'), '/')) as norm_path,
-        lower(regexp_replace(command, '/+', '/', 'g')) as norm_command
+        s.probe, t.session_id, t.ordinal, t.tool_use_id, t.name, t.path, t.command,
+        lower(rtrim(regexp_replace(replace(t.path, '\', '/'), '/+', '/', 'g'), '/')) as norm_path,
+        lower(regexp_replace(t.command, '/+', '/', 'g')) as norm_command
     from transcript_tool_uses as t
-    where (path is not null or command is not null)
+    join spawns as s using (session_id)
+    where (t.path is not null or t.command is not null)
       and not exists (
           select 1 from permission_denials as d
-          where d.session_id = t.session_id and d.tool_use_id = t.tool_use_id
+          where d.probe = s.probe and d.session_id = t.session_id and d.tool_use_id = t.tool_use_id
       )
 ),
 
@@ -73,7 +75,8 @@ matches as (
     select i.probe, i.session_id, i.kind, i.ordinal as item, c.ordinal, c.tool_use_id, c.name, coalesce(c.path, c.command) as input
     from items as i
     join calls as c
-        on c.session_id = i.session_id
+        on c.probe = i.probe
+        and c.session_id = i.session_id
         and case
             -- A written path: the artifact itself or a path under it; for a marker, its file.
             when c.norm_path is not null and i.kind = 'artifact' then
@@ -112,7 +115,7 @@ final as (
     where f.item is not null
        or not exists (select 1 from transcript_sessions as t where t.session_id = i.session_id)
        -- No path (an artifact's, or a marker's file) to compare: any write or command could have made it.
-       or (i.suffix is null and exists (select 1 from calls as c where c.session_id = i.session_id))
+       or (i.suffix is null and exists (select 1 from calls as c where c.probe = i.probe and c.session_id = i.session_id))
 )
 
 select * from final

@@ -86,6 +86,13 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
+  it("another probe's denial of the same session's calls does not excuse them: a denial is its own spawn's (it had emptied F-WRITE's)", async () => {
+    const rows = await findings([probeFixture('forge-write'), probeFixture('forge-denied-elsewhere')]);
+    expect(rows.map((r) => [r.probe, ...brief(r)])).toEqual([
+      ['forge-write', 'F-WRITE', '000000f1', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_f1b', '/private/tmp/ws/out/BREACH', 2],
+    ]);
+  });
+
   it('loaded without transcripts, every registered item is unknown', async () => {
     const rows = await withEvidence(Evidence.open([probeFixture('forge-write')]), (ev) => ev.forgeableRows());
     expect(rows.map(brief)).toEqual([['F-WRITE', '000000f1', 'artifact', 'BREACH', 'unknown', null, null, null, null]]);
