@@ -540,6 +540,35 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     }
   });
 
+  it("a check over the transcript views sees its spawns' sessions alone: beside another probe, through --db and in a region, the same answer (it had seen every probe's)", async () => {
+    type Verdict = { probe: string; conjuncts: unknown[] };
+    const theirs = (out: string, probe: string) => (JSON.parse(out) as Verdict[]).find((v) => v.probe === probe)!.conjuncts;
+    const seen = '2 line(s), 1 response(s), 1 call(s) (0 in a sidechain), 0 result(s)';
+    // Alone, check-reads-transcript-files does not see transcripts/'s other session: no spawn of it.
+    for (const [name, result] of [
+      ['check-reads-transcripts', seen],
+      ['check-reads-transcript-files', '1 file(s) of 2 line(s), 1 session(s)'],
+    ] as const) {
+      const dir = probeFixture(name);
+      const alone = await cli(['verdict', dir, '--format', 'json']);
+      expect(alone.code).toBe(0);
+      const { conjuncts } = JSON.parse(alone.stdout) as Verdict;
+      expect(conjuncts).toEqual([expect.objectContaining({ result, holds: true })]);
+      const beside = await cli(['verdict', dir, bundled, '--format', 'json']);
+      expect(beside.code).toBe(0);
+      expect(theirs(beside.stdout, name)).toEqual(conjuncts);
+    }
+    const dir = probeFixture('check-reads-transcripts');
+    const db = join(temp(), 'both.duckdb');
+    expect((await cli(['load', dir, bundled, '--db', db])).code).toBe(0);
+    const viaDb = await cli(['verdict', dir, bundled, '--db', db, '--format', 'json']);
+    expect([viaDb.code, (theirs(viaDb.stdout, 'check-reads-transcripts')[0] as { result: string }).result]).toEqual([0, seen]);
+    const doc = join(temp(), 'doc.md');
+    writeFileSync(doc, `<!-- omg-evidence:begin verdict probe=${join(repo, dir)} probe=${bundled} -->\n<!-- omg-evidence:end -->\n`);
+    expect((await cli(['render', doc])).code).toBe(0);
+    expect(readFileSync(doc, 'utf8')).toContain(`| 1 | the transcripts hold lines, responses, calls and priced models | ${seen} | yes |`);
+  });
+
   it('what a load that evaluates the registration builds for it: the tables its files read, as DuckDB parses them', async () => {
     const db = await Database.open();
     try {
@@ -549,6 +578,13 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
         'transcript_tool_results',
         'transcript_messages',
         'model_prices',
+      ]);
+      // transcript_files is narrowed by the files holding its spawns' lines: those are built too.
+      expect(await registeredTablesRead(db, [probeFixture('check-reads-transcript-files')])).toEqual([
+        'transcript_files',
+        'transcript_lines',
+        'transcript_sessions',
+        'transcript_messages',
       ]);
       // Named in a comment, or in notes beside the checks that are no SELECT: nothing read.
       const dir = copyProbe(probeFixture('check-reads-transcripts'), 'named-not-read');

@@ -1,7 +1,7 @@
 /**
  * What a registered trigger or check may be (analysis/registration.ts runs them): one SELECT, as
  * DuckDB parses it, that reads only the documented views and its own CTEs, calls no function whose
- * value is not the evidence's, and sees its own probe's rows.
+ * value is not the evidence's, and sees its own probe's rows and its spawns' transcripts.
  */
 import { InputError } from '../base/errors.js';
 import { type Database, sqlIdentifier, sqlString } from '../db/database.js';
@@ -134,20 +134,31 @@ const PROBE_VIEWS = new Set(VIEWS.filter((v) => 'probe' in v.columns).map((v) =>
  */
 const WHERE_IT_SITS: Record<string, string[]> = { transcript_files: ['abs', 'dir'] };
 
+/** The views of the transcripts: what scopeToProbe narrows to the sessions of a probe's spawns. */
+const TRANSCRIPT_VIEWS = new Set(VIEWS.filter((v) => v.source === 'transcripts').map((v) => v.name));
+
 /**
- * In a sandbox, the views `read` as a registered file sees them (temporary, ended with the sandbox):
- * the probe views with `probe`'s rows alone (when `probe` is given), so that a check gives its
- * probe the same answer whichever other probes are loaded, and no view with WHERE_IT_SITS's columns.
+ * In a sandbox, the views `read` as a registered file of `probe` sees them (temporary, ended with the
+ * sandbox): the probe views with its rows alone (when `several` probes are loaded), the transcript
+ * views with its spawns' sessions alone (transcript_files: the files holding a line of one), so that
+ * a check gives its probe the same answer whichever other probes are loaded, and no view with
+ * WHERE_IT_SITS's columns.
  */
-export async function scopeToProbe(box: Database, probe: string | null, read: string[]): Promise<void> {
-  const views = read.filter((t) => (probe !== null && PROBE_VIEWS.has(t)) || t in WHERE_IT_SITS);
+export async function scopeToProbe(box: Database, probe: string, several: boolean, read: string[]): Promise<void> {
+  const views = read.filter((t) => (several && PROBE_VIEWS.has(t)) || TRANSCRIPT_VIEWS.has(t) || t in WHERE_IT_SITS);
   if (views.length === 0) return;
   // The database's own name: `main` alone would name the temporary catalog's schema first.
   const catalog = sqlIdentifier(String((await box.query('select current_database() as name')).rows[0]!.name));
+  const main = (v: string) => `${catalog}.main.${sqlIdentifier(v)}`;
+  const sessions = `(select session_id from ${main('spawns')} where probe = ${sqlString(probe)})`;
   for (const v of views) {
     const hidden = WHERE_IT_SITS[v];
     const columns = hidden ? `* exclude (${hidden.map(sqlIdentifier).join(', ')})` : '*';
-    const rows = probe !== null && PROBE_VIEWS.has(v) ? ` where probe = ${sqlString(probe)}` : '';
-    await box.exec(`create temp view ${sqlIdentifier(v)} as select ${columns} from ${catalog}.main.${sqlIdentifier(v)}${rows}`);
+    let rows = '';
+    if (several && PROBE_VIEWS.has(v)) rows = ` where probe = ${sqlString(probe)}`;
+    else if (v === 'transcript_files')
+      rows = ` where file in (select file from ${main('transcript_lines')} where session_id in ${sessions})`;
+    else if (TRANSCRIPT_VIEWS.has(v)) rows = ` where session_id in ${sessions}`;
+    await box.exec(`create temp view ${sqlIdentifier(v)} as select ${columns} from ${main(v)}${rows}`);
   }
 }

@@ -77,6 +77,8 @@ export async function registeredTablesRead(db: Database, probes: string[]): Prom
       for (const t of tables) read.add(t);
     }
   }
+  // A check sees the files holding its spawns' lines (analysis/registered-sql.ts scopeToProbe).
+  if (read.has('transcript_files')) read.add('transcript_lines');
   return withMessages(TRANSCRIPT_TABLES.filter((t) => read.has(t)));
 }
 
