@@ -621,6 +621,22 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it("each probe's registered files have the --check-timeout seconds of their own: ten probes each within 1 s hold together (the first had been stopped once all ten had run 1 s)", async () => {
+    const probes = Array.from({ length: 10 }, (_, i) => copyProbe(probeFixture('check-slow'), `slow-${i + 1}`));
+    const run = await cli(['verdict', ...probes, '--check-timeout', '1', '--format', 'json']);
+    expect([
+      run.code,
+      run.stderr
+        .split('\n')
+        .filter((l) => !l.includes('forgeable'))
+        .join('\n'),
+    ]).toEqual([0, '']);
+    const verdicts = JSON.parse(run.stdout) as { probe: string; holds: boolean; conjuncts: unknown[] }[];
+    expect(verdicts.map((v) => [v.probe, v.holds, v.conjuncts])).toEqual(
+      probes.map((_, i) => [`slow-${i + 1}`, true, [{ n: 1, required: 'a count that takes a moment', result: 'counted', holds: true }]]),
+    );
+  });
+
   it('--check-timeout SECONDS gives the CLI the same bound: verdict, arms, report and render', async () => {
     const dir = probeFixture('attack-endless-check');
     const stopped = `omg-evidence: ${checkOf('attack-endless-check', '1-endless.sql')}: the registered triggers and checks ran for more than 1 s in all, and this check was stopped (${HINT_ENDLESS})\n`;

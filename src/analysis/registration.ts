@@ -76,8 +76,8 @@ async function runFile(
     }
   }
   const sql = read.text;
-  // A registered file is evidence like any other, and may never end: every file of the evaluation is
-  // stopped once its budget is spent.
+  // A registered file is evidence like any other, and may never end: every file of its probe is
+  // stopped once the probe's budget is spent.
   const stop = new AbortController();
   const abort = () => stop.abort();
   if (signal?.aborted) abort();
@@ -132,7 +132,7 @@ async function runFile(
   return res.rows[0]!;
 }
 
-/** Seconds the registered triggers and checks of an evaluation may take in all, unless told otherwise. */
+/** Seconds the registered triggers and checks of a probe may take in all, unless told otherwise. */
 export const CHECK_SECONDS = 60;
 
 /** How many registered files run at once, each in a sandbox of its own. */
@@ -140,9 +140,10 @@ const AT_ONCE = 4;
 
 /**
  * Evaluate every trigger and conjunct check of `probes` into trigger_results and conjunct_results,
- * all of them within `seconds` (0: no limit): a probe may register many.
- * The files run a few at a time (each is a small query, so most of its time is round trips), and the
- * error reported is the first in registration order, as when they ran one after the other.
+ * each probe's within `seconds` (0: no limit): a probe may register many.
+ * A probe's files run a few at a time (each is a small query, so most of its time is round trips),
+ * one probe after another, so that its time is its own, as when it is loaded alone; the error
+ * reported is the first in registration order, as when they ran one after the other.
  */
 export async function evaluateRegistration(
   db: Database,
@@ -152,22 +153,27 @@ export async function evaluateRegistration(
 ): Promise<void> {
   await db.exec(`create or replace temp table trigger_results (probe VARCHAR, arm VARCHAR, fired BOOLEAN, observed VARCHAR)`);
   await db.exec(`create or replace temp table conjunct_results (probe VARCHAR, n BIGINT, required VARCHAR, result VARCHAR, holds BOOLEAN)`);
-  const jobs: { probe: Readonly<Probe>; row: Record<string, unknown>; spec: Spec; path: string }[] = [];
+  type Job = { probe: Readonly<Probe>; row: Record<string, unknown>; spec: Spec; path: string };
+  const jobs: Job[] = [];
+  const answers: Record<string, unknown>[] = [];
   for (const probe of probes) {
+    const mine: Job[] = [];
     const arms = await db.query(
       `select arm, trigger, file, rec from registered_arms where probe = $probe and trigger is not null order by ordinal`,
       { probe: probe.id },
     );
-    for (const row of arms.rows) jobs.push({ probe, row, spec: TRIGGER, path: String(row.trigger) });
+    for (const row of arms.rows) mine.push({ probe, row, spec: TRIGGER, path: String(row.trigger) });
     const checks = await db.query(`select n, required, "check", file, rec from conjuncts where probe = $probe order by n`, {
       probe: probe.id,
     });
-    for (const row of checks.rows) jobs.push({ probe, row, spec: CHECK, path: String(row.check) });
+    for (const row of checks.rows) mine.push({ probe, row, spec: CHECK, path: String(row.check) });
+    // The probe's own budget, from when its first file starts: another probe's files take none of it.
+    const budget = { seconds, ends: seconds > 0 ? performance.now() + seconds * 1000 : Number.POSITIVE_INFINITY };
+    const file = (j: Job, signal: AbortSignal) =>
+      runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, budget, probes.length > 1, signal);
+    answers.push(...(await inOrder(mine, AT_ONCE, file)));
+    jobs.push(...mine);
   }
-  const budget = { seconds, ends: seconds > 0 ? performance.now() + seconds * 1000 : Number.POSITIVE_INFINITY };
-  const answers = await inOrder(jobs, AT_ONCE, (j, signal) =>
-    runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, budget, probes.length > 1, signal),
-  );
   for (const [i, { probe, row, spec }] of jobs.entries()) {
     const r = answers[i]!;
     if (spec === TRIGGER) {
