@@ -621,8 +621,10 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
-  it("each probe's registered files have the --check-timeout seconds of their own: ten probes each within 1 s hold together (the first had been stopped once all ten had run 1 s)", async () => {
-    const probes = Array.from({ length: 10 }, (_, i) => copyProbe(probeFixture('check-slow'), `slow-${i + 1}`));
+  // Each check takes 0.1-0.2 s: 1 s leaves room for a loaded machine, and 30 of them, even run four at
+  // a time on two cores, take more.
+  it("each probe's registered files have the --check-timeout seconds of their own: thirty probes each within 1 s hold together (the first had been stopped once all had run 1 s)", async () => {
+    const probes = Array.from({ length: 30 }, (_, i) => copyProbe(probeFixture('check-slow'), `slow-${i + 1}`));
     const run = await cli(['verdict', ...probes, '--check-timeout', '1', '--format', 'json']);
     expect([
       run.code,
