@@ -89,7 +89,11 @@ describe('a transcript file that holds no session', () => {
       records: '1 tool call(s)',
       transcripts: 'no session',
     });
-    expect(run.stderr).toBe('omg-evidence: agree: 2 of 2 spawn(s) compared: 1 agree, 1 differ; 0 gone\n');
+    // The other session's lines are no spawn's: said, as a tool_use file that matches no row is.
+    expect(run.stderr).toBe(
+      `omg-evidence: warning: test/fixtures/probes/agree-other-session/transcripts/cccccccc-0000-4000-8000-000000000003.jsonl: session 99999999-0000-4000-8000-000000000009 is none of probe agree-other-session's spawns (no results.jsonl row names it); ignored\n` +
+        'omg-evidence: agree: 2 of 2 spawn(s) compared: 1 agree, 1 differ; 0 gone\n',
+    );
   });
 });
 

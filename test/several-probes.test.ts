@@ -80,3 +80,22 @@ describe('a spawn with no envelope, a non-zero exit and no tool call', () => {
     expect(JSON.parse(verdict.stdout).budget).toMatchObject({ within: null, unpriced: 1 });
   });
 });
+
+describe("a session in a probe's transcripts/ that no spawn names", () => {
+  it('is a warning naming its file, the first five and how many more', async () => {
+    const probe = join(folder(), 'p');
+    cpSync(bundled, probe, { recursive: true });
+    const file = readFileSync(join(bundled, 'transcripts', `${K_POS}.jsonl`), 'utf8');
+    const orphan = (i: number) => `00000000-0000-4000-8000-00000000000${i}`;
+    for (let i = 1; i <= 7; i++) writeFileSync(join(probe, 'transcripts', `${orphan(i)}.jsonl`), file.replaceAll(K_POS, orphan(i)));
+    const run = await cli(['census', probe, '--format', 'json']);
+    expect(run.code).toBe(0);
+    const said = (i: number) =>
+      `omg-evidence: warning: ${probe}/transcripts/${orphan(i)}.jsonl: session ${orphan(i)} is none of probe p's spawns (no results.jsonl row names it); ignored\n`;
+    expect(run.stderr).toBe(
+      `${[1, 2, 3, 4, 5].map(said).join('')}omg-evidence: warning: …and 2 more session(s) in a probe's transcripts/ that no results.jsonl row names\n`,
+    );
+    // With no transcripts of its own read (census --format text reads none), nothing is said.
+    expect((await cli(['census', probe, '--format', 'text'])).stderr).toBe('');
+  });
+});

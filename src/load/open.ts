@@ -131,8 +131,8 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
       },
       async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
     );
-    if (inputs.probes.length > 1 && files.length) await checkTranscriptOwners(db, loaded.probes);
-    const warnings = [...loaded.warnings, ...unpriced];
+    const orphans = loaded.probes.length && files.length ? await checkTranscriptOwners(db, loaded.probes) : [];
+    const warnings = [...loaded.warnings, ...orphans, ...unpriced];
     for (const w of warnings) options.onWarning?.(w);
     // With { tables } alone, only the caller's own SQL knows what it reads (Opened.sqlOnly).
     return {

@@ -1,6 +1,7 @@
 /**
- * Several probes loaded together: the transcript tables are keyed by session, so a probe's own
- * transcripts/ must hold its own spawns' sessions, and a session only one folder's lines.
+ * A probe's own transcripts/ against its spawns. Several probes loaded together: the transcript
+ * tables are keyed by session, so a probe's transcripts/ must hold no other probe's spawn, and a
+ * session only one folder's lines. Any probe: a session there that none of its spawns names is said.
  */
 import { join } from 'node:path';
 import { type Database, textList } from '../db/database.js';
@@ -11,14 +12,31 @@ import type { Probe } from './inputs.js';
 
 const HINT = 'load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR';
 
-/** Throws InputError for the first session sql/probe/transcript-owners.sql finds; drops transcript_owners. */
-export async function checkTranscriptOwners(db: Database, probes: Probe[]): Promise<void> {
+const at = (dir: unknown, file: unknown) => displayPath(join(String(dir), String(file)));
+
+/**
+ * Throws InputError for the first session sql/probe/transcript-owners.sql finds; else returns a
+ * warning for each of the first sessions no spawn names (transcript-orphans.sql). Drops transcript_owners.
+ */
+export async function checkTranscriptOwners(db: Database, probes: Probe[]): Promise<string[]> {
   const params = { probes: textList(probes.map((p) => p.id)), roots: textList(probes.map((p) => p.dir)) };
-  const rows = await db.query(readSql('probe/transcript-owners'), params, 'checking whose transcripts are whose');
+  const [owners, orphans] = [
+    await db.query(readSql('probe/transcript-owners'), params, 'checking whose transcripts are whose'),
+    await db.query(readSql('probe/transcript-orphans'), params, 'checking whose transcripts are whose'),
+  ];
   await db.exec('drop table transcript_owners');
-  const r = rows.rows[0];
-  if (!r) return;
-  const at = (dir: unknown, file: unknown) => displayPath(join(String(dir), String(file)));
+  const r = owners.rows[0];
+  if (!r) {
+    const shown = orphans.rows.slice(0, 5);
+    const more = Number(orphans.rows[0]?.orphans ?? 0) - shown.length;
+    return [
+      ...shown.map(
+        (o) =>
+          `${at(o.dir, o.file)}: session ${o.session_id} is none of probe ${o.probe}'s spawns (no results.jsonl row names it); ignored`,
+      ),
+      ...(more > 0 ? [`…and ${more} more session(s) in a probe's transcripts/ that no results.jsonl row names`] : []),
+    ];
+  }
   if (r.kind === 'two') {
     throw new InputError(
       `${at(r.dir, r.file)}: session ${r.session_id} has lines in ${at(r.other_dir, r.other_file)} too: loaded together, one folder's copy would stand in for the other's`,

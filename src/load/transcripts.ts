@@ -208,8 +208,8 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
         await db.exec(readSql('transcripts/responses-listed'), undefined, 'reading the transcripts');
       }
       await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
-      // Several probes: where each session is, for the probes' check that no folder stands in for another's.
-      if ((options.committed?.length ?? 0) > 1) await db.exec(readSql('transcripts/owners'), undefined, 'reading the transcripts');
+      // Where each session is, for the probes' check of their own transcripts/ (transcript-owners.ts).
+      if (options.committed?.length) await db.exec(readSql('transcripts/owners'), undefined, 'reading the transcripts');
       if (lines) {
         // The pass's rows, the largest table of a load, are freed before the other tables are built.
         await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
