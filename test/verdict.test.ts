@@ -231,6 +231,14 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
       /over 28 spawns \(26 with an envelope; 1 that ran with no total_cost_usd: not counted\)/,
     );
   });
+  it('with no spawn priced, what was spent is unknown, not "at least $0"', async () => {
+    const dir = copyProbe(bundled);
+    editRows(dir, (rows) => rows.map((r) => ({ ...r, envelope: null })));
+    const cost = await cli(['cost', dir]);
+    expect(cost.stdout).toMatch(
+      /Spent:\*\* unknown over 28 spawns \(0 with an envelope; 27 that ran with no total_cost_usd: not counted\): an unknown share of the \$12 bound, 70% of the 40 spawns\n/,
+    );
+  });
   it('a registered probe with no spawn yet is judged (exit 4, nothing ran), and its cost is $0 over 0 spawns', async () => {
     const dir = copyProbe(bundled);
     writeFileSync(join(dir, 'results.jsonl'), '');

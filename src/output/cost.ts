@@ -7,18 +7,22 @@ export type CostFormat = 'table' | 'markdown' | 'json';
 
 export function costParts(c: CostReport): Part[] {
   const b = c.budget;
-  // Spawns of unknown cost are left out of the total: what it says is what is known to be spent.
+  // Spawns of unknown cost are left out of the total: what it says is what is known to be spent, and
+  // with none known, that it is unknown ("at least $0" says nothing).
+  const unknown = c.unpriced > 0 && c.total_cost_usd === 0;
   const least = c.unpriced ? 'at least ' : '';
+  const spent = unknown ? 'unknown' : `${least}${usd(c.total_cost_usd)}`;
+  const share = unknown ? 'an unknown share' : `${least}${percent(b.share_usd)}`;
   return [
     { kind: 'heading', text: `Cost of ${c.probe}` },
     {
       kind: 'line',
       label: 'Spent',
       text:
-        `${least}${usd(c.total_cost_usd)} over ${c.spawns} spawns (${c.envelopes} with an envelope${c.unpriced ? `; ${c.unpriced} that ran with no total_cost_usd: not counted` : ''})` +
+        `${spent} over ${c.spawns} spawns (${c.envelopes} with an envelope${c.unpriced ? `; ${c.unpriced} that ran with no total_cost_usd: not counted` : ''})` +
         (b.usd === null
           ? '; no budget is registered'
-          : `: ${least}${percent(b.share_usd)} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
+          : `: ${share} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
     },
     {
       kind: 'table',
