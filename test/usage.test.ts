@@ -964,6 +964,25 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
+  it('a name that is a label but for space around it (Total followed by a space, a no-break space or a tab) is quoted: a table had shown it as the total', async () => {
+    const r = await cli(['usage', 'model', '--transcripts', fixture('spaced-labels'), '--timezone', 'UTC', '-f', 'table'], {
+      env: HOME,
+    });
+    // trimEnd: the cell's padding, not its value's space, which the quotes now hold.
+    expect(r.stdout.split('\n').map((l) => l.split('│')[1]?.trimEnd())).toEqual([
+      undefined,
+      ' model',
+      undefined,
+      ' " Total"',
+      ' "(none)\\t"',
+      ' "Total "',
+      ' "Total\u00a0"',
+      ' Total',
+      undefined,
+      undefined,
+    ]);
+  });
+
   it('a bound leaves the undated responses out and says how many, in every report (99% of the cost had gone in silence)', async () => {
     for (const [report, bound] of [
       ['daily', '--since'],

@@ -60,10 +60,11 @@ export function formatUsage(
     if (wide) return c;
     // A name that reads as one of the labels below (a project folder called Total, a model called
     // "(none)") is shown quoted, so that no row passes for the total or for what names nothing; so is one
-    // that starts with a quote, its quotes escaped, or a model `"Total"` would read as the quoted Total.
+    // that starts with a quote, its quotes escaped, or a model `"Total"` would read as the quoted Total;
+    // and one that is a label but for space around it (`Total `), which a table's cell does not show.
     for (const k of ['key', 'model']) {
       const v = c[k];
-      if (typeof v === 'string' && (LABELS.has(v) || v.startsWith('"'))) c[k] = JSON.stringify(v);
+      if (typeof v === 'string' && (LABELS.has(v.trim()) || v.startsWith('"'))) c[k] = JSON.stringify(v);
     }
     // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
     if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
