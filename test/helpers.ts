@@ -1,7 +1,9 @@
 /** Shared test helpers: run the CLI in-process or as the real bin, and find fixtures. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterEach } from 'vitest';
 import { main } from '../src/cli/main.js';
 import type { IO } from '../src/cli/io.js';
 
@@ -86,4 +88,17 @@ export function bin(args: string[], opts: { input?: string; cwd?: string } = {})
     timeout: 120_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A maker of temporary folders named `prefix…`, each removed after the test that made it. */
+export function tempFolders(prefix: string): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const t of made.splice(0)) rmSync(t, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    made.push(dir);
+    return dir;
+  };
 }

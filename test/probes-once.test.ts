@@ -3,23 +3,13 @@
  * refused as one id twice is, in every opener and in audit; export refuses an id its Parquet
  * reads back as NULL; --db keeps the order the probes are named in; and warnings name their probe.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
-import { afterEach, describe, expect, it } from 'vitest';
-import { bundled, cli, probeFixture } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bundled, cli, probeFixture, tempFolders } from './helpers.js';
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'omg-once-'));
-  temps.push(dir);
-  return dir;
-}
+const folder = tempFolders('omg-once-');
 
 describe('one probe folder under two names', () => {
   it('is refused by every opener, as one id twice is', async () => {

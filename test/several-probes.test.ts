@@ -3,22 +3,12 @@
  * transcripts/ must not stand in for another's. And a spawn whose transcript shows it ran cost an
  * unknown amount, whatever its envelope and exit code say.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { bundled, cli, probeFixture } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bundled, cli, probeFixture, tempFolders } from './helpers.js';
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'omg-several-'));
-  temps.push(dir);
-  return dir;
-}
+const folder = tempFolders('omg-several-');
 
 const K_POS = '0b79ed68-4754-42e1-a332-922c06423c22';
 const K_RES = '9c31834b-3b3d-43a8-a6e6-eb9d13032c30';
