@@ -87,7 +87,10 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
   });
 
   it("another probe's denial of the same session's calls does not excuse them: a denial is its own spawn's (it had emptied F-WRITE's)", async () => {
-    const rows = await findings([probeFixture('forge-write'), probeFixture('forge-denied-elsewhere')]);
+    // One folder named for both: each probe's own transcripts/ would refuse a session that is two probes' spawn.
+    const probes = [probeFixture('forge-write'), probeFixture('forge-denied-elsewhere')];
+    const transcripts = join(probes[0]!, 'transcripts');
+    const rows = await withEvidence(Evidence.open(probes, { transcripts }), (ev) => ev.forgeableRows());
     expect(rows.map((r) => [r.probe, ...brief(r)])).toEqual([
       ['forge-write', 'F-WRITE', '000000f1', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_f1b', '/private/tmp/ws/out/BREACH', 2],
     ]);

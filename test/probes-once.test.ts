@@ -109,7 +109,8 @@ describe('--db with several probes', () => {
     const [a, b, db] = [join(dir, 'A'), join(dir, 'B'), join(dir, 'ab.db')];
     cpSync(bundled, a, { recursive: true });
     cpSync(bundled, b, { recursive: true });
-    rmSync(join(b, 'transcripts'), { recursive: true });
+    // Copies share their sessions: with either's transcripts/, the load refuses them (several-probes.test.ts).
+    for (const p of [a, b]) rmSync(join(p, 'transcripts'), { recursive: true });
     expect((await cli(['load', '--db', db, a, b])).code).toBe(0);
     const probes = (run: { stdout: string }) => (JSON.parse(run.stdout) as { probe: string }[]).map((v) => v.probe);
     expect(probes(await cli(['verdict', b, a, '-f', 'json']))).toEqual(['B', 'A']);

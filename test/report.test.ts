@@ -161,9 +161,10 @@ describe('element ids', () => {
     mkdirSync(x);
     cpSync(bundled, join(x, 'a.b'), { recursive: true });
     cpSync(bundled, join(x, 'a-b'), { recursive: true });
-    // One session's transcript in two probes' transcripts/ is refused (several-probes.test.ts).
+    // Copies share their sessions: each probe's own transcripts/ is refused (several-probes.test.ts),
+    // one folder named for both is not.
     rmSync(join(x, 'a-b', 'transcripts'), { recursive: true });
-    const r = await report([join(x, 'a.b'), join(x, 'a-b')], 'ids.html');
+    const r = await report([join(x, 'a.b'), join(x, 'a-b'), '--transcripts', join(x, 'a.b', 'transcripts')], 'ids.html');
     expect(r.code).toBe(0);
     const ids = [...r.html.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);

@@ -3,7 +3,7 @@
  * transcripts/ must not stand in for another's. And a spawn whose transcript shows it ran cost an
  * unknown amount, whatever its envelope and exit code say.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundled, cli, probeFixture, tempFolders } from './helpers.js';
@@ -46,10 +46,33 @@ describe("a probe's transcripts/ holding another probe's spawn", () => {
     const run = await cli(['census', mine, theirs]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `omg-evidence: ${theirs}/transcripts/${K_RES}.jsonl: session ${K_RES} is a spawn of probe mine (seq 3), not of ${theirs}, ` +
-        "whose transcripts/ holds it (a probe's transcripts/ holds its own spawns' sessions: move the file to probe mine's, " +
-        'or load the probes one at a time)\n',
+      `omg-evidence: ${theirs}/transcripts/${K_RES}.jsonl: session ${K_RES} is a spawn of probe mine (seq 3) too: ` +
+        `loaded together, ${theirs}'s transcript would stand in for mine's ` +
+        '(load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR)\n',
     );
+    // Named for all of them, the folder is the spawns' sessions, wherever it is.
+    expect((await cli(['census', mine, theirs, '--transcripts', join(theirs, 'transcripts')])).code).toBe(0);
+  });
+
+  it("copies of a probe, one with its transcripts/ and one without, are refused: the first's would stand in for the second's", async () => {
+    const dir = folder();
+    const [a, b] = [join(dir, 'a'), join(dir, 'b')];
+    cpSync(bundled, a, { recursive: true });
+    cpSync(bundled, b, { recursive: true });
+    rmSync(join(b, 'transcripts'), { recursive: true });
+    const run = await cli(['census', a, b]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `omg-evidence: ${a}/transcripts/${K_POS}.jsonl: session ${K_POS} is a spawn of probe b (seq 12) too: loaded together, ${a}'s transcript would stand in for b's ` +
+        '(load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR)\n',
+    );
+  });
+
+  it("a probe inside another probe's folder holds its own transcripts/", async () => {
+    const outer = join(folder(), 'outer');
+    cpSync(bundled, outer, { recursive: true });
+    cpSync(probeFixture('agree-call-order'), join(outer, 'inner'), { recursive: true });
+    expect((await cli(['census', outer, join(outer, 'inner'), '--format', 'json'])).code).toBe(0);
   });
 });
 
@@ -87,5 +110,25 @@ describe("a session in a probe's transcripts/ that no spawn names", () => {
     );
     // With no transcripts of its own read (census --format text reads none), nothing is said.
     expect((await cli(['census', probe, '--format', 'text'])).stderr).toBe('');
+  });
+});
+
+describe("a registered check's transcript_files", () => {
+  it("holds its probe's own files, though another probe's transcripts/ holds a file of the same name", async () => {
+    const dir = folder();
+    const [p, q] = [join(dir, 'p'), join(dir, 'q')];
+    cpSync(probeFixture('check-reads-transcript-files'), p, { recursive: true });
+    const [A, D] = ['aaaaaaaa-0000-4000-8000-000000000001', 'dddddddd-0000-4000-8000-000000000004'];
+    const renamed = (file: string) => readFileSync(join(p, file), 'utf8').replaceAll(A, D);
+    for (const sub of ['registration', 'tool_use', 'transcripts']) mkdirSync(join(q, sub), { recursive: true });
+    cpSync(join(p, 'registration'), join(q, 'registration'), { recursive: true });
+    writeFileSync(join(q, 'results.jsonl'), `${renamed('results.jsonl').split('\n')[0]}\n`);
+    writeFileSync(join(q, 'tool_use', `${D}.jsonl`), renamed(`tool_use/${A}.jsonl`));
+    // q's session D, in a file named as p's session A's is.
+    writeFileSync(join(q, 'transcripts', `${A}.jsonl`), renamed(`transcripts/${A}.jsonl`));
+    const alone = JSON.parse((await cli(['verdict', p, '--format', 'json'])).stdout);
+    const beside = JSON.parse((await cli(['verdict', p, q, '--format', 'json'])).stdout)[0];
+    expect(beside.conjuncts).toEqual(alone.conjuncts);
+    expect(alone.conjuncts[0].result).toBe('1 file(s) of 2 line(s), 1 session(s)');
   });
 });

@@ -11,7 +11,7 @@ with folders as (
 orphans as (
     select p.probe, o.session_id, o.dir, min(o.file) as file
     from transcript_owners as o
-    join folders as p on starts_with(o.abs, p.root || '/')
+    join folders as p on starts_with(o.abs, p.root || '/transcripts/')
     where not exists (select 1 from spawns as s where s.probe = p.probe and s.session_id = o.session_id)
     group by all
 )

@@ -1,9 +1,10 @@
--- When several probes load, the first session whose transcript would stand in for another's once
--- the transcript tables pool the folders (they are keyed by session): one with lines in two
--- transcripts folders ('two': dir and file the first, other_dir and other_file the second, by
--- folder), or one whose lines are inside a probe's folder, none of whose spawns it is, while it is
--- a spawn of another probe ('elsewhere': probe and seq that spawn, root the folder holding the
--- lines, dir and file where they are).
+-- When probes load with their own transcripts/ (transcript_owners, owners.sql), the first session
+-- whose transcript would stand in for another probe's once the transcript tables pool the folders
+-- (they are keyed by session): one with lines in two transcripts folders ('two': dir and file the
+-- first, other_dir and other_file the second, by folder), or one whose lines are in a probe's
+-- transcripts/ while it is a spawn of another loaded probe, whether or not it is one of the folder's
+-- own ('elsewhere': probe and seq that spawn, root the probe whose folder holds the lines, dir and
+-- file where they are). With one folder named for all (--transcripts DIR), this is not asked.
 -- reads:  transcript_owners (owners.sql), spawns
 -- params: probes, roots  parallel lists: each probe and its folder (absolute)
 with folders as (
@@ -24,9 +25,8 @@ two as (
 elsewhere as (
     select 2 as place, o.session_id, s.probe, s.seq, p.root, o.dir, o.file, null::VARCHAR as other_dir, null::VARCHAR as other_file
     from transcript_owners as o
-    join folders as p on starts_with(o.abs, p.root || '/')
+    join folders as p on starts_with(o.abs, p.root || '/transcripts/')
     join spawns as s on s.session_id = o.session_id and s.probe <> p.probe
-    where not exists (select 1 from spawns as t where t.probe = p.probe and t.session_id = o.session_id)
 )
 
 select case place when 1 then 'two' else 'elsewhere' end as kind, session_id, probe, seq, root, dir, file, other_dir, other_file

@@ -3,6 +3,7 @@
  * DuckDB parses it, that reads only the documented views and its own CTEs, calls no function whose
  * value is not the evidence's, and sees its own probe's rows and its spawns' transcripts.
  */
+import { join } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { type Database, sqlIdentifier, sqlString } from '../db/database.js';
 import { findTableRef, identifier, isNode, type Node, tableName, tablesRead } from '../db/table-refs.js';
@@ -144,7 +145,8 @@ const TRANSCRIPT_VIEWS = new Set(VIEWS.filter((v) => v.source === 'transcripts')
  * a check gives its probe the same answer whichever other probes are loaded, and no view with
  * WHERE_IT_SITS's columns.
  */
-export async function scopeToProbe(box: Database, probe: string, several: boolean, read: string[]): Promise<void> {
+export async function scopeToProbe(box: Database, of: { id: string; dir: string }, several: boolean, read: string[]): Promise<void> {
+  const probe = of.id;
   const views = read.filter((t) => (several && PROBE_VIEWS.has(t)) || TRANSCRIPT_VIEWS.has(t) || t in WHERE_IT_SITS);
   if (views.length === 0) return;
   // The database's own name: `main` alone would name the temporary catalog's schema first.
@@ -156,9 +158,14 @@ export async function scopeToProbe(box: Database, probe: string, several: boolea
     const columns = hidden ? `* exclude (${hidden.map(sqlIdentifier).join(', ')})` : '*';
     let rows = '';
     if (several && PROBE_VIEWS.has(v)) rows = ` where probe = ${sqlString(probe)}`;
-    else if (v === 'transcript_files')
-      rows = ` where file in (select file from ${main('transcript_lines')} where session_id in ${sessions})`;
-    else if (TRANSCRIPT_VIEWS.has(v)) rows = ` where session_id in ${sessions}`;
+    else if (v === 'transcript_files') {
+      // A file is named relative to its folder: with several folders loaded (each probe's own, the
+      // loader holding each spawn's lines to its probe's), the probe's own folder's alone.
+      const own = sqlString(join(of.dir, 'transcripts'));
+      rows =
+        ` where file in (select file from ${main('transcript_lines')} where session_id in ${sessions})` +
+        ` and (dir = ${own} or (select count(distinct dir) from ${main(v)}) = 1)`;
+    } else if (TRANSCRIPT_VIEWS.has(v)) rows = ` where session_id in ${sessions}`;
     await box.exec(`create temp view ${sqlIdentifier(v)} as select ${columns} from ${main(v)}${rows}`);
   }
 }

@@ -91,7 +91,7 @@ async function runFile(
   try {
     res = await db.sandbox(async (box) => {
       const read = await mustBeAQuestion(box, sql, where, spec);
-      await scopeToProbe(box, probe.id, scoped, read);
+      await scopeToProbe(box, probe, scoped, read);
       const names = await box.parameters(sql, where).catch(bindHint(spec));
       const other = names.find((p) => p !== 'probe');
       if (other !== undefined) {

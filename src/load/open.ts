@@ -18,7 +18,12 @@ import { loadTranscripts, type Progress } from './transcripts.js';
  * What loading is told of the facade's OpenOptions; `spill`, a folder DuckDB may spill the load into
  * (spill.ts): load --db's, beside the file it writes.
  */
-export type LoadInputsOptions = Pick<OpenOptions, 'onWarning' | 'onProgress' | 'queries' | 'tables' | 'pricing'> & { spill?: string };
+export type LoadInputsOptions = Pick<
+  OpenOptions,
+  'onWarning' | 'onProgress' | 'queries' | 'tables' | 'pricing' | 'transcripts' | 'ownTranscripts'
+> & {
+  spill?: string;
+};
 
 /** How evidence is opened (Evidence.open and the other openers). */
 export interface OpenOptions {
@@ -103,6 +108,9 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
     const reads = only && new Set(only.flatMap((q) => readQuery(q).reads));
     // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
     const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
+    // Each probe's own transcripts/ (not one folder named for all of them): held to its own spawns.
+    const own = options.transcripts === true || (options.transcripts === undefined && options.ownTranscripts === true);
+    const owners = own && inputs.probes.length > 0;
     // A probe's registered checks may read any documented table, whatever the queries are; they run
     // for the queries that read their answers.
     const answers = ['trigger_results', 'conjunct_results'];
@@ -125,13 +133,14 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
           pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
+          owners,
           // The probes load beside, each statement on at most every core.
           beside: inputs.probes.length ? availableParallelism() : 0,
         });
       },
       async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
     );
-    const orphans = loaded.probes.length && files.length ? await checkTranscriptOwners(db, loaded.probes) : [];
+    const orphans = owners && files.length ? await checkTranscriptOwners(db, loaded.probes) : [];
     const warnings = [...loaded.warnings, ...orphans, ...unpriced];
     for (const w of warnings) options.onWarning?.(w);
     // With { tables } alone, only the caller's own SQL knows what it reads (Opened.sqlOnly).

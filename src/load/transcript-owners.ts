@@ -1,7 +1,8 @@
 /**
- * A probe's own transcripts/ against its spawns. Several probes loaded together: the transcript
- * tables are keyed by session, so a probe's transcripts/ must hold no other probe's spawn, and a
- * session only one folder's lines. Any probe: a session there that none of its spawns names is said.
+ * Each probe's own transcripts/ against its spawns. The transcript tables are keyed by session, so
+ * with several probes a session's lines must be in one folder, and a probe's transcripts/ must hold
+ * no other loaded probe's spawn (copies of a probe, one with its transcripts/ and one without, are
+ * refused too). Any probe: a session there that none of its spawns names is said.
  */
 import { join } from 'node:path';
 import { type Database, textList } from '../db/database.js';
@@ -44,7 +45,7 @@ export async function checkTranscriptOwners(db: Database, probes: Probe[]): Prom
     );
   }
   throw new InputError(
-    `${at(r.dir, r.file)}: session ${r.session_id} is a spawn of probe ${r.probe} (seq ${r.seq}), not of ${displayPath(String(r.root))}, whose transcripts/ holds it`,
-    `a probe's transcripts/ holds its own spawns' sessions: move the file to probe ${r.probe}'s, or load the probes one at a time`,
+    `${at(r.dir, r.file)}: session ${r.session_id} is a spawn of probe ${r.probe} (seq ${r.seq}) too: loaded together, ${displayPath(String(r.root))}'s transcript would stand in for ${r.probe}'s`,
+    HINT,
   );
 }

@@ -81,6 +81,8 @@ export interface LoadOptions {
    * full, every value of every line (strict.sql), as the probe's other records are.
    */
   committed?: string[];
+  /** Keep where each session's lines are (owners.sql), for the probes' check of their own transcripts/. */
+  owners?: boolean;
   /**
    * How many JSON readers may run beside the load on other connections (the probes' loader): room
    * is kept for them in a load that spills (spill.ts).
@@ -209,7 +211,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
       }
       await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
       // Where each session is, for the probes' check of their own transcripts/ (transcript-owners.ts).
-      if (options.committed?.length) await db.exec(readSql('transcripts/owners'), undefined, 'reading the transcripts');
+      if (options.owners) await db.exec(readSql('transcripts/owners'), undefined, 'reading the transcripts');
       if (lines) {
         // The pass's rows, the largest table of a load, are freed before the other tables are built.
         await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
