@@ -28,7 +28,7 @@ describe('two probes whose transcripts/ hold one session', () => {
     expect(run.stderr).toBe(
       `omg-evidence: ${a}/transcripts/${K_POS}.jsonl: session ${K_POS} has lines in ${b}/transcripts/${K_POS}.jsonl too: ` +
         "loaded together, one folder's copy would stand in for the other's " +
-        '(load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR)\n',
+        '(load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR (census, agree, skills, sql, usage, report, load))\n',
     );
     // One folder named for both: each spawn is matched with that folder's sessions.
     expect((await cli(['agree', a, b, '--transcripts', join(a, 'transcripts'), '--format', 'json'])).code).toBe(0);
@@ -46,9 +46,9 @@ describe("a probe's transcripts/ holding another probe's spawn", () => {
     const run = await cli(['census', mine, theirs]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `omg-evidence: ${theirs}/transcripts/${K_RES}.jsonl: session ${K_RES} is a spawn of probe mine (seq 3) too: ` +
-        `loaded together, ${theirs}'s transcript would stand in for mine's ` +
-        '(load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR)\n',
+      `omg-evidence: ${theirs}/transcripts/${K_RES}.jsonl: session ${K_RES} is a spawn of probe mine (seq 3), not of ${theirs}, whose transcripts/ holds it ` +
+        "(a probe's transcripts/ holds its own spawns' sessions: move the file to probe mine's, or load the probes one at a time, " +
+        'or name one folder of transcripts for all of them with --transcripts DIR (census, agree, skills, sql, usage, report, load))\n',
     );
     // Named for all of them, the folder is the spawns' sessions, wherever it is.
     expect((await cli(['census', mine, theirs, '--transcripts', join(theirs, 'transcripts')])).code).toBe(0);
@@ -64,7 +64,7 @@ describe("a probe's transcripts/ holding another probe's spawn", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       `omg-evidence: ${a}/transcripts/${K_POS}.jsonl: session ${K_POS} is a spawn of probe b (seq 12) too: loaded together, ${a}'s transcript would stand in for b's ` +
-        '(load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR)\n',
+        '(load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR (census, agree, skills, sql, usage, report, load))\n',
     );
   });
 
@@ -99,8 +99,10 @@ describe("a session in a probe's transcripts/ that no spawn names", () => {
     const probe = join(folder(), 'p');
     cpSync(bundled, probe, { recursive: true });
     const file = readFileSync(join(bundled, 'transcripts', `${K_POS}.jsonl`), 'utf8');
-    const orphan = (i: number) => `00000000-0000-4000-8000-00000000000${i}`;
+    const orphan = (i: number) => `e0000000-0000-4000-8000-00000000000${i}`;
     for (let i = 1; i <= 7; i++) writeFileSync(join(probe, 'transcripts', `${orphan(i)}.jsonl`), file.replaceAll(K_POS, orphan(i)));
+    // A 2.0.x sub-agent file beside it, whose name sorts first: the session is named by its own file.
+    writeFileSync(join(probe, 'transcripts', 'agent-0000000a.jsonl'), file.replaceAll(K_POS, orphan(1)));
     const run = await cli(['census', probe, '--format', 'json']);
     expect(run.code).toBe(0);
     const said = (i: number) =>

@@ -9,7 +9,9 @@ with folders as (
 ),
 
 orphans as (
-    select p.probe, o.session_id, o.dir, min(o.file) as file
+    -- Named by its own file (<session>.jsonl) where it has one, not a sub-agent's.
+    select p.probe, o.session_id, o.dir,
+           arg_min(o.file, (regexp_replace(o.file, '^.*/|\.jsonl$', '', 'g') <> o.session_id, o.file)) as file
     from transcript_owners as o
     join folders as p on starts_with(o.abs, p.root || '/transcripts/')
     where not exists (select 1 from spawns as s where s.probe = p.probe and s.session_id = o.session_id)

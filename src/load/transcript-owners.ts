@@ -11,7 +11,8 @@ import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
 import type { Probe } from './inputs.js';
 
-const HINT = 'load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR';
+const HINT =
+  'load the probes one at a time, or name one folder of transcripts for all of them with --transcripts DIR (census, agree, skills, sql, usage, report, load)';
 
 const at = (dir: unknown, file: unknown) => displayPath(join(String(dir), String(file)));
 
@@ -44,8 +45,15 @@ export async function checkTranscriptOwners(db: Database, probes: Probe[]): Prom
       HINT,
     );
   }
+  const root = displayPath(String(r.root));
+  if (r.also_own) {
+    throw new InputError(
+      `${at(r.dir, r.file)}: session ${r.session_id} is a spawn of probe ${r.probe} (seq ${r.seq}) too: loaded together, ${root}'s transcript would stand in for ${r.probe}'s`,
+      HINT,
+    );
+  }
   throw new InputError(
-    `${at(r.dir, r.file)}: session ${r.session_id} is a spawn of probe ${r.probe} (seq ${r.seq}) too: loaded together, ${displayPath(String(r.root))}'s transcript would stand in for ${r.probe}'s`,
-    HINT,
+    `${at(r.dir, r.file)}: session ${r.session_id} is a spawn of probe ${r.probe} (seq ${r.seq}), not of ${root}, whose transcripts/ holds it`,
+    `a probe's transcripts/ holds its own spawns' sessions: move the file to probe ${r.probe}'s, or ${HINT}`,
   );
 }
