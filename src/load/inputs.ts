@@ -229,6 +229,10 @@ export function inputListing(inputs: Inputs): { loaded: string[]; all: string[] 
 /** The one list of every input file the inputs name (inputListing's `all`). */
 export const inputFiles = (inputs: Inputs): string[] => inputListing(inputs).all;
 
+/** Whether namedInputs reads each probe's own transcripts/ (`--from transcripts`, or a command's default), not one folder named for all. */
+export const ownTranscriptsRead = (transcripts: boolean | string | undefined, own = false): boolean =>
+  transcripts === true || (transcripts === undefined && own);
+
 /** The probes and transcript folders that `paths` and `options` name. */
 export function namedInputs(paths: string[], transcripts: boolean | string | undefined, probesDefault: boolean, own = false): Inputs {
   // '' would be the current folder (as a probe, or as sessions): every opener of evidence comes here.

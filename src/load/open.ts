@@ -7,7 +7,7 @@ import { Database } from '../db/database.js';
 import { exportViews } from '../db/export.js';
 import { inStage, prepareExportFolder, refuseEvidenceOverlap, refuseNullPartitions } from './export-target.js';
 import { readQuery } from '../db/queries.js';
-import { findTranscripts, namedInputs, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
+import { findTranscripts, namedInputs, ownTranscriptsRead, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
 import { spillInto } from './spill.js';
 import { checkTranscriptOwners } from './transcript-owners.js';
@@ -109,8 +109,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
     // Queries of transcripts alone, with no probe named, read no probe table, so none is made.
     const probeTables = !reads || inputs.probes.length > 0 || [...reads].some((t) => !t.startsWith('transcript_'));
     // Each probe's own transcripts/ (not one folder named for all of them): held to its own spawns.
-    const own = options.transcripts === true || (options.transcripts === undefined && options.ownTranscripts === true);
-    const owners = own && inputs.probes.length > 0;
+    const owners = ownTranscriptsRead(options.transcripts, options.ownTranscripts) && inputs.probes.length > 0;
     // A probe's registered checks may read any documented table, whatever the queries are; they run
     // for the queries that read their answers.
     const answers = ['trigger_results', 'conjunct_results'];

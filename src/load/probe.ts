@@ -16,7 +16,7 @@ import { InputError } from '../base/errors.js';
 import { errText, physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
 import { displayPath, inputFile } from '../base/paths.js';
-import { discoverProbe, type Probe, refuseRepeatedProbes, type SourceFile } from './inputs.js';
+import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
 import { NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
@@ -29,11 +29,10 @@ export interface LoadResult {
   warnings: string[];
 }
 
-/** Load probe directories into `db`. Several load at once; their ids must differ. */
+/** Load probe directories into `db`: several at once, as namedInputs gives them (refuseRepeatedProbes). */
 export async function loadProbes(db: Database, paths: string[]): Promise<LoadResult> {
   const probes: Probe[] = [];
   const files: SourceFile[] = [];
-  refuseRepeatedProbes(paths);
   for (const p of paths) {
     const found = discoverProbe(p);
     probes.push(found.probe);
