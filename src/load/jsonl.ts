@@ -5,6 +5,7 @@
  * blank lines). Callers never see a line DuckDB could not read: it is an InputError naming
  * `file:line`.
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { type Database, pathList } from '../db/database.js';
@@ -193,29 +194,14 @@ function isValidUtf8(file: string, span: Span): boolean {
  */
 export function errText(file: string): string {
   const bytes = readFileSync(file);
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    let line = 1;
-    // 0x0A is never inside a UTF-8 sequence: each line decodes alone.
-    for (let at = 0, end = bytes.indexOf(10); end >= 0; at = end + 1, end = bytes.indexOf(10, at), line++) {
-      if (!isUtf8(decoder, bytes.subarray(at, end))) break;
-    }
-    throw new InputError(
-      `${displayPath(file)}:${line}: invalid UTF-8`,
-      "a spawn's .err holds the text it wrote on stderr: save it as UTF-8",
-    );
+  // Buffer's decoding keeps a BOM, as TextDecoder does only when told.
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  let line = 1;
+  // 0x0A is never inside a UTF-8 sequence: each line decodes alone.
+  for (let at = 0, end = bytes.indexOf(10); end >= 0; at = end + 1, end = bytes.indexOf(10, at), line++) {
+    if (!isUtf8(bytes.subarray(at, end))) break;
   }
-}
-
-function isUtf8(decoder: TextDecoder, bytes: Uint8Array): boolean {
-  try {
-    decoder.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+  throw new InputError(`${displayPath(file)}:${line}: invalid UTF-8`, "a spawn's .err holds the text it wrote on stderr: save it as UTF-8");
 }
 
 export function startsWithBom(file: string): boolean {
