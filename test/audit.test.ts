@@ -95,7 +95,7 @@ describe('audit', () => {
     const run = await cli(['audit', at('url-password'), '--format', 'text']);
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      'omg-evidence: warning: forgeable markers and artifacts not checked: test/fixtures/audit/url-password/notes.jsonl:1: notes.jsonl row: session "aaaaaaaa-0000-4000-8000-000000000001" is not in results.jsonl\n' +
+      'omg-evidence: warning: forgeable markers and artifacts not checked: test/fixtures/audit/url-password/notes.jsonl:1: notes.jsonl row: session "aaaaaaaa-0000-4000-8000-000000000001" is not in test/fixtures/audit/url-password/results.jsonl\n' +
         `omg-evidence: audit: 0 home-directory path(s) and 1 secret(s) in 1 of 2 file(s) of 1 probe(s) ${HINT}\n`,
     );
   });

@@ -148,7 +148,7 @@ describe('what the fuzz found', () => {
       const run = bin(['census', probe]);
       expect(run.code).toBe(1);
       expect(run.stderr.length).toBeLessThan(1000);
-      expect(run.stderr).toContain(`session "${'a'.repeat(79)}…${'a'.repeat(59)}" is not in results.jsonl`);
+      expect(run.stderr).toContain(`session "${'a'.repeat(79)}…${'a'.repeat(59)}" is not in ${join(probe, 'results.jsonl')}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

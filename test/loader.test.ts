@@ -54,7 +54,7 @@ const bad: [fixture: string, message: string][] = [
   ],
   [
     'pilot-unknown-session',
-    'registration/addendum-1.jsonl:1: addendum declares pilot session "aaaaaaaa", which is not in results.jsonl (a pilot is named by the full session_id of a results.jsonl row)',
+    'registration/addendum-1.jsonl:1: addendum declares pilot session "aaaaaaaa", which is not in test/fixtures/probes/pilot-unknown-session/results.jsonl (a pilot is named by the full session_id of a results.jsonl row)',
   ],
   // DuckDB's cast takes "+09" (and "epoch", zone names), which the dates of git are not compared with.
   ['timestamp-not-rfc3339', `results.jsonl:2: results.jsonl row: "started_at" must be an RFC 3339 timestamp ${HINT_ROW}`],
@@ -144,7 +144,7 @@ const bad: [fixture: string, message: string][] = [
   ],
   [
     'note-unknown-session',
-    `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in results.jsonl (a note names the session_id of a results.jsonl row)`,
+    `notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in test/fixtures/probes/note-unknown-session/results.jsonl (a note names the session_id of a results.jsonl row)`,
   ],
   [
     'bad-registration',

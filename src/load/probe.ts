@@ -10,7 +10,7 @@
  *   registration_records, source_files.
  */
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { type Database, pathList, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { errText, physicalLine, readJsonl } from './jsonl.js';
@@ -233,18 +233,24 @@ async function checkReferences(db: Database): Promise<void> {
   const res = await db.query(readSql('probe/references'));
   for (const [what, [message, hint]] of Object.entries(REFERENCES)) {
     const r = res.rows.find((row) => row.what === what);
-    if (r) throw recordError(String(r.file), Number(r.rec), message(String(r.name), String(r.probe)), hint);
+    if (r) throw recordError(String(r.file), Number(r.rec), message(String(r.name), String(r.probe), resultsOf(String(r.file))), hint);
   }
+}
+
+/** The results.jsonl of the probe that holds record file `file` (notes.jsonl, or a file of registration/), as shown. */
+function resultsOf(file: string): string {
+  const at = file.lastIndexOf(`${sep}registration${sep}`);
+  return displayPath(join(at >= 0 ? file.slice(0, at) : dirname(file), 'results.jsonl'));
 }
 
 /**
  * What each broken reference is, given its `name` (and a skill result's session), and what to do:
  * notes and pilots name spawns, voids registered arms, and skill results pair Skill calls.
  */
-const REFERENCES: Record<string, [(name: string, session: string) => string, string]> = {
-  note: [(s) => `notes.jsonl row: session "${s}" is not in results.jsonl`, 'a note names the session_id of a results.jsonl row'],
+const REFERENCES: Record<string, [(name: string, session: string, results: string) => string, string]> = {
+  note: [(s, _, results) => `notes.jsonl row: session "${s}" is not in ${results}`, 'a note names the session_id of a results.jsonl row'],
   pilot: [
-    (s) => `addendum declares pilot session "${s}", which is not in results.jsonl`,
+    (s, _, results) => `addendum declares pilot session "${s}", which is not in ${results}`,
     'a pilot is named by the full session_id of a results.jsonl row',
   ],
   void: [(arm) => `addendum voids arm "${arm}", which is not registered`, 'a void names an arm of an "arm" record, spelled as it is there'],
