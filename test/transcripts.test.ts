@@ -223,6 +223,28 @@ describe('transcript edge cases', () => {
     expect(census.map((s: { tools: object }) => s.tools)).toEqual([{ Bash: 1, Grep: 1 }]);
   });
 
+  it('of two lines at one instant, written differently, the earlier line comes first: never the timestamp as text', async () => {
+    // Line 2 answers the Skill call at 09:00:01+09:00 and line 3 at 00:00:01.000Z, the same instant: line 2
+    // is the first answer. toolu t2 is Read at 09:00:02+09:00 (line 4) and Write at 00:00:02.000Z (line 5):
+    // the copy on line 4 counts. As text, "2026-01-01T00…" sorts before "2026-01-01T09…", and line 3
+    // (an error) and line 5 (Write) had counted.
+    const dir = join('test', 'fixtures', 'transcripts', 'same-instant-copies');
+    const run = await cli([
+      'sql',
+      '--transcripts',
+      dir,
+      '-f',
+      'json',
+      "select 'call' as k, tool_use_id, name as what, rec from transcript_tool_uses union all select 'answer', tool_use_id, result, rec from transcript_tool_results order by k, tool_use_id",
+    ]);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual([
+      { k: 'answer', tool_use_id: 't1', what: 'Launching skill: pdf', rec: 2 },
+      { k: 'call', tool_use_id: 't1', what: 'Skill', rec: 1 },
+      { k: 'call', tool_use_id: 't2', what: 'Read', rec: 4 },
+    ]);
+  });
+
   it('reads a file whose name holds glob characters as itself', async () => {
     // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
     const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');

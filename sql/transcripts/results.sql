@@ -19,7 +19,7 @@ blocks as (
 ),
 
 ranked as (
-    select *, row_number() over (partition by session_id, tool_use_id order by omg_instant(timestamp) nulls last, timestamp nulls last, file, rec, block) as k
+    select *, row_number() over (partition by session_id, tool_use_id order by omg_instant(timestamp) nulls last, file, rec, block) as k
     from blocks
     where (session_id, tool_use_id) in (select (session_id, tool_use_id) from transcript_tool_uses where skill is not null)
 )

@@ -28,7 +28,8 @@ from (
 
 -- Copies of a call share its id: the first in transcript order counts; a block without an id is a
 -- call of its own. Transcript order is by instant (omg_instant: a line at 10:00+09:00 comes before
--- one at 05:00Z), then lines whose timestamp is no time, by its text, then file, line and block.
+-- one at 05:00Z; lines whose timestamp is no time last), then file, line and block: never by how a
+-- timestamp is written, so 00:00Z and 00:00:00.000Z are one instant, and the earlier line counts.
 -- The instant is cast once per call, not once per window.
 create or replace table transcript_tool_uses as
 with lines as (
@@ -52,12 +53,12 @@ calls as (
 ranked as (
     select *,
            case when id is null then 1
-                else row_number() over (partition by session_id, id order by instant nulls last, timestamp nulls last, file, rec, block) end as k
+                else row_number() over (partition by session_id, id order by instant nulls last, file, rec, block) end as k
     from calls
 )
 
 select session_id,
-       row_number() over (partition by session_id order by instant nulls last, timestamp nulls last, file, rec, block, id) as ordinal,
+       row_number() over (partition by session_id order by instant nulls last, file, rec, block, id) as ordinal,
        id as tool_use_id, name, input_keys, skill, case when is_sidechain then agent_id end as agent_id, is_sidechain,
        timestamp, version, model, file, rec, block, path, command
 from ranked

@@ -294,7 +294,8 @@ export const VIEWS: View[] = [
   },
   {
     name: 'transcript_tool_results',
-    grain: 'Skill or SlashCommand call: the first tool_result that answered it',
+    grain:
+      'Skill or SlashCommand call: the first tool_result that answered it, in transcript order (by the instant of its line, then file, line and block)',
     source: 'transcripts',
     columns: {
       session_id: 'the session',
