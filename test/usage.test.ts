@@ -174,6 +174,18 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     ]);
   });
 
+  it("a resumed session's copies of the old session's responses count in the old one, whatever the files are called", async () => {
+    // Claude Code 1.0.x wrote a resumed session (aaaaaaaa…) as a new file that starts with copies of the old
+    // one's (bbbbbbbb…) lines, timestamps and ids kept, under its own sessionId. The copies tie on time; the
+    // file whose responses end first holds them. In path order, aaaaaaaa… had taken msg_A1 and msg_A2.
+    const rows = await messagesOf(join(repo, fixture('resumed-copy')));
+    expect(rows.map((m) => ({ message_id: m.message_id, session_id: m.session_id, lines: Number(m.lines) }))).toEqual([
+      { message_id: 'msg_A1', session_id: 'bbbbbbbb-0000-4000-8000-000000000001', lines: 4 },
+      { message_id: 'msg_A2', session_id: 'bbbbbbbb-0000-4000-8000-000000000001', lines: 2 },
+      { message_id: 'msg_B1', session_id: 'aaaaaaaa-0000-4000-8000-000000000002', lines: 1 },
+    ]);
+  });
+
   it('lines without requestId are de-duplicated by message.id; a line without message.id counts on its own', async () => {
     expect((await messagesOf(join(repo, fixture('no-request-id')))).map(pick)).toEqual([
       { message_id: 'msg_C', request_id: null, output_tokens: 30, cache_read_input_tokens: 1000, lines: 2 },

@@ -48,11 +48,22 @@ lines as (
     where r.o - f.first + 1 <= f.n
 ),
 
+-- When a response's earliest lines are at one instant in two files, the file whose responses end first
+-- holds it: Claude Code 1.0.x wrote a resumed session as a new file that starts with copies of the old
+-- one's lines, timestamps and ids kept, and the original ends where the copy goes on.
+file_ends as (
+    select f.file_no, max(omg_instant(r.timestamp)) as ends_at
+    from scan_responses as r
+    join files as f using (abs)
+    group by f.file_no
+),
+
 -- One row per response: its final snapshot's fields (f), its first line's (first), and what its lines say
 -- together. The final line is the greatest of (has output_tokens, output_tokens, file, rec): the last in
--- file order on ties; the first the least of (has a timestamp first, timestamp, file, rec), whose session,
--- project, cwd and branch are the response's, so that a response counts in one place. arg_max and arg_min
--- with struct keys, which compare field by field, stream where ordered aggregates or windows sort.
+-- file order on ties; the first the least of (has a timestamp first, timestamp, the file that ends first,
+-- file, rec), whose session, project, cwd and branch are the response's, so that a response counts in one
+-- place. arg_max and arg_min with struct keys, which compare field by field, stream where ordered
+-- aggregates or windows sort.
 snapshots as (
     select arg_max({'message_id': message_id, 'model': model, 'input_tokens': input_tokens, 'output_tokens': output_tokens,
                   'cache_creation_input_tokens': cache_creation_input_tokens,
@@ -62,7 +73,8 @@ snapshots as (
                   'file_no': file_no, 'rec': rec},
                    {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': file_no, 'rec': rec}) as f,
            arg_min({'session_id': session_id, 'project': project, 'cwd': cwd, 'git_branch': git_branch},
-                   {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first,
+                   {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ),
+                    'ends': coalesce(ends_at, 'infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first,
            min(line_at) as first_timestamp,
            max(line_at) as last_timestamp,
            bool_or(is_sidechain) as any_sidechain,
@@ -73,6 +85,7 @@ snapshots as (
            min(model) <> max(model) as mixed_models,
            arg_max(model, {'file': file_no, 'rec': rec}) filter (where model is not null) as any_model
     from lines
+    join file_ends using (file_no)
     group by k_id, k_request, k_file, k_line
 ),
 
