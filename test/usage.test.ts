@@ -311,6 +311,16 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     );
   });
 
+  it('a session whose files are in two projects is in the project of its earliest line, as its cwd is (it was in the folder first by name)', async () => {
+    // Its lines of 5 November are in -Users-u-zzz-old, those of 6 November in -Users-u-aaa-new. The first
+    // query builds transcript_messages (cwd); the second reads no usage, and takes the census's pass.
+    const dir = fixture('session-two-projects');
+    const full = await cli(['sql', '--transcripts', dir, '-f', 'csv', 'select project, cwd from transcript_sessions'], { env: HOME });
+    expect(full.stdout).toBe('project,cwd\r\n-Users-u-zzz-old,/Users/u/zzz-old\r\n');
+    const lean = await cli(['sql', '--transcripts', dir, '-f', 'csv', 'select project from transcript_sessions'], { env: HOME });
+    expect(lean.stdout).toBe('project\r\n-Users-u-zzz-old\r\n');
+  });
+
   it('a usage that cannot be a count is an error at its line: a negative count, more 1-hour cache writes, or a split adding up to more, than writes', async () => {
     for (const [name, what] of [
       ['negative-tokens', '"message.usage.input_tokens" must not be negative, got -1000000'],

@@ -20,7 +20,11 @@ from (
            coalesce(list_sort(list_distinct(flatten(list(g.g.models) filter (where g.g.models is not null)))), []) as models,
            sum(g.g.lines // f.copies)::BIGINT as lines,
            list_sort(list_distinct(list(f.file))) as files,
-           min(omg_project(f.abs)) as project
+           -- The folder of the file that holds its earliest line, as its first response's cwd is: a session
+           -- whose files are in two projects (one renamed or moved) is where it began.
+           arg_min(omg_project(f.abs), {'unknown': g.g.first_timestamp is null,
+                                        'at': coalesce(g.g.first_timestamp, '-infinity'::TIMESTAMPTZ),
+                                        'file': f.file, 'abs': f.abs}) as project
     from scan_groups as g
     join scan_files as f using (abs)
     group by all

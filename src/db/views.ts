@@ -212,7 +212,7 @@ export const VIEWS: View[] = [
       lines: 'its non-blank lines, every record type',
       files: 'its files, relative to the transcripts folder, sorted',
       cwd: 'the working directory of its first response',
-      project: "the folder that holds its session file (under ~/.claude/projects, the project's slug)",
+      project: "the folder that holds the file of its earliest line, its session file (under ~/.claude/projects, the project's slug)",
       git_branch: 'the git branch of its first response',
       last_timestamp: 'the latest timestamp of its responses',
       duration: 'last_timestamp - first_timestamp',
