@@ -8,8 +8,9 @@
 -- params:  period, timezone, since, until, breakdown
 --   period     daily | weekly | monthly | session | project | model
 --   timezone   the IANA zone days, weeks and months are counted in, e.g. Europe/Paris
---   since      the earliest response counted: a date (its first instant in timezone) or a
---              timestamp (in timezone unless it gives its offset); '' for none
+--   since      the earliest response counted: a date (the responses of that day in timezone
+--              on, compared as dates) or a timestamp (in timezone unless it gives its offset,
+--              compared as instants); '' for none
 --   until      the last counted, likewise (a date counts all of its day); '' for none.
 --              A bound DuckDB cannot cast is an error, never no bound.
 --   breakdown  true: a row per model under each row
@@ -42,33 +43,37 @@ with
 
 given as (
     select
-        case when $since = '' then null
-             when regexp_full_match($since, '\d{4}-\d{2}-\d{2}') then timezone($timezone, try_cast($since as DATE)::TIMESTAMP)
+        case when regexp_full_match($since, '\d{4}-\d{2}-\d{2}') then try_cast($since as DATE) end as since_day,
+        case when $since = '' or regexp_full_match($since, '\d{4}-\d{2}-\d{2}') then null
              when regexp_matches($since, '(Z|[+-]\d{2}(:?\d{2})?)$') then try_cast($since as TIMESTAMPTZ)
              else timezone($timezone, try_cast($since as TIMESTAMP))
         end as since_at,
-        case when $until = '' then null
-             when regexp_full_match($until, '\d{4}-\d{2}-\d{2}')
-                 then timezone($timezone, (try_cast($until as DATE) + 1)::TIMESTAMP) - interval 1 microsecond
+        case when regexp_full_match($until, '\d{4}-\d{2}-\d{2}') then try_cast($until as DATE) end as until_day,
+        case when $until = '' or regexp_full_match($until, '\d{4}-\d{2}-\d{2}') then null
              when regexp_matches($until, '(Z|[+-]\d{2}(:?\d{2})?)$') then try_cast($until as TIMESTAMPTZ)
              else timezone($timezone, try_cast($until as TIMESTAMP))
         end as until_at
 ),
 
 -- A bound that does not cast is an error: as NULL it would bound nothing, and count everything.
--- So is a since after the until: the report would be empty, as if no session had been found.
+-- So is a since after the until: the report would be empty, as if no session had been found. With a
+-- date on either side the two compare as days in timezone (a timestamp by its day there).
 bounds as (
     select
         -- A period the report does not know would put every response under one key of none.
         case when $period is null or $period not in ('daily', 'weekly', 'monthly', 'session', 'project', 'model')
              then error('period must be daily, weekly, monthly, session, project or model; got ' || coalesce($period, 'NULL'))
-             when $since <> '' and since_at is null
+             when $since <> '' and since_day is null and since_at is null
              then error('since: not a date or timestamp DuckDB reads: ' || $since)
+             when $until <> '' and until_day is null and until_at is null
+             then error('until: not a date or timestamp DuckDB reads: ' || $until)
              when since_at > until_at
+               or coalesce(since_day, timezone($timezone, since_at)::DATE) > coalesce(until_day, timezone($timezone, until_at)::DATE)
              then error('since ' || $since || ' is after until ' || $until || ' in ' || $timezone || ': nothing would be counted')
              else since_at end as since_at,
-        case when $until <> '' and until_at is null
-             then error('until: not a date or timestamp DuckDB reads: ' || $until) else until_at end as until_at
+        since_day,
+        until_day,
+        until_at
     from given
 ),
 
@@ -76,7 +81,8 @@ bounds as (
 left_out as (
     select count(*) as undated
     from transcript_messages as m, bounds as b
-    where m.first_timestamp is null and (b.since_at is not null or b.until_at is not null)
+    where m.first_timestamp is null
+      and (b.since_at is not null or b.since_day is not null or b.until_at is not null or b.until_day is not null)
 ),
 
 counted as (
@@ -84,7 +90,11 @@ counted as (
         m.*,
         timezone($timezone, m.first_timestamp) as local_at
     from transcript_messages as m, bounds as b
-    where (b.since_at is null or m.first_timestamp >= b.since_at)
+    -- A date bounds the day a response is keyed by, compared as a date: a day whose midnight
+    -- repeats (America/Havana falls back from 01:00 to 00:00) has no one first instant to compare.
+    where (b.since_day is null or timezone($timezone, m.first_timestamp)::DATE >= b.since_day)
+      and (b.since_at is null or m.first_timestamp >= b.since_at)
+      and (b.until_day is null or timezone($timezone, m.first_timestamp)::DATE <= b.until_day)
       and (b.until_at is null or m.first_timestamp <= b.until_at)
 ),
 

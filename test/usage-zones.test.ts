@@ -1,0 +1,82 @@
+/**
+ * `usage` across daylight-saving changes and time zones: a date bound on a day whose midnight
+ * repeats or is skipped, first and last times in an hour the clocks repeat, and the zone of TZ.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, repo } from './helpers.js';
+
+const fixture = (name: string) => join('test', 'fixtures', 'usage', name);
+const HOME = { HOME: join(repo, 'test', 'fixtures', 'usage', 'nowhere') };
+
+/** The daily report's [key, output_tokens] of `name`'s transcripts, with `args`. */
+async function daily(name: string, ...args: string[]): Promise<unknown[][]> {
+  const r = await cli(['usage', '--transcripts', fixture(name), '-f', 'json', ...args], { env: HOME });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  return (JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.output_tokens]);
+}
+
+describe('usage: a date bound is the day its rows are keyed by, whatever midnight does', () => {
+  // Cuba falls back from 01:00 to 00:00 on 2025-11-02: responses at 03:59Z (23:59 on 1 November),
+  // 04:30Z (00:30 CDT) and 05:30Z (00:30 CST), of 1, 2 and 3 output tokens.
+  const havana = ['--timezone', 'America/Havana'];
+
+  it('a day whose midnight repeats: its date selects every response keyed by it (the later midnight had cut the first off)', async () => {
+    expect(await daily('midnight-repeated', ...havana)).toEqual([
+      ['2025-11-01', 1],
+      ['2025-11-02', 5],
+      [null, 6],
+    ]);
+    expect(await daily('midnight-repeated', ...havana, '--since', '2025-11-02', '--until', '2025-11-02')).toEqual([
+      ['2025-11-02', 5],
+      [null, 5],
+    ]);
+    expect(await daily('midnight-repeated', ...havana, '--since', '2025-11-02')).toEqual([
+      ['2025-11-02', 5],
+      [null, 5],
+    ]);
+    // It had counted 00:30 CDT, keyed 2025-11-02, as of 1 November.
+    expect(await daily('midnight-repeated', ...havana, '--until', '2025-11-01')).toEqual([
+      ['2025-11-01', 1],
+      [null, 1],
+    ]);
+  });
+
+  it('a date and a timestamp compare by the timestamp’s day (00:45 CDT is on 2 November, not before it)', async () => {
+    expect(await daily('midnight-repeated', ...havana, '--since', '2025-11-02', '--until', '2025-11-02T04:45Z')).toEqual([
+      ['2025-11-02', 2],
+      [null, 2],
+    ]);
+    const r = await cli(
+      ['usage', '--transcripts', fixture('midnight-repeated'), ...havana, '--since', '2025-11-03', '--until', '2025-11-02T23:00Z'],
+      { env: HOME },
+    );
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'omg-evidence: --since 2025-11-03 is after --until 2025-11-02 23:00:00+00:00 in America/Havana: nothing would be counted\n',
+    });
+  });
+
+  it('a day whose midnight is skipped (Havana on 2025-03-09, Santiago on 2025-09-07) starts at its first instant', async () => {
+    // 04:30Z and 05:30Z on 9 March (23:30 CST on the 8th, 01:30 CDT), 03:30Z and 04:30Z on 7 September
+    // (23:30 -04 on the 6th, 01:30 -03 in Santiago), of 1, 10, 100 and 1,000 output tokens.
+    expect(await daily('midnight-skipped', ...havana, '--since', '2025-03-09', '--until', '2025-03-09')).toEqual([
+      ['2025-03-09', 10],
+      [null, 10],
+    ]);
+    expect(await daily('midnight-skipped', ...havana, '--until', '2025-03-08')).toEqual([
+      ['2025-03-08', 1],
+      [null, 1],
+    ]);
+    const santiago = ['--timezone', 'America/Santiago'];
+    expect(await daily('midnight-skipped', ...santiago, '--since', '2025-09-07')).toEqual([
+      ['2025-09-07', 1000],
+      [null, 1000],
+    ]);
+    expect(await daily('midnight-skipped', ...santiago, '--since', '2025-09-06', '--until', '2025-09-06')).toEqual([
+      ['2025-09-06', 100],
+      [null, 100],
+    ]);
+  });
+});
