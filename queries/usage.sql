@@ -32,11 +32,13 @@
 --   total_tokens                 BIGINT   the four summed
 --   cost_usd                     DECIMAL  NULL when a response of the row has no price (unpriced)
 --   unpriced                     BIGINT   responses whose model has no price
---   first_at                     VARCHAR  the row's first response, YYYY-MM-DD HH:MM:SS in timezone
+--   first_at                     VARCHAR  the row's first response (the earliest instant), YYYY-MM-DD
+--                                         HH:MM:SS in timezone, with its offset (+HH:MM) when the zone
+--                                         repeats that time (a fall back's repeated hour)
 --   last_at                      VARCHAR  the row's last response, likewise
 --   undated_left_out             BIGINT   on the totals row: responses with no timestamp that since or
 --                                         until left out (a bound cannot place them); NULL on the others
--- order:   key (sessions by first_at), each row's models by cost, the totals row last
+-- order:   key (sessions by their first instant), each row's models by cost, the totals row last
 -- A response is placed by its first timestamp.
 
 with
@@ -98,6 +100,32 @@ counted as (
       and (b.until_at is null or m.first_timestamp <= b.until_at)
 ),
 
+-- Each response's offset from UTC in timezone, in minutes, and a day before and after it: a fall
+-- back between them repeats an hour (or so) of wall-clock time.
+offsets as (
+    select
+        *,
+        date_diff('minute', timezone('UTC', first_timestamp), local_at) as off_now,
+        date_diff('minute', timezone('UTC', first_timestamp - interval 1 day), timezone($timezone, first_timestamp - interval 1 day))
+            as off_before,
+        date_diff('minute', timezone('UTC', first_timestamp + interval 1 day), timezone($timezone, first_timestamp + interval 1 day))
+            as off_after
+    from counted
+),
+
+-- A response's time as shown, in timezone, with its offset when the zone repeats that wall-clock
+-- time (an instant as far before or after as the clocks went back shows the same text).
+shown as (
+    select
+        *,
+        strftime(local_at, '%Y-%m-%d %H:%M:%S')
+            || case when (off_after < off_now and timezone($timezone, first_timestamp + to_minutes(off_now - off_after)) = local_at)
+                      or (off_before > off_now and timezone($timezone, first_timestamp - to_minutes(off_before - off_now)) = local_at)
+                    then printf('%s%02d:%02d', case when off_now < 0 then '-' else '+' end, abs(off_now) // 60, abs(off_now) % 60)
+                    else '' end as at_shown
+    from offsets
+),
+
 keyed as (
     select
         *,
@@ -109,7 +137,7 @@ keyed as (
             when 'project' then project
             when 'model' then model
         end as key
-    from counted
+    from shown
 ),
 
 grouped as (
@@ -127,8 +155,10 @@ grouped as (
         -- Nothing counted costs 0; a row holding a response of unknown cost has an unknown cost.
         case when count(*) filter (where cost_usd is null) = 0 then coalesce(sum(cost_usd), 0) end as cost_usd,
         count(*) filter (where cost_usd is null) as unpriced,
-        min(local_at) as first_local,
-        max(local_at) as last_local
+        -- The first and last instants, shown in timezone: on a fall back, wall-clock time runs back.
+        min(first_timestamp) as first_instant,
+        arg_min(at_shown, first_timestamp) as first_at,
+        arg_max(at_shown, first_timestamp) as last_at
     from keyed
     group by grouping sets ((key), (key, model), ())
 ),
@@ -148,11 +178,11 @@ final as (
         (input_tokens + output_tokens + cache_creation_input_tokens + cache_read_input_tokens)::BIGINT as total_tokens,
         cost_usd,
         unpriced,
-        strftime(first_local, '%Y-%m-%d %H:%M:%S') as first_at,
-        strftime(last_local, '%Y-%m-%d %H:%M:%S') as last_at,
+        first_at,
+        last_at,
         case when is_total then (select undated from left_out) end as undated_left_out,
         -- The place of a row: its key's (a session's by its first response), then its models'.
-        min(case when $period = 'session' then strftime(first_local, '%Y-%m-%d %H:%M:%S.%f') || key else key end)
+        min(case when $period = 'session' then strftime(timezone('UTC', first_instant), '%Y-%m-%d %H:%M:%S.%f') || key else key end)
             over (partition by key) as place
     from grouped
     where not is_breakdown or ($breakdown and $period <> 'model')

@@ -80,3 +80,33 @@ describe('usage: a date bound is the day its rows are keyed by, whatever midnigh
     ]);
   });
 });
+
+describe('usage: first and last are instants, shown in the zone (with the offset in an hour it repeats)', () => {
+  const sessions = async (name: string, zone: string) => {
+    const r = await cli(['usage', 'session', '--transcripts', fixture(name), '--timezone', zone, '-f', 'json'], { env: HOME });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    return (JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.first_at, row.last_at]);
+  };
+
+  it('on a fall back, sessions are ordered and bounded by instant (01:45 EDT before 01:30 EST; they had been by wall-clock time)', async () => {
+    // Session …01 answers at 05:45Z (01:45 EDT), session …02 at 06:30Z (01:30 EST).
+    expect(await sessions('hour-repeated', 'America/New_York')).toEqual([
+      ['77777777-0000-4000-8000-000000000001', '2025-11-02 01:45:00-04:00', '2025-11-02 01:45:00-04:00'],
+      ['77777777-0000-4000-8000-000000000002', '2025-11-02 01:30:00-05:00', '2025-11-02 01:30:00-05:00'],
+      [null, '2025-11-02 01:45:00-04:00', '2025-11-02 01:30:00-05:00'],
+    ]);
+    // Where the zone does not repeat the time, it is shown as it was, without an offset.
+    expect(await sessions('hour-repeated', 'UTC')).toEqual([
+      ['77777777-0000-4000-8000-000000000001', '2025-11-02 05:45:00', '2025-11-02 05:45:00'],
+      ['77777777-0000-4000-8000-000000000002', '2025-11-02 06:30:00', '2025-11-02 06:30:00'],
+      [null, '2025-11-02 05:45:00', '2025-11-02 06:30:00'],
+    ]);
+  });
+
+  it('only a time in the repeated hour has its offset: 23:59 the day before does not', async () => {
+    expect(await sessions('midnight-repeated', 'America/Havana')).toEqual([
+      ['66666666-0000-4000-8000-000000000006', '2025-11-01 23:59:00', '2025-11-02 00:30:00-05:00'],
+      [null, '2025-11-01 23:59:00', '2025-11-02 00:30:00-05:00'],
+    ]);
+  });
+});
