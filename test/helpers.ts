@@ -79,12 +79,12 @@ export const binPath = join(
  * Run the built bin in a child process. One that has not ended in two minutes is killed (code -1):
  * a test of what must not hang fails, where a hang would stop the whole suite.
  */
-export function bin(args: string[], opts: { input?: string; cwd?: string } = {}): Run {
+export function bin(args: string[], opts: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Run {
   const r = spawnSync(process.execPath, [binPath, ...args], {
     cwd: opts.cwd ?? repo,
     input: opts.input,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
     timeout: 120_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, repo } from './helpers.js';
+import { bin, cli, repo } from './helpers.js';
 
 const fixture = (name: string) => join('test', 'fixtures', 'usage', name);
 const HOME = { HOME: join(repo, 'test', 'fixtures', 'usage', 'nowhere') };
@@ -108,5 +108,41 @@ describe('usage: first and last are instants, shown in the zone (with the offset
       ['66666666-0000-4000-8000-000000000006', '2025-11-01 23:59:00', '2025-11-02 00:30:00-05:00'],
       [null, '2025-11-01 23:59:00', '2025-11-02 00:30:00-05:00'],
     ]);
+  });
+});
+
+describe('usage: the default zone is the one Node resolves from TZ (a child process, whose TZ Node reads at start)', () => {
+  const keys = (tz: string) => {
+    const r = bin(['usage', '--transcripts', fixture('days'), '-f', 'json'], { env: { ...HOME, TZ: tz } });
+    return {
+      code: r.code,
+      stderr: r.stderr,
+      keys: (JSON.parse(r.stdout) as Record<string, unknown>[]).map((row) => [row.key, row.output_tokens]),
+    };
+  };
+
+  it('TZ=:Asia/Tokyo (glibc’s leading colon) is Tokyo (it had been refused as no IANA zone, and days counted in UTC)', () => {
+    expect(keys(':Asia/Tokyo')).toEqual({
+      code: 0,
+      stderr: '',
+      keys: [
+        ['2026-03-01', 1],
+        ['2026-03-02', 1110],
+        [null, 1111],
+      ],
+    });
+  });
+
+  it('a TZ that names no IANA zone is said, and days are counted in UTC (it had failed deep in the query)', () => {
+    expect(keys('JST-9')).toEqual({
+      code: 0,
+      stderr:
+        'omg-evidence: warning: this machine\'s time zone (TZ="JST-9") is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)\n',
+      keys: [
+        ['2026-03-01', 11],
+        ['2026-03-02', 1100],
+        [null, 1111],
+      ],
+    });
   });
 });

@@ -58,17 +58,13 @@ export function canonicalWhen(v: string): string | null {
 }
 
 /**
- * This machine's IANA time zone. A TZ that names none (a POSIX rule such as JST-9, or a typo) is
- * said, and days are counted in UTC rather than failing deep in the query.
+ * This machine's IANA time zone, as Node resolved it (from TZ, `:America/New_York` included, or
+ * the system's). One Node cannot name (a POSIX rule such as JST-9, or a typo) is said, and days
+ * are counted in UTC rather than failing deep in the query.
  */
 function localZone(io: IO, onWarning: (line: string) => void): string {
-  const tz = io.env.TZ;
-  let zone: string | undefined;
-  try {
-    zone = new Intl.DateTimeFormat('en-US', tz === undefined ? {} : { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    zone = undefined;
-  }
+  // Node's own reading of TZ, not ours: handed to Intl, `:Area/City` (glibc's form) threw.
+  const zone: string | undefined = new Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (zone && zone !== 'Etc/Unknown') return zone;
   onWarning(
     `this machine's time zone (TZ=${JSON.stringify(io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
