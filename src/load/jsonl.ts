@@ -90,11 +90,12 @@ function walkLines(file: string, stop: (span: Span, blank: boolean) => boolean):
       }
       for (let i = 0; i < n; i++) {
         const b = buf[i]!;
+        // Blank, as DuckDB's reader skips it: spaces, tabs, CR, vertical tabs and form feeds only (C's isspace).
         if (b === 0x0a) {
           const span = { line, start, end: pos + i, last: false };
           if (stop(span, blank)) return span;
           [line, start, blank] = [line + 1, pos + i + 1, true];
-        } else if (blank && b !== 0x20 && b !== 0x09 && b !== 0x0d) blank = false;
+        } else if (blank && b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0b && b !== 0x0c) blank = false;
       }
       pos += n;
     }
