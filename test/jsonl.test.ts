@@ -59,6 +59,22 @@ describe('the physical line of a bad record', () => {
   });
 });
 
+describe('lines that end in a CR alone', () => {
+  it('are said to, where the error had asked whether the file was cut short', async () => {
+    const dir = fs.mkdtempSync(join(tmpdir(), 'omg-cr-'));
+    try {
+      fs.writeFileSync(join(dir, 's.jsonl'), '{"type":"user","sessionId":"s"}\r{"type":"user","sessionId":"s"}\r');
+      expect(await cli(['census', '--transcripts', dir])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${dir}/s.jsonl:1: malformed JSON: unexpected content after document; its lines end in a CR alone (classic Mac OS), where JSON Lines end each in LF or CRLF (every line must be one JSON object; fix or remove that line)\n`,
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a line longer than the reader allows', () => {
   it("is named by file:line, not DuckDB's buffer size", async () => {
     // DuckDB's smallest maximum_object_size is 16 MB and it fails past twice that; the message is

@@ -150,8 +150,30 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
   const span = recordSpan(file, rec);
   if (!isValidUtf8(file, span)) return 'invalid UTF-8';
   const reason = await strictReason(db, file);
-  const truncated = span.last && span.end > span.start ? '; the last line has no newline, was the file cut short?' : '';
-  return `malformed JSON${reason ? `: ${reason}` : ''}${truncated}`;
+  const note = hasBareCr(file, span)
+    ? '; its lines end in a CR alone (classic Mac OS), where JSON Lines end each in LF or CRLF'
+    : span.last && span.end > span.start
+      ? '; the last line has no newline, was the file cut short?'
+      : '';
+  return `malformed JSON${reason ? `: ${reason}` : ''}${note}`;
+}
+
+/** Whether bytes [start, end) of `file` hold a CR that no LF follows: lines that end in CR alone read as one. */
+function hasBareCr(file: string, span: Span): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    for (let pos = span.start; pos < span.end; ) {
+      // One byte more than the chunk, so that a CR at its end is seen with the byte after it.
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos + 1), pos);
+      if (n === 0) break;
+      for (let i = buf.indexOf(0x0d); i !== -1 && i < n - 1; i = buf.indexOf(0x0d, i + 1)) if (buf[i + 1] !== 0x0a) return true;
+      pos += Math.max(1, n - 1);
+    }
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function strictReason(db: Database, file: string): Promise<string | undefined> {
