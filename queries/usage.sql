@@ -100,32 +100,6 @@ counted as (
       and (b.until_at is null or m.first_timestamp <= b.until_at)
 ),
 
--- Each response's offset from UTC in timezone, in minutes, and a day before and after it: a fall
--- back between them repeats an hour (or so) of wall-clock time.
-offsets as (
-    select
-        *,
-        date_diff('minute', timezone('UTC', first_timestamp), local_at) as off_now,
-        date_diff('minute', timezone('UTC', first_timestamp - interval 1 day), timezone($timezone, first_timestamp - interval 1 day))
-            as off_before,
-        date_diff('minute', timezone('UTC', first_timestamp + interval 1 day), timezone($timezone, first_timestamp + interval 1 day))
-            as off_after
-    from counted
-),
-
--- A response's time as shown, in timezone, with its offset when the zone repeats that wall-clock
--- time (an instant as far before or after as the clocks went back shows the same text).
-shown as (
-    select
-        *,
-        strftime(local_at, '%Y-%m-%d %H:%M:%S')
-            || case when (off_after < off_now and timezone($timezone, first_timestamp + to_minutes(off_now - off_after)) = local_at)
-                      or (off_before > off_now and timezone($timezone, first_timestamp - to_minutes(off_before - off_now)) = local_at)
-                    then printf('%s%02d:%02d', case when off_now < 0 then '-' else '+' end, abs(off_now) // 60, abs(off_now) % 60)
-                    else '' end as at_shown
-    from offsets
-),
-
 keyed as (
     select
         *,
@@ -137,7 +111,7 @@ keyed as (
             when 'project' then project
             when 'model' then model
         end as key
-    from shown
+    from counted
 ),
 
 grouped as (
@@ -155,12 +129,39 @@ grouped as (
         -- Nothing counted costs 0; a row holding a response of unknown cost has an unknown cost.
         case when count(*) filter (where cost_usd is null) = 0 then coalesce(sum(cost_usd), 0) end as cost_usd,
         count(*) filter (where cost_usd is null) as unpriced,
-        -- The first and last instants, shown in timezone: on a fall back, wall-clock time runs back.
+        -- The first and last instants: on a fall back, wall-clock time runs back.
         min(first_timestamp) as first_instant,
-        arg_min(at_shown, first_timestamp) as first_at,
-        arg_max(at_shown, first_timestamp) as last_at
+        max(first_timestamp) as last_instant
     from keyed
     group by grouping sets ((key), (key, model), ())
+),
+
+-- A row's first and last instants in timezone, with the zone's offset from UTC (in minutes) then and a
+-- day before and after: a fall back between them repeats an hour (or so) of wall-clock time.
+ends as (
+    select
+        *,
+        list_transform([first_instant, last_instant], t -> {
+            't': t,
+            'local': timezone($timezone, t),
+            'now': date_diff('minute', timezone('UTC', t), timezone($timezone, t)),
+            'before': date_diff('minute', timezone('UTC', t - interval 1 day), timezone($timezone, t - interval 1 day)),
+            'after': date_diff('minute', timezone('UTC', t + interval 1 day), timezone($timezone, t + interval 1 day))
+        }) as e
+    from grouped
+),
+
+-- Each shown as YYYY-MM-DD HH:MM:SS, with its offset when the zone repeats that wall-clock time (an
+-- instant as far before or after as the clocks went back shows the same text). Per row, not per response.
+shown as (
+    select
+        * exclude (e),
+        list_transform(e, x -> strftime(x.local, '%Y-%m-%d %H:%M:%S')
+            || case when (x.after < x.now and timezone($timezone, x.t + to_minutes(x.now - x.after)) = x.local)
+                      or (x.before > x.now and timezone($timezone, x.t - to_minutes(x.before - x.now)) = x.local)
+                    then printf('%s%02d:%02d', case when x.now < 0 then '-' else '+' end, abs(x.now) // 60, abs(x.now) % 60)
+                    else '' end) as shown_at
+    from ends
 ),
 
 final as (
@@ -178,13 +179,13 @@ final as (
         (input_tokens + output_tokens + cache_creation_input_tokens + cache_read_input_tokens)::BIGINT as total_tokens,
         cost_usd,
         unpriced,
-        first_at,
-        last_at,
+        shown_at[1] as first_at,
+        shown_at[2] as last_at,
         case when is_total then (select undated from left_out) end as undated_left_out,
         -- The place of a row: its key's (a session's by its first response), then its models'.
         min(case when $period = 'session' then strftime(timezone('UTC', first_instant), '%Y-%m-%d %H:%M:%S.%f') || key else key end)
             over (partition by key) as place
-    from grouped
+    from shown
     where not is_breakdown or ($breakdown and $period <> 'model')
 )
 
