@@ -447,6 +447,41 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
     rmSync(long, { recursive: true });
   });
 
+  // skills reads no call's input keys, isSidechain or agentId: its pass reads each line's lean fields and
+  // its tool_results, where a probe's registered checks (which may read any column) take the full pass.
+  it('the pass of skills finds the same calls and answers as the full pass', async () => {
+    const dirs = [
+      'edge-cases',
+      'census-skill-tie',
+      'census-differing-skills',
+      'long-skill-results',
+      'skill-result-shapes',
+      'same-instant-copies',
+    ].map((f) => fixture(f));
+    dirs.push(join(bundled, 'transcripts'));
+    if (existsSync(samples)) dirs.push(samples);
+    const dump = async (fullCalls: boolean) => {
+      const out: Record<string, unknown> = {};
+      for (const dir of dirs) {
+        const db = await Database.open();
+        try {
+          await loadTranscripts(db, findTranscripts([dir]), { lines: false, messages: false, fullCalls });
+          out[dir] = {
+            results: (await db.query('select * from transcript_tool_results order by all')).rows,
+            calls: (await db.query('select * exclude (input_keys, agent_id, is_sidechain) from transcript_tool_uses order by all')).rows,
+            sessions: (await db.query('select * from transcript_sessions order by all')).rows,
+          };
+        } finally {
+          db.close();
+        }
+      }
+      return out;
+    };
+    const full = await dump(true);
+    expect(Object.values(full).some((d) => (d as { results: unknown[] }).results.length > 3)).toBe(true);
+    expect(await dump(false)).toEqual(full);
+  });
+
   it("a result answers a Skill call only in the call's own session", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'omg-foreign-'));
     try {

@@ -30,6 +30,34 @@ from (
          with ordinality
 );
 
+-- The lean pass with each tool_result block's call id, error flag and content, and toolUseResult, as
+-- the full pass reads them: for what reads transcript_tool_results but no call's input keys, no line's
+-- isSidechain or agentId, and no usage (skills).
+create or replace temp macro omg_scan_lean_results(files) as table
+select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
+       ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
+       false as is_sidechain, null::VARCHAR as agent_id, message.model as model,
+       omg_keyless(type, null, sessionId, null, ts, ver, null, null, message) as keyless,
+       omg_call1(type, n, b1) as call1,
+       omg_calls(type, n, message.content) as calls,
+       case when type = 'user' and n = 1 and b1.type = 'tool_result' and b1.tool_use_id is not null
+            then omg_result(toolUseResult, b1, 1)
+       end as result1,
+       case when type = 'user' and n > 1
+            then list_filter(list_transform(message.content, (b, i) -> omg_result(toolUseResult, b, i)), r -> r.is_result)
+       end as results
+from (
+    select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version as ver, toolUseResult, message,
+           len(message.content) as n, message.content[1] as b1
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON', toolUseResult: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
+                                  input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR),
+                                  tool_use_id VARCHAR, is_error BOOLEAN, content VARCHAR)[])'})
+         with ordinality
+);
+
 -- The pass for what reads transcript_messages and no other table but transcript_files (usage):
 -- one row per line, its flat typed fields, never its content; messages.sql reads the responses
 -- (is_response) and responses.sql groups the rest. Flat rows cost less than a list of structs

@@ -65,7 +65,7 @@ export interface LoadOptions {
   calls?: boolean;
   /**
    * transcript_tool_uses with every column (default true). false lets a load for queries that read
-   * no call's input_keys, agent_id or is_sidechain (census) take the lean pass, which leaves them NULL.
+   * no call's input_keys, agent_id or is_sidechain (census, skills) take a lean pass, which leaves them NULL.
    */
   fullCalls?: boolean;
   /** The price table transcript_messages is priced by (default: the package's data/pricing.json). */
@@ -158,7 +158,9 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
         : messages
           ? 'transcripts/scan-usage'
           : results
-            ? 'transcripts/scan-results'
+            ? fullCalls
+              ? 'transcripts/scan-results'
+              : 'transcripts/scan-lean-results'
             : calls && fullCalls
               ? 'transcripts/scan-calls'
               : 'transcripts/scan',
