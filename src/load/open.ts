@@ -14,6 +14,9 @@ import { checkTranscriptOwners } from './transcript-owners.js';
 import { registeredTablesRead } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
+/** The columns of transcript_tool_uses that only the full pass fills (a lean pass leaves them NULL). */
+const FULL_CALL_COLUMNS = /\b(input_keys|agent_id|is_sidechain)\b/;
+
 /**
  * What loading is told of the facade's OpenOptions; `spill`, a folder DuckDB may spill the load into
  * (spill.ts): load --db's, beside the file it writes.
@@ -127,8 +130,9 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
           results: !wanted || wanted.has('transcript_tool_results'),
           messages: !wanted || wanted.has('transcript_messages') || wanted.has('model_prices'),
           calls: !wanted || wanted.has('transcript_sessions') || wanted.has('transcript_tool_uses'),
-          // The queries read no call's input_keys, agent_id or is_sidechain; the user's SQL may.
-          fullCalls: !reads || registered.length > 0,
+          // Only the full pass fills a call's input_keys, agent_id and is_sidechain: for queries that
+          // name one (agree), the user's SQL and the registered checks.
+          fullCalls: !reads || registered.length > 0 || only.some((q) => FULL_CALL_COLUMNS.test(readQuery(q).sql)),
           pricing: options.pricing,
           onProgress: options.onProgress,
           committed: inputs.probes,
