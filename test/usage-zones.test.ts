@@ -133,16 +133,19 @@ describe('usage: the default zone is the one Node resolves from TZ (a child proc
     });
   });
 
-  it('a TZ that names no IANA zone is said, and days are counted in UTC (it had failed deep in the query)', () => {
-    expect(keys('JST-9')).toEqual({
-      code: 0,
-      stderr:
-        'omg-evidence: warning: this machine\'s time zone (TZ="JST-9") is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)\n',
-      keys: [
-        ['2026-03-01', 11],
-        ['2026-03-02', 1100],
-        [null, 1111],
-      ],
-    });
-  });
+  // Node names TZ=GMT+5 "GMT+05:00", which neither Intl nor DuckDB takes as a zone: it had failed in the query.
+  it.each(['JST-9', 'GMT+5', 'GMT-3'])(
+    'a TZ that names no IANA zone (%s) is said, and days are counted in UTC (it had failed deep in the query)',
+    (tz) => {
+      expect(keys(tz)).toEqual({
+        code: 0,
+        stderr: `omg-evidence: warning: this machine's time zone (TZ="${tz}") is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)\n`,
+        keys: [
+          ['2026-03-01', 11],
+          ['2026-03-02', 1100],
+          [null, 1111],
+        ],
+      });
+    },
+  );
 });

@@ -63,13 +63,24 @@ export function canonicalWhen(v: string): string | null {
  * are counted in UTC rather than failing deep in the query.
  */
 function localZone(io: IO, onWarning: (line: string) => void): string {
-  // Node's own reading of TZ, not ours: handed to Intl, `:Area/City` (glibc's form) threw.
+  // Node's own reading of TZ, not ours: handed to Intl, `:Area/City` (glibc's form) threw. Node names
+  // TZ=GMT+5 `GMT+05:00`, which is no zone Intl or DuckDB takes (and its sign is POSIX's, reversed).
   const zone: string | undefined = new Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (zone && zone !== 'Etc/Unknown') return zone;
+  if (zone && zone !== 'Etc/Unknown' && isZone(zone)) return zone;
   onWarning(
-    `this machine's time zone (TZ=${JSON.stringify(io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
+    `this machine's time zone (TZ=${JSON.stringify(process.env.TZ ?? io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
   );
   return 'UTC';
+}
+
+/** Whether Intl takes `zone` as a time zone, as --timezone must be. */
+function isZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function whenOption(flag: string, what: string): Option {
@@ -87,11 +98,7 @@ function whenOption(flag: string, what: string): Option {
 function timezoneOption(): Option {
   return new Option('--timezone <zone>', "the IANA time zone days, weeks and months are counted in (default: this machine's)").argParser(
     (v: string) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: v });
-      } catch {
-        throw new InvalidArgumentError('give an IANA time zone such as UTC, Europe/Paris or America/New_York.');
-      }
+      if (!isZone(v)) throw new InvalidArgumentError('give an IANA time zone such as UTC, Europe/Paris or America/New_York.');
       return v;
     },
   );
