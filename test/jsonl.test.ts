@@ -69,6 +69,11 @@ describe('lines that end in a CR alone', () => {
         stdout: '',
         stderr: `omg-evidence: ${dir}/s.jsonl:1: malformed JSON: unexpected content after document; its lines end in a CR alone (classic Mac OS), where JSON Lines end each in LF or CRLF (every line must be one JSON object; fix or remove that line)\n`,
       });
+      // A CR inside a string is a control character JSON refuses, not a line's end (it had been said to be one).
+      fs.writeFileSync(join(dir, 's.jsonl'), '{"type":"user","sessionId":"s"}\n{"type":"user","sessionId":"x\ry"}\n');
+      expect((await cli(['census', '--transcripts', dir])).stderr).toBe(
+        `omg-evidence: ${dir}/s.jsonl:2: malformed JSON: unexpected control character in string (every line must be one JSON object; fix or remove that line)\n`,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -158,7 +158,10 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
   return `malformed JSON${reason ? `: ${reason}` : ''}${note}`;
 }
 
-/** Whether bytes [start, end) of `file` hold a CR that no LF follows: lines that end in CR alone read as one. */
+/**
+ * Whether bytes [start, end) of `file` hold a CR that no LF follows and a record's `{` does: lines that end
+ * in CR alone read as one. A CR inside a string (a control character JSON refuses) is followed by its text.
+ */
 function hasBareCr(file: string, span: Span): boolean {
   const fd = openSync(file, 'r');
   try {
@@ -167,7 +170,7 @@ function hasBareCr(file: string, span: Span): boolean {
       // One byte more than the chunk, so that a CR at its end is seen with the byte after it.
       const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos + 1), pos);
       if (n === 0) break;
-      for (let i = buf.indexOf(0x0d); i !== -1 && i < n - 1; i = buf.indexOf(0x0d, i + 1)) if (buf[i + 1] !== 0x0a) return true;
+      for (let i = buf.indexOf(0x0d); i !== -1 && i < n - 1; i = buf.indexOf(0x0d, i + 1)) if (buf[i + 1] === 0x7b) return true;
       pos += Math.max(1, n - 1);
     }
     return false;
