@@ -101,6 +101,16 @@ create or replace temp macro omg_result(tur, b, i) as {
     'result': case when strlen(b.content) <= 256 and not json_valid(b.content) then b.content end
 };
 
+-- A user line's tool_results: its one content block `b1` as a result (`n` blocks), or those of its list
+-- `content` of several; `tur` is the line's toolUseResult. The passes read b1 once per line, as for calls.
+create or replace temp macro omg_result1(type, n, b1, tur) as
+    case when type = 'user' and n = 1 and b1.type = 'tool_result' and b1.tool_use_id is not null then omg_result(tur, b1, 1) end;
+
+create or replace temp macro omg_results(type, n, content, tur) as
+    case when type = 'user' and n > 1
+         then list_filter(list_transform(content, (b, i) -> omg_result(tur, b, i)), r -> r.is_result)
+    end;
+
 -- TRUE when a line's timestamp or version (read as JSON) is not a string (omg_mistyped).
 create or replace temp macro omg_line_mistyped(ts, ver) as
     omg_mistyped(ts) or omg_mistyped(ver);

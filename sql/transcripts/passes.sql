@@ -40,12 +40,8 @@ select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VA
        omg_keyless(type, null, sessionId, null, ts, ver, null, null, message) as keyless,
        omg_call1(type, n, b1) as call1,
        omg_calls(type, n, message.content) as calls,
-       case when type = 'user' and n = 1 and b1.type = 'tool_result' and b1.tool_use_id is not null
-            then omg_result(toolUseResult, b1, 1)
-       end as result1,
-       case when type = 'user' and n > 1
-            then list_filter(list_transform(message.content, (b, i) -> omg_result(toolUseResult, b, i)), r -> r.is_result)
-       end as results
+       omg_result1(type, n, b1, toolUseResult) as result1,
+       omg_results(type, n, message.content, toolUseResult) as results
 from (
     select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version as ver, toolUseResult, message,
            len(message.content) as n, message.content[1] as b1
@@ -119,12 +115,8 @@ select abs, o, type, subtype, sessionId as session_id, uuid,
        omg_keyless(type, subtype, sessionId, uuid, ts, ver, isSidechain, agentId, message) as keyless,
        omg_call1_keyed(type, n, b1) as call1,
        omg_calls_keyed(type, n, message.content) as calls,
-       case when type = 'user' and n = 1 and b1.type = 'tool_result' and b1.tool_use_id is not null
-            then omg_result(toolUseResult, b1, 1)
-       end as result1,
-       case when type = 'user' and n > 1
-            then list_filter(list_transform(message.content, (b, i) -> omg_result(toolUseResult, b, i)), r -> r.is_result)
-       end as results,
+       omg_result1(type, n, b1, toolUseResult) as result1,
+       omg_results(type, n, message.content, toolUseResult) as results,
        -- A response's fields as columns: omg_response's CASE of a struct costs more to build and keep.
        -- Its o, session, timestamp, model, isSidechain and agentId are the line's columns above.
        coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
