@@ -20,8 +20,8 @@ from (
            coalesce(list_sort(list_distinct(flatten(list(g.g.models) filter (where g.g.models is not null)))), []) as models,
            sum(g.g.lines // f.copies)::BIGINT as lines,
            list_sort(list_distinct(list(f.file))) as files,
-           -- The folder of the file that holds its earliest line, as its first response's cwd is: a session
-           -- whose files are in two projects (one renamed or moved) is where it began.
+           -- The folder of the file that holds its earliest line: a session whose files are in two projects
+           -- (one renamed or moved) is where it began (its cwd, its first response's, may be in the other).
            arg_min(omg_project(f.abs), {'unknown': g.g.first_timestamp is null,
                                         'at': coalesce(g.g.first_timestamp, '-infinity'::TIMESTAMPTZ),
                                         'file': f.file, 'abs': f.abs}) as project
