@@ -208,7 +208,7 @@ export class Evidence {
 
   /** Run every registered trigger and conjunct check once (registration.ts), even when asked twice at once. */
   async evaluateRegistration(): Promise<void> {
-    if (this.#sqlOnly) args.refuseTables('the registration');
+    args.refuseRegistrationUnread(this.only, this.#sqlOnly);
     this.#evaluated ??= evaluateRegistration(this.#open(), this.probes, physicalLine, this.#checkTimeout);
     return this.#evaluated;
   }

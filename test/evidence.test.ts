@@ -435,6 +435,24 @@ describe('evidence opened for some queries alone', () => {
       await both.close();
     }
   });
+
+  it('refuses to evaluate the registration for queries that read none of its answers (a check could read a column the load left NULL)', async () => {
+    // Opened for skills, the load takes a pass that leaves a call's input_keys NULL; a check reading them had failed.
+    const skills = await Evidence.open([], { queries: ['skills'] });
+    try {
+      await expect(skills.evaluateRegistration()).rejects.toThrow(
+        'the registration: this evidence was opened for skills alone ({ queries }), and loads only what they read; open it without queries',
+      );
+    } finally {
+      await skills.close();
+    }
+    const verdict = await Evidence.open([], { queries: ['verdict'] });
+    try {
+      await expect(verdict.evaluateRegistration()).resolves.toBeUndefined();
+    } finally {
+      await verdict.close();
+    }
+  });
 });
 
 describe('the input files', () => {

@@ -58,10 +58,11 @@ export function readQuery(name: string): Query {
   const at = header.findIndex((l) => /^reads:/.test(l));
   const readLines = at < 0 ? [] : [header[at]!.replace(/^reads:/, '')];
   for (let i = at + 1; at >= 0 && i < header.length && /^\s/.test(header[i]!); i++) readLines.push(header[i]!);
+  // A table may be followed by what it is, in parentheses: `conjunct_results (filled by …)`.
   const reads = readLines
     .join(',')
     .split(',')
-    .map((t) => t.trim())
+    .map((t) => t.trim().split(/[\s(]/)[0]!)
     .filter(Boolean);
   return { name, source: `queries/${name}.sql`, sql, summary, params, reads };
 }

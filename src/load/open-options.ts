@@ -6,6 +6,7 @@
 import { InputError, UsageError } from '../base/errors.js';
 import { isPath } from '../base/path-given.js';
 import { MEMORY_SIZE } from '../base/shapes.js';
+import { readQuery } from '../db/queries.js';
 import type { OpenOptions } from './open.js';
 
 const isString = (v: unknown) => typeof v === 'string';
@@ -121,4 +122,16 @@ export function refuseTables(what: string): never {
     `${what}: this evidence was opened with { tables } for sql() alone, and built only the tables named`,
     'open it without tables',
   );
+}
+
+/** The tables a probe's registered checks answer into: a load for queries that read one runs the checks. */
+export const REGISTRATION_ANSWERS: readonly string[] = ['trigger_results', 'conjunct_results'];
+
+/**
+ * The registration of evidence opened with { tables }, or for queries that read none of its answers: the
+ * load may lack what a check reads (a table, or a call's input_keys a lean pass left NULL), so it is refused.
+ */
+export function refuseRegistrationUnread(only: readonly string[] | undefined, sqlOnly: boolean): void {
+  if (sqlOnly) refuseTables('the registration');
+  if (only && !only.some((q) => readQuery(q).reads.some((t) => REGISTRATION_ANSWERS.includes(t)))) refuse(only, 'the registration');
 }

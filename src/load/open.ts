@@ -11,6 +11,7 @@ import { findTranscripts, namedInputs, ownTranscriptsRead, type Inputs, type Pro
 import { loadProbes, loadResultsFile } from './probe.js';
 import { spillInto } from './spill.js';
 import { checkTranscriptOwners } from './transcript-owners.js';
+import { REGISTRATION_ANSWERS } from './open-options.js';
 import { registeredTablesRead } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
@@ -115,8 +116,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
     const owners = ownTranscriptsRead(options.transcripts, options.ownTranscripts) && inputs.probes.length > 0;
     // A probe's registered checks may read any documented table, whatever the queries are; they run
     // for the queries that read their answers.
-    const answers = ['trigger_results', 'conjunct_results'];
-    const evaluates = reads !== undefined && answers.some((t) => reads.has(t));
+    const evaluates = reads !== undefined && REGISTRATION_ANSWERS.some((t) => reads.has(t));
     // The probes load on a second connection while the transcripts load on this one: neither reads
     // the other's tables. A probe's error is the one thrown when both fail (inParallel), as when
     // the probes loaded first.
