@@ -7,6 +7,7 @@ import { InputError, UsageError } from '../base/errors.js';
 import { isPath } from '../base/path-given.js';
 import { MEMORY_SIZE } from '../base/shapes.js';
 import { readQuery } from '../db/queries.js';
+import { REGISTRATION_ANSWERS } from './tables-named.js';
 import type { OpenOptions } from './open.js';
 
 const isString = (v: unknown) => typeof v === 'string';
@@ -123,9 +124,6 @@ export function refuseTables(what: string): never {
     'open it without tables',
   );
 }
-
-/** The tables a probe's registered checks answer into: a load for queries that read one runs the checks. */
-export const REGISTRATION_ANSWERS: readonly string[] = ['trigger_results', 'conjunct_results'];
 
 /**
  * The registration of evidence opened with { tables }, or for queries that read none of its answers: the

@@ -11,8 +11,7 @@ import { findTranscripts, namedInputs, ownTranscriptsRead, type Inputs, type Pro
 import { loadProbes, loadResultsFile } from './probe.js';
 import { spillInto } from './spill.js';
 import { checkTranscriptOwners } from './transcript-owners.js';
-import { REGISTRATION_ANSWERS } from './open-options.js';
-import { registeredTablesRead } from './tables-named.js';
+import { REGISTRATION_ANSWERS, registeredTablesRead } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
 /** The columns of transcript_tool_uses that only the full pass fills (a lean pass leaves them NULL). */

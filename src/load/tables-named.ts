@@ -11,6 +11,9 @@ import { PARSED_AT_MOST } from '../db/table-refs.js';
 import { discoverProbe } from './inputs.js';
 import { type View, VIEWS } from '../db/views.js';
 
+/** The tables a probe's registered checks answer into: a load for queries that read one runs the checks. */
+export const REGISTRATION_ANSWERS: readonly string[] = ['trigger_results', 'conjunct_results'];
+
 /** The tables loading transcripts can build. */
 const TRANSCRIPT_TABLES = [
   'transcript_files',
