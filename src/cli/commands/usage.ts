@@ -63,14 +63,20 @@ export function canonicalWhen(v: string): string | null {
  * are counted in UTC rather than failing deep in the query.
  */
 function localZone(io: IO, onWarning: (line: string) => void): string {
-  // Node's own reading of TZ, not ours: handed to Intl, `:Area/City` (glibc's form) threw. Node names
-  // TZ=GMT+5 `GMT+05:00`, which is no zone Intl or DuckDB takes (and its sign is POSIX's, reversed).
-  const zone: string | undefined = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // TZ names the zone (`:Area/City` is glibc's form of Area/City); unset, the system's. Node's own
+  // reading is not taken: it makes TZ=IST-5:30 UTC, and TZ=GMT+5 `GMT+05:00`, which DuckDB does not know.
+  const tz = process.env.TZ?.replace(/^:/, '');
+  const zone = tz ? (isZone(tz) ? new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone : undefined) : systemZone();
   if (zone && zone !== 'Etc/Unknown' && isZone(zone)) return zone;
   onWarning(
     `this machine's time zone (TZ=${JSON.stringify(process.env.TZ ?? io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
   );
   return 'UTC';
+}
+
+/** The system's zone, as Node reads it with no TZ (undefined when it cannot name it). */
+function systemZone(): string | undefined {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 /** Whether Intl takes `zone` as a time zone, as --timezone must be. */
