@@ -13,7 +13,7 @@
 create or replace temp macro omg_scan_lean(files) as table
 select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
        ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
-       false as is_sidechain, null::VARCHAR as agent_id, message.model as model,
+       null::BOOLEAN as is_sidechain, null::VARCHAR as agent_id, message.model as model,
        omg_keyless(type, null, sessionId, null, ts, ver, null, null, message) as keyless,
        omg_call1(type, n, b1) as call1,
        omg_calls(type, n, message.content) as calls,
@@ -36,7 +36,7 @@ from (
 create or replace temp macro omg_scan_lean_results(files) as table
 select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
        ts ->> '$' as timestamp, ver ->> '$' as version, omg_line_mistyped(ts, ver) as mistyped,
-       false as is_sidechain, null::VARCHAR as agent_id, message.model as model,
+       null::BOOLEAN as is_sidechain, null::VARCHAR as agent_id, message.model as model,
        omg_keyless(type, null, sessionId, null, ts, ver, null, null, message) as keyless,
        omg_call1(type, n, b1) as call1,
        omg_calls(type, n, message.content) as calls,
