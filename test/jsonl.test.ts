@@ -69,11 +69,17 @@ describe('lines that end in a CR alone', () => {
         stdout: '',
         stderr: `omg-evidence: ${dir}/s.jsonl:1: malformed JSON: unexpected content after document; its lines end in a CR alone (classic Mac OS), where JSON Lines end each in LF or CRLF (every line must be one JSON object; fix or remove that line)\n`,
       });
-      // A CR inside a string is a control character JSON refuses, not a line's end (it had been said to be one).
-      fs.writeFileSync(join(dir, 's.jsonl'), '{"type":"user","sessionId":"s"}\n{"type":"user","sessionId":"x\ry"}\n');
-      expect((await cli(['census', '--transcripts', dir])).stderr).toBe(
-        `omg-evidence: ${dir}/s.jsonl:2: malformed JSON: unexpected control character in string (every line must be one JSON object; fix or remove that line)\n`,
-      );
+      // Past a space too.
+      fs.writeFileSync(join(dir, 's.jsonl'), '{"type":"user","sessionId":"s"}\r {"type":"user","sessionId":"s"}\r');
+      expect((await cli(['census', '--transcripts', dir])).stderr).toMatch(/:1: malformed JSON: .*; its lines end in a CR alone/);
+      // A CR inside a string is a control character JSON refuses, not a line's end (it had been said to be one),
+      // even followed by a {.
+      for (const text of ['x\ry', 'x\r{y']) {
+        fs.writeFileSync(join(dir, 's.jsonl'), `{"type":"user","sessionId":"s"}\n{"type":"user","sessionId":"${text}"}\n`);
+        expect((await cli(['census', '--transcripts', dir])).stderr).toBe(
+          `omg-evidence: ${dir}/s.jsonl:2: malformed JSON: unexpected control character in string (every line must be one JSON object; fix or remove that line)\n`,
+        );
+      }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

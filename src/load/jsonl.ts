@@ -159,19 +159,26 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
 }
 
 /**
- * Whether bytes [start, end) of `file` hold a CR that no LF follows and a record's `{` does: lines that end
- * in CR alone read as one. A CR inside a string (a control character JSON refuses) is followed by its text.
+ * Whether `file` ends its lines in a CR alone: it has no LF (DuckDB reads it as one line, `span`), and a
+ * CR is followed, past spaces and tabs, by a record's `{`. A CR inside a string (a control character
+ * JSON refuses) is followed by its text; one followed by `{` in a file that has LFs is not taken either.
  */
 function hasBareCr(file: string, span: Span): boolean {
+  if (span.line !== 1 || !span.last) return false;
   const fd = openSync(file, 'r');
   try {
     const buf = Buffer.alloc(CHUNK);
+    let afterCr = false;
     for (let pos = span.start; pos < span.end; ) {
-      // One byte more than the chunk, so that a CR at its end is seen with the byte after it.
-      const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos + 1), pos);
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos), pos);
       if (n === 0) break;
-      for (let i = buf.indexOf(0x0d); i !== -1 && i < n - 1; i = buf.indexOf(0x0d, i + 1)) if (buf[i + 1] === 0x7b) return true;
-      pos += Math.max(1, n - 1);
+      for (let i = 0; i < n; i++) {
+        const b = buf[i]!;
+        if (afterCr && b === 0x7b) return true;
+        if (b === 0x0d) afterCr = true;
+        else if (b !== 0x20 && b !== 0x09) afterCr = false;
+      }
+      pos += n;
     }
     return false;
   } finally {
