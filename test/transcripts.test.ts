@@ -471,6 +471,12 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
             calls: (await db.query('select * exclude (input_keys, agent_id, is_sidechain) from transcript_tool_uses order by all')).rows,
             sessions: (await db.query('select * from transcript_sessions order by all')).rows,
           };
+          // What the lean pass does not read it leaves unknown, never a value (is_sidechain had been false).
+          if (!fullCalls) {
+            const q =
+              'select count(*) as n from transcript_tool_uses where coalesce(input_keys::VARCHAR, agent_id, is_sidechain::VARCHAR) is not null';
+            expect({ dir, known: Number((await db.query(q)).rows[0]!.n) }).toEqual({ dir, known: 0 });
+          }
         } finally {
           db.close();
         }
