@@ -3,8 +3,9 @@
 --
 -- Needs no probe. A project is the folder that holds the session file (under ~/.claude/projects,
 -- the project's slug); the twenty projects with the most calls are kept, the rest summed as one
--- bucket. Sub-agent calls count in their session's project. A bucket is marked by its flag, not by
--- a name: a folder named "(other projects)", or a tool named "other", stays itself.
+-- bucket. Sub-agent calls count in their session's project, and a call copied into two sessions'
+-- files once. A bucket is marked by its flag, not by a name: a folder named "(other projects)", or a
+-- tool named "other", stays itself.
 --
 -- reads:   transcript_tool_uses, transcript_sessions
 -- params:  none
@@ -20,10 +21,19 @@
 
 with
 
+-- A call copied into another session's file (Claude Code 1.0.x began a resumed session's file with
+-- copies of the old one's lines) is one call: counted once in a project by its id. A call without an
+-- id counts on its own.
 calls as (
-    select s.project, t.name as tool
+    select distinct s.project, t.name as tool, t.tool_use_id
     from transcript_tool_uses as t
     join transcript_sessions as s using (session_id)
+    where t.tool_use_id is not null
+    union all
+    select s.project, t.name as tool, null as tool_use_id
+    from transcript_tool_uses as t
+    join transcript_sessions as s using (session_id)
+    where t.tool_use_id is null
 ),
 
 top_tools as (

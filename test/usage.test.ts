@@ -184,6 +184,13 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       { message_id: 'msg_A2', session_id: 'bbbbbbbb-0000-4000-8000-000000000001', lines: 2 },
       { message_id: 'msg_B1', session_id: 'aaaaaaaa-0000-4000-8000-000000000002', lines: 1 },
     ]);
+    // Its one Bash call, copied into both files, is one call in the report's tools per project (it was two).
+    const tools = await cli(['sql', '--transcripts', fixture('resumed-copy'), '-f', 'csv', '-F', 'queries/tools_by_project.sql'], {
+      env: HOME,
+    });
+    expect(tools.stdout).toBe(
+      'project,other_projects,tool,other_tools,calls\r\n-Users-u-dev-app,false,Bash,false,1\r\n-Users-u-dev-app,false,Read,false,1\r\n',
+    );
   });
 
   it('lines without requestId are de-duplicated by message.id; a line without message.id counts on its own', async () => {
