@@ -165,19 +165,26 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
  */
 function hasBareCr(file: string, span: Span): boolean {
   if (span.line !== 1 || !span.last) return false;
+  let afterCr = false;
+  return someChunk(file, span, (chunk) => {
+    for (const b of chunk) {
+      if (afterCr && b === 0x7b) return true;
+      if (b === 0x0d) afterCr = true;
+      else if (b !== 0x20 && b !== 0x09) afterCr = false;
+    }
+    return false;
+  });
+}
+
+/** Whether `test` holds for some chunk of bytes [start, end) of `file`, read in turn, a chunk at a time. */
+function someChunk(file: string, span: Span, test: (chunk: Buffer) => boolean): boolean {
   const fd = openSync(file, 'r');
   try {
     const buf = Buffer.alloc(CHUNK);
-    let afterCr = false;
     for (let pos = span.start; pos < span.end; ) {
       const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos), pos);
       if (n === 0) break;
-      for (let i = 0; i < n; i++) {
-        const b = buf[i]!;
-        if (afterCr && b === 0x7b) return true;
-        if (b === 0x0d) afterCr = true;
-        else if (b !== 0x20 && b !== 0x09) afterCr = false;
-      }
+      if (test(buf.subarray(0, n))) return true;
       pos += n;
     }
     return false;
@@ -202,21 +209,15 @@ async function strictReason(db: Database, file: string): Promise<string | undefi
 /** Whether bytes [start, end) of `file` are valid UTF-8, decoded a chunk at a time. */
 function isValidUtf8(file: string, span: Span): boolean {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  const fd = openSync(file, 'r');
   try {
-    const buf = Buffer.alloc(CHUNK);
-    for (let pos = span.start; pos < span.end; ) {
-      const n = readSync(fd, buf, 0, Math.min(CHUNK, span.end - pos), pos);
-      if (n === 0) break;
-      decoder.decode(buf.subarray(0, n), { stream: true });
-      pos += n;
-    }
+    someChunk(file, span, (chunk) => {
+      decoder.decode(chunk, { stream: true });
+      return false;
+    });
     decoder.decode();
     return true;
   } catch {
     return false;
-  } finally {
-    closeSync(fd);
   }
 }
 
