@@ -58,34 +58,28 @@ export function canonicalWhen(v: string): string | null {
 }
 
 /**
- * This machine's IANA time zone, as Node resolved it (from TZ, `:America/New_York` included, or
- * the system's). One Node cannot name (a POSIX rule such as JST-9, or a typo) is said, and days
- * are counted in UTC rather than failing deep in the query.
+ * This machine's IANA time zone: the one TZ names (`:America/New_York`, glibc's form, included), or
+ * else the system's. One that is none (a POSIX rule such as JST-9, a path, or a typo) is said, and
+ * days are counted in UTC rather than failing deep in the query.
  */
 function localZone(io: IO, onWarning: (line: string) => void): string {
-  // TZ names the zone (`:Area/City` is glibc's form of Area/City); unset, the system's. Node's own
-  // reading is not taken: it makes TZ=IST-5:30 UTC, and TZ=GMT+5 `GMT+05:00`, which DuckDB does not know.
-  const tz = process.env.TZ?.replace(/^:/, '');
-  const zone = tz ? (isZone(tz) ? new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone : undefined) : systemZone();
-  if (zone && zone !== 'Etc/Unknown' && isZone(zone)) return zone;
+  // Node's own reading of TZ is not taken: it makes TZ=IST-5:30 UTC, and TZ=GMT+5 `GMT+05:00`, which
+  // DuckDB does not know. Unset, the system's zone is held to the same test.
+  const zone = zoneNamed(process.env.TZ?.replace(/^:/, '') || new Intl.DateTimeFormat().resolvedOptions().timeZone);
+  if (zone && zone !== 'Etc/Unknown') return zone;
   onWarning(
     `this machine's time zone (TZ=${JSON.stringify(process.env.TZ ?? io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
   );
   return 'UTC';
 }
 
-/** The system's zone, as Node reads it with no TZ (undefined when it cannot name it). */
-function systemZone(): string | undefined {
-  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
-
-/** Whether Intl takes `zone` as a time zone, as --timezone must be. */
-function isZone(zone: string): boolean {
+/** The zone `name` names, as Intl spells it (america/new_york is America/New_York); undefined when Intl takes none. */
+function zoneNamed(name: string | undefined): string | undefined {
+  if (!name) return undefined;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -104,7 +98,8 @@ function whenOption(flag: string, what: string): Option {
 function timezoneOption(): Option {
   return new Option('--timezone <zone>', "the IANA time zone days, weeks and months are counted in (default: this machine's)").argParser(
     (v: string) => {
-      if (!isZone(v)) throw new InvalidArgumentError('give an IANA time zone such as UTC, Europe/Paris or America/New_York.');
+      if (zoneNamed(v) === undefined)
+        throw new InvalidArgumentError('give an IANA time zone such as UTC, Europe/Paris or America/New_York.');
       return v;
     },
   );
