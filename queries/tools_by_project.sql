@@ -25,15 +25,11 @@ with
 -- copies of the old one's lines) is one call: counted once in a project by its id. A call without an
 -- id counts on its own.
 calls as (
-    select distinct s.project, t.name as tool, t.tool_use_id
+    select s.project, t.name as tool
     from transcript_tool_uses as t
     join transcript_sessions as s using (session_id)
-    where t.tool_use_id is not null
-    union all
-    select s.project, t.name as tool, null as tool_use_id
-    from transcript_tool_uses as t
-    join transcript_sessions as s using (session_id)
-    where t.tool_use_id is null
+    qualify t.tool_use_id is null
+         or row_number() over (partition by s.project, t.name, t.tool_use_id order by t.session_id, t.ordinal) = 1
 ),
 
 top_tools as (
