@@ -72,8 +72,13 @@ describe('lines that end in a CR alone', () => {
       // Past a space too.
       fs.writeFileSync(join(dir, 's.jsonl'), '{"type":"user","sessionId":"s"}\r {"type":"user","sessionId":"s"}\r');
       expect((await cli(['census', '--transcripts', dir])).stderr).toMatch(/:1: malformed JSON: .*; its lines end in a CR alone/);
+      // Ending in one LF, as an editor saves it (the note had gone).
+      fs.writeFileSync(join(dir, 's.jsonl'), '{"type":"user","sessionId":"s"}\r{"type":"user","sessionId":"s"}\n');
+      expect((await cli(['census', '--transcripts', dir])).stderr).toMatch(/:1: malformed JSON: .*; its lines end in a CR alone/);
       // A CR inside a string is a control character JSON refuses, not a line's end (it had been said to be one),
-      // even followed by a {.
+      // even followed by a {, and in a file with no LF.
+      fs.writeFileSync(join(dir, 's.jsonl'), '{"type":"user","sessionId":"x\r{y"}');
+      expect((await cli(['census', '--transcripts', dir])).stderr).not.toMatch(/CR alone/);
       for (const text of ['x\ry', 'x\r{y']) {
         fs.writeFileSync(join(dir, 's.jsonl'), `{"type":"user","sessionId":"s"}\n{"type":"user","sessionId":"${text}"}\n`);
         expect((await cli(['census', '--transcripts', dir])).stderr).toBe(

@@ -159,17 +159,21 @@ async function describeBadLine(db: Database, file: string, rec: number): Promise
 }
 
 /**
- * Whether `file` ends its lines in a CR alone: it has no LF (DuckDB reads it as one line, `span`), and a
- * CR is followed, past spaces and tabs, by a record's `{`. A CR inside a string (a control character
- * JSON refuses) is followed by its text; one followed by `{` in a file that has LFs is not taken either.
+ * Whether a bad line holds lines that end in a CR alone: a CR outside a string followed, past spaces
+ * and tabs, by a record's `{` (DuckDB reads such lines as one). A CR inside a string is a control
+ * character JSON refuses, not a line's end.
  */
 function hasBareCr(file: string, span: Span): boolean {
-  if (span.line !== 1 || !span.last) return false;
-  let afterCr = false;
+  let [afterCr, inString, escaped] = [false, false, false];
   return someChunk(file, span, (chunk) => {
     for (const b of chunk) {
-      if (afterCr && b === 0x7b) return true;
-      if (b === 0x0d) afterCr = true;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === 0x5c) escaped = true;
+        else if (b === 0x22) inString = false;
+      } else if (afterCr && b === 0x7b) return true;
+      else if (b === 0x22) [inString, afterCr] = [true, false];
+      else if (b === 0x0d) afterCr = true;
       else if (b !== 0x20 && b !== 0x09) afterCr = false;
     }
     return false;
