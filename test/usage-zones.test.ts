@@ -2,6 +2,8 @@
  * `usage` across daylight-saving changes and time zones: a date bound on a day whose midnight
  * repeats or is skipped, first and last times in an hour the clocks repeat, and the zone of TZ.
  */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin, cli, repo } from './helpers.js';
@@ -128,6 +130,42 @@ describe('usage: the default zone is the one Node resolves from TZ (a child proc
       keys: [
         ['2026-03-01', 1],
         ['2026-03-02', 1110],
+        [null, 1111],
+      ],
+    });
+  });
+
+  // glibc reads TZ=:/etc/localtime as a zone file; Intl names no zone for a path, so it had been said to be
+  // none, and days counted in UTC. A link in a scratch folder stands for /etc/localtime (the file is not read).
+  it('TZ as a path to a zone file, through a link (:/etc/localtime), is the zone named by its path under zoneinfo/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-tz-'));
+    try {
+      mkdirSync(join(dir, 'zoneinfo', 'Asia'), { recursive: true });
+      writeFileSync(join(dir, 'zoneinfo', 'Asia', 'Tokyo'), '');
+      symlinkSync(join(dir, 'zoneinfo', 'Asia', 'Tokyo'), join(dir, 'localtime'));
+      for (const tz of [`:${join(dir, 'localtime')}`, join(dir, 'zoneinfo', 'Asia', 'Tokyo')]) {
+        expect(keys(tz)).toEqual({
+          code: 0,
+          stderr: '',
+          keys: [
+            ['2026-03-01', 1],
+            ['2026-03-02', 1110],
+            [null, 1111],
+          ],
+        });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an empty TZ is UTC, as glibc reads it, without a warning (it had been said to be no IANA zone)', () => {
+    expect(keys('')).toEqual({
+      code: 0,
+      stderr: '',
+      keys: [
+        ['2026-03-01', 11],
+        ['2026-03-02', 1100],
         [null, 1111],
       ],
     });

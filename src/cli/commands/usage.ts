@@ -6,7 +6,7 @@
  * With no probe it reads --transcripts DIR, else $CLAUDE_CONFIG_DIR/projects, else
  * ~/.claude/projects, and says on stderr which and how many files.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../../base/errors.js';
 import { claudeSessionsDir, Evidence, type Row } from '../../evidence.js';
@@ -58,19 +58,38 @@ export function canonicalWhen(v: string): string | null {
 }
 
 /**
- * This machine's IANA time zone: the one TZ names (`:America/New_York`, glibc's form, included), or
- * else the system's. One that is none (a POSIX rule such as JST-9, a path, or a typo) is said, and
- * days are counted in UTC rather than failing deep in the query.
+ * This machine's IANA time zone: the one TZ names (`:America/New_York`, glibc's form, included, and a zone
+ * file's path, `:/etc/localtime`), or else the system's. One that is none (a POSIX rule such as JST-9, or a
+ * typo) is said, and days are counted in UTC rather than failing deep in the query.
  */
 function localZone(io: IO, onWarning: (line: string) => void): string {
   // Node's own reading of TZ is not taken: it makes TZ=IST-5:30 UTC, and TZ=GMT+5 `GMT+05:00`, which
   // DuckDB does not know. Unset, the system's zone is held to the same test.
-  const zone = zoneNamed(process.env.TZ?.replace(/^:/, '') || new Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const tz = process.env.TZ;
+  const zone = zoneNamed(tz === undefined ? new Intl.DateTimeFormat().resolvedOptions().timeZone : tzZone(tz));
   if (zone && zone !== 'Etc/Unknown') return zone;
   onWarning(
-    `this machine's time zone (TZ=${JSON.stringify(process.env.TZ ?? io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
+    `this machine's time zone (TZ=${JSON.stringify(tz ?? io.env.TZ ?? '')}) is not an IANA zone: days are counted in UTC (--timezone ZONE chooses)`,
   );
   return 'UTC';
+}
+
+/**
+ * The zone name in a TZ: glibc reads an empty TZ as UTC, and a path (Intl takes none) as a zone file,
+ * whose name is its path under a zoneinfo folder once links are followed (/etc/localtime is one).
+ */
+function tzZone(tz: string): string | undefined {
+  const name = tz.replace(/^:/, '');
+  if (name === '') return 'UTC';
+  if (!name.startsWith('/')) return name;
+  let real: string;
+  try {
+    real = realpathSync(name);
+  } catch {
+    return undefined;
+  }
+  const at = real.lastIndexOf('/zoneinfo/');
+  return at < 0 ? undefined : real.slice(at + '/zoneinfo/'.length).replace(/^posix\//, '');
 }
 
 /** The zone `name` names, as Intl spells it (america/new_york is America/New_York); undefined when Intl takes none. */
