@@ -4,5 +4,5 @@ create or replace table transcript_lines as
 select s.o - f.first + 1 as rec, f.file, s.type, s.subtype, coalesce(s.session_id, f.session_id) as session_id, s.uuid,
        s.timestamp, s.version, s.is_sidechain, s.agent_id, s.model
 from transcript_scan as s
-join scan_files as f using (abs)
+join scan_files as f using (fid)
 where s.o - f.first + 1 <= f.n;

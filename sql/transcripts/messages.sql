@@ -1,5 +1,5 @@
 -- transcript_messages: one row per API response, from the responses the pass kept (scan_responses:
--- abs, o and the columns of omg_response), priced by model_prices.
+-- fid, o and the columns of omg_response), priced by model_prices.
 --
 -- Claude Code writes a streamed response as one line per content block, each repeating the
 -- response's usage as it stood then: output_tokens grows line by line, so only the last snapshot
@@ -12,7 +12,7 @@
 create or replace table transcript_messages as
 -- Per file, not per line: its project, and its place in file order (file_no) for the keys below.
 with files as (
-    select abs, file, first, n, session_id, omg_project(abs) as project, row_number() over (order by file, abs) as file_no
+    select fid, file, first, n, session_id, omg_project(abs) as project, row_number() over (order by file, abs) as file_no
     from scan_files
 ),
 
@@ -41,9 +41,9 @@ lines as (
            case when r.id is not null then coalesce(r.request_id, q.message_request) end as k_request,
            case when r.id is null then f.file_no end as k_file,
            case when r.id is null then r.o end as k_line,
-           r.* exclude (abs, o, session_id, timestamp, id)
+           r.* exclude (fid, o, session_id, timestamp, id)
     from responses_read as r
-    join files as f using (abs)
+    join files as f using (fid)
     left join requests as q using (id)
     where r.o - f.first + 1 <= f.n
 ),
@@ -54,7 +54,7 @@ lines as (
 file_ends as (
     select f.file_no, max(omg_instant(r.timestamp)) as ends_at
     from scan_responses as r
-    join files as f using (abs)
+    join files as f using (fid)
     group by f.file_no
 ),
 

@@ -1,11 +1,15 @@
 -- scan_groups from the lines scan-responses.sql kept, with what files-seen.sql and the checks read
 -- (as scan.sql aggregates them), and the responses messages.sql reads.
 create or replace temp table scan_groups as
-select abs, session_id,
-       {'lines': count(*), 'first_o': min(o), 'keyless_o': list(o) filter (where keyless),
-        'mistyped_o': min(o) filter (where mistyped)} as g
-from scan_rows
-group by abs, session_id;
+select i.abs, g.session_id, g.g
+from (
+    select fid, session_id,
+           {'lines': count(*), 'first_o': min(o), 'keyless_o': list(o) filter (where keyless),
+            'mistyped_o': min(o) filter (where mistyped)} as g
+    from scan_rows
+    group by fid, session_id
+) as g
+join transcript_input_files as i using (fid);
 
 create or replace temp view scan_responses as
 select * exclude (keyless, mistyped, is_response)
