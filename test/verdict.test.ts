@@ -12,6 +12,7 @@ import { InputError } from '../src/base/errors.js';
 import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
 import { registeredTablesRead } from '../src/load/tables-named.js';
+import { UNSTABLE } from '../src/analysis/registered-sql.js';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
 
 const HINT_ENDLESS =
@@ -423,6 +424,9 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     ['select count(*) > 0 as holds, uuid()::VARCHAR as result from spawns where probe = $probe', 'uuid()'],
     ['select true as holds, current_localtimestamp()::VARCHAR as result', 'current_localtimestamp()'],
     ['select count(*) > 0 as holds, count(*)::VARCHAR as result from spawns using sample 10%', 'a sample (USING SAMPLE, TABLESAMPLE)'],
+    // Macros of DuckDB's over current_timestamp: such a check had held until a chosen date.
+    ["select ago(interval 1 day) < timestamptz '2027-01-01' as holds, 'ago' as result", 'ago()'],
+    ["select pg_postmaster_start_time() < timestamptz '2027-01-01' as holds, 'start' as result", 'pg_postmaster_start_time()'],
   ])("a check whose answer is not the evidence's (%s) is refused", async (sql, call) => {
     const dir = copyProbe(join(repo, probeFixture('git-order')), 'git-order');
     const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');
@@ -434,6 +438,36 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
         '(remove it: the same evidence must give the same verdict)',
       ),
     );
+  });
+
+  // A hand-kept list misses what a DuckDB release adds: every function DuckDB does not mark CONSISTENT, and
+  // every macro whose body names one (ago is current_timestamp - i), must be on it. error() always throws,
+  // whatever the run: a check that calls it fails, it does not change its answer.
+  it('the unstable names cover every function DuckDB marks as changing, and its macros over them', async () => {
+    const db = await Database.open();
+    try {
+      const names = new Set(
+        (await db.query("select distinct function_name from duckdb_functions() where stability <> 'CONSISTENT'")).rows.map((r) =>
+          String(r.function_name),
+        ),
+      );
+      const macros = (
+        await db.query('select distinct function_name, macro_definition from duckdb_functions() where macro_definition is not null')
+      ).rows.map((r) => [String(r.function_name), String(r.macro_definition).toLowerCase()] as const);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const [name, body] of macros) {
+          if (!names.has(name) && (body.match(/[a-z_][a-z0-9_]*/g) ?? []).some((w) => w !== 'error' && (names.has(w) || UNSTABLE.has(w)))) {
+            names.add(name);
+            grew = true;
+          }
+        }
+      }
+      names.delete('error');
+      expect([...names].filter((n) => !UNSTABLE.has(n)).sort()).toEqual([]);
+    } finally {
+      db.close();
+    }
   });
 
   it('a check that shadows spawns before its SELECT cannot bring an over-budget probe within budget', async () => {

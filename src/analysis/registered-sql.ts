@@ -50,15 +50,18 @@ function forbidden(ref: Node, scope: ReadonlySet<string>): string | undefined {
  * Functions whose answer is not the evidence's: it changes from run to run (random, uuid, nextval,
  * now, today, …: DuckDB's VOLATILE and CONSISTENT_WITHIN_QUERY functions), or from machine to
  * machine (settings, the version, the database's name). With them a verdict could differ for the
- * same evidence; the names after them are what DuckDB reads as such a call without parentheses.
+ * same evidence; the names after them are what DuckDB reads as such a call without parentheses,
+ * and DuckDB's macros over any of them (ago, pg_postmaster_start_time, pg_sleep). A test holds the list
+ * to DuckDB's catalogue of functions.
  */
-const UNSTABLE = new Set(
+export const UNSTABLE = new Set(
   (
     'current_connection_id current_query current_query_id current_transaction_id currval gen_random_uuid nextval random ' +
     'setseed sleep_ms stats uuid uuidv4 uuidv7 write_log current_database current_date current_schema current_schemas ' +
     'get_current_time get_current_timestamp in_search_path now today transaction_timestamp txid_current current_setting ' +
     'version current_catalog current_role current_user session_user user getvariable getenv pg_conf_load_time ' +
-    'current_timestamp current_time localtimestamp localtime current_localtimestamp current_localtime'
+    'current_timestamp current_time localtimestamp localtime current_localtimestamp current_localtime ' +
+    'ago pg_postmaster_start_time pg_sleep'
   ).split(' '),
 );
 
