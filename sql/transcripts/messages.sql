@@ -17,8 +17,9 @@ with files as (
 ),
 
 -- An empty message.id, requestId or model is none (a gateway that sends none), said once for every use below;
--- message_id itself is kept as the line wrote it (the column shows ''), its key is `id`.
-responses_read as (
+-- message_id itself is kept as the line wrote it (the column shows ''), its key is `id`. Not materialized:
+-- read twice, it had been copied whole (every column of every response) for the lean read `requests` makes.
+responses_read as not materialized (
     select * replace (nullif(request_id, '') as request_id, nullif(model, '') as model), nullif(message_id, '') as id
     from scan_responses
 ),
