@@ -13,6 +13,7 @@
 --   file      VARCHAR  relative to the probe directory, e.g. registration/addendum-2.jsonl
 --   kind      VARCHAR  preregistration | addendum
 --   governs   VARCHAR  started_at of the first spawn it governs, as recorded (NULL when none)
+--   governs_session VARCHAR  that spawn's session_id (of the least, among spawns that start together)
 --   voids     BOOLEAN  it declares an arm void
 -- order:   probe, file
 
@@ -31,14 +32,14 @@ files as (
 
 governed as (
     -- arms an addendum file registers
-    select r.probe, r.file, s.started_at
+    select r.probe, r.file, s.started_at, s.session_id
     from registered_arms as r
     join files as f using (probe, file)
     join spawns as s on s.probe = r.probe and s.arm = r.arm and s.status <> 'pilot'
     where f.is_addendum
     union all
     -- counted spawns of the arms whose pilots it declares
-    select a.probe, a.file, s.started_at
+    select a.probe, a.file, s.started_at, s.session_id
     from registration_records as a
     join pilot_sessions as p on p.probe = a.probe and p.addendum = (a.record ->> 'n')::BIGINT
     join spawns as ps on ps.probe = p.probe and ps.session_id = p.session_id
@@ -46,7 +47,7 @@ governed as (
     where a.kind = 'addendum'
     union all
     -- the pre-registration governs every spawn
-    select f.probe, f.file, s.started_at
+    select f.probe, f.file, s.started_at, s.session_id
     from files as f
     join spawns as s using (probe)
     where not f.is_addendum
@@ -57,7 +58,8 @@ jsonl_parts as (
         f.probe,
         f.file,
         case when f.is_addendum then 'addendum' else 'preregistration' end as kind,
-        arg_min(g.started_at, g.started_at::TIMESTAMPTZ) as governs,
+        arg_min(g.started_at, (g.started_at::TIMESTAMPTZ, g.session_id)) as governs,
+        arg_min(g.session_id, (g.started_at::TIMESTAMPTZ, g.session_id)) as governs_session,
         f.voids
     from files as f
     left join governed as g using (probe, file)
@@ -69,7 +71,8 @@ sql_parts as (
         x.probe,
         'registration/' || x.path as file,
         min(p.kind) as kind,
-        arg_min(p.governs, p.governs::TIMESTAMPTZ) as governs,
+        arg_min(p.governs, (p.governs::TIMESTAMPTZ, p.governs_session)) as governs,
+        arg_min(p.governs_session, (p.governs::TIMESTAMPTZ, p.governs_session)) as governs_session,
         false as voids
     from (
         select probe, file, "check" as path from conjuncts
@@ -80,7 +83,7 @@ sql_parts as (
     group by all
 )
 
-select probe, file, kind, governs, voids from jsonl_parts
+select probe, file, kind, governs, governs_session, voids from jsonl_parts
 union all
-select probe, file, kind, governs, voids from sql_parts
+select probe, file, kind, governs, governs_session, voids from sql_parts
 order by probe, file
