@@ -201,6 +201,192 @@ describe('a date set back', () => {
   });
 });
 
+describe('what the commits that first recorded a spawn held', () => {
+  // Dates can be set to anything; what a commit's parents hold cannot be undone by a later commit.
+  // A part came before its first spawn only when HEAD holds the bytes it had in every parent of every
+  // commit (in HEAD's full history) that first recorded that spawn's row in results.jsonl.
+  type Row = { file: string; order: string };
+  const orders = (v: { preregistration: { compared: Row[] } }) =>
+    Object.fromEntries(v.preregistration.compared.map((c) => [c.file, c.order]));
+  const shortHead = (g: (args: string[]) => Buffer) => g(['rev-parse', 'HEAD']).toString().slice(0, 7);
+  const A = '2026-08-12T14:00:00.000+09:00';
+  const B = '2026-08-12T15:00:00.000+09:00';
+  /** An addendum adding conjunct 2, whose check never holds, committed before the spawns. */
+  const failingConjunct = (d: string, git: (args: string[], date?: string) => Buffer) => {
+    writeFileSync(
+      join(d, 'registration', 'addendum-2.jsonl'),
+      '{"kind":"addendum","n":2,"text":"adds conjunct 2"}\n{"kind":"conjunct","n":2,"required":"never","check":"conjuncts/2-never.sql"}\n',
+    );
+    writeFileSync(join(d, 'registration', 'conjuncts', '2-never.sql'), "select false as holds, 'never' as result\n");
+    git(['add', 'registration']);
+    git(['commit', '-q', '-m', 'conjunct 2'], '2026-08-11T11:00:00+09:00');
+  };
+  const strict = async (dir: string) => {
+    const run = await cli(['verdict', dir, '--require-preregistered', '--format', 'json']);
+    return { code: run.code, v: JSON.parse(run.stdout) };
+  };
+
+  it('a registration file removed after the first spawn is "no", naming it and the commit that removed it, whatever its date', async () => {
+    const { dir, g } = committedProbe(failingConjunct);
+    expect((await verdict(dir)).v.holds).toBe(false);
+    g(['rm', '-q', 'registration/addendum-2.jsonl', 'registration/conjuncts/2-never.sql']);
+    g(['commit', '-q', '-m', 'drop conjunct 2'], '2026-08-11T12:00:00+09:00');
+    const { code, v } = await strict(dir);
+    const by = shortHead(g);
+    expect([code, v.holds, v.preregistered, v.preregistration.reason]).toEqual([
+      4,
+      false,
+      'no',
+      `registration/addendum-2.jsonl was removed after the first spawn (${A}, in ${by}); registration/conjuncts/2-never.sql was removed after the first spawn (${A}, in ${by})`,
+    ]);
+    expect(orders(v)['registration/addendum-2.jsonl']).toBe('removed after');
+  });
+
+  it('a change on a side branch dated before the spawns, merged after the evidence commit, is "changed after", naming it', async () => {
+    const { dir, g } = committedProbe();
+    g(['checkout', '-q', '-b', 'side', 'HEAD~1']);
+    const prereg = join(dir, 'registration', 'prereg.jsonl');
+    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('"usd":2', '"usd":12'));
+    g(['commit', '-q', '-am', 'raise the budget'], '2026-08-11T11:00:00+09:00');
+    const side = shortHead(g);
+    g(['checkout', '-q', '-']);
+    g(['merge', '-q', '--no-ff', '-m', 'merge', 'side'], '2026-08-13T10:00:00+09:00');
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, v.preregistration.reason]).toEqual([
+      4,
+      'no',
+      `registration/prereg.jsonl was changed after the first spawn it governs (${A})`,
+    ]);
+    expect(orders(v)['registration/prereg.jsonl']).toBe(`changed after (${side}, 2026-08-11T11:00:00+09:00)`);
+  });
+
+  it('an addendum first committed after the evidence commit that records the spawns it governs is "after", whatever its date', async () => {
+    // addendum-1 registers arm B, whose spawn is not the probe's first: its date alone had been compared.
+    const { dir, g } = committedProbe((_d, git) => {
+      git(['rm', '-q', '--cached', 'registration/addendum-1.jsonl']);
+      git(['commit', '-q', '-m', 'not yet'], '2026-08-11T10:30:00+09:00');
+    });
+    g(['add', 'registration/addendum-1.jsonl']);
+    g(['commit', '-q', '-m', 'addendum 1'], '2026-08-11T11:00:00+09:00');
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, v.preregistration.reason]).toEqual([
+      4,
+      'no',
+      `registration/addendum-1.jsonl was committed after the first spawn it governs (${B})`,
+    ]);
+  });
+
+  it('a part added in a commit of its own before the spawns, unchanged since, is "before"', async () => {
+    const { dir } = committedProbe((d, git) => {
+      writeFileSync(
+        join(d, 'registration', 'addendum-2.jsonl'),
+        '{"kind":"addendum","n":2,"text":"adds conjunct 2"}\n{"kind":"conjunct","n":2,"required":"A ran","check":"conjuncts/1-a-ran.sql"}\n',
+      );
+      git(['add', 'registration']);
+      git(['commit', '-q', '-m', 'addendum 2'], '2026-08-11T11:00:00+09:00');
+    });
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, orders(v)]).toEqual([
+      0,
+      'yes',
+      {
+        'registration/addendum-1.jsonl': 'before',
+        'registration/addendum-2.jsonl': 'before',
+        'registration/conjuncts/1-a-ran.sql': 'before',
+        'registration/prereg.jsonl': 'before',
+      },
+    ]);
+  });
+
+  it('an addendum committed after the evidence commit but before the commit that records its arm\'s first spawn is "before"', async () => {
+    const results = (d: string) => join(d, 'results.jsonl');
+    let rows = '';
+    const { dir, g } = committedProbe((d, git) => {
+      git(['rm', '-q', '--cached', 'registration/addendum-1.jsonl']);
+      git(['commit', '-q', '-m', 'not yet'], '2026-08-11T10:30:00+09:00');
+      // The evidence commit records arm A's spawn only.
+      rows = readFileSync(results(d), 'utf8');
+      writeFileSync(results(d), `${rows.split('\n')[0]}\n`);
+    });
+    g(['add', 'registration/addendum-1.jsonl']);
+    g(['commit', '-q', '-m', 'addendum 1: arm B'], '2026-08-12T14:30:00+09:00');
+    writeFileSync(results(dir), rows);
+    g(['commit', '-q', '-am', 'arm B ran'], '2026-08-12T16:30:00+09:00');
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, orders(v)['registration/addendum-1.jsonl']]).toEqual([0, 'yes', 'before']);
+  });
+
+  it('a part changed and changed back after the evidence commit (dated before the spawns) holds the bytes it had: "before"', async () => {
+    const { dir, g } = committedProbe();
+    const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');
+    const was = readFileSync(check, 'utf8');
+    appendFileSync(check, '-- or true\n');
+    g(['commit', '-q', '-am', 'relax'], '2026-08-11T11:00:00+09:00');
+    writeFileSync(check, was);
+    g(['commit', '-q', '-am', 'restore'], '2026-08-11T11:30:00+09:00');
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, orders(v)['registration/conjuncts/1-a-ran.sql']]).toEqual([0, 'yes', 'before']);
+  });
+
+  it('a results.jsonl first committed empty, with the registration, records nothing: the rows committed later are the spawns', async () => {
+    const { dir, g } = committedProbe((d, git) => {
+      const results = join(d, 'results.jsonl');
+      const rows = readFileSync(results, 'utf8');
+      writeFileSync(results, '');
+      git(['add', 'results.jsonl']);
+      git(['commit', '-q', '--amend', '--no-edit'], '2026-08-11T10:00:00+09:00');
+      writeFileSync(results, rows);
+    });
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, v.preregistration.evidence_commit]).toEqual([
+      0,
+      'yes',
+      g(['rev-parse', 'HEAD~1']).toString().slice(0, 7),
+    ]);
+  });
+
+  it('a root commit that records the spawns with the registration is "same commit as the evidence"', async () => {
+    const { dir, g } = committedProbe();
+    const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
+    temps.push(root);
+    const one = join(root, 'git-order');
+    cpSync(dir, one, { recursive: true });
+    rmSync(join(one, '.git'), { recursive: true });
+    const git = (args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: one,
+        stdio: 'pipe',
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
+    git(['init', '-q']);
+    git(['add', '.']);
+    git(['commit', '-q', '-m', 'all at once']);
+    const { code, v } = await strict(one);
+    expect([code, v.preregistered, v.preregistration.reason]).toEqual([
+      4,
+      'not established',
+      `the registration arrived in the same commit as the evidence (${shortHead(git)}), so git cannot show it came first`,
+    ]);
+    expect(g(['status', '--porcelain']).toString()).toBe('');
+  });
+
+  it('a merge whose one parent already had the row did not record it, though its other parent lacks the registration', async () => {
+    const { dir, g } = committedProbe();
+    g(['checkout', '-q', '-b', 'side', 'HEAD~1']);
+    g(['rm', '-q', 'registration/addendum-1.jsonl']);
+    g(['commit', '-q', '-m', 'side without addendum 1'], '2026-08-13T09:00:00+09:00');
+    g(['checkout', '-q', '-']);
+    // The merge keeps main's tree: its results.jsonl is its first parent's, and differs from the side's.
+    g(['merge', '-q', '-s', 'ours', '-m', 'merge', 'side'], '2026-08-13T10:00:00+09:00');
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, v.preregistration.reason]).toEqual([
+      0,
+      'yes',
+      'every part of the registration was committed before the first spawn it governs',
+    ]);
+  });
+});
+
 describe('a started_at git is compared with', () => {
   // DuckDB reads a space for the T as the T; V8's Date.parse, with a space, took 0032 for 2032 and
   // 0030 for no date at all ("this is a bug"), so one instant had two answers.

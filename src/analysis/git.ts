@@ -1,7 +1,8 @@
 /**
  * Pre-registration order, from git. For each part of a probe's registration it finds the commit
  * that first added it and every later commit that changed it, and compares their committer dates
- * with the start of the first spawn that part governs (queries/registration_parts.sql says which).
+ * with the start of the first spawn that part governs (queries/registration_parts.sql says which),
+ * and what it held before the commits that first recorded that spawn (git-recorded.ts).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
 import { createHash } from 'node:crypto';
@@ -9,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
+import { type Entry, entriesOf, grepCalls, namedCommits, place, recordersOf, resultsLog, touchesOf, treesAt } from './git-recorded.js';
 import { gitAll, gitEach, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
@@ -18,6 +20,8 @@ export interface Part {
   /** Absolute path. */
   path: string;
   governs: string | null;
+  /** The session_id of that spawn. */
+  session?: string | null;
   /** It declares an arm void: it changes the verdict even when it governs no spawn. */
   voids?: boolean;
 }
@@ -30,7 +34,7 @@ export interface Compared {
   committed_at: string | null;
   /** started_at of the first spawn it governs. */
   governs: string | null;
-  /** before | after | same commit as the evidence | changed after (<commit>) | not committed | uncommitted changes | a symbolic link | voids an arm, and no spawn it governs came after it | governs no spawn */
+  /** before | after | same commit as the evidence | changed after (<commit>) | removed after | its first spawn is in no commit of results.jsonl | not committed | uncommitted changes | a symbolic link | voids an arm, and no spawn it governs came after it | governs no spawn */
   order: string;
 }
 
@@ -66,13 +70,7 @@ async function historiesOf(repo: Repo, files: string[], all: string | null, touc
  * trusts the index's skip-worktree and assume-unchanged flags and runs filters and `ident`, all of
  * which .git/ can set.
  */
-function standing(files: string[], tree: string | null, hashes: string | null, dir: string): ('same' | 'link' | 'changed')[] {
-  const held = new Map<string, { mode: string; hash: string }>();
-  for (const entry of (tree ?? '').split('\0').filter(Boolean)) {
-    const tab = entry.indexOf('\t');
-    const [mode, , hash] = entry.slice(0, tab).split(' ');
-    held.set(entry.slice(tab + 1), { mode: mode!, hash: hash! });
-  }
+function standing(files: string[], held: Map<string, Entry>, hashes: string | null, dir: string): ('same' | 'link' | 'changed')[] {
   const mine = (hashes ?? '').split('\n');
   return files.map((f, i) => {
     const h = held.get(f);
@@ -149,6 +147,20 @@ function enclosingRepository(dir: string): string | undefined {
  */
 const VOIDS_UNDATED = 'voids an arm, and no spawn it governs came after it';
 
+/** A part whose first spawn's row no commit of results.jsonl holds (it is not committed, or not as it loads). */
+const UNRECORDED = 'its first spawn is in no commit of results.jsonl';
+
+const lateReason = (c: Compared) =>
+  c.order === 'removed after'
+    ? `${c.file} was removed after the first spawn (${c.governs}${c.commit ? `, in ${c.commit}` : ''})`
+    : `${c.file} was ${c.order === 'after' ? 'committed' : 'changed'} after the first spawn it governs (${c.governs})`;
+
+const unreadable = (dir: string) =>
+  new InputError(
+    `${displayPath(dir)}: git cannot read the history of its repository, so the registration cannot be dated`,
+    'run `git fsck` there to see why',
+  );
+
 /** Compare each registration part's commits with the spawns it governs. */
 export async function preregistration(probeDir: string, evidenceFile: string, parts: Part[]): Promise<Preregistration> {
   const compared: Compared[] = [];
@@ -158,15 +170,16 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   // git names paths with '/'; on POSIX a backslash is a character of a file's name.
   const files = parts.map((part) => relative(probeDir, part.path).split(sep).join('/'));
   const logged = [relative(probeDir, evidenceFile), ...files];
-  // Every file's history and how the working tree stands, in two shells: the second's commands take the first's output.
-  const [shallow, head, all, merges, tree, hashes] = await gitAll(repo, [
+  // Every file's history, results.jsonl's full history and how HEAD and the working tree stand, in
+  // one shell; each later shell's commands take an earlier one's output.
+  const [shallow, head, all, merges, results, tree, hashes] = await gitAll(repo, [
     { args: ['rev-parse', '--is-shallow-repository'] },
     { args: ['rev-parse', '--verify', '--quiet', 'HEAD'] },
     { args: [...LOG, '--no-renames', '--relative', '--', ...logged] },
     { args: ['rev-list', '--merges', 'HEAD'] },
-    ...(files.length
-      ? [{ args: ['ls-tree', '-z', 'HEAD', '--', ...files] }, { args: ['hash-object', '--no-filters', '--', ...files] }]
-      : []),
+    resultsLog(logged[0]!),
+    { args: ['ls-tree', '-r', '-z', 'HEAD', '--', 'registration', ...files] },
+    ...(files.length ? [{ args: ['hash-object', '--no-filters', '--', ...files] }] : []),
   ]);
   if (shallow === null) {
     // Not a repository, or one git cannot read: only the first may pass as "not established".
@@ -180,40 +193,41 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     );
   }
   if (head === null) return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
-  if (all === null || merges === null) {
-    throw new InputError(
-      `${displayPath(probeDir)}: git cannot read the history of its repository, so the registration cannot be dated`,
-      'run `git fsck` there to see why',
-    );
-  }
+  if (all === null || merges === null || results === null || tree === null) throw unreadable(probeDir);
   const merged = merges
     ? [{ args: ['diff-tree', '--stdin', '-m', '-r', '--no-renames', '--name-only', '--no-commit-id', '--', ...logged], input: merges }]
     : [];
-  const touched = merges === '' ? '' : (await gitAll(repo, merged))[0]!;
+  // The spawns whose recording commits are looked for: the first each part governs.
+  const sessions = [...new Set(parts.flatMap((p) => (p.governs !== null && p.session ? [p.session] : [])))];
+  const touches = touchesOf(results);
+  const greps = grepCalls(logged[0]!, touches, sessions);
+  const outs = merged.length + greps.length ? await gitAll(repo, [...merged, ...greps]) : [];
+  const touched = merges === '' ? '' : outs[0]!;
+  const recorded = recordersOf(outs.slice(merged.length), touches, sessions);
   const [evidenceHistory, ...histories] = await historiesOf(repo, logged, all, touched);
-  const stands = standing(files, tree ?? null, hashes ?? null, probeDir);
+  const headTree = entriesOf(tree);
+  const stands = standing(files, headTree, hashes ?? null, probeDir);
   const evidence = evidenceHistory!.filter((c) => c.added).at(-1);
   if (!evidence) {
     return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   }
-  // The commits made after the evidence commit, whatever dates they carry: a change among them to a
-  // part that governs the first spawn (which that commit records) came after it. A date set back
-  // (GIT_COMMITTER_DATE) cannot hide it.
-  // Asked only when a commit other than the evidence's dates a part before its spawn (git runs in a shell of its own).
-  const dated = parts.some(
-    (p, i) => p.governs !== null && histories[i]!.some((c) => c.hash !== evidence.hash && !after(c.date, p.governs!)),
+  // What the registration held in each commit that first recorded a spawn, and in its parents.
+  const recs = [...recorded.values()].flat();
+  const trees = await treesAt(repo, [...new Set(recs.flatMap((r) => [r.hash, ...r.parents]))], files);
+  if (trees === null) throw unreadable(probeDir);
+  const firstPart = parts
+    .filter((p) => p.governs !== null && p.session)
+    .reduce<Part | null>((min, p) => (min === null || after(min.governs!, p.governs!) ? p : min), null);
+  // A file the registration held before the probe's first spawn was recorded, gone at HEAD: removed after it.
+  const held = (recorded.get(firstPart?.session ?? '') ?? []).flatMap((r) => r.parents.map((q) => trees.get(q)!));
+  const removed = [...new Set(held.flatMap((t) => [...t.keys()]))].filter((f) => f.startsWith('registration/') && !headTree.has(f));
+  const placed = parts.map((p, i) =>
+    headTree.has(files[i]!) ? place(files[i]!, headTree.get(files[i]!)!.hash, recorded.get(p.session ?? '') ?? [], trees) : null,
   );
-  const [descending, recorded] = dated
-    ? await gitAll(repo, [
-        { args: ['rev-list', '--ancestry-path', `${evidence.hash}..HEAD`] },
-        { args: ['cat-file', '-s', `${evidence.hash}:./${logged[0]}`] },
-      ])
-    : [null, null];
-  const later = new Set(recorded !== null && Number(recorded) > 0 ? (descending ?? '').split('\n').filter(Boolean) : []);
-  const firstSpawn = parts.reduce<string | null>(
-    (min, p) => (p.governs !== null && (min === null || after(min, p.governs)) ? p.governs : min),
-    null,
-  );
+  const changes = placed.flatMap((pl, i) => (pl?.order === 'changed' ? [{ file: files[i]!, since: pl.since }] : []));
+  const named = await namedCommits(repo, changes, removed);
+  const changedBy = new Map(changes.map((c, k) => [c.file, named[k]]));
+  let sameAs: string | null = null;
   for (const [i, part] of parts.entries()) {
     const file = files[i]!;
     const history = histories[i]!;
@@ -225,16 +239,23 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       governs: part.governs,
       order: '',
     };
+    const pl = placed[i];
     if (!first) row.order = 'not committed';
     else if (part.governs === null) row.order = part.voids ? VOIDS_UNDATED : 'governs no spawn';
     else {
-      // A file that arrived with the evidence cannot be dated against it: the commit necessarily
-      // follows the spawns. A later change dated after the first governed spawn still counts.
-      const governsFirst = part.governs === firstSpawn;
-      const changed = history.find((c) => c.hash !== first.hash && (after(c.date, part.governs!) || (governsFirst && later.has(c.hash))));
+      // A change dated after the spawn is late whatever the history; one dated before is late when
+      // HEAD's bytes are not those the file had before the commits that first recorded the spawn.
+      const changed = history.find((c) => c.hash !== first.hash && after(c.date, part.governs!));
+      const by = changedBy.get(file);
       if (changed) row.order = `changed after (${short(changed.hash)}, ${changed.date})`;
-      else if (first.hash === evidence.hash) row.order = 'same commit as the evidence';
-      else if (after(first.date, part.governs) || (governsFirst && later.has(first.hash))) row.order = 'after';
+      else if (pl?.order === 'changed') row.order = `changed after (${by ? `${short(by.hash)}, ${by.date}` : `since ${short(pl.since)}`})`;
+      else if (pl?.order === 'after') row.order = 'after';
+      else if (pl?.order === 'same') {
+        // It arrived with the row: that commit necessarily follows the spawn, so it cannot be dated.
+        row.order = 'same commit as the evidence';
+        sameAs ??= pl.commit;
+      } else if (after(first.date, part.governs)) row.order = 'after';
+      else if (!recorded.get(part.session ?? '')?.length) row.order = UNRECORDED;
       else row.order = 'before';
     }
     const late = row.order === 'after' || row.order.startsWith('changed after');
@@ -242,19 +263,22 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     else if (stands[i] === 'changed' && !late) row.order = 'uncommitted changes';
     compared.push(row);
   }
+  for (const [k, file] of removed.entries()) {
+    const by = named[changes.length + k];
+    compared.push({
+      file,
+      commit: by ? short(by.hash) : null,
+      committed_at: by?.date ?? null,
+      governs: firstPart!.governs,
+      order: 'removed after',
+    });
+  }
   // A shallow clone's oldest commits show every file as added there: a change after the spawns is
   // one, but a file's first commit is not known.
   const shallowClone = shallow === 'true\n';
-  const late = compared.filter((c) => (c.order === 'after' && !shallowClone) || c.order.startsWith('changed after'));
+  const late = compared.filter((c) => (c.order === 'after' && !shallowClone) || /^(changed|removed) after/.test(c.order));
   if (late.length) {
-    return {
-      answer: 'no',
-      reason: late
-        .map((c) => `${c.file} was ${c.order === 'after' ? 'committed' : 'changed'} after the first spawn it governs (${c.governs})`)
-        .join('; '),
-      evidence_commit: short(evidence.hash),
-      compared,
-    };
+    return { answer: 'no', reason: late.map(lateReason).join('; '), evidence_commit: short(evidence.hash), compared };
   }
   if (shallowClone) {
     return {
@@ -266,12 +290,12 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     };
   }
   const unsure = compared.filter((c) =>
-    ['same commit as the evidence', 'not committed', 'uncommitted changes', 'a symbolic link', VOIDS_UNDATED].includes(c.order),
+    ['same commit as the evidence', 'not committed', 'uncommitted changes', 'a symbolic link', VOIDS_UNDATED, UNRECORDED].includes(c.order),
   );
   if (unsure.length) {
     const same = unsure.filter((c) => c.order === 'same commit as the evidence');
     const reason = same.length
-      ? `the registration arrived in the same commit as the evidence (${short(evidence.hash)}), so git cannot show it came first`
+      ? `the registration arrived in the same commit as the evidence (${short(sameAs ?? evidence.hash)}), so git cannot show it came first`
       : unsure
           .map(
             (c) =>

@@ -63,7 +63,12 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
       const pre = preregistration(
         p.dir,
         join(p.dir, 'results.jsonl'),
-        mine.map((r) => ({ path: join(p.dir, String(r.file)), governs: (r.governs as string | null) ?? null, voids: r.voids === true })),
+        mine.map((r) => ({
+          path: join(p.dir, String(r.file)),
+          governs: (r.governs as string | null) ?? null,
+          session: (r.governs_session as string | null) ?? null,
+          voids: r.voids === true,
+        })),
       );
       // Awaited below; a failure of the checks first must not leave it unhandled.
       pre.catch(() => undefined);

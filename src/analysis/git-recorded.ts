@@ -1,0 +1,144 @@
+/**
+ * Where in git's history a spawn was first recorded, and what the registration held just before.
+ * A commit's date can be set to anything, and a side branch merged later brings its own dates; what
+ * a commit's parents hold cannot be changed by a later commit. So a registration file came before a
+ * spawn only when HEAD holds the bytes it had in every parent of every commit that first recorded
+ * the spawn's row in results.jsonl, in HEAD's full history (a merge counts).
+ */
+import { type GitCall, gitAll, type Repo } from './git-run.js';
+
+/** A commit of results.jsonl's full history (or a parent of one): its hash and its parents'. */
+export interface Touch {
+  hash: string;
+  parents: string[];
+}
+
+/** An entry of `git ls-tree`: its mode and object id. */
+export interface Entry {
+  mode: string;
+  hash: string;
+}
+
+/**
+ * The commits of HEAD's full history whose results.jsonl differs from a parent's (no history
+ * simplification, so a merge counts), with their parents: every commit that first records a row
+ * is one (its parents lack the row its own file holds).
+ */
+export const resultsLog = (path: string): GitCall => ({
+  args: ['log', '--no-show-signature', '--full-history', '--format=%H %P', 'HEAD', '--', path],
+});
+
+export const touchesOf = (out: string): Touch[] =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [hash, ...parents] = line.split(' ').filter(Boolean);
+      return { hash: hash!, parents };
+    });
+
+/** `git ls-tree -z` output as a map from path (relative to where git ran) to entry. */
+export function entriesOf(out: string): Map<string, Entry> {
+  const held = new Map<string, Entry>();
+  for (const entry of out.split('\0').filter(Boolean)) {
+    const tab = entry.indexOf('\t');
+    const [mode, , hash] = entry.slice(0, tab).split(' ');
+    held.set(entry.slice(tab + 1), { mode: mode!, hash: hash! });
+  }
+  return held;
+}
+
+/**
+ * `id` as a JSON string, for `git grep -E`: each character as itself or as its \u escape (a row
+ * written with escapes is the same row, and must not pass for one recorded later).
+ */
+export function jsonString(id: string): string {
+  const chars = [...id].map((c) => {
+    const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+    const escaped = hex.replace(/[a-f]/g, (x) => `[${x}${x.toUpperCase()}]`);
+    return `(${c.replace(/[.[\]()*+?{}|^$\\]/g, '\\$&')}|\\\\u${escaped})`;
+  });
+  return `"${chars.join('')}"`;
+}
+
+/**
+ * One `git grep` per session (run in one shell with others) over the commits of `touches` and their
+ * parents: which of them hold the session id as a JSON string in results.jsonl.
+ */
+export function grepCalls(path: string, touches: Touch[], sessions: string[]): GitCall[] {
+  const revs = [...new Set(touches.flatMap((t) => [t.hash, ...t.parents]))];
+  if (!revs.length) return [];
+  return sessions.map((s) => ({ args: ['grep', '-l', '-z', '-E', '-e', jsonString(s), ...revs, '--', path] }));
+}
+
+/** For each session, the commits that first recorded it: their results.jsonl holds it and none of their parents' does. */
+export function recordersOf(outs: (string | null)[], touches: Touch[], sessions: string[]): Map<string, Touch[]> {
+  return new Map(
+    sessions.map((session, i) => {
+      // `<rev>:<path>` per file that holds it (none: grep exits 1, null).
+      const holding = new Set((outs[i] ?? '').split('\0').flatMap((f) => (f ? [f.slice(0, f.indexOf(':'))] : [])));
+      return [session, touches.filter((t) => holding.has(t.hash) && !t.parents.some((p) => holding.has(p)))];
+    }),
+  );
+}
+
+/** How a file stands at the commits that first recorded its spawn. */
+export type Placed = { order: 'after' } | { order: 'changed'; since: string } | { order: 'same'; commit: string } | { order: 'before' };
+
+/**
+ * `file` (HEAD's `head` blob) against `recs`, the commits that first recorded the spawn it governs,
+ * with `trees` their and their parents' entries: "after" when a parent lacks it (or the commit has
+ * none, and does not hold it), "changed" when a parent holds other bytes (`since`: that parent),
+ * "same" when it arrived in the recording commit itself.
+ */
+export function place(file: string, head: string, recs: Touch[], trees: Map<string, Map<string, Entry>>): Placed {
+  let same: string | null = null;
+  for (const r of recs) {
+    for (const q of r.parents.length ? r.parents : [null]) {
+      const held = q === null ? undefined : trees.get(q)?.get(file)?.hash;
+      if (held === undefined) {
+        if (trees.get(r.hash)?.get(file)?.hash !== head) return { order: 'after' };
+        same ??= r.hash;
+      } else if (held !== head) return { order: 'changed', since: q! };
+    }
+  }
+  return same === null ? { order: 'before' } : { order: 'same', commit: same };
+}
+
+/** The entries under `registration/` and at `paths` in each of `commits` (one ls-tree each, one shell); null when git cannot read one. */
+export async function treesAt(repo: Repo, commits: string[], paths: string[]): Promise<Map<string, Map<string, Entry>> | null> {
+  if (!commits.length) return new Map();
+  const outs = await gitAll(
+    repo,
+    commits.map((c) => ({ args: ['ls-tree', '-r', '-z', c, '--', 'registration', ...paths] })),
+  );
+  if (outs.some((o) => o === null)) return null;
+  return new Map(commits.map((c, i) => [c, entriesOf(outs[i]!)]));
+}
+
+export interface Dated {
+  hash: string;
+  date: string;
+}
+
+/**
+ * The commits to name, in one shell: for each change (a file, and the parent `since` whose bytes
+ * HEAD's differ from), the first commit after `since` that changed it; for each removed path, the
+ * last commit that removed it. Null where git says none.
+ */
+export async function namedCommits(repo: Repo, changes: { file: string; since: string }[], removed: string[]): Promise<(Dated | null)[]> {
+  if (!changes.length && !removed.length) return [];
+  const log = ['log', '--no-show-signature', '--full-history', '--no-renames', '--topo-order', '--format=%H%x09%cI'];
+  const outs = await gitAll(repo, [
+    ...changes.map((c) => ({ args: [...log, `^${c.since}`, 'HEAD', '--', c.file] })),
+    ...removed.map((f) => ({ args: [...log, '--diff-filter=D', 'HEAD', '--', f] })),
+  ]);
+  return outs.map((out, i) => {
+    const lines = (out ?? '').split('\n').filter(Boolean);
+    // Oldest first after `since` (the last line, children listed before parents); a removal's newest.
+    const line = i < changes.length ? lines.at(-1) : lines[0];
+    if (!line) return null;
+    const [hash, date] = line.split('\t');
+    return { hash: hash!, date: date! };
+  });
+}
