@@ -346,7 +346,7 @@ describe('what the commits that first recorded a spawn held', () => {
   });
 
   it('a root commit that records the spawns with the registration is "same commit as the evidence"', async () => {
-    const { dir, g } = committedProbe();
+    const { dir } = committedProbe();
     const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
     temps.push(root);
     const one = join(root, 'git-order');
@@ -367,7 +367,28 @@ describe('what the commits that first recorded a spawn held', () => {
       'not established',
       `the registration arrived in the same commit as the evidence (${shortHead(git)}), so git cannot show it came first`,
     ]);
-    expect(g(['status', '--porcelain']).toString()).toBe('');
+  });
+
+  it('a results.jsonl committed many times before the spawns (its trees read in a shell of their own) gives the same answers', async () => {
+    const { dir, g } = committedProbe((d, git) => {
+      const results = join(d, 'results.jsonl');
+      const rows = readFileSync(results, 'utf8');
+      for (let i = 0; i < 20; i++) {
+        writeFileSync(results, i % 2 ? '\n' : '');
+        git(['add', 'results.jsonl']);
+        git(['commit', '-q', '-m', `results ${i}`], '2026-08-11T11:00:00+09:00');
+      }
+      writeFileSync(results, rows);
+    });
+    expect((await strict(dir)).v.preregistered).toBe('yes');
+    const prereg = join(dir, 'registration', 'prereg.jsonl');
+    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('"usd":2', '"usd":12'));
+    g(['commit', '-q', '-am', 'raise the budget'], '2026-08-11T12:00:00+09:00');
+    const { v } = await strict(dir);
+    expect([v.preregistered, orders(v)['registration/prereg.jsonl']]).toEqual([
+      'no',
+      `changed after (${shortHead(g)}, 2026-08-11T12:00:00+09:00)`,
+    ]);
   });
 
   it('a merge whose one parent already had the row did not record it, though its other parent lacks the registration', async () => {

@@ -61,14 +61,23 @@ export function jsonString(id: string): string {
   return `"${chars.join('')}"`;
 }
 
+const revsOf = (touches: Touch[]) => [...new Set(touches.flatMap((t) => [t.hash, ...t.parents]))];
+
+/** The commits whose trees are read in the greps' shell: all of them, when so few (a probe's results are committed a few times). */
+const EARLY = 16;
+
+const treeCall = (commit: string, paths: string[]): GitCall => ({ args: ['ls-tree', '-r', '-z', commit, '--', 'registration', ...paths] });
+
 /**
  * One `git grep` per session (run in one shell with others) over the commits of `touches` and their
- * parents: which of them hold the session id as a JSON string in results.jsonl.
+ * parents: which of them hold the session id as a JSON string in results.jsonl. Then, when they are
+ * few, each one's entries under `registration/` and at `paths`, saving treesAt a shell.
  */
-export function grepCalls(path: string, touches: Touch[], sessions: string[]): GitCall[] {
-  const revs = [...new Set(touches.flatMap((t) => [t.hash, ...t.parents]))];
-  if (!revs.length) return [];
-  return sessions.map((s) => ({ args: ['grep', '-l', '-z', '-E', '-e', jsonString(s), ...revs, '--', path] }));
+export function grepCalls(path: string, touches: Touch[], sessions: string[], paths: string[]): GitCall[] {
+  const revs = revsOf(touches);
+  if (!revs.length || !sessions.length) return [];
+  const greps = sessions.map((s) => ({ args: ['grep', '-l', '-z', '-E', '-e', jsonString(s), ...revs, '--', path] }));
+  return [...greps, ...(revs.length <= EARLY ? revs.map((c) => treeCall(c, paths)) : [])];
 }
 
 /** For each session, the commits that first recorded it: their results.jsonl holds it and none of their parents' does. */
@@ -105,15 +114,28 @@ export function place(file: string, head: string, recs: Touch[], trees: Map<stri
   return same === null ? { order: 'before' } : { order: 'same', commit: same };
 }
 
-/** The entries under `registration/` and at `paths` in each of `commits` (one ls-tree each, one shell); null when git cannot read one. */
-export async function treesAt(repo: Repo, commits: string[], paths: string[]): Promise<Map<string, Map<string, Entry>> | null> {
-  if (!commits.length) return new Map();
-  const outs = await gitAll(
-    repo,
-    commits.map((c) => ({ args: ['ls-tree', '-r', '-z', c, '--', 'registration', ...paths] })),
-  );
-  if (outs.some((o) => o === null)) return null;
-  return new Map(commits.map((c, i) => [c, entriesOf(outs[i]!)]));
+/**
+ * The entries under `registration/` and at `paths` in each of `commits`: those grepCalls read (`outs`
+ * after the greps), and the others by one ls-tree each in one shell; null when git cannot read one.
+ */
+export async function treesAt(
+  repo: Repo,
+  commits: string[],
+  paths: string[],
+  early: { touches: Touch[]; sessions: string[]; outs: (string | null)[] },
+): Promise<Map<string, Map<string, Entry>> | null> {
+  const revs = revsOf(early.touches);
+  const read = new Map(revs.length <= EARLY ? revs.map((c, i) => [c, early.outs[early.sessions.length + i] ?? null]) : []);
+  const rest = commits.filter((c) => !read.has(c));
+  const outs = rest.length
+    ? await gitAll(
+        repo,
+        rest.map((c) => treeCall(c, paths)),
+      )
+    : [];
+  for (const [i, c] of rest.entries()) read.set(c, outs[i] ?? null);
+  if (commits.some((c) => read.get(c) === null)) return null;
+  return new Map(commits.map((c) => [c, entriesOf(read.get(c)!)]));
 }
 
 export interface Dated {

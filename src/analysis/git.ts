@@ -200,7 +200,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   // The spawns whose recording commits are looked for: the first each part governs.
   const sessions = [...new Set(parts.flatMap((p) => (p.governs !== null && p.session ? [p.session] : [])))];
   const touches = touchesOf(results);
-  const greps = grepCalls(logged[0]!, touches, sessions);
+  const greps = grepCalls(logged[0]!, touches, sessions, files);
   const outs = merged.length + greps.length ? await gitAll(repo, [...merged, ...greps]) : [];
   const touched = merges === '' ? '' : outs[0]!;
   const recorded = recordersOf(outs.slice(merged.length), touches, sessions);
@@ -213,7 +213,8 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   }
   // What the registration held in each commit that first recorded a spawn, and in its parents.
   const recs = [...recorded.values()].flat();
-  const trees = await treesAt(repo, [...new Set(recs.flatMap((r) => [r.hash, ...r.parents]))], files);
+  const early = { touches, sessions, outs: outs.slice(merged.length) };
+  const trees = await treesAt(repo, [...new Set(recs.flatMap((r) => [r.hash, ...r.parents]))], files, early);
   if (trees === null) throw unreadable(probeDir);
   const firstPart = parts
     .filter((p) => p.governs !== null && p.session)
