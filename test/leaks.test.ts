@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { firstHomePath, HOME_PATH_RE2, homePaths, maskHomePath } from '../src/base/home-paths.js';
+import { decodeJsonEscapes, findLeaks } from '../src/base/leaks.js';
 import { listFiles } from '../src/base/paths.js';
 import { bundled, cli, repo } from './helpers.js';
 
@@ -375,5 +376,49 @@ describe('export writes no absolute path', () => {
       'omg-evidence: warning: export: transcript_tool_results: 1 row(s) hold a home-directory path (first: /home/alice); the Parquet file keeps them as they are\n' +
         `omg-evidence: export: 21 view(s) written to ${pq}\n`,
     );
+  });
+});
+
+describe('secrets, as a JSON reader reads them', () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+  const ANT = 'sk-ant-api03-Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5kL7nP9rS1tV3xZ5aB7cD9eF1g';
+
+  // The `n` of a `\n` escape is a letter: no word boundary before the key, until the escape is read.
+  it('a key at the start of a line inside a JSON string', () => {
+    for (const esc of ['\\n', '\\t', '\\r', '\\u000a', '\\b', '\\f']) {
+      expect(kinds(`{"content":"the key${esc}${ANT}"}`), esc).toEqual(['1 anthropic-key sk-ant-api0********']);
+    }
+    expect(kinds('"token:\\nghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"')).toEqual(['1 github-token ghp_a1B2********']);
+    expect(kinds('"ok\\nAKIA4Q7RZ2MX8KP3VN6T"')).toEqual(['1 aws-access-key-id AKIA4Q7R********']);
+    expect(kinds('"ok\\nxoxb-123456789012-1234567890123-Ab3dE5gH7jK9mN1pQ3sT5vW7"')).toEqual(['1 slack-token xoxb-1234********']);
+    expect(kinds('"x\\nAIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q"')).toEqual(['1 google-api-key AIzaSyA1********']);
+    expect(kinds('"h\\nBearer eyJhbGciOiJIUzI1NiJ9abc123def456", "hdr:\\tBearer eyJhbGciOiJIUzI1NiJ9abc123def789"')).toEqual([
+      '1 bearer-token Bearer eyJh********',
+    ]);
+    expect(kinds('"machine a.example.com login bob password $P\\nmachine b.example.com login bob password hunter2xyz"')).toEqual([
+      '1 netrc-password machine b.example.com login bob password hu********',
+    ]);
+  });
+
+  it("a JSON string's \\/ is a slash, and a match shows as the file spells it", () => {
+    expect(kinds('"postgres:\\/\\/admin:Hunter2xyz@db.example.com\\/prod"')).toEqual([
+      '1 url-password postgres:\\/\\/admin:Hu********@db.example.com',
+    ]);
+    expect(kinds('"https:\\/\\/hooks.slack.com\\/services\\/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"')).toEqual([
+      '1 slack-webhook https:\\/\\/hooks.slack.com\\/services\\/T012********',
+    ]);
+    expect(kinds('{"env":"x\\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI\\/K7MDENG\\/bPxRfiCYz9Xk2Lm4Qp"}')).toEqual([
+      '1 aws-secret-key AWS_SECRET_ACCESS_KEY=wJal********',
+    ]);
+  });
+
+  it('decodes each escape once, left to right, and keeps lines where they are', () => {
+    const decoded = decodeJsonEscapes('a\\\\nb\\"c\\u002fd\\ne\nf\\/g');
+    expect(decoded?.text).toBe('a\\nb"c/d e\nf/g');
+    // Each decoded character stands where its escape starts; the end of the text, where the text ends.
+    expect([1, 2, 4, 6, 8, 10, 12, 13, 14].map((i) => decoded?.at(i))).toEqual([1, 3, 5, 8, 15, 18, 20, 22, 23]);
+    expect(decodeJsonEscapes('no escape \\x here')).toBeUndefined();
+    // A key after an escaped backslash and an n is no key on a line of its own.
+    expect(kinds('"\\\\nsk-ant-api03-Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3h"')).toEqual([]);
   });
 });

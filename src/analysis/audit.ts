@@ -58,24 +58,6 @@ function readTexts(path: string): { binary: boolean; texts: string[] } {
   }
 }
 
-/** A `\uXXXX` escape of a JSON string (its backslash not itself escaped): group 1 the backslashes before it, group 2 the code. */
-const UNICODE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})/g;
-
-/**
- * `text` with its JSON `\uXXXX` escapes decoded, so that `\u002fhome\u002falice`, which any JSON
- * reader reads as /home/alice, is searched as that; a line break or tab decodes to its two-character
- * escape, so lines stay where they are. Undefined when the text holds no such escape.
- */
-export function decodeUnicodeEscapes(text: string): string | undefined {
-  if (!text.includes('\\u')) return undefined;
-  const controls: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-  const decoded = text.replace(UNICODE_ESCAPE, (_, slashes: string, hex: string) => {
-    const ch = String.fromCharCode(Number.parseInt(hex, 16));
-    return slashes + (controls[ch] ?? ch);
-  });
-  return decoded === text ? undefined : decoded;
-}
-
 /**
  * A folder Claude Code names after a session's working folder (`-Users-alice-repo` under
  * ~/.claude/projects: each `/` and `.` a `-`), when that folder was in a home: the user's name.
@@ -122,9 +104,8 @@ export function auditProbes(dirs: string[], home: string | undefined, discover: 
         );
       audit.files++;
       const seen = new Set<string>();
-      // JSON escapes too: a record's `\u002fhome\u002fx` is /home/x to whoever reads it.
-      const decoded = texts.flatMap((t) => decodeUnicodeEscapes(t) ?? []);
-      const leaks = [...texts, ...decoded].flatMap((t) => findLeaks(t, options)).sort((a, b) => a.line - b.line);
+      // findLeaks reads JSON escapes too: a record's `\u002fhome\u002fx` is /home/x to whoever reads it.
+      const leaks = texts.flatMap((t) => findLeaks(t, options)).sort((a, b) => a.line - b.line);
       for (const leak of leaks) {
         const key = `${leak.line}\0${leak.kind}\0${leak.masked}`;
         if (seen.has(key)) continue;

@@ -31,6 +31,8 @@ interface SecretRule {
 
 /** Words and digits both: real keys have them, prose and identifiers mostly do not. */
 const mixed = (s: string) => /[0-9]/.test(s) && /[A-Za-z]/.test(s);
+/** Upper and lower case letters and digits, as a random key has them. */
+const mixedCase = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s);
 /** A value that only stands for a secret: $VAR, ${VAR}, <token>, %s, ***, xxxx. */
 const placeholder = (s: string) => /^(?:[$<{%]|\*+$|x+$)/iu.test(s);
 /** Whitespace, or the escape of a line break or tab inside a JSON string. */
@@ -88,13 +90,50 @@ export interface Leak {
 /** How much of a secret part to show: a short prefix, never more than a quarter of it. */
 const prefixOf = (s: string) => Math.min(4, Math.floor(s.length / 4));
 
-/** Mask the `secret` group of a match (the whole match when it has none shows as it is). */
-function maskMatch(m: RegExpExecArray): string {
-  const at = m.indices?.groups?.secret;
-  if (!at) return m[0];
-  const [start, end] = [at[0] - m.index, at[1] - m.index];
-  const secret = m[0].slice(start, end);
-  return m[0].slice(0, start) + hide(secret, prefixOf(secret)) + m[0].slice(end);
+/** A JSON string's escape: `\uXXXX` (group 1) or one character (group 2); `\\` is read as one escape. */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/gu;
+
+/** The escapes that stand for a printing character; the rest (`\b` `\f` `\n` `\r` `\t`) are controls. */
+const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/' };
+
+/** A text with its JSON escapes decoded, and where each of its characters stands in the text it was decoded from. */
+export interface Decoded {
+  text: string;
+  /** The offset in the original text of an offset in `text`. */
+  at: (index: number) => number;
+}
+
+/**
+ * `text` with every JSON escape decoded, as any JSON reader reads it: `\/` is `/`, `\"` is `"`,
+ * `\u002f` is `/`. A control character (`\n`, `\t`, `\u0000`) decodes to a space, so that lines
+ * stay where they are and a key after it starts a word. Undefined when it holds no escape.
+ */
+export function decodeJsonEscapes(text: string): Decoded | undefined {
+  if (!text.includes('\\')) return undefined;
+  // After each escape: its end in the decoded text, and in the original.
+  const ends: number[] = [];
+  const origins: number[] = [];
+  let shift = 0;
+  const decoded = text.replace(JSON_ESCAPE, (esc: string, hex: string | undefined, ch: string | undefined, offset: number) => {
+    const c = hex === undefined ? (SIMPLE_ESCAPES[ch!] ?? ' ') : String.fromCharCode(Number.parseInt(hex, 16));
+    shift += esc.length - 1;
+    ends.push(offset + esc.length - shift);
+    origins.push(offset + esc.length);
+    return c < ' ' ? ' ' : c;
+  });
+  if (!ends.length) return undefined;
+  const at = (index: number) => {
+    // The last escape that ends at or before `index`.
+    let lo = -1;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ends[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo < 0 ? index : origins[lo]! + (index - ends[lo]!);
+  };
+  return { text: decoded, at };
 }
 
 /** Start offset of each line of `text`. */
@@ -115,47 +154,102 @@ function lineAt(starts: number[], index: number): number {
   return lo + 1;
 }
 
+/** A match found, in the offsets of the text given to findLeaks. */
+interface Found {
+  index: number;
+  end: number;
+  kind: LeakKind;
+  masked: string;
+}
+
+/** The matches kept so far, in order and never overlapping. */
+class Kept {
+  items: Found[] = [];
+  overlaps(index: number, end: number): boolean {
+    return this.items.some((f) => index < f.end && f.index < end);
+  }
+  /** Keep `more` (in order, none overlapping another or a kept one). */
+  add(more: Found[]): void {
+    if (!more.length) return;
+    const merged: Found[] = [];
+    let i = 0;
+    for (const f of more) {
+      while (i < this.items.length && this.items[i]!.index < f.index) merged.push(this.items[i++]!);
+      merged.push(f);
+    }
+    while (i < this.items.length) merged.push(this.items[i++]!);
+    this.items = merged;
+  }
+}
+
+/** A text to search, and where its offsets stand in the text given (the identity for that text itself). */
+interface Pass {
+  text: string;
+  at: (index: number) => number;
+}
+
 /**
- * Every home path and secret in a file's text, by line, then by position. A match spanning lines
- * (a .netrc entry) is reported at its first line; the same masked text of the same kind is reported
- * once per line.
+ * Every home path and secret in a file's text, by line, then by position. The text is searched as
+ * it is and again with its JSON escapes decoded (decodeJsonEscapes); a match shows as the text
+ * spells it. A match spanning lines (a .netrc entry) is reported at its first line; the same
+ * masked text of the same kind is reported once per line.
  */
 export function findLeaks(text: string, options: Pick<HomePathOptions, 'home'> = {}): Leak[] {
   const starts = lineStarts(text);
-  const found: { index: number; end: number; kind: LeakKind; masked: string }[] = [];
-  const overlaps = (index: number, end: number) => found.some((f) => index < f.end && f.index < end);
-  for (const rule of SECRET_RULES) {
-    rule.re.lastIndex = 0;
-    for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
-      const end = m.index + m[0].length;
-      const secret = m.groups?.secret ?? m[0];
-      if (rule.accept && !rule.accept(secret)) continue;
-      if (overlaps(m.index, end)) continue;
+  const decoded = decodeJsonEscapes(text);
+  const passes: Pass[] = [{ text, at: (i) => i }, ...(decoded ? [decoded] : [])];
+  const kept = new Kept();
+  /** Keep the matches of one phase that overlap nothing kept, masked as `text` spells them. */
+  const keep = (pass: Pass, kind: LeakKind, matches: Iterable<{ index: number; end: number; secret?: [number, number] }>) => {
+    const more: Found[] = [];
+    for (const m of matches) {
+      const [index, end] = [pass.at(m.index), pass.at(m.end)];
+      if (kept.overlaps(index, end) || (more.length && more[more.length - 1]!.end > index)) continue;
+      const shown = text.slice(index, end);
+      let masked = shown;
+      if (m.secret) {
+        const [s, e] = [pass.at(m.secret[0]) - index, pass.at(m.secret[1]) - index];
+        masked = shown.slice(0, s) + hide(shown.slice(s, e), prefixOf(shown.slice(s, e))) + shown.slice(e);
+      }
       // A match across lines (a .netrc entry) shows on one.
-      found.push({ index: m.index, end, kind: rule.kind, masked: maskMatch(m).replace(/\s+/gu, ' ') });
+      more.push({ index, end, kind, masked: masked.replace(/\s+/gu, ' ') });
     }
+    kept.add(more);
+  };
+  for (const rule of SECRET_RULES) {
+    for (const pass of passes) keep(pass, rule.kind, ruleMatches(rule, pass.text));
   }
   // A bare secret access key counts only near an access key id.
-  const ids = found.filter((f) => f.kind === 'aws-access-key-id').map((f) => lineAt(starts, f.index));
-  if (ids.length) {
-    AWS_SECRET_NEAR.lastIndex = 0;
-    for (let m = AWS_SECRET_NEAR.exec(text); m; m = AWS_SECRET_NEAR.exec(text)) {
-      const line = lineAt(starts, m.index);
-      const end = m.index + m[0].length;
-      if (!ids.some((l) => Math.abs(l - line) <= AWS_NEAR_LINES) || !/[A-Z]/.test(m[0]) || !/[a-z]/.test(m[0]) || !/[0-9]/.test(m[0]))
-        continue;
-      if (overlaps(m.index, end)) continue;
-      found.push({ index: m.index, end, kind: 'aws-secret-key', masked: maskMatch(m) });
+  const near = new Set<number>();
+  for (const f of kept.items) {
+    if (f.kind !== 'aws-access-key-id') continue;
+    const line = lineAt(starts, f.index);
+    for (let l = line - AWS_NEAR_LINES; l <= line + AWS_NEAR_LINES; l++) near.add(l);
+  }
+  if (near.size) {
+    for (const pass of passes) {
+      const candidates = [...ruleMatches({ kind: 'aws-secret-key', re: AWS_SECRET_NEAR, accept: mixedCase }, pass.text)];
+      keep(
+        pass,
+        'aws-secret-key',
+        candidates.filter((m) => near.has(lineAt(starts, pass.at(m.index)))),
+      );
     }
   }
-  for (const p of homePaths(text, { home: options.home })) {
-    if (overlaps(p.index, p.index + p.text.length)) continue;
-    found.push({ index: p.index, end: p.index + p.text.length, kind: 'home-path', masked: maskHomePath(p) });
+  for (const pass of passes) {
+    const paths = homePaths(pass.text, { home: options.home });
+    // maskHomePath masks the path as this pass spells it; the offsets go back to the text given.
+    const more: Found[] = [];
+    for (const p of paths) {
+      const [index, end] = [pass.at(p.index), pass.at(p.index + p.text.length)];
+      if (kept.overlaps(index, end) || (more.length && more[more.length - 1]!.end > index)) continue;
+      more.push({ index, end, kind: 'home-path', masked: maskHomePath(p) });
+    }
+    kept.add(more);
   }
-  found.sort((a, b) => a.index - b.index);
   const seen = new Set<string>();
   const leaks: Leak[] = [];
-  for (const f of found) {
+  for (const f of kept.items) {
     const leak = { line: lineAt(starts, f.index), kind: f.kind, masked: f.masked };
     const key = `${leak.line}\u0000${leak.kind}\u0000${leak.masked}`;
     if (seen.has(key)) continue;
@@ -163,4 +257,14 @@ export function findLeaks(text: string, options: Pick<HomePathOptions, 'home'> =
     leaks.push(leak);
   }
   return leaks;
+}
+
+/** A rule's accepted matches in `text`: offsets of the match and of its `secret` group. */
+function* ruleMatches(rule: SecretRule, text: string) {
+  rule.re.lastIndex = 0;
+  for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
+    const secret = m.indices?.groups?.secret;
+    if (rule.accept && !rule.accept(m.groups?.secret ?? m[0])) continue;
+    yield { index: m.index, end: m.index + m[0].length, secret };
+  }
 }
