@@ -422,3 +422,27 @@ describe('secrets, as a JSON reader reads them', () => {
     expect(kinds('"\\\\nsk-ant-api03-Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3h"')).toEqual([]);
   });
 });
+
+// Each search is linear in the line's length: a megabyte of what a pattern could try every way
+// finishes within the test's time (these had taken from seconds to hours).
+describe('secrets, on hostile lines of a megabyte', () => {
+  it('a run of scheme characters with no :// (a.a.a.…)', () => {
+    expect(findLeaks('a.'.repeat(500_000))).toEqual([]);
+    expect(findLeaks(`${'a.'.repeat(500_000)}://bob:Hunter2xyz@db`).map((l) => l.kind)).toEqual(['url-password']);
+  });
+
+  it('a .netrc entry trailed by a run of escaped line breaks', () => {
+    expect(findLeaks(`machine a${'\\n'.repeat(500_000)}`)).toEqual([]);
+    expect(findLeaks(`machine a\\n${'b\\n'.repeat(300_000)}`)).toEqual([]);
+  });
+
+  it('a run of backslashes, and of escapes', () => {
+    expect(findLeaks('\\'.repeat(1_000_000))).toEqual([]);
+    expect(findLeaks('\\u0041'.repeat(170_000))).toEqual([]);
+  });
+
+  it('80,000 findings, each checked against those of the rules before', () => {
+    const text = Array.from({ length: 40_000 }, (_, i) => `AKIA4Q7RZ2MX8KP3VN6T /home/u${i}`).join('\n');
+    expect(findLeaks(text)).toHaveLength(80_000);
+  });
+});
