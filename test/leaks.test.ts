@@ -446,3 +446,43 @@ describe('secrets, on hostile lines of a megabyte', () => {
     expect(findLeaks(text)).toHaveLength(80_000);
   });
 });
+
+describe('passwords in URLs', () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+
+  it('whatever they start with, after an _, in a quote-holding password, at an IPv6 host', () => {
+    expect(kinds('postgres://admin:%40Hunter2xyz@db.example.com/db')).toEqual([
+      '1 url-password postgres://admin:%40********@db.example.com',
+    ]);
+    expect(kinds('postgres://admin:$ecretPass9@db.example.com/db')).toEqual(['1 url-password postgres://admin:$e********@db.example.com']);
+    expect(kinds('postgres://admin:{Hunter2xyz}@db.example.com/db')).toEqual([
+      '1 url-password postgres://admin:{Hu********@db.example.com',
+    ]);
+    expect(kinds('postgres://admin:Hunter2xyz@[::1]:5432/db')).toEqual(['1 url-password postgres://admin:Hu********@[::1]']);
+    expect(kinds('DB=x_postgres://admin:Hunter2xyz@db.example.com/db')).toEqual([
+      '1 url-password postgres://admin:Hu********@db.example.com',
+    ]);
+    expect(kinds('git clone https://bob:pa"ss9word@example.com/r.git')).toEqual(['1 url-password https://bob:pa********@example.com']);
+    expect(kinds('https://bob:x@example.com')).toEqual(['1 url-password https://bob:*@example.com']);
+  });
+
+  it('not a placeholder as a whole value, nor quotes that end one string and open another', () => {
+    for (const pw of [
+      '$PASSWORD',
+      '$db_pass',
+      `\${dbPassword}`,
+      '{password}',
+      '{{pass}}',
+      '<password>',
+      '%s',
+      '%(pw)s',
+      '***',
+      'xxxx',
+      'XX',
+    ]) {
+      expect(kinds(`postgres://user:${pw}@db.example.com/x`), pw).toEqual([]);
+    }
+    expect(kinds('{"a":"http://localhost:8080","b":"bob@example.com"}')).toEqual([]);
+    expect(kinds("{'a': 'http://localhost:8080', 'b':'bob@example.com'}")).toEqual([]);
+  });
+});

@@ -33,8 +33,15 @@ interface SecretRule {
 const mixed = (s: string) => /[0-9]/.test(s) && /[A-Za-z]/.test(s);
 /** Upper and lower case letters and digits, as a random key has them. */
 const mixedCase = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s);
-/** A value that only stands for a secret: $VAR, ${VAR}, <token>, %s, ***, xxxx. */
-const placeholder = (s: string) => /^(?:[$<{%]|\*+$|x+$)/iu.test(s);
+/**
+ * A value that only stands for a secret, as a whole: $VAR or $var (one case: `$ecretPass9` is a
+ * password), ${name}, {name}, {{ name }}, <token>, %s, ***, xx. A name with a digit inside it
+ * (`{Hunter2xyz}`) is a password; `%40…` (an escaped @) is one too.
+ */
+const placeholder = (s: string) =>
+  /^(?:\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\$?\{\{? *[A-Za-z_]+[0-9]* *\}?\}|<[^<>]*>|%(?:\(\w+\))?s|\*+|x{2,}|X{2,})$/u.test(s);
+/** Quotes that close one string and open the next ("a://u:p","b":"c@d"): no password. */
+const acrossStrings = (s: string) => /["'][\s,:;})\]]|[,:;{([=]["']/u.test(s);
 
 /** In priority order: where two matches overlap, the earlier rule's is kept. */
 const SECRET_RULES: SecretRule[] = [
@@ -69,8 +76,9 @@ const SECRET_RULES: SecretRule[] = [
     // The user may be empty (redis://:secret@host).
     // A scheme starts where a run of its characters does: tried from each word boundary inside a
     // run (a.a.a.…), the search had been quadratic (a line of 200 KB, 24 s).
-    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@"'<>\\]*:(?<secret>[^\s/@"'<>\\]+)@[A-Za-z0-9.-]+/dgu,
-    accept: (s) => !placeholder(s),
+    // A password may hold a quote (pa"ss); the host may be IPv6 ([::1]).
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@"'<>\\]*:(?<secret>[^\s/@<>\\]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
+    accept: (s) => !placeholder(s) && !acrossStrings(s),
   },
 ];
 
