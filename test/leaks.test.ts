@@ -486,3 +486,21 @@ describe('passwords in URLs', () => {
     expect(kinds("{'a': 'http://localhost:8080', 'b':'bob@example.com'}")).toEqual([]);
   });
 });
+
+describe('AWS secret access keys, as they are named', () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+  const KEY = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYz9Xk2Lm4Qp';
+
+  it('with -, _ or no separator, with or without "access", after =, : or a space', () => {
+    expect(kinds(`aws configure set aws_secret_access_key ${KEY}`)).toEqual(['1 aws-secret-key aws_secret_access_key wJal********']);
+    expect(kinds(`aws_secret_key: ${KEY}`)).toEqual(['1 aws-secret-key aws_secret_key: wJal********']);
+    expect(kinds(`aws-secret-access-key: ${KEY}`)).toEqual(['1 aws-secret-key aws-secret-access-key: wJal********']);
+    expect(kinds(`{"SecretAccessKey": "${KEY}"}`)).toEqual(['1 aws-secret-key SecretAccessKey": "wJal********']);
+  });
+
+  it("not a key without upper and lower case and digits, nor AWS's example, nor after a run of a million spaces", () => {
+    expect(kinds(`aws_secret_access_key ${'a/'.repeat(20)}`)).toEqual([]);
+    expect(kinds('aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).toEqual([]);
+    expect(kinds(`aws_secret_key${' '.repeat(1_000_000)}x`)).toEqual([]);
+  });
+});

@@ -52,8 +52,10 @@ const SECRET_RULES: SecretRule[] = [
   { kind: 'aws-access-key-id', re: /\b(?:AKIA|ASIA)(?<secret>[0-9A-Z]{16})\b/dgu, accept: (s) => !s.endsWith('EXAMPLE') },
   {
     kind: 'aws-secret-key',
-    re: /(?:aws_?secret_?access_?key|secret_?access_?key)\\?["']?\s*[:=]\s*\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgiu,
-    accept: (s) => !s.endsWith('EXAMPLEKEY'),
+    // aws_secret_access_key, aws-secret-key, SecretAccessKey; `=`, `:` or a space before the key
+    // (`aws configure set aws_secret_access_key KEY`). One \s* before the optional sign: linear.
+    re: /(?:aws[_-]?secret(?:[_-]?access)?[_-]?key|secret[_-]?access[_-]?key)\\?["']?\s*(?:[:=]\s*)?\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgiu,
+    accept: (s) => mixedCase(s) && !s.endsWith('EXAMPLEKEY'),
   },
   { kind: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_(?<secret>[A-Za-z0-9]{36,})\b/dgu },
   { kind: 'github-token', re: /\bgithub_pat_(?<secret>[A-Za-z0-9_]{22,})/dgu },
