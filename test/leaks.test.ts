@@ -504,3 +504,23 @@ describe('AWS secret access keys, as they are named', () => {
     expect(kinds(`aws_secret_key${' '.repeat(1_000_000)}x`)).toEqual([]);
   });
 });
+
+describe('.netrc entries', () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+
+  it('a quoted password, a default entry, account and port before the password', () => {
+    expect(kinds('machine example.com login bob password "hunter2xyz"')).toEqual([
+      '1 netrc-password machine example.com login bob password "hu********',
+    ]);
+    expect(kinds('default login bob password hunter2xyz')).toEqual(['1 netrc-password default login bob password hu********']);
+    expect(kinds('machine example.com login bob account acct port 21 password hunter2xyz')).toEqual([
+      '1 netrc-password machine example.com login bob account acct port 21 password hu********',
+    ]);
+  });
+
+  it('not prose, nor a placeholder, quoted or not', () => {
+    expect(kinds('the default password is hunter2xyz; the default login page')).toEqual([]);
+    expect(kinds('machine example.com login bob password "$PASSWORD"\nmachine b login c password <token>')).toEqual([]);
+    expect(kinds('machine example.com login bob password ""')).toEqual([]);
+  });
+});

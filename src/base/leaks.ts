@@ -68,10 +68,11 @@ const SECRET_RULES: SecretRule[] = [
   { kind: 'bearer-token', re: /\b[Bb]earer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgu, accept: mixed },
   {
     kind: 'netrc-password',
-    // Over lines too, escaped ones in JSON as the decoded pass reads them (an escape in the pattern
-    // had let a run of `\n` be tried every way: quadratic).
-    re: /\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(?<secret>[^\s\\"']+)/dgu,
-    accept: (s) => !placeholder(s),
+    // `machine NAME` or `default` (with a login: prose says "default password"), then login, account
+    // or port (at most four), then the password, bare or quoted. Over lines too; escaped ones in JSON
+    // as the decoded pass reads them (an escape in the pattern had made a run of `\n` quadratic).
+    re: /(?:\bmachine\s+\S+|\bdefault(?=\s+login\s))(?:\s+(?:login|account|port)\s+\S+){0,4}\s+password\s+(?<secret>"[^"\n]+"|[^\s\\"']+)/dgu,
+    accept: (s) => !placeholder(s.replace(/^"(.*)"$/su, '$1')),
   },
   {
     kind: 'url-password',
