@@ -524,3 +524,14 @@ describe('.netrc entries', () => {
     expect(kinds('machine example.com login bob password ""')).toEqual([]);
   });
 });
+
+describe('bearer tokens', () => {
+  it('whatever the case of the scheme (RFC 7235)', () => {
+    for (const scheme of ['BEARER', 'bearer', 'BeArEr']) {
+      expect(findLeaks(`Authorization: ${scheme} eyJhbGciOiJIUzI1NiJ9abc123def456`).map((l) => `${l.kind} ${l.masked}`)).toEqual([
+        `bearer-token ${scheme} eyJh********`,
+      ]);
+    }
+    expect(findLeaks('"bearer tokens" and the BEARER $TOKEN header')).toEqual([]);
+  });
+});

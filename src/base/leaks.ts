@@ -65,7 +65,8 @@ const SECRET_RULES: SecretRule[] = [
   { kind: 'google-api-key', re: /\bAIza(?<secret>[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/dgu },
   { kind: 'google-oauth-token', re: /\bya29\.(?<secret>[0-9A-Za-z_-]{20,})/dgu, accept: mixed },
   { kind: 'google-client-secret', re: /\bGOCSPX-(?<secret>[0-9A-Za-z_-]{20,})/dgu },
-  { kind: 'bearer-token', re: /\b[Bb]earer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgu, accept: mixed },
+  // The scheme's name is case-insensitive (RFC 7235): BEARER, bearer.
+  { kind: 'bearer-token', re: /\bbearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgiu, accept: mixed },
   {
     kind: 'netrc-password',
     // `machine NAME` or `default` (with a login: prose says "default password"), then login, account
