@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { firstHomePath, HOME_PATH_RE2, homePaths, maskHomePath } from '../src/base/home-paths.js';
-import { decodeJsonEscapes, findLeaks } from '../src/base/leaks.js';
+import { decodeJsonEscapes } from '../src/base/json-escapes.js';
+import { findLeaks } from '../src/base/leaks.js';
 import { listFiles } from '../src/base/paths.js';
 import { bundled, cli, repo } from './helpers.js';
 
@@ -464,6 +465,10 @@ describe('passwords in URLs', () => {
     ]);
     expect(kinds('git clone https://bob:pa"ss9word@example.com/r.git')).toEqual(['1 url-password https://bob:pa********@example.com']);
     expect(kinds('https://bob:x@example.com')).toEqual(['1 url-password https://bob:*@example.com']);
+    // A user part of 16 characters or more is a token: masked too.
+    expect(kinds('git clone https://3f9c2a7b1e4d5c6b8a9f0e1d2c3b4a5f6e7d8c9b:x-oauth-basic@github.com/acme/r.git')).toEqual([
+      '1 url-password https://3f9c********:x-o********@github.com',
+    ]);
   });
 
   it('not a placeholder as a whole value, nor quotes that end one string and open another', () => {

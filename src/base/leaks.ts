@@ -4,6 +4,7 @@
  * line with the match masked. Pure functions of strings: this module reads no file and no database.
  */
 import { type HomePathOptions, hide, homePaths, maskHomePath } from './home-paths.js';
+import { decodeJsonEscapes } from './json-escapes.js';
 
 export type SecretKind =
   | 'anthropic-key'
@@ -81,7 +82,7 @@ const SECRET_RULES: SecretRule[] = [
     // A scheme starts where a run of its characters does: tried from each word boundary inside a
     // run (a.a.a.…), the search had been quadratic (a line of 200 KB, 24 s).
     // A password may hold a quote (pa"ss); the host may be IPv6 ([::1]).
-    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@"'<>\\]*:(?<secret>[^\s/@<>\\]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>[^\s/@<>\\]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
     accept: (s) => !placeholder(s) && !acrossStrings(s),
   },
 ];
@@ -104,60 +105,6 @@ export interface Leak {
 /** How much of a secret part to show: a short prefix, never more than a quarter of it. */
 const prefixOf = (s: string) => Math.min(4, Math.floor(s.length / 4));
 
-/** What a JSON escape of one character (`\/`, `\n`) stands for; a control is read as a space. */
-const ESCAPED: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: ' ', f: ' ', n: ' ', r: ' ', t: ' ' };
-
-/** A text with its JSON escapes decoded, and where each of its characters stands in the text it was decoded from. */
-export interface Decoded {
-  text: string;
-  /** The offset in the original text of an offset in `text`. */
-  at: (index: number) => number;
-}
-
-/**
- * `text` with every JSON escape decoded, as any JSON reader reads it: `\/` is `/`, `\"` is `"`,
- * `\u002f` is `/`. A control character (`\n`, `\t`, `\u0000`) decodes to a space, so that lines
- * stay where they are and a key after it starts a word. Undefined when it holds no escape.
- */
-export function decodeJsonEscapes(text: string): Decoded | undefined {
-  if (!text.includes('\\')) return undefined;
-  // After each escape: its end in the decoded text, and in the original.
-  const ends: number[] = [];
-  const origins: number[] = [];
-  // Character codes, not strings joined or a replace() with a function: a million escapes had taken a second.
-  const out = new Uint16Array(text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; ) {
-    const code = text.charCodeAt(i);
-    const next = code === 0x5c ? text[i + 1]! : '';
-    const hex = next === 'u' && /^[0-9a-fA-F]{4}$/u.test(text.slice(i + 2, i + 6)) ? text.slice(i + 2, i + 6) : '';
-    const c = hex ? Number.parseInt(hex, 16) : (ESCAPED[next]?.charCodeAt(0) ?? -1);
-    if (c < 0) {
-      out[n++] = code;
-      i++;
-      continue;
-    }
-    out[n++] = Math.max(c, 0x20);
-    i += hex ? 6 : 2;
-    ends.push(n);
-    origins.push(i);
-  }
-  const decoded = Buffer.from(out.buffer, 0, n * 2).toString('utf16le');
-  if (!ends.length) return undefined;
-  const at = (index: number) => {
-    // The last escape that ends at or before `index`.
-    let lo = -1;
-    let hi = ends.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ends[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo < 0 ? index : origins[lo]! + (index - ends[lo]!);
-  };
-  return { text: decoded, at };
-}
-
 /** Start offset of each line of `text`. */
 function lineStarts(text: string): number[] {
   const starts = [0];
@@ -176,8 +123,8 @@ function lineAt(starts: number[], index: number): number {
   return lo + 1;
 }
 
-/** A match found, in the offsets of the text given to findLeaks. */
-interface Found {
+/** A match found, in the offsets of the text given to findLeaks, masked. */
+export interface Found {
   index: number;
   end: number;
   kind: LeakKind;
@@ -222,27 +169,45 @@ interface Pass {
 }
 
 /**
- * Every home path and secret in a file's text, by line, then by position. The text is searched as
- * it is and again with its JSON escapes decoded (decodeJsonEscapes); a match shows as the text
- * spells it. A match spanning lines (a .netrc entry) is reported at its first line; the same
- * masked text of the same kind is reported once per line.
+ * Every home path and secret in a file's text, by line, then by position. A match spanning lines
+ * (a .netrc entry) is reported at its first line; the same masked text of the same kind is
+ * reported once per line.
  */
 export function findLeaks(text: string, options: Pick<HomePathOptions, 'home'> = {}): Leak[] {
   const starts = lineStarts(text);
+  const seen = new Set<string>();
+  const leaks: Leak[] = [];
+  for (const f of leakSpans(text, options, starts)) {
+    const leak = { line: lineAt(starts, f.index), kind: f.kind, masked: f.masked };
+    const key = `${leak.line}\u0000${leak.kind}\u0000${leak.masked}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    leaks.push(leak);
+  }
+  return leaks;
+}
+
+/**
+ * Every home path and secret in `text` with where it is (from `index` to `end`), by position, none
+ * dropped as a repeat. The text is searched as it is and again with its JSON escapes decoded
+ * (decodeJsonEscapes); a secret shows masked as the text spells it.
+ */
+export function leakSpans(text: string, options: Pick<HomePathOptions, 'home'> = {}, starts = lineStarts(text)): Found[] {
   const decoded = decodeJsonEscapes(text);
   const passes: Pass[] = [{ text, at: (i) => i }, ...(decoded ? [decoded] : [])];
   const kept = new Kept();
   /** Keep the matches of one phase that overlap nothing kept, masked as `text` spells them. */
-  const keep = (pass: Pass, kind: LeakKind, matches: Iterable<{ index: number; end: number; secret?: [number, number] }>) => {
+  const keep = (pass: Pass, kind: LeakKind, matches: Iterable<{ index: number; end: number; hidden: [number, number][] }>) => {
     const more: Found[] = [];
     for (const m of matches) {
       const [index, end] = [pass.at(m.index), pass.at(m.end)];
       if (kept.overlaps(index, end) || (more.length && more[more.length - 1]!.end > index)) continue;
       const shown = text.slice(index, end);
       let masked = shown;
-      if (m.secret) {
-        const [s, e] = [pass.at(m.secret[0]) - index, pass.at(m.secret[1]) - index];
-        masked = shown.slice(0, s) + hide(shown.slice(s, e), prefixOf(shown.slice(s, e))) + shown.slice(e);
+      // From the last part back, so that the offsets of those before hold.
+      for (const [from, to] of [...m.hidden].reverse()) {
+        const [s, e] = [pass.at(from) - index, pass.at(to) - index];
+        masked = masked.slice(0, s) + hide(masked.slice(s, e), prefixOf(masked.slice(s, e))) + masked.slice(e);
       }
       // A match across lines (a .netrc entry) shows on one.
       more.push({ index, end, kind, masked: masked.replace(/\s+/gu, ' ') });
@@ -280,24 +245,19 @@ export function findLeaks(text: string, options: Pick<HomePathOptions, 'home'> =
     }
     kept.add(more);
   }
-  const seen = new Set<string>();
-  const leaks: Leak[] = [];
-  for (const f of kept.items) {
-    const leak = { line: lineAt(starts, f.index), kind: f.kind, masked: f.masked };
-    const key = `${leak.line}\u0000${leak.kind}\u0000${leak.masked}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    leaks.push(leak);
-  }
-  return leaks;
+  return kept.items;
 }
 
-/** A rule's accepted matches in `text`: offsets of the match and of its `secret` group. */
+/** A URL's user part this long is a token too (`https://<token>:x-oauth-basic@github.com`). */
+const LONG_USER = 16;
+
+/** A rule's accepted matches in `text`: offsets of the match and of the parts to hide (its `secret`, a long `user`). */
 function* ruleMatches(rule: SecretRule, text: string) {
   rule.re.lastIndex = 0;
   for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
-    const secret = m.indices?.groups?.secret;
     if (rule.accept && !rule.accept(m.groups?.secret ?? m[0])) continue;
-    yield { index: m.index, end: m.index + m[0].length, secret };
+    const { secret, user } = m.indices?.groups ?? {};
+    const hidden = [user && user[1] - user[0] >= LONG_USER ? user : undefined, secret].filter((p) => p !== undefined);
+    yield { index: m.index, end: m.index + m[0].length, hidden };
   }
 }
