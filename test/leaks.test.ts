@@ -540,3 +540,11 @@ describe('bearer tokens', () => {
     expect(findLeaks('"bearer tokens" and the BEARER $TOKEN header')).toEqual([]);
   });
 });
+
+describe('Slack tokens', () => {
+  it('a refresh token of token rotation (xoxe-)', () => {
+    expect(findLeaks('xoxe-1-My0xLTEyMzQ1Njc4OTAxMi0xMjM0NTY3ODkwMTIz').map((l) => `${l.kind} ${l.masked}`)).toEqual([
+      'slack-token xoxe-1-My********',
+    ]);
+  });
+});

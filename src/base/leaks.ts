@@ -61,7 +61,8 @@ const SECRET_RULES: SecretRule[] = [
   { kind: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_(?<secret>[A-Za-z0-9]{36,})\b/dgu },
   { kind: 'github-token', re: /\bgithub_pat_(?<secret>[A-Za-z0-9_]{22,})/dgu },
   { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9/_-]{8,})/dgu },
-  { kind: 'slack-token', re: /\bxox[abposr]-(?<secret>[A-Za-z0-9-]{10,})/dgu, accept: mixed },
+  // xoxe-: a refresh token of Slack's token rotation.
+  { kind: 'slack-token', re: /\bxox[abposre]-(?<secret>[A-Za-z0-9-]{10,})/dgu, accept: mixed },
   { kind: 'slack-token', re: /\bxapp-(?<secret>[0-9]-[A-Za-z0-9-]{10,})/dgu, accept: mixed },
   { kind: 'google-api-key', re: /\bAIza(?<secret>[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/dgu },
   { kind: 'google-oauth-token', re: /\bya29\.(?<secret>[0-9A-Za-z_-]{20,})/dgu, accept: mixed },
