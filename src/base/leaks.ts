@@ -81,7 +81,7 @@ const SECRET_RULES: SecretRule[] = [
     kind: 'url-password',
     // The user may be empty (redis://:secret@host).
     // A scheme starts where a run of its characters does: tried from each word boundary inside a
-    // run (a.a.a.…), the search had been quadratic (a line of 200 KB, 24 s).
+    // run (a.a.a.…), the search had been quadratic in the run's length.
     // A password may hold a quote (pa"ss); the host may be IPv6 ([::1]).
     re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>[^\s/@<>\\]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
     accept: (s) => !placeholder(s) && !acrossStrings(s),
@@ -134,7 +134,7 @@ export interface Found {
 
 /**
  * The matches kept so far, in order and never overlapping, so that whether a new one overlaps any
- * is a binary search (a scan of them all had been quadratic: 50,000 home paths took 4.5 s).
+ * is a binary search (a scan of them all had been quadratic in the number of findings).
  */
 class Kept {
   items: Found[] = [];
