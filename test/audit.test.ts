@@ -185,9 +185,61 @@ describe('audit', () => {
       expect(run.code).toBe(3);
       expect(run.stdout.split('\n').filter((l) => l.includes(':0: '))).toEqual([
         `p/link.txt:0: home-path: ${root.replace(/[^/]+$/, (u) => hide(u, 1))}`,
-        'p/transcripts/-Users-alice-work-repo/s.jsonl:0: home-path: -Users-a****',
-        'p/x=%2Fhome%2Fbob%2Fnotes.txt:0: home-path: %2Fhome%2Fb**',
+        'p/transcripts/-Users-a****-work-repo/s.jsonl:0: home-path: -Users-a****',
+        'p/x=%2Fhome%2Fb**%2Fnotes.txt:0: home-path: %2Fhome%2Fb**',
       ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  // audit prints back nothing it finds: a name that holds a home path or a secret shows it masked, wherever it is named.
+  it('masks what it finds in the names it prints: every format, the binary warning, a session folder', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      writeFileSync(join(p, 'notes-sk-ant-api03-FAKEfake0123456789FAKEfake0123.txt'), 'clean\n');
+      writeFileSync(join(p, '%2Fhome%2Fbob.txt'), 'clean\n');
+      mkdirSync(join(p, 'transcripts', '-home-alice-repo'), { recursive: true });
+      writeFileSync(join(p, 'transcripts', '-home-alice-repo', 's.jsonl'), '{}\n{"cwd":"/home/alice/repo"}\n');
+      writeFileSync(join(p, 'transcripts', '-home-alice-repo', 'b.bin'), Buffer.from([0, 1, 2]));
+      const run = await cli(['audit', p, '--format', 'text']);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toBe(
+        'p/%2Fhome%2Fb******:0: home-path: %2Fhome%2Fb******\n' +
+          'p/notes-sk-ant-api0********.txt:0: anthropic-key: sk-ant-api0********\n' +
+          'p/transcripts/-home-a****-repo/b.bin:0: home-path: -home-a****\n' +
+          'p/transcripts/-home-a****-repo/s.jsonl:0: home-path: -home-a****\n' +
+          'p/transcripts/-home-a****-repo/s.jsonl:2: home-path: /home/a****\n',
+      );
+      expect(run.stderr).toContain(
+        'omg-evidence: warning: p/transcripts/-home-a****-repo/b.bin: binary (a NUL byte in its first 8 KiB): searched as bytes;',
+      );
+      for (const format of ['json', 'ndjson', 'csv', 'markdown']) {
+        const out = await cli(['audit', p, '--format', format]);
+        expect(out.code).toBe(3);
+        expect(`${out.stdout}${out.stderr}`, format).not.toMatch(/FAKEfake|%2Fbob|alice/);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("masks a home path and a secret in an error's names: a dangling link's own name and its target (exit 1)", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      symlinkSync('/home/alice/.ssh/id_rsa', join(p, 'key-ghp_FAKEfake0123456789FAKEfake0123456789'));
+      const run = await cli(['audit', p, '--format', 'text']);
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `omg-evidence: ${p}/key-ghp_FAKE********: a dangling symbolic link: it points at /home/a****/.ssh/id_rsa, which does not exist ` +
+          '(an input folder holds only regular files and folders: remove it, or put the file itself in its place)\n',
+      });
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -277,6 +329,13 @@ describe('secrets, as found in text', () => {
 
   it('a URL password with no user name', () => {
     expect(kinds('cache: redis://:FAKEs3cretpass@cache:6379/0')).toEqual(['1 url-password redis://:FAK********@cache']);
+  });
+
+  it("a URL's user part that is a token is masked too; a short one shows", () => {
+    expect(kinds('git clone https://FAKE0fake1FAKE2fake3FAKE4fake5FAKE6fake7:x-oauth-basic@github.com/acme/r.git')).toEqual([
+      '1 url-password https://FAKE********:x-o********@github.com',
+    ]);
+    expect(kinds('https://bob:FAKEs3cretpass@git.example.com')).toEqual(['1 url-password https://bob:FAK********@git.example.com']);
   });
 
   it('a .netrc entry inside a JSON string', () => {

@@ -6,9 +6,9 @@
  * (UTF-16 text), with a warning that what it holds compressed or encoded goes unseen.
  */
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { InputError } from '../base/errors.js';
+import { InputError, OmgError } from '../base/errors.js';
 import { hide } from '../base/home-paths.js';
-import { findLeaks, type Leak, type LeakKind } from '../base/leaks.js';
+import { findLeaks, type Leak, type LeakKind, leakSpans } from '../base/leaks.js';
 import { displayPath, walkFiles } from '../base/paths.js';
 
 export interface Finding {
@@ -79,6 +79,32 @@ function namedLeaks(rel: string, path: string, options: { home?: string }): Leak
   return leaks;
 }
 
+/** The same folders (`-home-alice-repo`) anywhere in a path, group 1 the user's name. */
+const SESSION_SLUGS = /(?<=^|\/)(-(?:home|Users)-)([^-/]+)/giu;
+
+/**
+ * `text` (a file's path in its probe, a probe's name, an error message) with each home path and
+ * secret in it masked as a finding shows it, and the user's name in a session folder's name
+ * (`-home-a****-repo`): audit prints back nothing it finds.
+ */
+export function maskLeaks(text: string, options: { home?: string }): string {
+  let out = '';
+  let at = 0;
+  for (const s of leakSpans(text, options)) {
+    out += text.slice(at, s.index) + s.masked;
+    at = s.end;
+  }
+  return (out + text.slice(at)).replace(SESSION_SLUGS, (_, lead: string, user: string) => lead + hide(user, 1));
+}
+
+/** An error of the walk or a read, its message and hint masked (maskLeaks): a file's name may hold what it flags. */
+function masked(err: unknown, options: { home?: string }): unknown {
+  if (!(err instanceof OmgError)) return err;
+  const mask = (t: string) => maskLeaks(t, options);
+  const Kind = err.constructor as new (message: string, hint?: string, o?: ErrorOptions & { details?: string[] }) => OmgError;
+  return new Kind(mask(err.message), err.hint && mask(err.hint), { details: err.details.map(mask) });
+}
+
 /** A probe directory found to be one (load/inputs.ts discoverProbe, which the facade passes down). */
 export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
 
@@ -91,28 +117,39 @@ export function auditProbes(dirs: string[], home: string | undefined, discover: 
   // $HOME = / would make every absolute path a home path.
   const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
   for (const dir of dirs) {
-    const { probe } = discover(dir);
-    for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'], eachLink: true })) {
-      // Its path, and a link's target, which git commits as the link's content: line 0.
-      for (const leak of namedLeaks(f.rel, f.path, options)) {
-        audit.findings.push({ probe: probe.id, file: f.rel, line: 0, kind: leak.kind, match: leak.masked });
-      }
-      const { binary, texts } = readTexts(f.path);
-      if (binary)
-        audit.warnings.push(
-          `${probe.id}/${f.rel}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`,
-        );
-      audit.files++;
-      const seen = new Set<string>();
-      // findLeaks reads JSON escapes too: a record's `\u002fhome\u002fx` is /home/x to whoever reads it.
-      const leaks = texts.flatMap((t) => findLeaks(t, options)).sort((a, b) => a.line - b.line);
-      for (const leak of leaks) {
-        const key = `${leak.line}\0${leak.kind}\0${leak.masked}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        audit.findings.push({ probe: probe.id, file: f.rel, line: leak.line, kind: leak.kind, match: leak.masked });
-      }
+    try {
+      auditProbe(dir, discover, options, audit);
+    } catch (err) {
+      throw masked(err, options);
     }
   }
   return audit;
+}
+
+function auditProbe(dir: string, discover: FindProbe, options: { home?: string }, audit: Audit): void {
+  const { probe } = discover(dir);
+  // Names as printed: a name that holds a home path or a secret shows it masked, as its finding does.
+  const id = maskLeaks(probe.id, options);
+  for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'], eachLink: true })) {
+    const file = maskLeaks(f.rel, options);
+    // Its path, and a link's target, which git commits as the link's content: line 0.
+    for (const leak of namedLeaks(f.rel, f.path, options)) {
+      audit.findings.push({ probe: id, file, line: 0, kind: leak.kind, match: leak.masked });
+    }
+    const { binary, texts } = readTexts(f.path);
+    if (binary)
+      audit.warnings.push(
+        `${id}/${file}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`,
+      );
+    audit.files++;
+    const seen = new Set<string>();
+    // findLeaks reads JSON escapes too: a record's `\u002fhome\u002fx` is /home/x to whoever reads it.
+    const leaks = texts.flatMap((t) => findLeaks(t, options)).sort((a, b) => a.line - b.line);
+    for (const leak of leaks) {
+      const key = `${leak.line}\0${leak.kind}\0${leak.masked}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      audit.findings.push({ probe: id, file, line: leak.line, kind: leak.kind, match: leak.masked });
+    }
+  }
 }

@@ -172,3 +172,14 @@ export function maskHomePath(p: Pick<HomePath, 'text' | 'form'>): string {
       return p.text;
   }
 }
+
+/** `text` with every home path in it masked (maskHomePath): for a path an error message quotes. */
+export function maskHomePaths(text: string, options: HomePathOptions = {}): string {
+  let out = '';
+  let at = 0;
+  for (const p of homePaths(text, options)) {
+    out += text.slice(at, p.index) + maskHomePath(p);
+    at = p.index + p.text.length;
+  }
+  return out + text.slice(at);
+}

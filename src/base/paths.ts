@@ -21,6 +21,7 @@ import {
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
+import { maskHomePaths } from './home-paths.js';
 
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -175,7 +176,7 @@ function resolveLink(p: string, realRoot: string, folder: string): string {
     if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, NOT_REGULAR_HINT);
     if (code === 'ENOENT')
       throw new InputError(
-        `${displayPath(p)}: a dangling symbolic link: it points at ${readlinkSync(p)}, which does not exist`,
+        `${displayPath(p)}: a dangling symbolic link: it points at ${maskHomePaths(readlinkSync(p))}, which does not exist`,
         NOT_REGULAR_HINT,
       );
     throw ioError(p, err);
@@ -230,7 +231,7 @@ export function namedFile(p: string, expected: string): string | undefined {
     if (code !== 'ENOENT') throw ioError(p, err);
     if (!lstatSync(p, { throwIfNoEntry: false })) return undefined;
     throw new InputError(
-      `${displayPath(p)}: a dangling symbolic link: it points at ${readlinkSync(p)}, which does not exist`,
+      `${displayPath(p)}: a dangling symbolic link: it points at ${maskHomePaths(readlinkSync(p))}, which does not exist`,
       `give the path of ${expected}`,
     );
   }
