@@ -9,7 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hide } from '../src/base/home-paths.js';
+import { listValue } from '@duckdb/node-api';
+import { firstHomePath, HOME_PATH_RE2, hide, homePaths } from '../src/base/home-paths.js';
+import { Database } from '../src/db/database.js';
 import { findLeaks } from '../src/base/leaks.js';
 import { listFiles } from '../src/base/paths.js';
 import { bundled, cli, fixtures, shared, withoutShared } from './helpers.js';
@@ -32,6 +34,7 @@ describe('audit', () => {
       'google-api-key',
       'google-oauth',
       'home-paths',
+      'home-spellings',
       'json-escapes',
       'netrc-password',
       'openai-key',
@@ -243,6 +246,39 @@ describe('audit', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  // The load-time warning runs the same pattern in DuckDB (RE2): it finds each of the fixture's spellings as JavaScript does.
+  it("finds home-spellings' every spelling in DuckDB too, as the load-time warning does", async () => {
+    const lines = readFileSync(join(dir, 'home-spellings', 'notes.md'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
+    const db = await Database.open();
+    try {
+      const sql = `select regexp_extract(t, $re, 1, 'i') || regexp_extract(t, $re, 2, 'i') as p from unnest($texts) with ordinality as u(t, i) order by i`;
+      const { rows } = await db.query(sql, { re: HOME_PATH_RE2, texts: listValue(lines) });
+      expect(rows.map((r) => r.p)).toEqual(lines.map((l) => firstHomePath(l)?.text));
+      expect(rows.every((r) => r.p !== '')).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
+
+  // A host or a volume's name is read up to a separator that cannot start inside it: a name that could
+  // run into a %2F run, tried at each of its splits, took quadratic time (file://x%2F… of a megabyte, minutes).
+  it('reads a hostile line of a megabyte in one pass, in every spelling that takes a name before the home', () => {
+    const M = 1_000_000;
+    for (const line of [
+      `file://x${'%2F'.repeat(M / 3)}`,
+      `/wsl$/x${'%2F'.repeat(M / 3)}`,
+      `vscode://x${'%2F'.repeat(M / 3)}`,
+      `\\\\x${'%2F'.repeat(M / 3)}`,
+      `/Volumes/${'a b'.repeat(M / 3)}`,
+      ` ..${'/..'.repeat(M / 3)}`,
+      ' -I'.repeat(M / 3),
+      '\\\\?\\'.repeat(M / 4),
+    ])
+      expect(homePaths(line), line.slice(0, 12)).toEqual([]);
   });
 
   it('the bundled probe audits clean, every file of it, transcripts included (exit 0)', async () => {

@@ -14,6 +14,10 @@
  *   /var/home/<user>,           (`file://localhost/home/x`)
  *   /usr/home/<user>, /export/home/<user>, /System/Volumes/Data/Users/<user>
  *   C:\Documents and Settings\<user>
+ *   /c/Users/<user>,             Git Bash, Cygwin, a macOS volume, a Windows share, the long-path
+ *   /cygdrive/c/Users/<user>,    prefix before a drive, an editor's link to a file
+ *   /Volumes/<disk>/Users/<user>, \\<server>\Users\<user>, \\?\C:\Users\<user>,
+ *   vscode://file/home/<user>, vscode-remote://<host>/home/<user>
  *   /root, /var/root,            alone or followed by a separator
  *   /private/var/root
  *   ~<user>/                     a user name of two or more characters that starts with a letter
@@ -23,7 +27,8 @@
  *                                the same freedom of separators and case
  * Each starts a path: it is not preceded by a letter, digit, `_`, `.`, `-`, `~`, `/`, `\` or a
  * lone `%` (a JSON escape `\n`, `\r` or `\t` counts as a line break, and a percent escape such as
- * `%22` or `%3D` as the character it stands for). So `~1`, `~800`, `a~b`, `~>`, Elixir's
+ * `%22` or `%3D` as the character it stands for), unless that is a short option (`-I/home/x`) or
+ * a relative path's `..` (`../../home/x`). So `~1`, `~800`, `a~b`, `~>`, Elixir's
  * `~r/…/`, `https://host/users/x` and `/srv/home/x` are not home paths.
  *
  * `~/…` names no user and no machine: it is how a shell writes $HOME. extract refuses it, since a
@@ -36,17 +41,23 @@ const SEP = String.raw`(?:[\\/]|%2[fF]|%5[cC])+`;
 /** A user name in a path: up to the next separator, space, quote or punctuation. */
 const USER = String.raw`[^\s"'<>|:*?\\/%,;()\[\]{}]+`;
 /**
+ * What may stand just before a home path though it ends in a name's character, after a space or
+ * the start: a short option (`gcc -I/home/a`, `docker run -v/home/a:/d`), and a relative path's
+ * `..` segments (`../../home/a`), which climb to the root from a folder near it.
+ */
+const LEAD = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-])(?:-[A-Za-z]|(?:\.\.[\\/]+)*\.\.)`;
+/**
  * What may stand just before a home path: the start, a character that cannot be inside a name, a
  * JSON escape (`\n`, `\u0000`, as a record's text spells a control character), or a percent
  * escape (`%22%2Fhome…`).
  */
-const BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\%-]|\\(?:[nrtbf]|u[0-9A-Fa-f]{4})|%[0-9A-Fa-f]{2})`;
+const BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\%-]|\\(?:[nrtbf]|u[0-9A-Fa-f]{4})|%[0-9A-Fa-f]{2}|${LEAD})`;
 /**
  * BOUNDARY, less a separator (`/`, `\`, %2F, %5C), before a form that starts with one: SEP takes a
  * whole run from its first, and a run of thousands tried from each of its characters took
  * quadratic time.
  */
-const SEP_BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-]|\\(?:[nrtbf]|u[0-9A-Fa-f]{4})|%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-9A-Ea-e]|5[0-9ABD-Fabd-f]))`;
+const SEP_BOUNDARY = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-]|\\(?:[nrtbf]|u[0-9A-Fa-f]{4})|%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-9A-Ea-e]|5[0-9ABD-Fabd-f])|${LEAD})`;
 const TILDE = String.raw`(?:~|%7[eE])`;
 
 /** The spellings, each as a pattern valid in both JavaScript and RE2 (no lookaround, no backreference). */
@@ -55,9 +66,17 @@ const FORMS = {
   // Where a system mounts or keeps homes under another folder: WSL's /mnt/c/Users and
   // \\wsl$\<distro>\home, Fedora Silverblue's /var/home, FreeBSD's /usr/home, Solaris's
   // /export/home, macOS's /System/Volumes/Data/Users, and file:// URLs of any of them.
-  mounted: String.raw`(?:file:${SEP}[^\s"'\\/:]*)?${SEP}(?:mnt${SEP}[A-Za-z]|var|usr|export|system${SEP}volumes${SEP}data|wsl(?:\$|\.localhost)${SEP}[^\s"'\\/]+)${SEP}(?:home|users)${SEP}${USER}`,
-  fileUrl: String.raw`file:${SEP}[^\s"'\\/:]*${SEP}(?:home|users)${SEP}${USER}`,
-  drive: String.raw`[A-Za-z](?::|%3[aA])${SEP}(?:users|documents and settings)${SEP}${USER}`,
+  mounted: String.raw`(?:file:${SEP}[^\s"'\\/:%]*)?${SEP}(?:mnt${SEP}[A-Za-z]|var|usr|export|system${SEP}volumes${SEP}data|wsl(?:\$|\.localhost)${SEP}[^\s"'\\/%]+)${SEP}(?:home|users)${SEP}${USER}`,
+  // Git Bash's /c/Users and Cygwin's /cygdrive/c/Users; a macOS volume's /Volumes/<disk>/Users
+  // (its name up to a separator, spaces and all); a UNC share's \\server\Users.
+  windows: String.raw`${SEP}(?:cygdrive${SEP})?[A-Za-z]${SEP}(?:users|documents and settings)${SEP}${USER}`,
+  volume: String.raw`${SEP}volumes${SEP}[^\\/%\n"'<>|:*?]+${SEP}users${SEP}${USER}`,
+  unc: String.raw`\\\\(?:\\\\)?[A-Za-z0-9][^\s"'\\/:%]*${SEP}(?:users|home)${SEP}${USER}`,
+  fileUrl: String.raw`file:${SEP}[^\s"'\\/:%]*${SEP}(?:home|users)${SEP}${USER}`,
+  // An editor's link to a file: vscode://file/home/a/x.ts:10, vscode-remote://ssh-remote+box/home/a.
+  editorUrl: String.raw`vscode(?:-insiders)?(?:-remote)?:${SEP}[^\s"'\\/%]*${SEP}(?:[A-Za-z](?::|%3[aA])${SEP})?(?:home|users)${SEP}${USER}`,
+  // Windows' long-path prefix (\\?\C:\…, \\.\C:\…) may stand before the drive.
+  drive: String.raw`(?:\\\\(?:\\\\)?[?.]\\(?:\\)?)?[A-Za-z](?::|%3[aA])${SEP}(?:users|documents and settings)${SEP}${USER}`,
   // The character after `root` is part of the match (RE2 has no lookahead); homePaths trims it.
   root: String.raw`${SEP}(?:(?:private${SEP})?var${SEP})?root(?:$|[^A-Za-z0-9_.-])`,
   tildeUser: String.raw`${TILDE}[A-Za-z_][A-Za-z0-9._-]*[A-Za-z0-9_]${SEP}`,
@@ -67,8 +86,8 @@ const FORMS = {
 export type HomeForm = keyof typeof FORMS | 'env';
 
 /** The forms that start with a separator (after SEP_BOUNDARY), then the others (after BOUNDARY), each in the order tried. */
-const SEP_FORMS = ['mounted', 'home', 'root'] as const;
-const OTHER_FORMS = ['fileUrl', 'drive', 'tildeUser', 'tilde'] as const;
+const SEP_FORMS = ['mounted', 'home', 'windows', 'volume', 'unc', 'root'] as const;
+const OTHER_FORMS = ['fileUrl', 'editorUrl', 'drive', 'tildeUser', 'tilde'] as const;
 
 /**
  * The home-path pattern for DuckDB (RE2, with the 'i' option): group 1 is a path of a form that
@@ -159,6 +178,10 @@ export function maskHomePath(p: Pick<HomePath, 'text' | 'form'>): string {
     case 'home':
     case 'mounted':
     case 'fileUrl':
+    case 'windows':
+    case 'volume':
+    case 'unc':
+    case 'editorUrl':
     case 'drive':
     case 'env': {
       const m = /^(.*(?:[\\/]|%2f|%5c))([^\\/%]+)$/iu.exec(p.text);
