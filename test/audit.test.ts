@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { listValue } from '@duckdb/node-api';
 import { firstHomePath, HOME_PATH_RE2, hide, homePaths } from '../src/base/home-paths.js';
 import { Database } from '../src/db/database.js';
+import { base64Leaks } from '../src/analysis/audit-read.js';
 import { findLeaks } from '../src/base/leaks.js';
 import { listFiles } from '../src/base/paths.js';
 import { bundled, cli, fixtures, shared, withoutShared } from './helpers.js';
@@ -29,6 +30,7 @@ describe('audit', () => {
       'anthropic-key',
       'aws-keys',
       'aws-secret-near',
+      'base64-key',
       'bearer-token',
       'github-token',
       'google-api-key',
@@ -119,7 +121,7 @@ describe('audit', () => {
       code: 0,
       stdout: '',
       stderr:
-        'omg-evidence: warning: clean/screenshot.png: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen\n' +
+        'omg-evidence: warning: clean/screenshot.png: binary (a NUL byte in it): searched as bytes; what it holds compressed or encoded is not seen\n' +
         'omg-evidence: audit: no home-directory path or secret in 3 file(s) of 1 probe(s)\n',
     });
   });
@@ -172,6 +174,44 @@ describe('audit', () => {
     }
   });
 
+  it('reads UTF-32 that starts with its byte-order mark as UTF-32, either byte order', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      cpSync(join(dir, 'clean'), join(root, 'p'), { recursive: true });
+      const chars = [...'\ufeffnotes\n/home/alice/x\n'];
+      const le = Buffer.alloc(4 * chars.length);
+      const be = Buffer.alloc(4 * chars.length);
+      chars.forEach((c, i) => {
+        le.writeUInt32LE(c.codePointAt(0)!, 4 * i);
+        be.writeUInt32BE(c.codePointAt(0)!, 4 * i);
+      });
+      writeFileSync(join(root, 'p', 'le.txt'), le);
+      writeFileSync(join(root, 'p', 'be.txt'), be);
+      const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
+      expect([run.code, run.stdout]).toEqual([3, 'p/be.txt:2: home-path: /home/a****\np/le.txt:2: home-path: /home/a****\n']);
+      expect(run.stderr).not.toMatch(/(le|be)\.txt: binary/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('searches UTF-16 that starts after the first 8 KiB of a file, with no byte-order mark', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      cpSync(join(dir, 'clean'), join(root, 'p'), { recursive: true });
+      const text = Buffer.concat([
+        Buffer.from(`${'x'.repeat(9000)}\n`),
+        Buffer.from('token ghp_FAKEfake0123456789FAKEfake0123456789\n', 'utf16le'),
+      ]);
+      writeFileSync(join(root, 'p', 'late.err'), text);
+      const run = await cli(['audit', join(root, 'p'), '--format', 'text']);
+      expect([run.code, run.stdout]).toEqual([3, 'p/late.err:2: github-token: ghp_FAKE********\n']);
+      expect(run.stderr).toContain('omg-evidence: warning: p/late.err: binary (a NUL byte in it): searched as bytes;');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   // What git commits of a file besides its bytes: its path, and a link's target. Line 0 is the name.
   it("finds a home in a file's name, a session folder's name, and a link's target", async () => {
     const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
@@ -217,7 +257,7 @@ describe('audit', () => {
           'p/transcripts/-home-a****-repo/s.jsonl:2: home-path: /home/a****\n',
       );
       expect(run.stderr).toContain(
-        'omg-evidence: warning: p/transcripts/-home-a****-repo/b.bin: binary (a NUL byte in its first 8 KiB): searched as bytes;',
+        'omg-evidence: warning: p/transcripts/-home-a****-repo/b.bin: binary (a NUL byte in it): searched as bytes;',
       );
       for (const format of ['json', 'ndjson', 'csv', 'markdown']) {
         const out = await cli(['audit', p, '--format', format]);
@@ -279,6 +319,11 @@ describe('audit', () => {
       '\\\\?\\'.repeat(M / 4),
     ])
       expect(homePaths(line), line.slice(0, 12)).toEqual([]);
+  });
+
+  it('decodes a megabyte of base64, in one run or in many, in one pass', () => {
+    for (const line of ['A'.repeat(1_000_000), 'abcdefghijklmnopqrstuvwxyz '.repeat(37_000)])
+      expect(base64Leaks(line, {}), line.slice(0, 12)).toEqual([]);
   });
 
   it('the bundled probe audits clean, every file of it, transcripts included (exit 0)', async () => {

@@ -2,14 +2,15 @@
  * The leak audit of a probe: every file under its folder, read as text, searched for home-directory
  * paths and secrets (leaks.ts). It reads the working tree, not git: a file there is one `git add`
  * away from being committed, and git is not run on a probe's behalf. `.git/` is skipped. A binary
- * file (a NUL byte in its first 8 KiB) is searched as bytes, and again with its NUL bytes left out
- * (UTF-16 text), with a warning that what it holds compressed or encoded goes unseen.
+ * file (a NUL byte in it) is searched as bytes, and again with its NUL bytes left out (UTF-16
+ * text), with a warning that what it holds compressed goes unseen (audit-read.ts).
  */
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
-import { InputError, OmgError } from '../base/errors.js';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { OmgError } from '../base/errors.js';
 import { hide } from '../base/home-paths.js';
 import { findLeaks, type Leak, type LeakKind, leakSpans } from '../base/leaks.js';
-import { displayPath, walkFiles } from '../base/paths.js';
+import { walkFiles } from '../base/paths.js';
+import { base64Leaks, readTexts } from './audit-read.js';
 
 export interface Finding {
   /** The probe's id (its directory name). */
@@ -28,34 +29,6 @@ export interface Audit {
   files: number;
   /** Things worth saying that change no exit code (a binary file searched as bytes). */
   warnings: string[];
-}
-
-const SNIFF = 8192;
-
-/**
- * The texts to search in a file: its UTF-8 text, or for a binary file its bytes one character
- * each, and those bytes without their NULs (the ASCII of UTF-16 text); line breaks stay where they
- * are in both. A file that cannot be read fails the audit: it cannot be called clean.
- */
-function readTexts(path: string): { binary: boolean; texts: string[] } {
-  try {
-    const bytes = readFileSync(path);
-    // UTF-16 that says so (a byte-order mark), whatever its first bytes hold; an odd last byte is no character.
-    const units = bytes.subarray(2, bytes.length - (bytes.length % 2));
-    if (bytes[0] === 0xff && bytes[1] === 0xfe) return { binary: false, texts: [units.toString('utf16le')] };
-    if (bytes[0] === 0xfe && bytes[1] === 0xff) return { binary: false, texts: [Buffer.from(units).swap16().toString('utf16le')] };
-    if (!bytes.subarray(0, SNIFF).includes(0)) return { binary: false, texts: [bytes.toString('utf8')] };
-    return {
-      binary: true,
-      texts: [bytes.toString('latin1').replaceAll('\0', ' '), Buffer.from(bytes.filter((b) => b !== 0)).toString('latin1')],
-    };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    throw new InputError(
-      `${displayPath(path)}: cannot read it (${code})`,
-      'an audit reads every file of the probe; make it readable or move it out',
-    );
-  }
 }
 
 /**
@@ -138,13 +111,14 @@ function auditProbe(dir: string, discover: FindProbe, options: { home?: string }
     }
     const { binary, texts } = readTexts(f.path);
     if (binary)
-      audit.warnings.push(
-        `${id}/${file}: binary (a NUL byte in its first 8 KiB): searched as bytes; what it holds compressed or encoded is not seen`,
-      );
+      audit.warnings.push(`${id}/${file}: binary (a NUL byte in it): searched as bytes; what it holds compressed or encoded is not seen`);
     audit.files++;
     const seen = new Set<string>();
     // findLeaks reads JSON escapes too: a record's `\u002fhome\u002fx` is /home/x to whoever reads it.
-    const leaks = texts.flatMap((t) => findLeaks(t, options)).sort((a, b) => a.line - b.line);
+    // And base64 runs, decoded: a key kept encoded in a config is a key.
+    const leaks = [...texts.flatMap((t) => findLeaks(t, options)), ...texts.flatMap((t) => base64Leaks(t, options))].sort(
+      (a, b) => a.line - b.line,
+    );
     for (const leak of leaks) {
       const key = `${leak.line}\0${leak.kind}\0${leak.masked}`;
       if (seen.has(key)) continue;
