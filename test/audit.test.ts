@@ -269,6 +269,22 @@ describe('audit', () => {
     }
   });
 
+  it('counts two files whose names show alike, masked, as two', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      for (const k of ['AAAA', 'BBBB']) writeFileSync(join(p, `ghp_FAKEfake0123456789FAKEfake012345${k}`), 'clean\n');
+      const run = await cli(['audit', p, '--format', 'text']);
+      expect(run.stdout).toBe('p/ghp_FAKE********:0: github-token: ghp_FAKE********\n'.repeat(2));
+      expect(lastLine(run.stderr)).toBe(
+        `omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 5 file(s) of 1 probe(s) ${HINT}`,
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("masks a home path and a secret in an error's names: a dangling link's own name and its target (exit 1)", async () => {
     const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
     try {
@@ -283,6 +299,23 @@ describe('audit', () => {
           `omg-evidence: ${p}/key-ghp_FAKE********: a dangling symbolic link: it points at /home/a****/.ssh/id_rsa, which does not exist ` +
           '(an input folder holds only regular files and folders: remove it, or put the file itself in its place)\n',
       });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("loading masks the home in a dangling link's target too, as every command that walks a folder does", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      symlinkSync('/home/alice/.ssh/id_rsa', join(p, 'notes.jsonl'));
+      const run = await cli(['census', p, '--format', 'text']);
+      expect([run.code, run.stderr]).toEqual([
+        1,
+        `omg-evidence: ${p}/notes.jsonl: a dangling symbolic link: it points at /home/a****/.ssh/id_rsa, which does not exist ` +
+          '(an input folder holds only regular files and folders: remove it, or put the file itself in its place)\n',
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -25,6 +25,8 @@ export interface Finding {
 
 export interface Audit {
   findings: Finding[];
+  /** Files with a finding, counted by their own names (two may show alike, masked). */
+  leaky: number;
   /** Files read, over every probe. */
   files: number;
   /** Things worth saying that change no exit code (a binary file searched as bytes). */
@@ -86,7 +88,7 @@ export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
  * user's $HOME, whose every spelling counts as a home path.
  */
 export function auditProbes(dirs: string[], home: string | undefined, discover: FindProbe): Audit {
-  const audit: Audit = { findings: [], files: 0, warnings: [] };
+  const audit: Audit = { findings: [], leaky: 0, files: 0, warnings: [] };
   // $HOME = / would make every absolute path a home path.
   const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
   for (const dir of dirs) {
@@ -105,6 +107,7 @@ function auditProbe(dir: string, discover: FindProbe, options: { home?: string }
   const id = maskLeaks(probe.id, options);
   for (const f of walkFiles(probe.dir, undefined, { skip: ['.git'], eachLink: true })) {
     const file = maskLeaks(f.rel, options);
+    const before = audit.findings.length;
     // Its path, and a link's target, which git commits as the link's content: line 0.
     for (const leak of namedLeaks(f.rel, f.path, options)) {
       audit.findings.push({ probe: id, file, line: 0, kind: leak.kind, match: leak.masked });
@@ -125,5 +128,6 @@ function auditProbe(dir: string, discover: FindProbe, options: { home?: string }
       seen.add(key);
       audit.findings.push({ probe: id, file, line: leak.line, kind: leak.kind, match: leak.masked });
     }
+    if (audit.findings.length > before) audit.leaky++;
   }
 }

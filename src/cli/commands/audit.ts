@@ -30,7 +30,7 @@ export function makeAuditCommand(io: IO): Command {
       for (const w of warnings) onWarning(w);
       const homes = audit.findings.filter((f) => f.kind === 'home-path').length;
       const secrets = audit.findings.length - homes;
-      const files = new Set(audit.findings.map((f) => `${f.probe}/${f.file}`)).size;
+      const files = audit.leaky;
       const scope = `${audit.files} file(s) of ${dirs.length} probe(s)`;
       if (audit.findings.length) {
         throw new DiffersError(
