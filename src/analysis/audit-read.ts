@@ -52,23 +52,39 @@ export function readTexts(path: string): { binary: boolean; texts: string[] } {
 const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}/g;
 
 /**
- * The secrets and home paths that `text`'s runs of base64 decode to (`c2stYW50…` is `sk-ant…`), each
- * at its run's line. A run is decoded from each of its first four characters, so that a key encoded
- * after a glued-on word (`token_c2st…`) is still read from its own start; base64 split by line
- * breaks, or encoded twice, is not seen.
+ * The secrets that `text`'s runs of base64 decode to (`c2stYW50…` is `sk-ant…`), each at its run's
+ * line. A run is decoded from each of its first four characters, so that a key encoded after a
+ * glued-on word (`token_c2st…`) is still read from its own start; base64 split by line breaks, or
+ * encoded twice, is not seen. Only a decoding that is text is searched, and for secrets alone: a UUID,
+ * a hash or an image is a run too, and its bytes can spell a home path (`~w\`) by chance.
  */
 export function base64Leaks(text: string, options: { home?: string }): Leak[] {
   const leaks: Leak[] = [];
   let line = 1;
-  let at = 0;
+  // The next line break at or after the last run: found again only once a run is past it, so that
+  // a long line of many runs is read once.
+  let nextBreak = text.indexOf('\n');
   BASE64_RUN.lastIndex = 0;
   for (let m = BASE64_RUN.exec(text); m; m = BASE64_RUN.exec(text)) {
-    for (let i = text.indexOf('\n', at); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) line++;
-    at = m.index;
+    while (nextBreak !== -1 && nextBreak < m.index) {
+      line++;
+      nextBreak = text.indexOf('\n', nextBreak + 1);
+    }
     for (let skip = 0; skip < 4; skip++) {
       const decoded = Buffer.from(m[0].slice(skip), 'base64').toString('latin1');
-      for (const leak of findLeaks(decoded, options)) leaks.push({ ...leak, line });
+      if (!printable(decoded)) continue;
+      for (const leak of findLeaks(decoded, options)) if (leak.kind !== 'home-path') leaks.push({ ...leak, line });
     }
   }
   return leaks;
+}
+
+/** Whether at least 95% of `text` is printable ASCII, tabs and line breaks: text, not random bytes. */
+function printable(text: string): boolean {
+  let bad = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c > 0x7e) bad++;
+  }
+  return bad * 20 <= text.length;
 }

@@ -27,8 +27,8 @@
  *                                the same freedom of separators and case
  * Each starts a path: it is not preceded by a letter, digit, `_`, `.`, `-`, `~`, `/`, `\` or a
  * lone `%` (a JSON escape `\n`, `\r` or `\t` counts as a line break, and a percent escape such as
- * `%22` or `%3D` as the character it stands for), unless that is a short option (`-I/home/x`) or
- * a relative path's `..` (`../../home/x`). So `~1`, `~800`, `a~b`, `~>`, Elixir's
+ * `%22` or `%3D` as the character it stands for), unless that is a short option (`-I/home/x`).
+ * So `~1`, `~800`, `a~b`, `~>`, `../home/x`, Elixir's
  * `~r/…/`, `https://host/users/x` and `/srv/home/x` are not home paths.
  *
  * `~/…` names no user and no machine: it is how a shell writes $HOME. extract refuses it, since a
@@ -42,10 +42,10 @@ const SEP = String.raw`(?:[\\/]|%2[fF]|%5[cC])+`;
 const USER = String.raw`[^\s"'<>|:*?\\/%,;()\[\]{}]+`;
 /**
  * What may stand just before a home path though it ends in a name's character, after a space or
- * the start: a short option (`gcc -I/home/a`, `docker run -v/home/a:/d`), and a relative path's
- * `..` segments (`../../home/a`), which climb to the root from a folder near it.
+ * the start: a short option (`gcc -I/home/a`, `docker run -v/home/a:/d`). A relative path's `..`
+ * does not (`../home/Header` is a web app's folder far more often than a climb to the root).
  */
-const LEAD = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-])(?:-[A-Za-z]|(?:\.\.[\\/]+)*\.\.)`;
+const LEAD = String.raw`(?:^|[^A-Za-z0-9_.~\\/%-])-[A-Za-z]`;
 /**
  * What may stand just before a home path: the start, a character that cannot be inside a name, a
  * JSON escape (`\n`, `\u0000`, as a record's text spells a control character), or a percent

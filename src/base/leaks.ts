@@ -36,11 +36,13 @@ const mixed = (s: string) => /[0-9]/.test(s) && /[A-Za-z]/.test(s);
 const mixedCase = (s: string) => /[A-Z]/.test(s) && /[a-z]/.test(s) && /[0-9]/.test(s);
 /**
  * A value that only stands for a secret, as a whole: $VAR or $var (one case: `$ecretPass9` is a
- * password), ${name}, {name}, {{ name }}, <token>, %s, ***, xx. A name with a digit inside it
- * (`{Hunter2xyz}`) is a password; `%40…` (an escaped @) is one too.
+ * password), ${name} and a template's ${expression}, {name}, {{ name }}, <token>, %s, ***, xx. A name
+ * with a digit inside it (`{Hunter2xyz}`) is a password; `%40…` (an escaped @) is one too.
  */
 const placeholder = (s: string) =>
-  /^(?:\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\$?\{\{? *[A-Za-z_]+[0-9]* *\}?\}|<[^<>]*>|%(?:\(\w+\))?s|\*+|x{2,}|X{2,})$/u.test(s);
+  /^(?:\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\$\{[^{}]+\}|\{\{? *[A-Za-z_]+[0-9]* *\}?\}|<[^<>]*>|%(?:\(\w+\))?s|\*+|x{2,}|X{2,})$/u.test(
+    s,
+  );
 /** Quotes that close one string and open the next ("a://u:p","b":"c@d"): no password. */
 const acrossStrings = (s: string) => /["'][\s,:;})\]]|[,:;{([=]["']/u.test(s);
 
