@@ -89,7 +89,7 @@ function tzZone(tz: string): string | undefined {
     return undefined;
   }
   const at = real.lastIndexOf('/zoneinfo/');
-  return at < 0 ? undefined : real.slice(at + '/zoneinfo/'.length).replace(/^posix\//, '');
+  return at < 0 ? undefined : real.slice(at + '/zoneinfo/'.length).replace(/^(?:posix|right)\//, '');
 }
 
 /** The zone `name` names, as Intl spells it (america/new_york is America/New_York); undefined when Intl takes none. */
