@@ -548,3 +548,27 @@ describe('Slack tokens', () => {
     ]);
   });
 });
+
+// A review found each of these in a probe that audited clean.
+describe('npm, Hugging Face, Stripe and GitLab tokens, and HTTP Basic credentials', () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.kind} ${l.masked}`);
+
+  it('are found and masked', () => {
+    expect(kinds('//registry.npmjs.org/:_authToken=npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8')).toEqual(['npm-token npm_a1B2********']);
+    expect(kinds('HF_TOKEN=hf_aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH')).toEqual(['huggingface-token hf_aBcD********']);
+    expect(kinds('stripe sk_live_51Habc123DEF456ghi789JKL, restricted rk_live_51Habc123DEF456ghi789JKL')).toEqual([
+      'stripe-key sk_live_51Ha********',
+      'stripe-key rk_live_51Ha********',
+    ]);
+    expect(kinds('token glpat-a1B2c3D4e5F6g7H8i9J0')).toEqual(['gitlab-token glpat-a1B2********']);
+    // YWxpY2U6SHVudGVyMnh5ejk5 is alice:Hunter2xyz99.
+    expect(kinds('Authorization: Basic YWxpY2U6SHVudGVyMnh5ejk5')).toEqual(['basic-auth Basic YWxp********']);
+  });
+
+  it('but not what only looks like them', () => {
+    expect(kinds('some basic information about things; BASIC dialects')).toEqual([]);
+    expect(kinds('hf_model_name_is_here_for_the_pipeline_x npm_install_dependencies_for_the_project_x sk_test_51Habc123DEF456')).toEqual(
+      [],
+    );
+  });
+});

@@ -12,12 +12,17 @@ export type SecretKind =
   | 'aws-access-key-id'
   | 'aws-secret-key'
   | 'github-token'
+  | 'gitlab-token'
+  | 'npm-token'
+  | 'huggingface-token'
+  | 'stripe-key'
   | 'slack-token'
   | 'slack-webhook'
   | 'google-api-key'
   | 'google-oauth-token'
   | 'google-client-secret'
   | 'bearer-token'
+  | 'basic-auth'
   | 'private-key'
   | 'netrc-password'
   | 'url-password';
@@ -43,6 +48,8 @@ const placeholder = (s: string) =>
   /^(?:\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)|\$\{[^{}]+\}|\{\{? *[A-Za-z_]+[0-9]* *\}?\}|<[^<>]*>|%(?:\(\w+\))?s|\*+|x{2,}|X{2,})$/u.test(
     s,
   );
+/** Base64 of `user:password` in printable ASCII, as an HTTP Basic header carries it. */
+const credentials = (s: string) => /^[\x20-\x7e]+:[\x20-\x7e]+$/u.test(Buffer.from(s, 'base64').toString('latin1'));
 /** Quotes that close one string and open the next ("a://u:p","b":"c@d"): no password. */
 const acrossStrings = (s: string) => /["'][\s,:;})\]]|[,:;{([=]["']/u.test(s);
 
@@ -62,6 +69,10 @@ const SECRET_RULES: SecretRule[] = [
   },
   { kind: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_(?<secret>[A-Za-z0-9]{36,})\b/dgu },
   { kind: 'github-token', re: /\bgithub_pat_(?<secret>[A-Za-z0-9_]{22,})/dgu },
+  { kind: 'gitlab-token', re: /\bglpat-(?<secret>[0-9A-Za-z_-]{20,})/dgu },
+  { kind: 'npm-token', re: /\bnpm_(?<secret>[A-Za-z0-9]{36})(?![A-Za-z0-9])/dgu, accept: mixed },
+  { kind: 'huggingface-token', re: /\bhf_(?<secret>[A-Za-z0-9]{34})(?![A-Za-z0-9])/dgu, accept: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) },
+  { kind: 'stripe-key', re: /\b(?:sk|rk)_live_(?<secret>[0-9A-Za-z]{16,})/dgu },
   { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9/_-]{8,})/dgu },
   // xoxe-: a refresh token of Slack's token rotation.
   { kind: 'slack-token', re: /\bxox[abposre]-(?<secret>[A-Za-z0-9-]{10,})/dgu, accept: mixed },
@@ -71,6 +82,8 @@ const SECRET_RULES: SecretRule[] = [
   { kind: 'google-client-secret', re: /\bGOCSPX-(?<secret>[0-9A-Za-z_-]{20,})/dgu },
   // The scheme's name is case-insensitive (RFC 7235): BEARER, bearer.
   { kind: 'bearer-token', re: /\bbearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgiu, accept: mixed },
+  // HTTP Basic (RFC 7617): base64 of user:password; prose's "basic information" decodes to no pair.
+  { kind: 'basic-auth', re: /\bbasic\s+(?<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dgiu, accept: credentials },
   {
     kind: 'netrc-password',
     // `machine NAME` or `default` (with a login: prose says "default password"), then login, account
