@@ -22,6 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { InputError } from '../src/base/errors.js';
 import { gitAll } from '../src/analysis/git-run.js';
 import { binPath, cli, probeFixture, repo } from './helpers.js';
 
@@ -687,7 +688,10 @@ describe('git that never answers', () => {
     execFileSync('mkfifo', [head]);
     const err = await gitAll({ cwd: dir, trusted: [] }, [{ args: ['rev-parse', '--show-prefix'] }], 1).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
-    expect((err as Error).message).toBe(`${dir}: git did not answer in 1 s and was stopped`);
+    expect((err as Error).message).toBe(`${dir}: git took more than 1 s and was stopped`);
+    expect((err as InputError).hint).toBe(
+      "the history may be too large to read in that time, or a FIFO or a device among the files of the probe's .git/ keeps git waiting: remove it, or give the probe without its .git/",
+    );
     // No process holds the FIFO open for reading: the git that waited on it was stopped with its shell.
     expect(() => openSync(head, constants.O_WRONLY | constants.O_NONBLOCK)).toThrow(/ENXIO/);
   });

@@ -30,7 +30,7 @@ const configVars = (config: [string, string][] = []): [string, string][] => [
   ]),
 ];
 
-/** Seconds git may take in all, unless told otherwise: a .git/ is the probe's, and a FIFO among its files (HEAD, say) holds git for ever. */
+/** Seconds git may take in all, unless told otherwise: a .git/ is the probe's, and a FIFO among its files (HEAD, say) holds git for ever (a long history only long). */
 export const GIT_SECONDS = 60;
 
 /**
@@ -77,8 +77,8 @@ function tracked(pid: number | undefined, stopped: () => void): () => void {
 
 const tooLong = (cwd: string, seconds: number) =>
   new InputError(
-    `${displayPath(cwd)}: git did not answer in ${seconds} s and was stopped`,
-    "a FIFO or a device among the files of the probe's .git/ keeps git waiting: remove it, or give the probe without its .git/",
+    `${displayPath(cwd)}: git took more than ${seconds} s and was stopped`,
+    "the history may be too large to read in that time, or a FIFO or a device among the files of the probe's .git/ keeps git waiting: remove it, or give the probe without its .git/",
   );
 
 /**
