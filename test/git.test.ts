@@ -668,6 +668,54 @@ describe('git is only read', () => {
   });
 });
 
+describe('a long history', () => {
+  it('50 commits of results.jsonl, 20 addenda each governing a spawn: "yes", every session found by one grep', async () => {
+    const row = readFileSync(join(repo, probeFixture('git-order'), 'results.jsonl'), 'utf8').split('\n')[0]!;
+    const { dir } = committedProbe((dir, g) => {
+      const reg = join(dir, 'registration');
+      writeFileSync(
+        join(reg, 'prereg.jsonl'),
+        readFileSync(join(reg, 'prereg.jsonl'), 'utf8').replace('"usd":2,"spawns":3', '"usd":10000,"spawns":10000'),
+      );
+      rmSync(join(reg, 'addendum-1.jsonl'));
+      for (let k = 1; k <= 20; k++) {
+        const lines = [
+          { kind: 'addendum', n: k, text: `arm X${k}` },
+          { kind: 'arm', arm: `X${k}`, phase: 'A', n: 1, addendum: k },
+        ];
+        writeFileSync(join(reg, `addendum-${k}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+      }
+      g(['add', '-A', 'registration']);
+      g(['commit', '-q', '-m', 'addenda'], '2026-08-11T11:00:00+09:00');
+      writeFileSync(join(dir, 'results.jsonl'), '');
+      for (const f of readdirSync(join(dir, 'tool_use'))) rmSync(join(dir, 'tool_use', f));
+      for (let i = 1; i <= 50; i++) {
+        const id = `aaaaaaaa-0000-4000-8000-${String(i).padStart(12, '0')}`;
+        const at = `2026-08-12T10:${String(i).padStart(2, '0')}`;
+        const spawn = row
+          .replaceAll('aaaaaaaa-0000-4000-8000-000000000001', id)
+          .replace('"seq":1', `"seq":${i}`)
+          .replace('"arm":"A"', `"arm":"X${((i - 1) % 20) + 1}"`)
+          .replaceAll('2026-08-12T14:00', at);
+        appendFileSync(join(dir, 'results.jsonl'), `${spawn}\n`);
+        writeFileSync(join(dir, 'tool_use', `${id}.jsonl`), '');
+        // The last is committed as the evidence.
+        if (i < 50) {
+          g(['add', '-A', 'results.jsonl', 'tool_use']);
+          g(['commit', '-q', '-m', `spawn ${i}`], `${at}:30+09:00`);
+        }
+      }
+    });
+    const run = await cli(['verdict', dir, '--require-preregistered', '--format', 'json']);
+    const v = JSON.parse(run.stdout);
+    expect([v.preregistered, v.preregistration.reason]).toEqual([
+      'yes',
+      'every part of the registration was committed before the first spawn it governs',
+    ]);
+    expect(v.preregistration.compared.filter((c: { order: string }) => c.order !== 'before')).toEqual([]);
+  });
+});
+
 /** The git processes running in `dir` (opening a FIFO to see whether git reads it would let git go on). */
 const gitsIn = (dir: string) =>
   readdirSync('/proc')

@@ -56,9 +56,22 @@ export function jsonString(id: string): string {
   const chars = [...id].map((c) => {
     const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
     const escaped = hex.replace(/[a-f]/g, (x) => `[${x}${x.toUpperCase()}]`);
+    // A control character stands in a JSON line escaped only (and a newline would split the pattern file).
+    if (c < ' ') return `\\\\u${escaped}`;
     return `(${c.replace(/[.[\]()*+?{}|^$\\]/g, '\\$&')}|\\\\u${escaped})`;
   });
   return `"${chars.join('')}"`;
+}
+
+/** The sessions a match of jsonString's patterns stands for: its \u escapes decoded, or (an id holding a backslash) each pattern tried. */
+function sessionsOf(sessions: string[]): (match: string) => string[] {
+  const known = new Set(sessions);
+  const slashed = sessions.filter((s) => s.includes('\\')).map((s) => [s, new RegExp(`^${jsonString(s)}$`)] as const);
+  return (match) => {
+    const id = match.slice(1, -1).replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+    const found = known.has(id) ? [id] : [];
+    return [...found, ...slashed.flatMap(([s, re]) => (s !== id && re.test(match) ? [s] : []))];
+  };
 }
 
 const revsOf = (touches: Touch[]) => [...new Set(touches.flatMap((t) => [t.hash, ...t.parents]))];
@@ -66,27 +79,52 @@ const revsOf = (touches: Touch[]) => [...new Set(touches.flatMap((t) => [t.hash,
 /** The commits whose trees are read in the greps' shell: all of them, when so few (a probe's results are committed a few times). */
 const EARLY = 16;
 
+/** Commits per `git grep` (its arguments stay far below ARG_MAX), and sessions per pattern. */
+const REVS_PER_GREP = 1000;
+const SESSIONS_PER_GREP = 500;
+
+const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, k) => xs.slice(k * n, (k + 1) * n));
+
+const grepCount = (touches: Touch[], sessions: string[]) =>
+  Math.ceil(revsOf(touches).length / REVS_PER_GREP) * Math.ceil(sessions.length / SESSIONS_PER_GREP);
+
 const treeCall = (commit: string, paths: string[]): GitCall => ({ args: ['ls-tree', '-r', '-z', commit, '--', 'registration', ...paths] });
 
 /**
- * One `git grep` per session (run in one shell with others) over the commits of `touches` and their
- * parents: which of them hold the session id as a JSON string in results.jsonl. Then, when they are
- * few, each one's entries under `registration/` and at `paths`, saving treesAt a shell.
+ * `git grep -o` for the sessions at once, over the commits of `touches` and their parents: each blob
+ * is read once, not once a session. One pattern, their alternation, on stdin (-f -): git tries each
+ * of several patterns on every line, twenty times slower. Then, when the commits are few, each one's
+ * entries under `registration/` and at `paths`, saving treesAt a shell.
  */
 export function grepCalls(path: string, touches: Touch[], sessions: string[], paths: string[]): GitCall[] {
   const revs = revsOf(touches);
   if (!revs.length || !sessions.length) return [];
-  const greps = sessions.map((s) => ({ args: ['grep', '-l', '-z', '-E', '-e', jsonString(s), ...revs, '--', path] }));
+  const greps = chunks(sessions, SESSIONS_PER_GREP).flatMap((some) =>
+    chunks(revs, REVS_PER_GREP).map((batch) => ({
+      args: ['grep', '-o', '-z', '-E', '-f', '-', ...batch, '--', path],
+      input: `${some.map(jsonString).join('|')}\n`,
+    })),
+  );
   return [...greps, ...(revs.length <= EARLY ? revs.map((c) => treeCall(c, paths)) : [])];
 }
 
 /** For each session, the commits that first recorded it: their results.jsonl holds it and none of their parents' does. */
 export function recordersOf(outs: (string | null)[], touches: Touch[], sessions: string[]): Map<string, Touch[]> {
+  const holding = new Map(sessions.map((s) => [s, new Set<string>()]));
+  const of = sessionsOf(sessions);
+  // `<rev>:<path>\0<match>\n` per match (a match is one line's; none in a batch: grep exits 1, null).
+  for (const out of outs.slice(0, grepCount(touches, sessions))) {
+    for (let at = 0, nul = (out ?? '').indexOf('\0'); nul >= 0; nul = out!.indexOf('\0', at)) {
+      const eol = out!.indexOf('\n', nul);
+      const rev = out!.slice(at, out!.indexOf(':', at));
+      for (const s of of(out!.slice(nul + 1, eol))) holding.get(s)!.add(rev);
+      at = eol + 1;
+    }
+  }
   return new Map(
-    sessions.map((session, i) => {
-      // `<rev>:<path>` per file that holds it (none: grep exits 1, null).
-      const holding = new Set((outs[i] ?? '').split('\0').flatMap((f) => (f ? [f.slice(0, f.indexOf(':'))] : [])));
-      return [session, touches.filter((t) => holding.has(t.hash) && !t.parents.some((p) => holding.has(p)))];
+    sessions.map((session) => {
+      const held = holding.get(session)!;
+      return [session, touches.filter((t) => held.has(t.hash) && !t.parents.some((p) => held.has(p)))];
     }),
   );
 }
@@ -125,7 +163,8 @@ export async function treesAt(
   early: { touches: Touch[]; sessions: string[]; outs: (string | null)[] },
 ): Promise<Map<string, Map<string, Entry>> | null> {
   const revs = revsOf(early.touches);
-  const read = new Map(revs.length <= EARLY ? revs.map((c, i) => [c, early.outs[early.sessions.length + i] ?? null]) : []);
+  const greps = grepCount(early.touches, early.sessions);
+  const read = new Map(revs.length <= EARLY ? revs.map((c, i) => [c, early.outs[greps + i] ?? null]) : []);
   const rest = commits.filter((c) => !read.has(c));
   const outs = rest.length
     ? await gitAll(
