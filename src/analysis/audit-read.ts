@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
-import { findLeaks, type Leak } from '../base/leaks.js';
+import { findLeaks, type Leak, lineAt, lineStarts } from '../base/leaks.js';
 import { displayPath } from '../base/paths.js';
 
 /** UTF-32 text after its byte-order mark; a unit that is no character is U+FFFD, a short last one dropped. */
@@ -60,16 +60,10 @@ const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}/g;
  */
 export function base64Leaks(text: string, options: { home?: string }): Leak[] {
   const leaks: Leak[] = [];
-  let line = 1;
-  // The next line break at or after the last run: found again only once a run is past it, so that
-  // a long line of many runs is read once.
-  let nextBreak = text.indexOf('\n');
+  const starts = lineStarts(text);
   BASE64_RUN.lastIndex = 0;
   for (let m = BASE64_RUN.exec(text); m; m = BASE64_RUN.exec(text)) {
-    while (nextBreak !== -1 && nextBreak < m.index) {
-      line++;
-      nextBreak = text.indexOf('\n', nextBreak + 1);
-    }
+    const line = lineAt(starts, m.index);
     for (let skip = 0; skip < 4; skip++) {
       const decoded = Buffer.from(m[0].slice(skip), 'base64').toString('latin1');
       if (!printable(decoded)) continue;

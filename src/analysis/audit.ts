@@ -35,9 +35,10 @@ export interface Audit {
 
 /**
  * A folder Claude Code names after a session's working folder (`-Users-alice-repo` under
- * ~/.claude/projects: each `/` and `.` a `-`), when that folder was in a home: the user's name.
+ * ~/.claude/projects: each `/` and `.` a `-`), when that folder was in a home, anywhere in a path:
+ * group 1 its lead, group 2 the user's name.
  */
-const SESSION_SLUG = /(?:^|\/)-(?:home|Users)-([^-/]+)/iu;
+const SESSION_SLUGS = /(?<=^|\/)(-(?:home|Users)-)([^-/]+)/giu;
 
 /**
  * The leaks in a file's own name (its path in the probe, as a transcripts/ copy of a project
@@ -45,17 +46,10 @@ const SESSION_SLUG = /(?:^|\/)-(?:home|Users)-([^-/]+)/iu;
  */
 function namedLeaks(rel: string, path: string, options: { home?: string }): Leak[] {
   const leaks = findLeaks(rel, options).map((l) => ({ ...l, line: 0 }));
-  const slug = SESSION_SLUG.exec(rel);
-  if (slug) {
-    const folder = slug[0].replace(/^\//, '');
-    leaks.push({ line: 0, kind: 'home-path', masked: `${folder.slice(0, folder.length - slug[1]!.length)}${hide(slug[1]!, 1)}` });
-  }
+  for (const [, lead, user] of rel.matchAll(SESSION_SLUGS)) leaks.push({ line: 0, kind: 'home-path', masked: `${lead}${hide(user!, 1)}` });
   if (lstatSync(path).isSymbolicLink()) leaks.push(...findLeaks(readlinkSync(path), options).map((l) => ({ ...l, line: 0 })));
   return leaks;
 }
-
-/** The same folders (`-home-alice-repo`) anywhere in a path, group 1 the user's name. */
-const SESSION_SLUGS = /(?<=^|\/)(-(?:home|Users)-)([^-/]+)/giu;
 
 /**
  * `text` (a file's path in its probe, a probe's name, an error message) with each home path and

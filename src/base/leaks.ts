@@ -122,13 +122,14 @@ export interface Leak {
 const prefixOf = (s: string) => Math.min(4, Math.floor(s.length / 4));
 
 /** Start offset of each line of `text`. */
-function lineStarts(text: string): number[] {
+export function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
 }
 
-function lineAt(starts: number[], index: number): number {
+/** The 1-based line of offset `index`, given lineStarts. */
+export function lineAt(starts: number[], index: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
