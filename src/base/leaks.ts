@@ -213,24 +213,28 @@ export function leakSpans(text: string, options: Pick<HomePathOptions, 'home'> =
   const decoded = decodeJsonEscapes(text);
   const passes: Pass[] = [{ text, at: (i) => i }, ...(decoded ? [decoded] : [])];
   const kept = new Kept();
-  /** Keep the matches of one phase that overlap nothing kept, masked as `text` spells them. */
-  const keep = (pass: Pass, kind: LeakKind, matches: Iterable<{ index: number; end: number; hidden: [number, number][] }>) => {
+  /** Keep the matches of one phase that overlap nothing kept (nor each other). */
+  const keepAll = (found: Iterable<Found>) => {
     const more: Found[] = [];
+    for (const f of found) if (!kept.overlaps(f.index, f.end) && !(more.length && more[more.length - 1]!.end > f.index)) more.push(f);
+    kept.add(more);
+  };
+  /** A rule's matches in one pass, masked as `text` spells them. */
+  function* masked(pass: Pass, kind: LeakKind, matches: Iterable<{ index: number; end: number; hidden: [number, number][] }>) {
     for (const m of matches) {
       const [index, end] = [pass.at(m.index), pass.at(m.end)];
-      if (kept.overlaps(index, end) || (more.length && more[more.length - 1]!.end > index)) continue;
-      const shown = text.slice(index, end);
-      let masked = shown;
+      let shown = text.slice(index, end);
       // From the last part back, so that the offsets of those before hold.
       for (const [from, to] of [...m.hidden].reverse()) {
         const [s, e] = [pass.at(from) - index, pass.at(to) - index];
-        masked = masked.slice(0, s) + hide(masked.slice(s, e), prefixOf(masked.slice(s, e))) + masked.slice(e);
+        shown = shown.slice(0, s) + hide(shown.slice(s, e), prefixOf(shown.slice(s, e))) + shown.slice(e);
       }
       // A match across lines (a .netrc entry) shows on one.
-      more.push({ index, end, kind, masked: masked.replace(/\s+/gu, ' ') });
+      yield { index, end, kind, masked: shown.replace(/\s+/gu, ' ') };
     }
-    kept.add(more);
-  };
+  }
+  const keep = (pass: Pass, kind: LeakKind, matches: Iterable<{ index: number; end: number; hidden: [number, number][] }>) =>
+    keepAll(masked(pass, kind, matches));
   for (const rule of SECRET_RULES) {
     for (const pass of passes) keep(pass, rule.kind, ruleMatches(rule, pass.text));
   }
@@ -252,15 +256,15 @@ export function leakSpans(text: string, options: Pick<HomePathOptions, 'home'> =
     }
   }
   for (const pass of passes) {
-    const paths = homePaths(pass.text, { home: options.home });
     // maskHomePath masks the path as this pass spells it; the offsets go back to the text given.
-    const more: Found[] = [];
-    for (const p of paths) {
-      const [index, end] = [pass.at(p.index), pass.at(p.index + p.text.length)];
-      if (kept.overlaps(index, end) || (more.length && more[more.length - 1]!.end > index)) continue;
-      more.push({ index, end, kind: 'home-path', masked: maskHomePath(p) });
-    }
-    kept.add(more);
+    keepAll(
+      homePaths(pass.text, { home: options.home }).map((p) => ({
+        index: pass.at(p.index),
+        end: pass.at(p.index + p.text.length),
+        kind: 'home-path' as const,
+        masked: maskHomePath(p),
+      })),
+    );
   }
   return kept.items;
 }
