@@ -181,6 +181,32 @@ describe('Database.copyTo', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('makes the copy again after one that failed half-way, which had left the file attached', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-copy-'));
+    const file = join(dir, 'copy.duckdb');
+    const db = await Database.open();
+    try {
+      await db.exec(`create table big as select i, md5(i::VARCHAR) as h from range(300000) t(i)`);
+      // A file that holds a table of that name already: the copy fails once the file is attached.
+      const there = await Database.open({ file });
+      await there.exec('create table big (i INTEGER)');
+      there.close();
+      await expect(db.copyTo(file)).rejects.toThrow(/already exists/);
+      rmSync(file, { force: true });
+      rmSync(`${file}.wal`, { force: true });
+      await db.copyTo(file);
+    } finally {
+      db.close();
+    }
+    const copy = await Database.open({ file, readOnly: true });
+    try {
+      expect((await copy.query(`select count(*) as n from big`)).rows).toEqual([{ n: 300000 }]);
+    } finally {
+      copy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('Database.sandbox', () => {

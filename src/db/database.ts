@@ -297,12 +297,12 @@ export class Database {
    * Write this database's tables and views to a new database file `file`, compactly: DuckDB copies
    * them into a database of their own (ATTACH, COPY FROM DATABASE), so the file holds no block
    * that building in place leaves free (helper tables dropped, columns dropped, rows updated).
-   * Temporary tables stay behind.
+   * Temporary tables stay behind. A copy that failed half-way left `file` attached: the next one detaches it.
    */
   async copyTo(file: string): Promise<void> {
     const from = (await this.query(`select current_database() as name`)).rows[0]!.name as string;
     await this.exec(
-      `ATTACH ${sqlString(file)} AS omg_copy; COPY FROM DATABASE ${sqlIdentifier(from)} TO omg_copy; DETACH omg_copy`,
+      `DETACH DATABASE IF EXISTS omg_copy; ATTACH ${sqlString(file)} AS omg_copy; COPY FROM DATABASE ${sqlIdentifier(from)} TO omg_copy; DETACH omg_copy`,
       undefined,
       `writing ${file}`,
     );

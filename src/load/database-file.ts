@@ -17,6 +17,7 @@ import { filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, 
 import { layout, type Meta, readMeta, writeMeta } from './meta.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
+import { lean } from './spill.js';
 import { readSql } from '../db/queries.js';
 import { VIEWS } from '../db/views.js';
 
@@ -179,7 +180,14 @@ export async function buildDatabaseFile(
         built.rows.map((r) => String(r.abs)),
       );
       await writeMeta(loaded.db, inputs, loaded.warnings, fp, typeof options.transcripts === 'string');
-      await loaded.db.copyTo(tmp);
+      // In the load's small memory limit, DuckDB writes the copied blocks out instead of holding them;
+      // a copy that runs out of it is made again from the start (spill.ts).
+      const db = loaded.db;
+      await lean(db, 0, async () => {
+        rmSync(tmp, { force: true });
+        rmSync(`${tmp}.wal`, { force: true });
+        await db.copyTo(tmp);
+      });
     } finally {
       loaded.db.close();
     }
