@@ -24,7 +24,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
-import { lineTooLong, oneScan, startsWithBom } from './jsonl.js';
+import { lineTooLong, oneScan, physicalLine, startsWithBom } from './jsonl.js';
+import { displayPath } from '../base/paths.js';
 import { readWhole } from './fingerprint.js';
 import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
@@ -223,9 +224,13 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     // Its checks read the files of lines with none of the fields read: one reader.
     await room(1, () => rejectBadLines(db));
   });
-  await room(0, async () => {
+  const differ = await room(0, async () => {
     if (calls) await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
     await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
+    if (!calls) return [];
+    const first = (await db.query(readSql('transcripts/copies-differ'), undefined, 'building the transcript tables')).rows;
+    await db.exec('alter table transcript_tool_uses drop column differs');
+    return first.map((r) => copiesDiffer(Number(r.n), r.first as Record<string, unknown>));
   });
   if (results) await buildResults(db, sized, cores, room, options.scans);
   readWhole(sized);
@@ -237,7 +242,18 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   const all = [...drops.filter(Boolean), 'drop table scan_files', 'drop table transcript_input_files'];
   await db.exec(all.join('; '), undefined, 'building the transcript tables');
   if (cores > 1) await db.useThreads();
-  return warnings;
+  return [...differ, ...warnings];
+}
+
+/** The warning for calls whose copies differ (copies-differ.sql): the first copy counts, as views.md says. */
+function copiesDiffer(n: number, c: Record<string, unknown>): string {
+  const at = (abs: unknown, rec: unknown) => `${displayPath(String(abs))}:${physicalLine(String(abs), Number(rec))}`;
+  const more = n > 1 ? `; so do the copies of ${n - 1} more call(s)` : '';
+  const again =
+    c.other_name === c.name
+      ? `${c.name} with another input`
+      : `${c.other_name ?? 'no tool'}, where this first copy is ${c.name ?? 'no tool'}`;
+  return `${at(c.abs, c.rec)}: call ${c.id} is written again at ${at(c.other_abs, c.other_rec)} as ${again}: the first copy counts${more}`;
 }
 
 /** The macros a connection that scans the transcripts needs: the passes over those of macros.sql. */
