@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
+import { formatAgree } from '../src/output/agree.js';
 import { cli } from './helpers.js';
 
 const ESC = '\x1b';
@@ -132,5 +133,48 @@ describe('help', () => {
       stdout: '',
       stderr: "omg-evidence: too many arguments for 'help'. Expected at most 1 argument but got 2.\n(run with --help for usage)\n",
     });
+  });
+});
+
+describe("agree's names that differ only where a reader cannot see", () => {
+  const rows = [
+    {
+      probe: 'P',
+      seq: 1,
+      arm: 'A',
+      session_id: '00000000-x',
+      verdict: 'differ',
+      aspect: 'tool',
+      item: 'Bash ',
+      records: 1,
+      transcripts: 0,
+    },
+    {
+      probe: 'P',
+      seq: 1,
+      arm: 'A',
+      session_id: '00000000-x',
+      verdict: 'differ',
+      aspect: 'tool id',
+      item: 't1',
+      records: 'E\u0301crire',
+      transcripts: 'Écrire',
+    },
+  ];
+
+  it('are quoted, with their combining marks as code points, in the formats people read', () => {
+    expect(formatAgree(rows, 'text')).toBe(
+      [
+        'A           00000000  differs: tool "Bash ": records 1, transcripts 0',
+        'A           00000000  differs: tool id t1: records "E⟨U+0301⟩crire", transcripts Écrire',
+        '',
+      ].join('\n'),
+    );
+    expect(formatAgree(rows, 'markdown')).toContain('| tool id | t1 | "E⟨U+0301⟩crire" | Écrire |');
+  });
+
+  it('are kept exact in csv and json', () => {
+    expect(JSON.parse(formatAgree(rows, 'json')).map((r: { item: string }) => r.item)).toEqual(['Bash ', 't1']);
+    expect(formatAgree(rows, 'csv')).toContain('E\u0301crire');
   });
 });

@@ -3,7 +3,7 @@
  * of the counts.
  */
 import { dollars, tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
-import { textOf } from './shown.js';
+import { codePoint, textOf } from './shown.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
 
@@ -32,7 +32,21 @@ function textLine(r: Row): string {
   return `${head}differs: ${r.aspect}${r.item === null ? '' : ` ${r.item}`}: records ${r.records}, transcripts ${r.transcripts}`;
 }
 
-export function formatAgree(rows: Row[], format: AgreeFormat, style: TableStyle = {}): string {
+/**
+ * A name as a reader can tell it from another: quoted, its combining marks as code points, when it has
+ * spaces at either end or is not in NFC (`"Bash "`, `"E⟨U+0301⟩crire"`), which a page or a terminal shows
+ * as the name without them. Two sides that differ so had read as one name on both.
+ */
+function told(v: unknown): unknown {
+  if (typeof v !== 'string' || (v === v.trim() && v === v.normalize('NFC'))) return v;
+  return `"${v.replace(/\p{M}/gu, (c) => `⟨${codePoint(c)}⟩`)}"`;
+}
+
+export function formatAgree(all: Row[], format: AgreeFormat, style: TableStyle = {}): string {
+  // csv and json carry each value exactly; the formats people read get the names they can tell apart.
+  const rows = ['csv', 'json', 'ndjson'].includes(format)
+    ? all
+    : all.map((r) => ({ ...r, item: told(r.item), records: told(r.records), transcripts: told(r.transcripts) }));
   if (format === 'text') return textOf(rows, (rs) => rs.map((r) => `${textLine(r)}\n`).join(''));
   const columns: Column[] = [
     ...spawnColumns(rows, format === 'csv'),
