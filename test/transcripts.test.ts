@@ -241,7 +241,7 @@ describe('transcript edge cases', () => {
     const at = (line: number) => `${dir}/55555555-5555-4555-8555-555555555555.jsonl:${line}`;
     expect({ code: run.code, stderr: run.stderr }).toEqual({
       code: 0,
-      stderr: `omg-evidence: warning: ${at(4)}: call t2 is written again at ${at(5)} as Write, where this first copy is Read: the first copy counts\n`,
+      stderr: `omg-evidence: warning: ${at(4)}: call t2 (Read) is written again naming another tool or input: this first copy counts\n`,
     });
     expect(JSON.parse(run.stdout)).toEqual([
       { k: 'answer', tool_use_id: 't1', what: 'Launching skill: pdf', rec: 2 },

@@ -55,28 +55,20 @@ calls as (
 ),
 
 -- A copy that names another tool or input (what the pass read of it) is not a copy: the kept one
--- carries it in `differs` (copies-differ.sql warns of it; the column is dropped after).
-copied as (
-    select *, hash(name, skill, path, command, input_keys) as h
-    from calls
-),
-
+-- is marked `differs` (copies-differ.sql warns of it; the column is dropped after).
 ranked as (
     select *,
-           case when id is null then 1
-                else row_number() over (partition by session_id, id order by instant nulls last, file, rec, block) end as k,
-           case when id is not null then min(h) over same end as h_min,
-           case when id is not null then max(h) over same end as h_max,
-           case when id is not null then min_by({'name': name, 'file': file, 'rec': rec}, h) over same end as c_min,
-           case when id is not null then max_by({'name': name, 'file': file, 'rec': rec}, h) over same end as c_max
-    from copied
-    window same as (partition by session_id, id)
+           case when id is null then 1 else row_number() over same end as k,
+           case when id is not null then min(h) over same <> max(h) over same end as differs
+    from (select *, hash(name, skill, path, command, input_keys) as h from calls)
+    -- One window for the order and for the whole set of copies: one sort.
+    window same as (partition by session_id, id order by instant nulls last, file, rec, block
+                    rows between unbounded preceding and unbounded following)
 )
 
 select session_id,
        row_number() over (partition by session_id order by instant nulls last, file, rec, block, id) as ordinal,
        id as tool_use_id, name, input_keys, skill, case when is_sidechain then agent_id end as agent_id, is_sidechain,
-       timestamp, version, model, file, rec, block, path, command,
-       case when h_min <> h_max then case when h = h_min then c_max else c_min end end as differs
+       timestamp, version, model, file, rec, block, path, command, differs
 from ranked
 where k = 1;

@@ -271,7 +271,7 @@ export const VIEWS: View[] = [
   {
     name: 'transcript_tool_uses',
     grain:
-      'tool_use block of an assistant line, once per id within a session (its first copy in transcript order; a block without an id counts on its own). A copy that names another tool, or another skill, path, command or set of input keys, is no copy: a warning on stderr names both lines, and the first copy still counts',
+      'tool_use block of an assistant line, once per id within a session (its first copy in transcript order; a block without an id counts on its own). A copy that names another tool, or another skill, path, command or set of input keys, is no copy: a warning on stderr names the line of the first, which still counts',
     source: 'transcripts',
     columns: {
       session_id: 'the session',

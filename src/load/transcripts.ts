@@ -247,13 +247,9 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
 
 /** The warning for calls whose copies differ (copies-differ.sql): the first copy counts, as views.md says. */
 function copiesDiffer(n: number, c: Record<string, unknown>): string {
-  const at = (abs: unknown, rec: unknown) => `${displayPath(String(abs))}:${physicalLine(String(abs), Number(rec))}`;
-  const more = n > 1 ? `; so do the copies of ${n - 1} more call(s)` : '';
-  const again =
-    c.other_name === c.name
-      ? `${c.name} with another input`
-      : `${c.other_name ?? 'no tool'}, where this first copy is ${c.name ?? 'no tool'}`;
-  return `${at(c.abs, c.rec)}: call ${c.id} is written again at ${at(c.other_abs, c.other_rec)} as ${again}: the first copy counts${more}`;
+  const at = `${displayPath(String(c.abs))}:${physicalLine(String(c.abs), Number(c.rec))}`;
+  const more = n > 1 ? `; so do ${n - 1} more call(s)` : '';
+  return `${at}: call ${c.id} (${c.name ?? 'no tool'}) is written again naming another tool or input: this first copy counts${more}`;
 }
 
 /** The macros a connection that scans the transcripts needs: the passes over those of macros.sql. */
