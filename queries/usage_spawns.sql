@@ -5,7 +5,8 @@
 -- as a title or a summary); models_ratio compares the models both show, ratio everything.
 --
 -- reads:   spawns, model_usage, transcript_messages, transcript_sessions
--- params:  tolerance  the most |models_ratio - 1| that agrees (agree --usage: 0.01)
+-- params:  tolerance  the most |models_ratio - 1| that agrees (agree --usage: 0.01); with no modelUsage
+--                      the most ratio - 1 that does not differ
 -- returns: one row per spawn
 --   probe                      VARCHAR
 --   seq                        BIGINT
@@ -28,10 +29,12 @@
 --   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
 --   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ
 --                                         (so too when the transcript does not show the model the
---                                         envelope charged most, or one that used the prompt cache),
---                                         gone (no transcript), no envelope, no model usage (an envelope
---                                         without modelUsage, and a transcript with a cost), or unpriced
---                                         (a model of the transcript has no price)
+--                                         envelope charged most, or one that used the prompt cache, or
+--                                         when, with no modelUsage, its priced responses cost more than
+--                                         total_cost_usd by more than the tolerance), gone (no transcript),
+--                                         no envelope, no model usage (an envelope without modelUsage, and
+--                                         a transcript with a cost within its total), or unpriced (a model
+--                                         of the transcript has no price)
 -- order:   probe, seq
 -- A model is matched by its id without a date suffix or bracketed variant (claude-opus-5[1m]).
 
@@ -46,7 +49,9 @@ counted as (
         coalesce(sum(m.output_tokens), 0)::BIGINT as output_tokens,
         coalesce(sum(m.cache_creation_input_tokens), 0)::BIGINT as cache_creation_input_tokens,
         coalesce(sum(m.cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
-        case when count(m.session_id) = 0 then 0 when bool_and(m.cost_usd is not null) then sum(m.cost_usd) end as cost_usd
+        case when count(m.session_id) = 0 then 0 when bool_and(m.cost_usd is not null) then sum(m.cost_usd) end as cost_usd,
+        -- What the priced responses cost: the least the whole transcript can cost when a model has no price.
+        coalesce(sum(m.cost_usd), 0) as priced_cost
     from transcript_sessions as t
     left join transcript_messages as m using (session_id)
     group by all
@@ -118,8 +123,12 @@ final as (
         case
             when c.session_id is null then 'gone'
             when s.cost_usd is null then 'no envelope'
-            when c.cost_usd is null then 'unpriced'
+            -- Before unpriced: a transcript that names a model its envelope never charged (a renamed one) is not excused.
             when not coalesce(e.main_shown and e.unshown_excused, true) then 'differ'
+            -- With no modelUsage, the envelope's total counts every response the transcript shows, and Claude Code's
+            -- own calls besides: responses that cost more than it (the priced ones alone) cannot be explained.
+            when e.session_id is null and c.priced_cost::DOUBLE > s.cost_usd * (1 + $tolerance) then 'differ'
+            when c.cost_usd is null then 'unpriced'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
             -- Its envelope says so too: one with no modelUsage but a cost had agreed with an empty transcript.
             when c.cost_usd = 0 and coalesce(e.models_cost, 0) = 0 and s.cost_usd = 0 then 'agree'

@@ -1285,6 +1285,50 @@ describe('agree --usage', () => {
         0,
       ]);
     });
+
+    it('an envelope with no modelUsage whose total_cost_usd is below what its transcript shows differs (it had not been compared)', async () => {
+      const probe = withEnvelope('no-model-usage-cut', (e) => {
+        delete e.modelUsage;
+        e.total_cost_usd = 0.000001;
+      });
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope in all $0.000001, ratio 87137',
+        'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
+        3,
+      ]);
+    });
+
+    it('with no modelUsage, the priced responses alone are held to the total: an unpriced model does not excuse them', async () => {
+      const probe = withEnvelope('no-model-usage-part-unpriced', (e) => {
+        delete e.modelUsage;
+        e.total_cost_usd = 0.000001;
+      });
+      const transcript = join(probe, 'transcripts', `${S1}.jsonl`);
+      // The first response names a model with no price; the others still cost more than $0.000001.
+      const lines = readFileSync(transcript, 'utf8').split('\n');
+      const renamed = lines.map((l) =>
+        l.includes('"id":"msg_01AGeGI7MJzhDGyXIU9ey98j"') ? l.replace('"model":"claude-opus-5"', '"model":"claude-opus-9"') : l,
+      );
+      writeFileSync(transcript, renamed.join('\n'));
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts -, envelope in all $0.000001, ratio -',
+        'omg-evidence: warning: no price for model claude-opus-9 in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it\n' +
+          'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
+        3,
+      ]);
+    });
+
+    it('a transcript whose model is renamed to one with no price differs: the model its envelope charged most is not shown (it had been excused as unpriced)', async () => {
+      const probe = withEnvelope('renamed-model', () => {});
+      const transcript = join(probe, 'transcripts', `${S1}.jsonl`);
+      writeFileSync(transcript, readFileSync(transcript, 'utf8').replaceAll('"model":"claude-opus-5"', '"model":"claude-opus-9"'));
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts -, envelope -, ratio -; envelope only: claude-haiku-4-5 claude-opus-5[1m]',
+        'omg-evidence: warning: no price for model claude-opus-9 in data/pricing.json: the cost of its 3 response(s) is left empty (null); --pricing FILE can price it\n' +
+          'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
+        3,
+      ]);
+    });
   });
 
   it('--pricing goes with --usage, and cannot re-price a database file (it had been ignored)', async () => {

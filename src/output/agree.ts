@@ -110,10 +110,13 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
         .map((r) => {
           const head = `${spawnHead(r)}${r.verdict}`;
           if (r.verdict === 'gone' || r.verdict === 'no envelope') return `${head}\n`;
-          if (r.verdict === 'no model usage')
-            return `${head}: transcripts ${money(r.cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}\n`;
-          // A difference says which of the envelope's models the transcript does not show: one may be why.
           const only = r.verdict === 'differ' ? ((r.envelope_only_models as string[] | null) ?? []) : [];
+          const all = `transcripts ${money(r.cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}`;
+          if (r.verdict === 'no model usage') return `${head}: ${all}\n`;
+          // No model of the envelope to compare with (no modelUsage): it differs from the envelope's total.
+          if (r.verdict === 'differ' && r.envelope_models_cost_usd === null && !only.length)
+            return `${head}: ${all}, ratio ${r.ratio ?? '-'}\n`;
+          // A difference says which of the envelope's models the transcript does not show: one may be why.
           const unseen = only.length ? `; envelope only: ${only.join(' ')}` : '';
           return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}${unseen}\n`;
         })
