@@ -1331,6 +1331,50 @@ describe('agree --usage', () => {
     });
   });
 
+  /** A copy of the bundled probe with every envelope changed by `change`. */
+  const withEveryEnvelope = (name: string, change: (e: Record<string, unknown>) => void) => {
+    const probe = join(tmp, name);
+    cpSync(bundled, probe, { recursive: true });
+    const results = join(probe, 'results.jsonl');
+    const rows = readFileSync(results, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { envelope?: Record<string, unknown> });
+    for (const r of rows) if (r.envelope) change(r.envelope);
+    writeFileSync(results, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    return probe;
+  };
+
+  it('exits 3 when no envelope gives modelUsage, and says so (it had said to pass --transcripts DIR)', async () => {
+    const probe = withEveryEnvelope('no-model-usage-at-all', (e) => delete e.modelUsage);
+    const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+    expect(r.stdout.split('\n')[0]).toBe('K-RES       1bb76aee  no model usage: transcripts $0.087137, envelope in all $0.088802');
+    expect([r.stderr, r.code]).toEqual([
+      'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 no model usage: nothing was compared (the envelopes give no modelUsage (an older Claude Code), so each transcript was only checked not to cost more than total_cost_usd: usage --by spawn shows the ratios)\n',
+      3,
+    ]);
+  });
+
+  it('exits 3 when no envelope gives total_cost_usd, and says so (it had said to pass --transcripts DIR)', async () => {
+    const probe = withEveryEnvelope('no-total-at-all', (e) => delete e.total_cost_usd);
+    const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+    expect([r.stderr, r.code]).toEqual([
+      "omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 no envelope: nothing was compared (results.jsonl gives these spawns no envelope's total_cost_usd to compare with)\n",
+      3,
+    ]);
+  });
+
+  it('exits 3 when one probe of several had nothing compared, naming it (it had exited 0)', async () => {
+    const empty = join(tmp, 'init-probe');
+    expect((await cli(['init', empty], { env: HOME })).code).toBe(0);
+    mkdirSync(join(empty, 'transcripts'));
+    const r = await cli(['agree', '--usage', bundled, empty, '-f', 'csv'], { env: HOME });
+    expect([r.stderr, r.code]).toEqual([
+      `omg-evidence: agree --usage: 27 of 29 spawn(s) compared within 1%: 27 agree, 0 differ; 2 gone: nothing was compared for init-probe (pass --transcripts DIR, the folder that holds the spawns' sessions)\n`,
+      3,
+    ]);
+  });
+
   it('--pricing goes with --usage, and cannot re-price a database file (it had been ignored)', async () => {
     expect(await cli(['agree', '--pricing', join(repo, 'data', 'pricing.json')], { env: HOME })).toEqual({
       code: 2,

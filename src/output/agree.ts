@@ -143,13 +143,28 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
 
 const money = (v: unknown) => (v === null || v === undefined ? '-' : dollars(typeof v === 'string' ? v : Number(v), 6));
 
-/** The summary of agree --usage: how many spawns were compared, and how many agree within `tolerance`. */
-export function usageSummary(rows: Row[], tolerance: number): { line: string; compared: number; differ: number; unpriced: number } {
+/**
+ * The summary of agree --usage: how many spawns were compared, and how many agree within `tolerance`;
+ * the probes (of `probes` and the rows) none of whose spawns was compared, and why not (their verdicts).
+ */
+export function usageSummary(
+  rows: Row[],
+  tolerance: number,
+  probes: string[] = [],
+): { line: string; differ: number; uncompared: string[]; why: Set<string> } {
   const count = (v: string) => rows.filter((r) => r.verdict === v).length;
-  const compared = count('agree') + count('differ');
+  const isCompared = (r: Row) => r.verdict === 'agree' || r.verdict === 'differ';
   const others = ['gone', 'no envelope', 'no model usage', 'unpriced'].filter((v) => count(v)).map((v) => `${count(v)} ${v}`);
   const line =
-    `agree --usage: ${compared} of ${rows.length} spawn(s) compared within ${tolerance * 100}%: ${count('agree')} agree, ${count('differ')} differ` +
+    `agree --usage: ${rows.filter(isCompared).length} of ${rows.length} spawn(s) compared within ${tolerance * 100}%: ${count('agree')} agree, ${count('differ')} differ` +
     (others.length ? `; ${others.join(', ')}` : '');
-  return { line, compared, differ: count('differ'), unpriced: count('unpriced') };
+  const compared = new Set(rows.filter(isCompared).map((r) => String(r.probe)));
+  const uncompared = [...new Set([...probes, ...rows.map((r) => String(r.probe))])].filter((p) => !compared.has(p));
+  // A probe whose spawns are all gone lacks its transcripts; else gone ones are not why nothing was compared.
+  const why = new Set<string>();
+  for (const p of uncompared) {
+    const verdicts = rows.filter((r) => String(r.probe) === p).map((r) => String(r.verdict));
+    for (const v of verdicts.some((v) => v !== 'gone') ? verdicts.filter((v) => v !== 'gone') : verdicts) why.add(v);
+  }
+  return { line, differ: count('differ'), uncompared, why };
 }

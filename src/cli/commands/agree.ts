@@ -16,6 +16,16 @@ import { say, type IO } from '../io.js';
 import { dbOption, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
+/** What to do about a probe of agree --usage that had nothing compared, by why its spawns were not. */
+const USAGE_HINTS: Record<string, string> = {
+  gone: "pass --transcripts DIR, the folder that holds the spawns' sessions",
+  'no envelope': "results.jsonl gives these spawns no envelope's total_cost_usd to compare with",
+  'no model usage':
+    'the envelopes give no modelUsage (an older Claude Code), so each transcript was only checked not to cost more than total_cost_usd: usage --by spawn shows the ratios',
+  unpriced:
+    'give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table)',
+};
+
 export function makeAgreeCommand(io: IO): Command {
   return makeEvidenceCommand<
     { format?: AgreeFormat; wide?: boolean; transcripts?: string; db?: string; usage?: boolean; pricing?: string },
@@ -50,14 +60,15 @@ export function makeAgreeCommand(io: IO): Command {
       'usage' in rows ? formatUsageAgree(rows.usage, format as AgreeFormat, style) : formatAgree(rows.census, format as AgreeFormat, style),
     after: async (result, ev) => {
       if ('usage' in result) {
-        const u = usageSummary(result.usage, USAGE_TOLERANCE);
-        if (u.compared === 0) {
-          throw new DiffersError(
-            `${u.line}: nothing was compared`,
-            u.unpriced
-              ? 'give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table)'
-              : "pass --transcripts DIR, the folder that holds the spawns' sessions",
-          );
+        const u = usageSummary(
+          result.usage,
+          USAGE_TOLERANCE,
+          ev.probes.map((p) => p.id),
+        );
+        if (u.uncompared.length) {
+          const which = u.uncompared.length < ev.probes.length ? ` for ${u.uncompared.join(', ')}` : '';
+          const hints = Object.entries(USAGE_HINTS).flatMap(([verdict, hint]) => (u.why.has(verdict) ? [hint] : []));
+          throw new DiffersError(`${u.line}: nothing was compared${which}`, hints.join('; ') || undefined);
         }
         if (u.differ) throw new DiffersError(u.line);
         say(io, u.line);
