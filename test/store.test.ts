@@ -438,6 +438,58 @@ describe('what --db will not read', () => {
     expect(await cli(['census', '--db', file])).toEqual(refused(file, 'main.spawns_real, schema s, view main.spawns'));
   });
 
+  it('an index added to it', async () => {
+    const file = await builtThen('create index by_arm on spawns (arm)');
+    expect(await cli(['census', '--db', file])).toEqual(refused(file, 'index main.by_arm'));
+  });
+
+  it('a table altered, no row changed: a collation, a type, a default, NOT NULL, a column or table gone or added', async () => {
+    const file = await built();
+    for (const [sql, why] of [
+      // NOCASE: records naming bash and a transcript naming Bash agreed.
+      [
+        'alter table tool_uses alter column name set data type VARCHAR COLLATE NOCASE',
+        'its column tool_uses.name is "name" VARCHAR COLLATE NOCASE, not "name" VARCHAR as load makes it',
+      ],
+      // $1.40 read as $1: an over-budget verdict held.
+      [
+        'alter table spawns alter column cost_usd set data type DECIMAL(10,0)',
+        'its column spawns.cost_usd is cost_usd DECIMAL(10,0), not cost_usd DOUBLE as load makes it',
+      ],
+      [
+        "alter table spawns alter column arm set default 'K'",
+        "its column spawns.arm is arm VARCHAR DEFAULT('K'), not arm VARCHAR as load makes it",
+      ],
+      ['alter table spawns alter column seq set not null', 'its column spawns.seq is seq BIGINT NOT NULL, not seq BIGINT as load makes it'],
+      ['alter table spawns rename column arm to "my arm"', 'its column spawns.arm is "my arm" VARCHAR, not arm VARCHAR as load makes it'],
+      ['alter table spawns drop column record', 'its table spawns lacks record JSON, which load makes'],
+      ['alter table spawns add column x INTEGER', 'its table spawns holds x INTEGER, which load does not make'],
+      ['drop table budgets', 'it has no table budgets, which load makes'],
+    ]) {
+      const copy = join(temp(), 'altered.duckdb');
+      cpSync(file, copy);
+      const db = await Database.open({ file: copy });
+      await db.exec(sql!);
+      db.close();
+      expect(await cli(['census', '--db', copy]), sql).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${copy}: cannot be used: ${why} (rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts)\n`,
+      });
+    }
+  });
+
+  it('a table altered is left as it is by load, as current as it otherwise is; --force replaces it', async () => {
+    const file = await builtThen('alter table tool_uses alter column name set data type VARCHAR COLLATE NOCASE');
+    expect(await cli(['load', '--db', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: its column tool_uses.name is "name" VARCHAR COLLATE NOCASE, not "name" VARCHAR as load makes it, so it is left as it is (name another file, or give --force to replace it)\n`,
+    });
+    expect((await cli(['load', '--db', file, '--force'])).code).toBe(0);
+    expect((await cli(['census', '--db', file])).code).toBe(0);
+  });
+
   it('a write-ahead log beside it: DuckDB would replay writes made after load', async () => {
     const file = await built();
     writeFileSync(`${file}.wal`, '');
@@ -497,5 +549,32 @@ describe('what --db will not read', () => {
       stdout: '',
       stderr: `omg-evidence: ${link}: a dangling symbolic link: it points at nowhere.duckdb, which does not exist (give the path of a database file)\n`,
     });
+  });
+});
+
+describe('sql/database-layout.sql: the tables load builds, as --db holds a file to them', () => {
+  const header = [
+    '-- What load builds into a database file: each table, defined as DuckDB writes it (duckdb_tables().sql).',
+    "-- A --db file whose tables differ from these at all (a column's type, collation, default, constraint or",
+    '-- place, a column or table more or less) is refused: load/database-catalogue.ts. Never run. Written by',
+    '-- test/store.test.ts from what load builds: after a change to the tables, `npx vitest run test/store.test.ts -u`.',
+  ];
+  const tables = async (file: string) => {
+    const db = await Database.open({ file, readOnly: true });
+    try {
+      return (await db.query('select sql from duckdb_tables() order by table_name')).rows.map((r) => String(r.sql));
+    } finally {
+      db.close();
+    }
+  };
+
+  it('a load of the bundled probe and one of transcripts alone build the same tables, as the file says', async () => {
+    const dir = temp();
+    const [probe, transcripts] = [join(dir, 'p.duckdb'), join(dir, 't.duckdb')];
+    expect((await cli(['load', '--db', probe])).code).toBe(0);
+    expect((await cli(['load', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', transcripts])).code).toBe(0);
+    const built = await tables(probe);
+    expect(await tables(transcripts)).toEqual(built);
+    await expect([...header, ...built, ''].join('\n')).toMatchFileSnapshot(join('..', 'sql', 'database-layout.sql'));
   });
 });

@@ -18,18 +18,17 @@ import { layout, type Meta, readMeta, writeMeta } from './meta.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { lean } from './spill.js';
-import { readSql } from '../db/queries.js';
-import { VIEWS } from '../db/views.js';
-
-/** What load builds into a database: its documented tables, the two the loader keeps beside them, and its record. */
-const BUILT = new Set(['main.omg_meta', 'main.source_files', 'main.registration_records', ...VIEWS.map((v) => `main.${v.name}`)]);
+import { layoutDiffers, notBuilt, readCatalog } from './database-catalogue.js';
 
 /**
- * What `db` holds that load does not build, whatever omg_meta says: a macro in main shadows a
- * function (`sum`) in every query, and a view can stand in for a table.
+ * What `db`'s catalog holds that load does not build, and how its tables differ from what this
+ * build's load makes (database-catalogue.ts). A file an older omg-evidence built (`meta` says so) is
+ * laid out as that one made it: staleness says so, and load rebuilds it.
  */
-async function notBuilt(db: Database): Promise<string[]> {
-  return (await db.query(readSql('database-tables'))).rows.map((r) => String(r.name)).filter((t) => !BUILT.has(t));
+async function catalogDiffers(db: Database, meta: Meta): Promise<{ added: string[]; altered: string | null }> {
+  const catalog = await readCatalog(db);
+  const ours = meta.version === packageVersion && meta.layout === layout();
+  return { added: notBuilt(catalog), altered: ours ? layoutDiffers(catalog) : null };
 }
 
 /** Whether regular file `path` starts as a DuckDB database does: "DUCK" at bytes 8 to 11. */
@@ -128,12 +127,11 @@ export async function buildDatabaseFile(
       if (!meta) throw notOurs;
       // A table, view or macro someone added to it is theirs: the file is not replaced unasked, and
       // it is not current either (a command would refuse to read it).
-      const added = await notBuilt(db);
-      if (added.length) {
-        throw new InputError(
-          `${displayPath(file)}: holds what omg-evidence did not build (${added.join(', ')}), so it is left as it is`,
-          'name another file, or give --force to replace it',
-        );
+      // So is a table someone altered (a column's type or collation): the rows read otherwise.
+      const { added, altered } = await catalogDiffers(db, meta);
+      const theirs = added.length ? `holds what omg-evidence did not build (${added.join(', ')})` : altered;
+      if (theirs) {
+        throw new InputError(`${displayPath(file)}: ${theirs}, so it is left as it is`, 'name another file, or give --force to replace it');
       }
       if (staleness(meta, inputs, true) === null) return false;
     } finally {
@@ -234,10 +232,11 @@ export async function openDatabaseFile(
   const db = await openReadOnly(file, real, options.memoryLimit);
   try {
     const meta = await readMeta(db, file);
-    const added = await notBuilt(db);
+    const { added, altered } = await catalogDiffers(db, meta);
     if (added.length) {
       throw new InputError(`${displayPath(file)}: cannot be used: it holds what load did not build (${added.join(', ')})`, rebuildForce);
     }
+    if (altered) throw new InputError(`${displayPath(file)}: cannot be used: ${altered}`, rebuildForce);
     // Probes named on the command line must be the recorded ones; none named means the recorded.
     const named: Partial<Inputs> = {};
     if (paths.length || (!probesDefault && options.transcripts !== undefined)) named.probes = namedInputs(paths, undefined, false).probes;
