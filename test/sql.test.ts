@@ -1079,6 +1079,14 @@ describe('persisted databases of transcripts only', () => {
       stdout: '',
       stderr: `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE))\n`,
     });
+    // Not named at all: said before the transcripts are held to the recorded ones (there were none to name).
+    for (const command of [['agree'], ['agree', '--usage'], ['usage', '--by', 'spawn']]) {
+      expect(await cli([...command, '--db', db]), command.join(' ')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE))\n`,
+      });
+    }
   });
 
   it('a database of a probe, given to sql --transcripts DIR with no probe, is refused naming what is missing', async () => {

@@ -237,6 +237,15 @@ export async function openDatabaseFile(
       throw new InputError(`${displayPath(file)}: cannot be used: it holds what load did not build (${added.join(', ')})`, rebuildForce);
     }
     if (altered) throw new InputError(`${displayPath(file)}: cannot be used: ${altered}`, rebuildForce);
+    // Before staleness: with no probe recorded, the transcripts a command would name are none.
+    if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
+      throw new InputError(
+        `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
+        options.transcripts === undefined
+          ? 'name them as load was given them: --transcripts DIR --db FILE'
+          : 'this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE)',
+      );
+    }
     // Probes named on the command line must be the recorded ones; none named means the recorded.
     const named: Partial<Inputs> = {};
     if (paths.length || (!probesDefault && options.transcripts !== undefined)) named.probes = namedInputs(paths, undefined, false).probes;
@@ -246,14 +255,6 @@ export async function openDatabaseFile(
     }
     const why = staleness(meta, named, false, options.ownTranscripts === true && options.transcripts === undefined);
     if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, rebuild);
-    if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
-      throw new InputError(
-        `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
-        options.transcripts === undefined
-          ? 'name them as load was given them: --transcripts DIR --db FILE'
-          : 'this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE)',
-      );
-    }
     // What loading the evidence warned of is said again: the database holds what it was built from.
     for (const w of meta.warnings) options.onWarning?.(w);
     return { db, meta };
