@@ -87,10 +87,12 @@ export class Evidence {
     this.#sqlOnly = opened.sqlOnly === true;
     this.#inputs = opened.inputs;
     this.hasTranscripts = opened.hasTranscripts;
-    this.only = opened.only;
+    this.only = opened.only && Object.freeze([...opened.only]);
     // Nothing a library user sets afterwards may point the verdict at other check files.
     this.#probes = Object.freeze(opened.probes.map((p) => Object.freeze({ ...p })));
     this.#warnings = Object.freeze([...opened.warnings]);
+    // Nor widen what it runs (only) or reads (hasTranscripts): every public field is read-only.
+    Object.freeze(this);
   }
 
   /** Load probe directories (the bundled probe when `paths` is empty; one may be a string), or read `options.db`. */
@@ -129,9 +131,7 @@ export class Evidence {
     if (this.only && !this.only.includes(name)) args.refuse(this.only, `queries/${name}.sql`, name);
     if (this.#sqlOnly) args.refuseTables(`queries/${name}.sql`);
     const q = readQuery(name);
-    const missing = q.params.filter((p) => !(p in params));
-    if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
-    const given = Object.fromEntries(q.params.map((p) => [p, params[p]!]));
+    const given = args.checkQueryParams(q, params, this.hasTranscripts);
     return this.#open().select(q.sql, q.params.length ? given : undefined, q.source);
   }
 

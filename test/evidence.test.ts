@@ -390,6 +390,26 @@ describe('the library given the wrong types from plain JavaScript', () => {
     const e = ev as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     expect(await refused(() => e.census!('x'))).toBe(`census(from): from must be 'records' or 'transcripts', not "x"`);
     expect(await refused(() => e.skills!(42))).toBe(`skills(from): from must be 'records' or 'transcripts', not 42`);
+    // query() holds its parameters' values as the named methods do: { from: 'Records' } had given every spawn's tools as NULL.
+    expect(await refused(() => e.query!('census', { from: 'Records' }))).toBe(
+      `query('census', { from }): from must be 'records' or 'transcripts', not "Records"`,
+    );
+    expect(await refused(() => e.query!('skills', { from: null }))).toBe(
+      `query('skills', { from }): from must be 'records' or 'transcripts', not null`,
+    );
+    await expect(e.query!('census', { from: 'transcripts' })).rejects.toThrow('transcripts were not loaded');
+    expect(await refused(() => e.query!('top_sessions', { by: 'time' }))).toBe(
+      `query('top_sessions', { by }): by must be 'duration' or 'cost', not "time"`,
+    );
+    for (const tolerance of [-0.01, 'x', '', null]) {
+      expect(await refused(() => e.query!('usage_spawns', { tolerance }))).toBe(
+        `query('usage_spawns', { tolerance }): tolerance must be a number, 0 or more, not ${JSON.stringify(tolerance)}`,
+      );
+    }
+    expect(await refused(() => e.query!('census', null))).toBe(
+      `query('census', params): params must be an object, such as { from: 'records' }`,
+    );
+    expect(await refused(() => e.query!('census', {}))).toBe('queries/census.sql needs the parameter(s) from');
     expect(await refused(() => e.sql!(42))).toBe('sql(text): text must be SQL (a string)');
     for (const timeout of [-1, 'x', Number.NaN]) {
       expect(await refused(() => e.sql!('select 1', { timeout }))).toBe(
@@ -431,6 +451,17 @@ describe('evidence opened for some queries alone', () => {
     const both = await Evidence.open([], { queries: ['census', 'forgeable'] });
     try {
       expect((await both.census()).numRows()).toBe(28);
+      // Nothing set afterwards widens what it runs: `only` and the list it holds are read-only.
+      const set = both as unknown as { only: string[]; hasTranscripts: boolean };
+      expect(() => {
+        set.only = ['sessions'];
+      }).toThrow(TypeError);
+      expect(() => set.only.push('sessions')).toThrow(TypeError);
+      expect(() => {
+        set.hasTranscripts = true;
+      }).toThrow(TypeError);
+      expect(both.only).toEqual(['census', 'forgeable']);
+      await expect(both.query('sessions')).rejects.toThrow('queries/sessions.sql: this evidence was opened for census, forgeable alone');
     } finally {
       await both.close();
     }

@@ -6,7 +6,8 @@
 import { InputError, UsageError } from '../base/errors.js';
 import { isPath } from '../base/path-given.js';
 import { MEMORY_SIZE } from '../base/shapes.js';
-import { readQuery } from '../db/queries.js';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { type Query, readQuery } from '../db/queries.js';
 import { REGISTRATION_ANSWERS } from './tables-named.js';
 import type { OpenOptions } from './open.js';
 
@@ -101,13 +102,39 @@ export function checkSqlArguments(text: unknown, options: { timeout?: unknown; m
 }
 
 /** A method's `from`: records or transcripts, and the transcripts loaded when it is they. */
-export function checkSource(from: unknown, method: string, hasTranscripts: boolean): void {
+export function checkSource(from: unknown, method: string, hasTranscripts: boolean, where = `${method}(from)`): void {
   if (from !== 'records' && from !== 'transcripts') {
-    throw new UsageError(`${method}(from): from must be 'records' or 'transcripts', not ${JSON.stringify(from) ?? String(from)}`);
+    throw new UsageError(`${where}: from must be 'records' or 'transcripts', not ${JSON.stringify(from) ?? String(from)}`);
   }
   if (from === 'transcripts' && !hasTranscripts) {
     throw new InputError('transcripts were not loaded', 'open with { transcripts: true } or a transcripts directory');
   }
+}
+
+/** What a query's parameter must be where the query would read another value silently (usage.sql refuses its own). */
+const PARAM_CHECKS = new Map<string, [(v: unknown) => boolean, string]>([
+  ['by', [(v) => v === 'duration' || v === 'cost', "'duration' or 'cost'"]],
+  // A string too: render passes a region's tolerance=0.01 as written.
+  ['tolerance', [(v) => (typeof v === 'number' || (isString(v) && (v as string).trim() !== '')) && Number(v) >= 0, 'a number, 0 or more']],
+]);
+
+/**
+ * query(name, params)'s parameters: every one `q` declares, with a value it reads as meant (`from` as
+ * census() and skills() check it, the transcripts loaded included). Returns those it declares.
+ */
+export function checkQueryParams(q: Query, params: Record<string, DuckDBValue>, hasTranscripts: boolean): Record<string, DuckDBValue> {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw new UsageError(`query('${q.name}', params): params must be an object, such as { from: 'records' }`);
+  }
+  const missing = q.params.filter((p) => !(p in params));
+  if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
+  for (const p of q.params) {
+    const where = `query('${q.name}', { ${p} })`;
+    if (p === 'from') checkSource(params.from, q.name, hasTranscripts, where);
+    const [ok, what] = PARAM_CHECKS.get(p) ?? [() => true, ''];
+    if (!ok(params[p])) throw new UsageError(`${where}: ${p} must be ${what}, not ${JSON.stringify(params[p]) ?? String(params[p])}`);
+  }
+  return Object.fromEntries(q.params.map((p) => [p, params[p]!]));
 }
 
 /** `name`: the query refused, which a library method may run beside its own (census() runs forgeable too). */
