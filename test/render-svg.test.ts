@@ -103,6 +103,25 @@ describe('render format=svg', () => {
     expect((await cli(['render', doc])).code).toBe(0);
   });
 
+  it("an SVG whose bytes differ only where one is not UTF-8 (0xFF for the chart's U+FFFD) is not current: --check exits 3", async () => {
+    // Read as text, the byte had been the U+FFFD the chart holds, and an SVG that is not XML passed.
+    const { dir, doc, svg } = scratch('arms probe=probe format=svg');
+    const uses = join(dir, 'probe', 'tool_use');
+    for (const f of readdirSync(uses).filter((f) => f.endsWith('.jsonl')))
+      writeFileSync(join(uses, f), readFileSync(join(uses, f), 'utf8').replaceAll('"name":"Bash"', '"name":"B\\ufffdsh"'));
+    expect((await cli(['render', doc])).code).toBe(0);
+    const bytes = readFileSync(svg);
+    const fffd = Buffer.from('\ufffd');
+    expect(bytes.includes(fffd)).toBe(true);
+    const at = bytes.indexOf(fffd);
+    writeFileSync(svg, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 3)]));
+    const check = await cli(['render', '--check', doc]);
+    expect(check.code).toBe(3);
+    expect(check.stderr).toBe(
+      `omg-evidence: 1 region(s) edited by hand: ${doc}:3 (arms: its SVG ${svg}) (move each edit outside the markers, or render --force to overwrite it)\n`,
+    );
+  });
+
   it('a chart that is a symbolic link is written through it, as a document is: the link stays a link', async () => {
     const { dir, doc, svg } = scratch('arms probe=probe format=svg');
     expect((await cli(['render', doc])).code).toBe(0);

@@ -689,6 +689,32 @@ describe('extract', () => {
     expect(readFileSync(target)).toEqual(readFileSync(join(bundled, 'skill_results.jsonl')));
   });
 
+  it('a file that differs from what it would write only where a byte is not UTF-8 differs: it is not counted unchanged', async () => {
+    // Read as text, the byte 0xFF had been the U+FFFD the record holds, and the file "unchanged".
+    out = mkdtempSync(join(tmpdir(), 'omg-extract-'));
+    const transcripts = join(out, 'transcripts');
+    cpSync(join(bundled, 'transcripts'), transcripts, { recursive: true });
+    const session = '0b79ed68-4754-42e1-a332-922c06423c22.jsonl';
+    const source = join(transcripts, session);
+    writeFileSync(source, readFileSync(source, 'utf8').replace('"name":"Bash"', '"name":"B\ufffdsh"'));
+    const o = join(out, 'o');
+    const run = () => cli(['extract', '--transcripts', transcripts, '--results', join(bundled, 'results.jsonl'), '--out', o]);
+    expect((await run()).code).toBe(0);
+    const target = join(o, 'tool_use', session);
+    const fffd = Buffer.from('\ufffd');
+    const bytes = readFileSync(target);
+    expect(bytes.includes(fffd)).toBe(true);
+    const at = bytes.indexOf(fffd);
+    const bad = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 3)]);
+    writeFileSync(target, bad);
+    const refused = await run();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `omg-evidence: ${target}: exists and differs from what extract would write (pass --force to overwrite, or --out another folder)\n`,
+    );
+    expect(readFileSync(target)).toEqual(bad);
+  });
+
   it('with the transcripts of some spawns only, --force does not rewrite a skill_results.jsonl the others have rows in', async () => {
     // The spawns not covered keep their tool_use records; their rows in skill_results.jsonl had been
     // dropped, and the probe then refused (a Skill call with no row).

@@ -115,7 +115,7 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
   const { spawns, matched } = (await ev.transcriptMatches())[0] ?? { spawns: 0, matched: 0 };
   const covered = recorded.length;
   const skillsThere = onDisk(skillResults);
-  if (covered < spawns && skillsThere !== null && skillsThere !== skillBytes) {
+  if (covered < spawns && skillsThere !== null && !skillsThere.equals(Buffer.from(skillBytes))) {
     throw new InputError(
       `${displayPath(skillResults)}: the transcripts cover ${covered} of the ${spawns} spawn(s), and rewriting it would drop the skill results of the others; nothing was written`,
       'give --transcripts the sessions of every spawn, or --out another folder',
@@ -127,7 +127,7 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
   for (const p of planned) {
     const there = p.path === skillResults ? skillsThere : onDisk(p.path);
     if (there === null) continue;
-    if (there === p.bytes) report.unchanged.push(p.path);
+    if (there.equals(Buffer.from(p.bytes))) report.unchanged.push(p.path);
     else if (!options.force) conflicts.push(p.path);
   }
   if (conflicts.length) {
@@ -197,15 +197,16 @@ function refuseEvidence(out: string, probeDir: string, transcripts: readonly str
 }
 
 /**
- * What a file extract would write holds now, or null when there is none. A FIFO in its place would wait for
- * a writer forever: a path that is neither a file nor a folder is an error naming it (a folder fails the read).
+ * What a file extract would write holds now (its bytes: one not UTF-8 must not read as the U+FFFD a record may
+ * hold), or null when there is none. A FIFO in its place would wait for a writer forever: a path that is neither
+ * a file nor a folder is an error naming it (a folder fails the read).
  */
-function onDisk(path: string): string | null {
+function onDisk(path: string): Buffer | null {
   if (!existsSync(path)) return null;
   const kind = writeStep(path, () => statSync(path));
   if (!kind.isFile() && !kind.isDirectory())
     throw new InputError(`${displayPath(path)}: not a regular file, where extract writes one`, 'move it away, or --out another folder');
-  return writeStep(path, () => readFileSync(path, 'utf8'));
+  return writeStep(path, () => readFileSync(path));
 }
 
 /** Run one step of writing `path`; a system error (EACCES, ENOTDIR, EISDIR, ENOSPC…) becomes an InputError naming it. */

@@ -278,11 +278,12 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
       `${spec.file} is ${kind.isDirectory() ? 'a folder' : 'not a regular file'}, not an SVG file render can write`,
       'move it away, or give the region file=NAME.svg',
     );
-  // Read as git's autocrlf checks it out or not: CRLF line endings change no chart (documents are read so too).
-  const onDisk = kind ? readFileSync(path, 'utf8').replaceAll('\r\n', '\n') : null;
+  // Bytes, not text: a byte that is not UTF-8 would read as the U+FFFD the chart may hold. CRLF line endings
+  // (git's autocrlf) change no chart, as documents are read.
+  const onDisk = kind ? Buffer.from(readFileSync(path, 'latin1').replaceAll('\r\n', '\n'), 'latin1') : null;
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
-  return { path, data, current: onDisk === data, onDisk: onDisk === null ? null : shortHash(onDisk), link };
+  return { path, data, current: !!onDisk?.equals(Buffer.from(data)), onDisk: onDisk === null ? null : shortHash(onDisk), link };
 }
 
 /**
