@@ -22,8 +22,8 @@ if (absent) console.log('skipped: markdown tests: cmark-gfm is absent (apt-get i
 const BEGIN = '<!-- omg-evidence:begin queries -->';
 const END = '<!-- omg-evidence:end -->';
 
-/** A line that holds a begin marker, perhaps indented, in a list item or in a block quote. */
-const MARKER_LINE = /^\uFEFF?[ \t]*(?:(?:[-+*]|\d{1,9}[.)]|>)[ \t]*)*<!-- omg-evidence:begin/;
+/** A line that holds a begin marker, perhaps indented, in a list item or in a block quote, or after invisible characters. */
+const MARKER_LINE = /^[\s\p{Cf}]*(?:(?:[-+*]|\d{1,9}[.)]|>)[\s\p{Cf}]*)*<!-- omg-evidence:begin/u;
 
 /**
  * The lines of `file` that hold a begin marker cmark-gfm shows as HTML (with github.com's extensions),
@@ -34,9 +34,12 @@ function shownByGitHub(file: string, lines: string[]): number[] {
   const html = execFileSync('cmark-gfm', ['--unsafe', '-e', 'table', '-e', 'tagfilter', '-e', 'strikethrough', '-e', 'autolink', file], {
     encoding: 'utf8',
   });
-  const shown = [...html.matchAll(/^[ \t]*(?:<li>|<blockquote>)?(?:<pre><code[^>]*>)?[ \t]*(<|&lt;)!-- omg-evidence:begin/gm)].map(
-    (m) => m[1] === '<',
-  );
+  // After an invisible character a marker is inline HTML: in a paragraph, a heading or a table's cell.
+  const shown = [
+    ...html.matchAll(
+      /^[ \t]*(?:<(?:li|blockquote|p|h[12]|td|th)(?: [^>]*)?>)*(?:<pre><code[^>]*>)?[\s\p{Cf}]*(<|&lt;)!-- omg-evidence:begin/gmu,
+    ),
+  ].map((m) => m[1] === '<');
   const begins = lines.flatMap((t, i) => (MARKER_LINE.test(t) ? [i + 1] : []));
   expect(shown.length, 'every begin marker appears once in the HTML').toBe(begins.length);
   return begins.filter((_, k) => shown[k]);
@@ -113,6 +116,11 @@ describe.skipIf(absent)("render reads a document's blocks as GitHub's parser doe
       [BEGIN, END],
       [BEGIN, END],
       [`    ${BEGIN}`, `    ${END}`],
+      // Markers after a character a reader does not see: GitHub shows the text between them.
+      [`\u200B${BEGIN}`, `\u200B${END}`],
+      // A BOM mid-document (`cat a.md b.md`): one before the first line is no part of it, for GitHub too.
+      ['', `\uFEFF${BEGIN}`, `\uFEFF${END}`],
+      [`\u00A0${BEGIN}`, `\u00A0${END}`],
     );
     let n = 0;
     fc.assert(

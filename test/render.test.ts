@@ -182,6 +182,24 @@ describe('render', () => {
       'marker-upper-case.md',
       '5: a line that looks like a marker but is not one (write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line)',
     ],
+    // After what a reader cannot see, or with typographic dashes, the markers had been text, the region ignored
+    // and --check green, while GitHub showed the text between them.
+    [
+      'marker-bom.md',
+      '5: a line that looks like a marker but is not one: it holds U+FEFF, which a marker does not (write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line)',
+    ],
+    [
+      'marker-zwsp.md',
+      '5: a line that looks like a marker but is not one: it holds U+200B, which a marker does not (write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line)',
+    ],
+    [
+      'marker-nbsp.md',
+      '5: a line that looks like a marker but is not one: it holds U+00A0, which a marker does not (write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line)',
+    ],
+    [
+      'marker-em-dash.md',
+      '5: a line that looks like a marker but is not one: it holds U+2014, which a marker does not (write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line)',
+    ],
   ];
   for (const [file, message] of bad) {
     it(`an error naming the document and line, exit 1, document untouched: ${file}`, async () => {

@@ -20,9 +20,10 @@ const BEGIN = /^<!-- omg-evidence:begin(?:\s+(.*?))?\s*-->[ \t]*\r?$/;
 const END = /^<!-- omg-evidence:end\s*-->[ \t]*\r?$/;
 /**
  * A line that means to be a marker (in any case), indented, or in a list item or block quote, where GitHub shows it
- * as HTML: one not BEGIN or END is an error, never text (indented code aside).
+ * as HTML: one not BEGIN or END is an error, never text (indented code aside). Seen through what a reader cannot see
+ * (a BOM, a zero-width or no-break space: GitHub shows the region's text between two such markers) and dash look-alikes.
  */
-const MARKER_LIKE = /^[ \t]*(?:(?:[-+*]|\d{1,9}[.)]|>)[ \t]*)*<!--\s*omg-evidence:/i;
+const MARKER_LIKE = /^[\s\p{Cf}]*(?:(?:[-+*]|\d{1,9}[.)]|>)[\s\p{Cf}]*)*<!\p{Pd}+[\s\p{Cf}]*omg\p{Pd}evidence:/iu;
 
 /** What a region can name besides a query: the command tables, and the two documentation tables. */
 export const TABLES = ['census', 'skills', 'arms', 'verdict', 'cost', 'commands', 'queries', 'schema'] as const;
@@ -156,7 +157,7 @@ function regionsOf(path: string, lines: string[]): { regions: Region[]; warnings
       fail(
         path,
         line,
-        'a line that looks like a marker but is not one',
+        `a line that looks like a marker but is not one${oddCharacters(text)}`,
         'write <!-- omg-evidence:begin NAME … --> or <!-- omg-evidence:end --> at the start of the line',
       );
     }
@@ -170,6 +171,14 @@ function regionsOf(path: string, lines: string[]): { regions: Region[]; warnings
     );
   }
   return { regions, warnings };
+}
+
+/** What of a marker-like line's start is not ASCII (an invisible or look-alike character, named by code point), if anything. */
+function oddCharacters(text: string): string {
+  const odd = [...new Set(MARKER_LIKE.exec(text)![0].match(/[^\x20-\x7e\t]/gu))];
+  return odd.length
+    ? `: it holds ${odd.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}, which a marker does not`
+    : '';
 }
 
 /** Whether a region holds `body`: its lines as they are, a CRLF document's without their CR. */
