@@ -144,11 +144,7 @@ export class FenceScanner {
     }
     // Paragraph text continues its paragraph lazily, from outside the list items that hold it: it
     // ends none of them.
-    if (
-      this.para &&
-      col < (this.lists.at(-1) ?? 0) &&
-      !this.interrupts(col - (this.lists.filter((c) => c <= col).at(-1) ?? 0), col, rest)
-    ) {
+    if (this.para && col < (this.lists.at(-1) ?? 0) && !this.interrupts(col - this.contentAtOrBefore(col), col, rest)) {
       return false;
     }
     this.popTo(col);
@@ -273,6 +269,18 @@ export class FenceScanner {
     if (ONE_LINE_BLOCK.test(rest) || rest.startsWith('>')) return true;
     const item = LIST_ITEM.exec(rest);
     return !!item && (item[0].length === rest.length || width(item[2]!, col + item[1]!.length) > 0);
+  }
+
+  /** The content column of the innermost list item a line at `col` is inside (0: none); the columns rise, so by halves, not a scan per line. */
+  private contentAtOrBefore(col: number): number {
+    let lo = 0;
+    let hi = this.lists.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.lists[mid]! <= col) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo ? this.lists[lo - 1]! : 0;
   }
 
   /** Close the list items a line indented to `col` is not inside. */
