@@ -6,7 +6,7 @@
  * (fence-*.md; fence-in-html.md and html-around-region.md for HTML blocks; test/markdown.test.ts holds
  * them all to GitHub's parser), and two fast-check properties (seed printed; FC_SEED replays it) try random edits
  * and random fences. Writing keeps symlinks, modes and CRLF, and refuses a file changed meanwhile.
- * Also: the README, the generated pages of docs/ and the bundled probe's adr-tables.md are current.
+ * Also: the generated pages of docs/ and the bundled probe's adr-tables.md are current.
  */
 import {
   chmodSync,
@@ -157,6 +157,25 @@ describe('render', () => {
     expect(readFileSync(doc, 'utf8')).not.toContain('BBBBBBBB');
   });
 
+  // A document whose markers were all lost had passed --check, "every region is current", and stayed green in CI.
+  it('render --check exits 3 naming each document that holds no region; render warns of it and writes nothing', async () => {
+    const { dir, doc } = scratch('good.md');
+    const none = join(dir, 'docs', 'none.md');
+    writeFileSync(none, '# Lost\n\nThe markers were here.\n');
+    expect((await cli(['render', doc])).code).toBe(0);
+    expect(await cli(['render', '--check', doc, none])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `omg-evidence: 1 document(s) with no region: ${none} (restore the markers of each, or leave it out of the check)\n`,
+    });
+    expect(await cli(['render', doc, none])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `omg-evidence: warning: ${none}: holds no region, so render has nothing to write in it\nomg-evidence: render: ${doc}: 0 of 2 region(s) rewritten\nomg-evidence: render: ${none}: 0 of 0 region(s) rewritten\n`,
+    });
+    expect(readFileSync(none, 'utf8')).toBe('# Lost\n\nThe markers were here.\n');
+  });
+
   // Each lazy line under deeply nested list items looked for its item among all of them: 60,000 items took 12 s.
   it('reads a document of 60,000 nested list items, each continued lazily, in linear time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
@@ -288,7 +307,7 @@ describe('render: markers in fenced code are text', () => {
       const run = await cli(['render', doc]);
       expect(run.code).toBe(0);
       const unclosed = file === 'fence-unclosed.md';
-      const warning = `omg-evidence: warning: ${doc}:3: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line 5) are text, not regions\n`;
+      const warning = `omg-evidence: warning: ${doc}:3: the fenced code begun here is never closed, so it runs to the end of the document and the markers in it (from line 5) are text, not regions\nomg-evidence: warning: ${doc}: holds no region, so render has nothing to write in it\n`;
       expect(run.stderr).toBe(
         `${unclosed ? warning : ''}omg-evidence: render: ${doc}: ${unclosed ? '0 of 0' : '1 of 1'} region(s) rewritten\n`,
       );
@@ -669,9 +688,11 @@ describe('render: writing', () => {
       });
       expect(readFileSync(doc).equals(before)).toBe(true);
     }
-    // Indented four spaces, it is code: text.
+    // Indented four spaces, it is code: text, no error (the document then holds no region).
     writeFileSync(doc, '# A document\n\n    <!-- omg-evidence:begn budget -->\n');
-    expect((await cli(['render', '--check', doc])).code).toBe(0);
+    expect((await cli(['render', '--check', doc])).stderr).toBe(
+      `omg-evidence: 1 document(s) with no region: ${doc} (restore the markers of each, or leave it out of the check)\n`,
+    );
   });
 
   it('renders a document named twice, or through a symlink too, once', async () => {
@@ -725,14 +746,15 @@ describe('render: writing', () => {
 });
 
 describe('the documents this repository ships', () => {
-  it('README.md, every docs/*.md with a region and the bundled adr-tables.md are current (render --check)', async () => {
+  // The README has held no region since it became a guide: it is no longer checked (render --check would exit 3).
+  it('every docs/*.md with a region and the bundled adr-tables.md are current (render --check)', async () => {
     // Every page of docs/ that holds a region is checked, so a new generated page cannot go stale unseen.
     const docs = readdirSync(join(repo, 'docs'))
       .filter((f) => f.endsWith('.md') && readFileSync(join(repo, 'docs', f), 'utf8').includes('<!-- omg-evidence:begin '))
       .sort()
       .map((f) => `docs/${f}`);
     expect(docs).toEqual(expect.arrayContaining(['docs/commands.md', 'docs/queries.md', 'docs/views.md']));
-    const run = await cli(['render', '--check', 'README.md', ...docs, 'evidence/0017-staged-agent-restores-layer-1/adr-tables.md']);
+    const run = await cli(['render', '--check', ...docs, 'evidence/0017-staged-agent-restores-layer-1/adr-tables.md']);
     expect(run.stdout).toBe('');
     expect(run.code).toBe(0);
   });

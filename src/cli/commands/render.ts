@@ -77,6 +77,9 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
         const once = [...named.values()];
         const parsed = once.map((d) => parseDocument(d));
         for (const w of parsed.flatMap((d) => d.warnings)) onWarning(w);
+        // A document whose markers were all lost had passed --check: there it is a difference, here a warning.
+        const bare = parsed.filter((d) => d.regions.length === 0).map((d) => displayPath(d.path));
+        if (!opts.check) for (const d of bare) onWarning(`${d}: holds no region, so render has nothing to write in it`);
         const stale: string[] = [];
         const edited: string[] = [];
         const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
@@ -130,15 +133,18 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
             say(io, `render: ${displayPath(doc.path)}: ${changed.length} of ${rendered.length} region(s) rewritten`);
           }
         }
-        if (stale.length || edited.length) {
+        const lost = opts.check ? bare : [];
+        if (stale.length || edited.length || lost.length) {
           // Stale regions render can regenerate; edited ones it would overwrite only with --force.
           const what = [
             ...(stale.length ? [`${stale.length} region(s) stale: ${stale.join(', ')}`] : []),
             ...(edited.length ? [`${edited.length} region(s) edited by hand: ${edited.join(', ')}`] : []),
+            ...(lost.length ? [`${lost.length} document(s) with no region: ${lost.join(', ')}`] : []),
           ];
           const hints = [
             ...(stale.length ? ['run omg-evidence render on the document(s) to regenerate them'] : []),
             ...(edited.length ? ['move each edit outside the markers, or render --force to overwrite it'] : []),
+            ...(lost.length ? ['restore the markers of each, or leave it out of the check'] : []),
           ];
           throw new DiffersError(what.join('; '), hints.join('; '));
         }
