@@ -157,6 +157,28 @@ describe('render', () => {
     expect(readFileSync(doc, 'utf8')).not.toContain('BBBBBBBB');
   });
 
+  // A region whose query reads the probe's transcripts had the records-only inputs= hash: a transcript changed, it did not.
+  it("a region whose query reads transcript views hashes the probe's transcripts into inputs=; one that reads records only does not", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
+    temps.push(dir);
+    cpSync(join(repo, 'evidence', '0017-staged-agent-restores-layer-1'), join(dir, 'probe'), { recursive: true });
+    const doc = join(dir, 'doc.md');
+    const names = [
+      'top_sessions by=cost',
+      'top_skills',
+      'usage period=daily timezone=UTC since="" until="" breakdown=false',
+      'census',
+      'spawn_times',
+    ];
+    writeFileSync(doc, names.map((n) => `<!-- omg-evidence:begin ${n} probe=probe -->\n<!-- omg-evidence:end -->\n`).join('\n'));
+    expect((await cli(['render', doc])).code).toBe(0);
+    const hashes = [...readFileSync(doc, 'utf8').matchAll(/ inputs=([0-9a-f]{12}) /g)].map((m) => m[1]);
+    expect(hashes).toHaveLength(5);
+    // The census reads the transcripts too (its forgeable column); spawn_times reads records only.
+    expect(new Set(hashes.slice(0, 4)).size).toBe(1);
+    expect(hashes[4]).not.toBe(hashes[0]);
+  });
+
   // A document whose markers were all lost had passed --check, "every region is current", and stayed green in CI.
   it('render --check exits 3 naming each document that holds no region; render warns of it and writes nothing', async () => {
     const { dir, doc } = scratch('good.md');
