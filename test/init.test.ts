@@ -117,7 +117,9 @@ describe('init', () => {
     const run = bin(['init', long], { cwd });
     // The error printer shortens a word that long (the colon is part of it) to its first 80 and last 60 characters.
     const shown = `${long.slice(0, 80)}…${long.slice(-59)}:`;
-    expect(run.stderr).toBe(`omg-evidence: ${shown} cannot write (ENAMETOOLONG) (name a new or empty folder you can write to)\n`);
+    expect(run.stderr).toBe(
+      `omg-evidence: ${shown} cannot write (ENAMETOOLONG) (shorten the name or the path: it is longer than the file system allows)\n`,
+    );
     expect(run.code).toBe(1);
     expect(readdirSync(cwd)).toEqual([]);
   });
@@ -134,7 +136,9 @@ describe('init', () => {
       if (given) mkdirSync(probe);
       const run = bin(['init', probe], { cwd });
       expect(run.code).toBe(1);
-      expect(run.stderr).toMatch(/: cannot write \(ENAMETOOLONG\) \(name a new or empty folder you can write to\)\n$/);
+      expect(run.stderr).toMatch(
+        /: cannot write \(ENAMETOOLONG\) \(shorten the name or the path: it is longer than the file system allows\)\n$/,
+      );
       expect(readdirSync(deep)).toEqual(given ? ['p'] : []);
       if (given) expect(readdirSync(probe)).toEqual([]);
       rmSync(probe, { recursive: true, force: true });

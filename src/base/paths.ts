@@ -18,10 +18,15 @@ import {
   statSync,
   type Stats,
 } from 'node:fs';
-import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
 import { maskHomePaths } from './home-paths.js';
+import { ioError } from './io-error.js';
+import { displayPath, isWithin } from './paths-shown.js';
+
+// Where most callers have always found them.
+export { displayPath, isWithin };
 
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -49,19 +54,6 @@ export const sqlDir: string = join(packageRoot, 'sql');
 
 /** The package version, for provenance lines and --version. */
 export const packageVersion: string = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version;
-
-/** Whether `p` is folder `dir` or lies under it (both absolute, or both relative to one folder). */
-export function isWithin(p: string, dir: string): boolean {
-  const rel = relative(dir, p);
-  return !(rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel));
-}
-
-/** A path as shown to the user: relative to the working directory when inside it, else absolute. */
-export function displayPath(p: string): string {
-  const abs = resolve(p);
-  if (!isWithin(abs, process.cwd())) return abs;
-  return relative(process.cwd(), abs) || '.';
-}
 
 /** Every file under `dir` (recursively, sorted by path) that `keep` accepts; none when `dir` is absent. */
 export function listFiles(dir: string, keep: (name: string) => boolean = () => true): string[] {
@@ -272,17 +264,6 @@ export function listDir(p: string): Dirent[] {
   } catch (err) {
     throw ioError(p, err);
   }
-}
-
-/** An I/O failure on input `p` as an InputError: its path and the system's code (EACCES, ENOTDIR, …). */
-function ioError(p: string, err: unknown): InputError {
-  const e = err as NodeJS.ErrnoException;
-  // A name listed with bytes that are not UTF-8 comes back with U+FFFD, and no file has that name.
-  if (e.code === 'ENOENT' && p.includes('\ufffd')) {
-    return new InputError(`${displayPath(p)}: its name is not UTF-8, so it cannot be opened by name`, 'rename it (or its folder)');
-  }
-  const what = e.code === 'ENOTDIR' ? 'a path through a file, where a folder is expected' : 'cannot be read';
-  return new InputError(`${displayPath(p)}: ${what} (${e.code ?? e.message})`, 'check that the file exists and that you may read it');
 }
 
 /**

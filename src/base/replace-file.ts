@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.js';
+import { ioError, onPath } from './io-error.js';
 import { displayPath, isWithin, realPath } from './paths.js';
 
 /** `p` with symbolic links resolved, for a path that may not exist yet: its nearest existing folder's real path, then the rest. */
@@ -18,8 +19,23 @@ export function realOrNot(p: string): string {
 
 /** `p` as realOrNot gives it, a symbolic link followed even when what it names does not exist yet; undefined in a loop. */
 export function linkedOrNot(p: string, hops = 0): string | undefined {
-  if (!lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return realOrNot(p);
+  if (!onPath(p, () => lstatSync(p, { throwIfNoEntry: false }))?.isSymbolicLink()) return realOrNot(p);
   return hops < 40 ? linkedOrNot(resolve(dirname(p), readlinkSync(p)), hops + 1) : undefined;
+}
+
+/** The probe folder (one that holds results.jsonl) that `file` is inside, if any. */
+export function probeHolding(file: string, dir = dirname(file)): string | undefined {
+  if (existsSync(join(dir, 'results.jsonl'))) return dir;
+  return dirname(dir) === dir ? undefined : probeHolding(file, dirname(dir));
+}
+
+/**
+ * A temporary name beside `file`, for this process: its own name and the pid, or the pid alone where
+ * that would be longer than a name may be (a legal 240-byte name had failed as if it could not be written).
+ */
+export function tempBeside(file: string): string {
+  const name = `${basename(file)}.omg-evidence-${process.pid}.tmp`;
+  return join(dirname(file), Buffer.byteLength(name) > 255 ? `omg-evidence-${process.pid}.tmp` : name);
 }
 
 /**
@@ -61,7 +77,7 @@ export function replaceFile(path: string, expected: Buffer | null, data: string,
   try {
     const file = existsSync(path) ? realPath(path) : path;
     const mode = expected === null ? 0o644 : statSync(file).mode & 0o7777;
-    const name = `${file}.omg-evidence-${process.pid}.tmp`;
+    const name = tempBeside(file);
     // Exclusive creation: a file or folder already at the temporary path is never used or removed.
     writeFileSync(name, data, { mode, flag: 'wx' });
     tmp = name;
@@ -76,7 +92,7 @@ export function replaceFile(path: string, expected: Buffer | null, data: string,
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (e instanceof InputError || !code) throw e;
-    throw new InputError(`${displayPath(path)}: cannot write ${say.what} (${code})`, say.writable);
+    throw ioError(path, e, `cannot write ${say.what}`, say.writable);
   } finally {
     if (tmp !== undefined) rmSync(tmp, { force: true });
   }

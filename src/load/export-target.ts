@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
+import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, isWithin, makeFolders } from '../base/paths.js';
 import { realOrNot } from '../base/replace-file.js';
 import { VIEWS } from '../db/views.js';
@@ -51,6 +52,8 @@ export function refuseNullPartitions(probes: string[]): void {
   }
 }
 
+const LIST_HINT = 'name a folder you may read and write';
+
 /**
  * Make `dir` ready for export: a folder, new or empty unless `force`. A path that is a file, a
  * link to nowhere or a folder that cannot be made is an error naming it, not a crash.
@@ -61,26 +64,18 @@ export function prepareExportFolder(dir: string, force: boolean | undefined): vo
     st = statSync(dir, { throwIfNoEntry: false });
   } catch (err) {
     // ENOTDIR: a file (or FIFO) stands where a folder of the path should be.
-    throw new InputError(
-      `${displayPath(dir)}: cannot be a folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-      'name a folder whose every parent is a folder',
-      { cause: err },
-    );
+    throw ioError(dir, err, 'cannot be a folder', 'name a folder whose every parent is a folder');
   }
   if (st && !st.isDirectory()) {
     throw new InputError(`${displayPath(dir)}: exists and is not a folder`, 'name a new or empty folder for the Parquet files');
   }
-  if (st && readdirSync(dir).length && !force) {
+  if (st && onPath(dir, () => readdirSync(dir), 'cannot be listed', LIST_HINT).length && !force) {
     throw new InputError(`${displayPath(dir)}: not empty`, 'name an empty or new folder, or pass --force to replace its views');
   }
   try {
     makeFolders(dir);
   } catch (err) {
-    throw new InputError(
-      `${displayPath(dir)}: cannot make the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-      'name a folder you may write to; a symbolic link there must point at a folder',
-      { cause: err },
-    );
+    throw ioError(dir, err, 'cannot make the folder', 'name a folder you may write to; a symbolic link there must point at a folder');
   }
 }
 
@@ -102,11 +97,7 @@ export async function inStage<T>(dir: string, write: (stage: string) => Promise<
         rmSync(join(dir, name), { recursive: true, force: true });
         if (made.includes(name)) renameSync(join(stage, name), join(dir, name));
       } catch (err) {
-        throw new InputError(
-          `${displayPath(join(dir, name))}: cannot replace it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-          'name a folder whose views you may replace',
-          { cause: err },
-        );
+        throw ioError(join(dir, name), err, 'cannot replace it', 'name a folder whose views you may replace');
       }
     }
     return written;

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, w
 import { join, relative, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
+import { ioError } from '../base/io-error.js';
 import { checkPath } from '../base/path-given.js';
 import { errText, physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
@@ -214,11 +215,7 @@ function writeStep<T>(path: string, step: () => T): T {
   try {
     return step();
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (!code) throw e;
-    throw new InputError(
-      `${displayPath(path)}: cannot write (${code})`,
-      'check that --out names a folder you may write to, and that nothing in it is in the way',
-    );
+    if (!(e as NodeJS.ErrnoException).code) throw e;
+    throw ioError(path, e, 'cannot write', 'check that --out names a folder you may write to, and that nothing in it is in the way');
   }
 }

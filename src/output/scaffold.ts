@@ -6,6 +6,7 @@
 import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
+import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
 import { codePoint, INVISIBLE } from './shown.js';
 
@@ -33,7 +34,7 @@ export function scaffoldProbe(dir: string): string[] {
   if (stat && !stat.isDirectory()) {
     throw new InputError(`${displayPath(out)}: exists and is not a folder`, 'name a new or empty folder for the probe');
   }
-  if (stat && readdirSync(out).length > 0) {
+  if (stat && onPath(out, () => readdirSync(out), 'cannot be listed', 'name a new or empty folder you may read and write').length > 0) {
     throw new InputError(`${displayPath(out)}: not empty`, 'name a new or empty folder for the probe; init never overwrites');
   }
   const templates = walkFiles(probeTemplatesDir).map((f) => f.rel);
@@ -87,9 +88,7 @@ export function scaffoldProbe(dir: string): string[] {
       }
     }
     if (err instanceof InputError) throw err;
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    const path = (err as NodeJS.ErrnoException).path ?? out;
-    throw new InputError(`${displayPath(path)}: cannot write (${code})`, 'name a new or empty folder you can write to', { cause: err });
+    throw ioError((err as NodeJS.ErrnoException).path ?? out, err, 'cannot write', 'name a new or empty folder you can write to');
   }
   return templates;
 }

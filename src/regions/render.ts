@@ -8,7 +8,8 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
 import { displayPath, packageVersion } from '../base/paths.js';
-import { linkedOrNot } from '../base/replace-file.js';
+import { onPath } from '../base/io-error.js';
+import { linkedOrNot, probeHolding } from '../base/replace-file.js';
 import { costReports, Evidence, listQueries, readQuery, VIEWS, type Source } from '../evidence.js';
 import { formatArms } from '../output/arms.js';
 import { chartSvg } from '../output/chart-svg.js';
@@ -87,11 +88,18 @@ function specOf(doc: string, r: Region): Spec {
   if (svg && !(r.name in CHARTS)) fail(doc, r.begin, `${r.name} has no chart`, `format=svg draws ${Object.keys(CHARTS).join(', ')}`);
   const given = r.options.file?.[0];
   // A name given must be a plain .svg file beside the document; the default is the document's own name (.notes.md gives .notes.arms.svg).
-  if (given !== undefined && (!/^[^/\\]+\.svg$/.test(given) || given.startsWith('.')))
+  if (given !== undefined && (!/^[^/\\\0]+\.svg$/.test(given) || given.startsWith('.')))
     fail(doc, r.begin, `file must name an .svg file beside the document; got "${given}"`);
   if (given !== undefined && given === basename(realDoc(doc)))
     fail(doc, r.begin, `file names the document itself ("${given}")`, 'name another .svg file beside the document');
   const file = svg ? (given ?? `${basename(realDoc(doc), extname(realDoc(doc)))}.${r.name}.svg`) : undefined;
+  if (file && Buffer.byteLength(file) > 255)
+    fail(
+      doc,
+      r.begin,
+      `the chart's file name is ${Buffer.byteLength(file)} bytes, more than a name may hold (255)`,
+      'give the region file=NAME.svg, a shorter name',
+    );
   const from = (r.options.from?.[0] ?? 'records') as Source;
   if (from !== 'records' && from !== 'transcripts') fail(doc, r.begin, `from must be records or transcripts; got "${from}"`);
   // Relative to the document as the file it is, as its chart is: the same through a link or not.
@@ -278,9 +286,8 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
       `${spec.file} is ${kind.isDirectory() ? 'a folder' : 'not a regular file'}, not an SVG file render can write`,
       'move it away, or give the region file=NAME.svg',
     );
-  // Bytes, not text: a byte that is not UTF-8 would read as the U+FFFD the chart may hold. CRLF line endings
-  // (git's autocrlf) change no chart, as documents are read.
-  const onDisk = kind ? Buffer.from(readFileSync(path, 'latin1').replaceAll('\r\n', '\n'), 'latin1') : null;
+  // Bytes, not text (a byte not UTF-8 reads as the U+FFFD a chart may hold); CRLF (git's autocrlf) changes no chart.
+  const onDisk = kind ? Buffer.from(onPath(path, () => readFileSync(path, 'latin1')).replaceAll('\r\n', '\n'), 'latin1') : null;
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
   return { path, data, current: !!onDisk?.equals(Buffer.from(data)), onDisk: onDisk === null ? null : shortHash(onDisk), link };
@@ -302,12 +309,6 @@ function refuseLinkedChart(doc: string, region: Region, path: string): void {
       `${basename(path)} is ${real ? `a link to ${displayPath(real)}, ${probe ? `inside the probe ${displayPath(probe)}` : 'not an .svg file'}` : 'a symbolic link loop (ELOOP)'}: nothing was written`,
       'remove the link, or give the region file=NAME.svg; evidence is read-only',
     );
-}
-
-/** The probe folder (one that holds results.jsonl) that `file` is inside, if any. */
-function probeHolding(file: string, dir = dirname(file)): string | undefined {
-  if (existsSync(join(dir, 'results.jsonl'))) return dir;
-  return dirname(dir) === dir ? undefined : probeHolding(file, dirname(dir));
 }
 
 /**

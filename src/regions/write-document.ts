@@ -4,8 +4,9 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
+import { ioError } from '../base/io-error.js';
 import { displayPath, realPath } from '../base/paths.js';
-import { replaceFile } from '../base/replace-file.js';
+import { replaceFile, tempBeside } from '../base/replace-file.js';
 
 /** What render says of a document edited while it rendered (replaceDocument, mustBeUnchanged). */
 const CHANGED = 'the document changed while it was being rendered';
@@ -30,7 +31,7 @@ export function replaceDocument(path: string, expected: Buffer, data: string, ch
  */
 export function writeFileAtomically(path: string, data: string): void {
   const file = existsSync(path) ? realPath(path) : path;
-  const tmp = `${file}.omg-evidence-${process.pid}.tmp`;
+  const tmp = tempBeside(file);
   let made = false;
   try {
     writeFileSync(tmp, data, { flag: 'wx' });
@@ -39,8 +40,7 @@ export function writeFileAtomically(path: string, data: string): void {
   } catch (e) {
     // Only a file this call made: one already at that path (wx refused it) is someone else's.
     if (made) rmSync(tmp, { force: true });
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`${displayPath(path)}: cannot write the chart (${code ?? e})`, 'check that it and its folder are writable');
+    throw ioError(path, e, 'cannot write the chart', 'check that it and its folder are writable');
   }
 }
 

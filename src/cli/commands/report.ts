@@ -13,6 +13,7 @@ import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
+import { onPath } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
 import { refuseInsideEvidence, replaceFile } from '../../base/replace-file.js';
 import {
@@ -57,6 +58,16 @@ interface ReportOptions {
  * `report` wrote (or any file, with --force), null when there is none yet.
  */
 function target(path: string, force: boolean, isOwnReport: (text: string) => boolean): { file: string; was: Buffer | null } {
+  // A file or folder that cannot be read (EACCES), a name too long: an error naming the path.
+  return onPath(
+    path,
+    () => checkTarget(path, force, isOwnReport),
+    'cannot be read',
+    'name a file you may read and write, in a folder you may write',
+  );
+}
+
+function checkTarget(path: string, force: boolean, isOwnReport: (text: string) => boolean): { file: string; was: Buffer | null } {
   const shown = displayPath(path);
   const folder = dirname(path);
   if (existsSync(folder) && !statSync(folder).isDirectory())

@@ -1,0 +1,44 @@
+/**
+ * A file-system failure on a path (EACCES, ENAMETOOLONG, a NUL in the name, …) as the one-line
+ * InputError every reader and writer gives: the path, what could not be done, the system's code, and
+ * what to do; never "unexpected error".
+ */
+import { InputError, OmgError } from './errors.js';
+import { displayPath } from './paths-shown.js';
+
+const READ_HINT = 'check that the file exists and that you may read it';
+const TOO_LONG_HINT = 'shorten the name or the path: it is longer than the file system allows';
+
+/** An I/O failure on `p` as an InputError: `p: what (CODE) (hint)`. */
+export function ioError(p: string, err: unknown, what = 'cannot be read', hint = READ_HINT): InputError {
+  const e = err as NodeJS.ErrnoException;
+  // Node refuses a path holding a NUL before any system call; shown escaped, as no terminal shows it.
+  if (e.code === 'ERR_INVALID_ARG_VALUE' && /null bytes/.test(e.message)) {
+    return new InputError(
+      `${displayPath(p).replaceAll('\0', '\\0')}: ${what}: a path cannot hold a NUL byte`,
+      'remove the NUL from the name',
+      { cause: err },
+    );
+  }
+  // A name listed with bytes that are not UTF-8 comes back with U+FFFD, and no file has that name.
+  if (e.code === 'ENOENT' && p.includes('\ufffd')) {
+    return new InputError(`${displayPath(p)}: its name is not UTF-8, so it cannot be opened by name`, 'rename it (or its folder)', {
+      cause: err,
+    });
+  }
+  if (e.code === 'ENAMETOOLONG') {
+    return new InputError(`${displayPath(p)}: ${what} (ENAMETOOLONG)`, TOO_LONG_HINT, { cause: err });
+  }
+  const said = e.code === 'ENOTDIR' && what === 'cannot be read' ? 'a path through a file, where a folder is expected' : what;
+  return new InputError(`${displayPath(p)}: ${said} (${e.code ?? e.message})`, hint, { cause: err });
+}
+
+/** What `step` gives; a system error it throws on `p` becomes ioError's InputError, anything else passes as it is. */
+export function onPath<T>(p: string, step: () => T, what?: string, hint?: string): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof OmgError || typeof (err as NodeJS.ErrnoException).code !== 'string') throw err;
+    throw ioError(p, err, what, hint);
+  }
+}

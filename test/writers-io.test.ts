@@ -1,0 +1,144 @@
+/**
+ * What the writers (report, export, init, render's charts) say when the file system refuses: a file or
+ * folder they may not read, a name too long, a NUL in a name. Each is a one-line error naming the path
+ * (exit 1), never "unexpected error … this is a bug". A mode-000 file is unreadable only to a user who is
+ * not root: as root, these tests run the bin as nobody (setpriv), and are skipped where that cannot be done.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ioError, onPath } from '../src/base/io-error.js';
+import { InputError } from '../src/base/errors.js';
+import { bin, binPath, bundled, type Run, tempFolders } from './helpers.js';
+
+const temp = tempFolders('omg-writers-');
+const root = process.getuid?.() === 0;
+const canDrop = !root || spawnSync('setpriv', ['--version']).status === 0;
+
+/** The bin run in `cwd` by a user who is not root, as `bin` runs it. */
+function unprivileged(args: string[], cwd: string): Run {
+  const drop = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+  const [cmd, ...rest] = [...drop, process.execPath, binPath, ...args];
+  const r = spawnSync(cmd!, rest, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A folder every user may write into, holding a copy of the bundled probe as `p` when asked. */
+function open(withProbe = false): string {
+  const dir = temp();
+  if (withProbe) cpSync(bundled, join(dir, 'p'), { recursive: true });
+  spawnSync('chmod', ['-R', 'a+rwX', dir]);
+  return dir;
+}
+
+const region = (options: string) => `# d\n\n<!-- omg-evidence:begin arms probe=p ${options}-->\n<!-- omg-evidence:end -->\n`;
+const error = (message: string) => ({ code: 1, stdout: '', stderr: `omg-evidence: ${message}\n` });
+
+describe.skipIf(!canDrop)('a file or folder the writer may not read', () => {
+  it('report --html FILE that cannot be read, with --force or not (it was "unexpected error: EACCES")', () => {
+    const dir = open();
+    writeFileSync(join(dir, 'r.html'), 'x');
+    chmodSync(join(dir, 'r.html'), 0o000);
+    const said = error('r.html: cannot be read (EACCES) (name a file you may read and write, in a folder you may write)');
+    expect(unprivileged(['report', bundled, '--html', 'r.html'], dir)).toEqual(said);
+    expect(unprivileged(['report', bundled, '--html', 'r.html', '--force'], dir)).toEqual(said);
+  });
+
+  it('export --parquet DIR and init DIR where DIR cannot be listed (it was "unexpected error: EACCES … scandir")', () => {
+    const dir = open();
+    for (const d of ['x', 'i']) {
+      mkdirSync(join(dir, d));
+      chmodSync(join(dir, d), 0o333);
+    }
+    expect(unprivileged(['export', '--parquet', 'x', bundled], dir)).toEqual(
+      error('x: cannot be listed (EACCES) (name a folder you may read and write)'),
+    );
+    expect(unprivileged(['init', 'i'], dir)).toEqual(
+      error('i: cannot be listed (EACCES) (name a new or empty folder you may read and write)'),
+    );
+  });
+
+  it("render --check where a region's chart cannot be read: at the region's line", () => {
+    const dir = open(true);
+    writeFileSync(join(dir, 'doc.md'), region('format=svg '));
+    writeFileSync(join(dir, 'doc.arms.svg'), '<svg/>\n');
+    chmodSync(join(dir, 'doc.arms.svg'), 0o000);
+    expect(unprivileged(['render', '--check', 'doc.md'], dir)).toEqual(
+      error('doc.md:3: doc.arms.svg: cannot be read (EACCES) (check that the file exists and that you may read it)'),
+    );
+  });
+});
+
+describe('a name the file system cannot hold', () => {
+  const TOO_LONG = 'shorten the name or the path: it is longer than the file system allows';
+
+  it('a file= name of 304 bytes, and a legal 251-byte document whose chart would be named with 257 (they were ENAMETOOLONG crashes)', () => {
+    const dir = open(true);
+    writeFileSync(join(dir, 'doc.md'), region(`format=svg file=${'a'.repeat(300)}.svg `));
+    const hint = 'give the region file=NAME.svg, a shorter name';
+    expect(bin(['render', '--check', 'doc.md'], { cwd: dir })).toEqual(
+      error(`doc.md:3: the chart's file name is 304 bytes, more than a name may hold (255) (${hint})`),
+    );
+    const doc = `${'d'.repeat(248)}.md`;
+    writeFileSync(join(dir, doc), region('format=svg '));
+    const run = bin(['render', '--check', doc], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /\.md:3: the chart's file name is 257 bytes, more than a name may hold \(255\) \(give the region file=NAME\.svg, a shorter name\)\n$/,
+    );
+  });
+
+  it('a NUL in file= is refused at its line (it was "unexpected error: … without null bytes")', () => {
+    const dir = open(true);
+    writeFileSync(join(dir, 'doc.md'), region('format=svg file=a\0b.svg '));
+    expect(bin(['render', '--check', 'doc.md'], { cwd: dir })).toEqual(
+      error('doc.md:3: file must name an .svg file beside the document; got "a\\u0000b.svg"'),
+    );
+  });
+
+  it('report --html with a 305-byte name (it was "unexpected error: ENAMETOOLONG … lstat")', () => {
+    const dir = open();
+    const name = `${'r'.repeat(300)}.html`;
+    const run = bin(['report', bundled, '--html', name], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`r\\.html: cannot be read \\(ENAMETOOLONG\\) \\(${TOO_LONG}\\)\\n$`));
+  });
+
+  it('a legal 240-byte document and report are written: their temporary files have short names', () => {
+    const dir = open(true);
+    const doc = `${'d'.repeat(237)}.md`;
+    writeFileSync(join(dir, doc), region(''));
+    const rendered = bin(['render', doc], { cwd: dir });
+    expect(rendered.stderr).toMatch(/: 1 of 1 region\(s\) rewritten\n$/);
+    expect(rendered.code).toBe(0);
+    const page = `${'r'.repeat(240)}.html`;
+    const reported = bin(['report', 'p', '--html', page], { cwd: dir });
+    expect(reported.stderr).toMatch(/ written\n$/);
+    expect(reported.code).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('ioError names the path and the cause; onPath passes on what is not a system error', () => {
+    const nul = Object.assign(new TypeError("The argument 'path' must be … without null bytes"), { code: 'ERR_INVALID_ARG_VALUE' });
+    expect(ioError('/x/a\0b', nul, 'cannot write')).toEqual(
+      new InputError('/x/a\\0b: cannot write: a path cannot hold a NUL byte', 'remove the NUL from the name'),
+    );
+    expect(() =>
+      onPath(
+        '/x/y',
+        () => {
+          throw Object.assign(new Error('EACCES: denied'), { code: 'EACCES' });
+        },
+        'cannot be listed',
+        'h',
+      ),
+    ).toThrow(new InputError('/x/y: cannot be listed (EACCES)', 'h'));
+    const bug = new Error('not the file system');
+    expect(() =>
+      onPath('/x/y', () => {
+        throw bug;
+      }),
+    ).toThrow(bug);
+  });
+});
