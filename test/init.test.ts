@@ -164,6 +164,20 @@ describe('init', () => {
     }
   });
 
+  it('refuses a folder inside a probe (it had written a probe into registration/, and the probe no longer loaded)', () => {
+    const cwd = temp();
+    expect(bin(['init', 'p'], { cwd }).code).toBe(0);
+    for (const dir of ['p/registration/draft', 'p/tool_use/x', 'p/transcripts/y']) {
+      expect(bin(['init', dir], { cwd }), dir).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${dir}: inside the probe p; nothing was written (name a folder outside every probe: a probe is evidence, and read-only)\n`,
+      });
+    }
+    expect(existsSync(join(cwd, 'p', 'transcripts'))).toBe(false);
+    expect(bin(['verdict', 'p'], { cwd }).code).toBe(0);
+  });
+
   it('init . fills the current folder, which stays the same folder', () => {
     const cwd = temp();
     mkdirSync(join(cwd, 'here'));

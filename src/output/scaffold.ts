@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
+import { probeHolding, realOrNot } from '../base/replace-file.js';
 import { codePoint, INVISIBLE } from './shown.js';
 
 /** The templates of a probe, shipped with the package. */
@@ -25,6 +26,14 @@ export function scaffoldProbe(dir: string): string[] {
     throw new InputError(
       `${escapeControls(displayPath(out))}: the probe's folder name holds a control or invisible character (${codePoint(control)}); nothing was written`,
       'name the folder with printable characters only',
+    );
+  }
+  // A folder inside a probe (its registration/, its transcripts/) would change what the probe holds, and break it.
+  const holder = probeHolding(realOrNot(out));
+  if (holder !== undefined) {
+    throw new InputError(
+      `${displayPath(out)}: inside the probe ${displayPath(holder)}; nothing was written`,
+      'name a folder outside every probe: a probe is evidence, and read-only',
     );
   }
   const stat = lstatOrNull(out);
