@@ -833,6 +833,22 @@ describe('extract writes nowhere inside the evidence it reads, links followed (e
     );
   });
 
+  it("a tool_use/ linked to another probe's tool_use/: that probe is not written (extract had added a record to it)", async () => {
+    const { p, out } = copy();
+    const other = join(out, '..', 'other');
+    cpSync(bundled, other, { recursive: true });
+    rmSync(join(other, 'tool_use', '0b79ed68-4754-42e1-a332-922c06423c22.jsonl'));
+    const before = bytes(join(other, 'tool_use'));
+    symlinkSync(join(other, 'tool_use'), join(out, 'tool_use'));
+    expect(await run(p, out)).toEqual(
+      error(
+        `${out}/tool_use: inside the probe ${other}, at ${other}/tool_use, not the probe of the results it reads; nothing was written`,
+        '--out the probe of --results or a folder outside every probe: evidence is read-only',
+      ),
+    );
+    expect(bytes(join(other, 'tool_use'))).toEqual(before);
+  });
+
   it('through the library too, where the command line alone had checked --out', async () => {
     const { p } = copy();
     const ev = await Evidence.openForExtract(join(p, 'results.jsonl'), join(p, 'transcripts'));

@@ -14,7 +14,7 @@ import { checkPath } from '../base/path-given.js';
 import { errText, physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { displayPath, inputFile, inputFolder, isWithin, makeFolders } from '../base/paths.js';
-import { realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
+import { probeHolding, realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
 
 export interface ExtractOptions {
   out: string;
@@ -178,9 +178,9 @@ function stderrOf(dir: string, session: string): { path: string; text: string } 
 
 /**
  * Refuse every place extract writes (`out`, its tool_use/, each file), as it resolves through
- * symbolic links, that lies inside the transcripts read, or inside the results' probe anywhere but
- * where that probe keeps the same file: a tool_use/ linked to the transcripts had had them
- * overwritten. Evidence is read-only, --force or not.
+ * symbolic links, that lies inside the transcripts read, inside another probe, or inside the results'
+ * probe anywhere but where that probe keeps the same file: a tool_use/ linked to the transcripts had
+ * had them overwritten. Evidence is read-only, --force or not.
  */
 function refuseEvidence(out: string, probeDir: string, transcripts: readonly string[], planned: Planned[]): void {
   const places = [out, join(out, 'tool_use'), ...planned.map((p) => p.path)];
@@ -188,6 +188,14 @@ function refuseEvidence(out: string, probeDir: string, transcripts: readonly str
   const probe = realOrNot(probeDir);
   for (const place of places) {
     const real = realOrNot(place);
+    // Another probe's folder, reached by name or through a link (a tool_use/ linked to its tool_use/).
+    const other = probeHolding(join(real, 'results.jsonl'));
+    if (other !== undefined && other !== probe) {
+      throw new InputError(
+        `${displayPath(place)}: inside the probe ${displayPath(other)}${real === resolve(place) ? '' : `, at ${displayPath(real)}`}, not the probe of the results it reads; nothing was written`,
+        '--out the probe of --results or a folder outside every probe: evidence is read-only',
+      );
+    }
     if (isWithin(real, probe) && real !== join(probe, relative(out, place))) {
       throw new InputError(
         `${displayPath(place)}: inside the probe it reads (${displayPath(probeDir)})${real === resolve(place) ? '' : `, at ${displayPath(real)}`}, where the probe keeps no such record; nothing was written`,
