@@ -1,6 +1,6 @@
 /** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -227,6 +227,28 @@ describe('evidence is read-only', () => {
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a path that is not UTF-8', () => {
+  // Node reads such bytes as U+FFFD: init p\xff had made a folder named p\ufffd, another name than the one given.
+  it.each([
+    [['init', 'p\ufffd'], 'the dir argument "p\ufffd"'],
+    [['census', 'p\ufffd'], 'the probe argument "p\ufffd"'],
+    [['report', '--html', 'r\ufffd.html'], '--html "r\ufffd.html"'],
+    [['render', 'd\ufffd.md'], 'the doc argument "d\ufffd.md"'],
+  ])('%j is a usage error, naming it', (args, what) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'omg-fffd-'));
+    try {
+      expect(bin(args, { cwd })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `omg-evidence: ${what} holds U+FFFD: its bytes are not UTF-8 (or hold U+FFFD itself), and it would name another file (name it in UTF-8: rename the file or folder, or reach it through a link whose name is UTF-8)\n`,
+      });
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
     }
   });
 });

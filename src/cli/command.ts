@@ -58,7 +58,7 @@ export function makeCommand<O extends object>(io: IO, spec: CommandSpec<O>): Com
     const args = given.slice(0, -2);
     const opts = given.at(-2) as O;
     const shown = opts as { format?: string; wide?: boolean };
-    refuseEmptyPaths(cmd, args, opts);
+    refuseBadPaths(cmd, args, opts);
     await spec.action({
       io,
       args,
@@ -73,23 +73,37 @@ export function makeCommand<O extends object>(io: IO, spec: CommandSpec<O>): Com
 
 /**
  * An empty path names no file: the OS reads '' as the current folder, which had been read (a probe,
- * sessions) or written (a database, a page) in its place, or ignored (--db '').
+ * sessions) or written (a database, a page) in its place, or ignored (--db ''). Nor does one Node read as U+FFFD.
  */
-function refuseEmptyPaths(cmd: Command, args: unknown[], opts: object): void {
+function refuseBadPaths(cmd: Command, args: unknown[], opts: object): void {
   for (const o of cmd.options) {
     const value = (opts as Record<string, unknown>)[o.attributeName()];
-    if (/<(file|dir)>/.test(o.flags) && value === '') throw new UsageError(`${o.long} is empty`, EMPTY_HINT);
+    if (!/<(file|dir)>/.test(o.flags)) continue;
+    if (value === '') throw new UsageError(`${o.long} is empty`, EMPTY_HINT);
+    if (typeof value === 'string' && value.includes('\ufffd')) throw notUtf8(`${o.long}`, value);
   }
   cmd.registeredArguments.forEach((a, i) => {
     const values = ([] as unknown[]).concat(args[i] ?? []);
     // With --file, sql's query argument is a probe too.
     const name = a.name() === 'query' && (opts as { file?: string }).file !== undefined ? 'probe' : a.name();
-    if (['probe', 'doc', 'dir', 'what'].includes(name) && values.includes(''))
-      throw new UsageError(`the ${name} argument is empty`, EMPTY_HINT);
+    if (!['probe', 'doc', 'dir', 'what'].includes(name)) return;
+    if (values.includes('')) throw new UsageError(`the ${name} argument is empty`, EMPTY_HINT);
+    const lossy = values.find((v) => typeof v === 'string' && v.includes('\ufffd'));
+    if (lossy !== undefined) throw notUtf8(`the ${name} argument`, lossy as string);
   });
 }
 
 const EMPTY_HINT = 'give a path; an empty one would name the current folder';
+
+/**
+ * Node reads a command line's bytes that are not UTF-8 as U+FFFD: such a path would be read, or
+ * written, under another name than the one given.
+ */
+const notUtf8 = (what: string, value: string) =>
+  new UsageError(
+    `${what} "${value}" holds U+FFFD: its bytes are not UTF-8 (or hold U+FFFD itself), and it would name another file`,
+    'name it in UTF-8: rename the file or folder, or reach it through a link whose name is UTF-8',
+  );
 
 /** A command that opens the evidence, reads rows from it, prints them, and maybe says more. */
 export interface EvidenceCommandSpec<O, R> extends Omit<CommandSpec<O>, 'action' | 'formats'> {
