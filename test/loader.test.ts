@@ -673,8 +673,9 @@ describe('writing: a file extract or render cannot write is an error naming it, 
     expect(readFileSync(victim, 'utf8')).toBe('mine');
     expect(lstatSync(tmp).isSymbolicLink()).toBe(true);
     expect(existsSync(join(out, 'skill_results.jsonl'))).toBe(false);
-    // Nor any other file: each is written beside its place first, and none moved into place.
-    expect(readdirSync(join(out, 'tool_use'))).toEqual([]);
+    // Nor any other file: each is written beside its place first, and none moved into place; the
+    // tool_use/ it made is taken back, and the folder it was given stays.
+    expect(readdirSync(out)).toEqual([`skill_results.jsonl.tmp-${process.pid}`]);
   });
 
   it('render where its temporary file cannot be made leaves the document and what is in the way as they were', () => {

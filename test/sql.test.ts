@@ -911,6 +911,13 @@ describe('export --parquet', () => {
     }
   });
 
+  it('an export that fails takes back the folders it made (out/a/b had been left behind)', async () => {
+    const dir = temp();
+    const run = await cli(['export', '--parquet', join(dir, 'out', 'a', 'b'), probeFixture('bad-session-id')]);
+    expect(run.code).toBe(1);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('a view with no row is a file of no row in each probe folder, so its columns and the glob hold', async () => {
     const out = join(temp(), 'pq');
     expect((await cli(['export', '--parquet', out, probeFixture('minimal')])).code).toBe(0);

@@ -15,6 +15,7 @@ import {
   readFileSync,
   readlinkSync,
   realpathSync,
+  rmdirSync,
   statSync,
   type Stats,
 } from 'node:fs';
@@ -295,4 +296,15 @@ export function makeFolders(dir: string): string[] {
     throw Object.assign(new Error(`${code}: not a folder: ${dir}`), { code });
   }
   return made;
+}
+
+/** Remove the folders makeFolders `made` (outermost first), innermost first, each only while empty: what another process wrote stays. */
+export function takeBackFolders(made: readonly string[]): void {
+  for (const folder of [...made].reverse()) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // Not empty, or gone: left as it is.
+    }
+  }
 }

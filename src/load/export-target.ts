@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } fr
 import { basename, join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
-import { displayPath, isWithin, makeFolders } from '../base/paths.js';
+import { displayPath, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
 import { realOrNot } from '../base/replace-file.js';
 import { VIEWS } from '../db/views.js';
 import type { Inputs } from './inputs.js';
@@ -56,9 +56,10 @@ const LIST_HINT = 'name a folder you may read and write';
 
 /**
  * Make `dir` ready for export: a folder, new or empty unless `force`. A path that is a file, a
- * link to nowhere or a folder that cannot be made is an error naming it, not a crash.
+ * link to nowhere or a folder that cannot be made is an error naming it, not a crash. Returns the
+ * folders it made, outermost first, for a failed export to take back (inStage).
  */
-export function prepareExportFolder(dir: string, force: boolean | undefined): void {
+export function prepareExportFolder(dir: string, force: boolean | undefined): string[] {
   let st: Stats | undefined;
   try {
     st = statSync(dir, { throwIfNoEntry: false });
@@ -73,7 +74,7 @@ export function prepareExportFolder(dir: string, force: boolean | undefined): vo
     throw new InputError(`${displayPath(dir)}: not empty`, 'name an empty or new folder, or pass --force to replace its views');
   }
   try {
-    makeFolders(dir);
+    return makeFolders(dir);
   } catch (err) {
     throw ioError(dir, err, 'cannot make the folder', 'name a folder you may write to; a symbolic link there must point at a folder');
   }
@@ -82,11 +83,13 @@ export function prepareExportFolder(dir: string, force: boolean | undefined): vo
 /**
  * Run `write` into a new folder inside `dir`, then move each view it wrote over its old copy in
  * `dir`: an export that fails (a full disk, a query's error, a kill) replaces nothing, --force or
- * not. The folder is removed either way.
+ * not. The folder is removed either way, and, when it fails, the `folders` made for it, while empty.
  */
-export async function inStage<T>(dir: string, write: (stage: string) => Promise<T>): Promise<T> {
-  const stage = mkdtempSync(join(dir, '.omg-export-'));
+export async function inStage<T>(dir: string, write: (stage: string) => Promise<T>, folders: readonly string[] = []): Promise<T> {
+  let stage: string | undefined;
+  let done = false;
   try {
+    stage = mkdtempSync(join(dir, '.omg-export-'));
     const written = await write(stage);
     const made = readdirSync(stage);
     // A view this export does not write (the transcript views, without --transcripts) is not left
@@ -100,8 +103,10 @@ export async function inStage<T>(dir: string, write: (stage: string) => Promise<
         throw ioError(join(dir, name), err, 'cannot replace it', 'name a folder whose views you may replace');
       }
     }
+    done = true;
     return written;
   } finally {
-    rmSync(stage, { recursive: true, force: true });
+    if (stage !== undefined) rmSync(stage, { recursive: true, force: true });
+    if (!done) takeBackFolders(folders);
   }
 }

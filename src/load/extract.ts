@@ -13,7 +13,7 @@ import { ioError } from '../base/io-error.js';
 import { checkPath } from '../base/path-given.js';
 import { errText, physicalLine } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
-import { displayPath, inputFile, inputFolder, isWithin, makeFolders } from '../base/paths.js';
+import { displayPath, inputFile, inputFolder, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
 import { probeHolding, realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
 
 export interface ExtractOptions {
@@ -141,12 +141,14 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
   // Every file is written beside its place first, and only then are they all renamed into place:
   // a write that fails (a full disk, a file in the way) replaces none of them.
   const staged: { path: string; tmp: string }[] = [];
+  // The folders it made, taken back (while empty) when it fails, as init and export do; kept once all is written.
+  const made: string[] = [];
   try {
     for (const p of planned) {
       if (report.unchanged.includes(p.path)) continue;
       const tmp = `${p.path}.tmp-${process.pid}`;
       writeStep(p.path, () => {
-        makeFolders(join(p.path, '..'));
+        made.push(...makeFolders(join(p.path, '..')));
         // Exclusive creation: a file or link already at the temporary path is never written through or removed.
         writeFileSync(tmp, p.bytes, { flag: 'wx' });
       });
@@ -158,8 +160,10 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
       staged.shift();
       report.written.push(path);
     }
+    made.length = 0;
   } finally {
     for (const { tmp } of staged) rmSync(tmp, { force: true });
+    takeBackFolders(made);
   }
   return report;
 }

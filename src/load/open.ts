@@ -211,10 +211,13 @@ export async function exportParquet(paths: string[], dir: string, options: OpenO
   refuseNullPartitions(inputs.probes);
   // Evidence is read-only: --force replaces a view's folder whole, so none may hold an input.
   refuseEvidenceOverlap(dir, inputs);
-  prepareExportFolder(dir, options.force);
-  return inStage(dir, (stage) =>
-    withUnsealed(paths, options, (loaded) =>
-      exportViews(loaded.db, stage, { hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
-    ),
+  const made = prepareExportFolder(dir, options.force);
+  return inStage(
+    dir,
+    (stage) =>
+      withUnsealed(paths, options, (loaded) =>
+        exportViews(loaded.db, stage, { hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
+      ),
+    made,
   );
 }
