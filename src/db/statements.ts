@@ -6,6 +6,7 @@
 import { type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api';
 import { OmgError, QueryError } from '../base/errors.js';
 import { tablesReadBy } from './table-refs.js';
+import { textPrepared } from './statement-texts.js';
 import { deadline } from '../base/timer.js';
 import { chunkRows, deduplicated, protoName, type Result, type Row } from './values.js';
 
@@ -97,18 +98,8 @@ export async function streamStatements(
   sink: RowSink,
   limits: Limits = {},
 ): Promise<void> {
-  let extracted: DuckDBExtractedStatements;
-  try {
-    extracted = await con.extractStatements(sql);
-  } catch (err) {
-    // DuckDB's statement extraction says only that it failed; preparing the text gives the parser's words.
-    await con.prepare(sql).catch((e: Error) => {
-      throw new QueryError(`${source}: ${e.message}`, undefined, { cause: e });
-    });
-    throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
-  }
-  const n = extracted.count;
-  if (sink.tables) await sink.tables((await tablesReadBy(con, sql, n)) ?? []);
+  // Armed before DuckDB parses anything: parsing and planning do not heed an interrupt, so the flag
+  // is checked whenever DuckDB returns.
   let interrupted = false;
   const seconds = limits.timeout ?? 0;
   const limit = deadline(seconds > 0 ? seconds * 1000 : undefined, () => {
@@ -135,14 +126,23 @@ export async function streamStatements(
     }
     throw new QueryError(`${source}: ${message}`, undefined, { cause: err });
   };
+  // An interrupt between statements, or while rows print, reaches none: the flag is checked too.
+  const check = () => {
+    if (interrupted) fail(new Error('Interrupted'));
+  };
   try {
-    // An interrupt between statements, or while rows print, reaches none: the flag is checked too.
-    const check = () => {
-      if (interrupted) fail(new Error('Interrupted'));
-    };
+    const extracted = await extract(con, sql, source);
+    check();
+    const n = extracted.count;
+    if (sink.tables) {
+      const read = (await tablesReadBy(con, sql, n)) ?? [];
+      check();
+      await limit.race(sink.tables(read));
+    }
     for (let i = 0; i < n; i++) {
       check();
       const prepared = await extracted.prepare(i).catch(fail);
+      check();
       // node-api would bind an absent value and say "Unexpected type id: 0".
       if (prepared.parameterCount > 0) {
         throw new QueryError(
@@ -166,7 +166,8 @@ export async function streamStatements(
       const proto = protoName(types, sink.mode === 'plain' ? columns : undefined);
       if (proto) throw new QueryError(`${source}: ${proto} is named "__proto__", which its rows cannot hold`, 'rename it (AS)');
       // DuckDB's own text form (CAST(x AS VARCHAR)): a SELECT is run wrapped in that cast.
-      const asText = sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await textPrepared(con, sql, n) : undefined;
+      const asText =
+        sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await textPrepared(con, sql, n, check) : undefined;
       const result = await (asText ?? prepared).stream().catch(fail);
       // The columns go once the first chunk is made: a query failing before its first row prints nothing.
       let made = 0;
@@ -192,6 +193,19 @@ export async function streamStatements(
   }
 }
 
+/** DuckDB's statements of `sql`; SQL that does not parse is an error in the parser's words. */
+async function extract(con: DuckDBConnection, sql: string, source: string): Promise<DuckDBExtractedStatements> {
+  try {
+    return await con.extractStatements(sql);
+  } catch (err) {
+    // DuckDB's statement extraction says only that it failed; preparing the text gives the parser's words.
+    await con.prepare(sql).catch((e: Error) => {
+      throw new QueryError(`${source}: ${e.message}`, undefined, { cause: e });
+    });
+    throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
+  }
+}
+
 /**
  * A stream that fails ends as if it were complete, and node-api does not say why (it has no
  * duckdb_result_error); the failure aborts the sandbox's transaction, which the next statement shows.
@@ -204,40 +218,6 @@ async function streamEnded(con: DuckDBConnection, source: string, made: number):
       { cause: err },
     );
   });
-}
-
-/**
- * The last statement of `sql` (`n` of them), a SELECT, wrapped so that DuckDB casts each column
- * to VARCHAR; undefined when it cannot be (DuckDB then runs it as it is). DuckDB finds the
- * statement: it is the text after the last semicolon that leaves one statement after it and
- * n - 1 before it (a semicolon inside a string or comment does not); one with all n before it
- * has only blanks or comments after it.
- */
-async function textPrepared(con: DuckDBConnection, sql: string, n: number): Promise<DuckDBPreparedStatement | undefined> {
-  const count = (text: string) =>
-    con.extractStatements(text).then(
-      (e) => e.count,
-      () => -1,
-    );
-  let end = sql.length;
-  let last: string | undefined;
-  for (let at = sql.lastIndexOf(';'); ; at = at > 0 ? sql.lastIndexOf(';', at - 1) : -1) {
-    if (at < 0) {
-      if (n === 1) last = sql.slice(0, end);
-      break;
-    }
-    const before = await count(sql.slice(0, at + 1));
-    if (before === n) {
-      end = at; // only blanks or comments after it: the last statement ends here
-      continue;
-    }
-    if (before === n - 1 && (await count(sql.slice(at + 1, end))) === 1) {
-      last = sql.slice(at + 1, end);
-      break;
-    }
-  }
-  if (last === undefined) return undefined;
-  return con.prepare(`select cast(columns(*) as varchar) from (${last}\n)`).catch(() => undefined);
 }
 
 /** The type of each statement of `sql` (SELECT, CREATE, …), as DuckDB parses it; UNKNOWN for one that does not prepare alone. */
