@@ -1,6 +1,6 @@
 /**
  * The text of the statements in SQL of several, as DuckDB splits it (its statement extraction
- * gives no text): to wrap the last in a cast.
+ * gives no text): to wrap the last in a cast, and to check a statement's plan (refusals.ts).
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 
@@ -47,4 +47,30 @@ export async function textPrepared(
   const prepared = await con.prepare(`select cast(columns(*) as varchar) from (${last}\n)`).catch(() => undefined);
   check();
   return prepared;
+}
+
+/**
+ * The text of each of the `n` statements of `sql`, as DuckDB splits it: each ends at a semicolon
+ * that leaves one statement before it (since the last) and the rest after it (a semicolon in a
+ * string or a comment does not); undefined when they cannot be found so. Each try parses the rest
+ * of the text, so the caller bounds its length.
+ */
+export async function statementTexts(con: DuckDBConnection, sql: string, n: number, check: () => void): Promise<string[] | undefined> {
+  const count = (text: string) =>
+    con.extractStatements(text).then(
+      (e) => e.count,
+      () => -1,
+    );
+  const texts: string[] = [];
+  let start = 0;
+  for (let at = sql.indexOf(';'); at >= 0 && texts.length < n - 1; at = sql.indexOf(';', at + 1)) {
+    const head = await count(sql.slice(start, at + 1));
+    check();
+    if (head !== 1 || (await count(sql.slice(at + 1))) !== n - texts.length - 1) continue;
+    check();
+    texts.push(sql.slice(start, at));
+    start = at + 1;
+  }
+  texts.push(sql.slice(start));
+  return texts.length === n ? texts : undefined;
 }

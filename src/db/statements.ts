@@ -5,8 +5,9 @@
  */
 import { type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api';
 import { OmgError, QueryError } from '../base/errors.js';
-import { tablesReadBy } from './table-refs.js';
-import { textPrepared } from './statement-texts.js';
+import { PARSED_AT_MOST, tablesReadBy } from './table-refs.js';
+import { mayCallRefused, pragmaError, refuseCalls } from './refusals.js';
+import { statementTexts, textPrepared } from './statement-texts.js';
 import { deadline } from '../base/timer.js';
 import { chunkRows, deduplicated, protoName, type Result, type Row } from './values.js';
 
@@ -139,10 +140,20 @@ export async function streamStatements(
       check();
       await limit.race(sink.tables(read));
     }
+    // Each statement's plan is checked for a refused function only when the SQL names one.
+    const texts = mayCallRefused(sql) ? (n === 1 ? [sql] : await splitToCheck(con, sql, n, source, check)) : undefined;
     for (let i = 0; i < n; i++) {
       check();
       const prepared = await extracted.prepare(i).catch(fail);
       check();
+      if (prepared.statementType === StatementType.PRAGMA) throw pragmaError(source, i);
+      if (texts) {
+        await refuseCalls(con, texts[i]!, source, i).catch((err) => {
+          check();
+          throw err;
+        });
+        check();
+      }
       // node-api would bind an absent value and say "Unexpected type id: 0".
       if (prepared.parameterCount > 0) {
         throw new QueryError(
@@ -204,6 +215,16 @@ async function extract(con: DuckDBConnection, sql: string, source: string): Prom
     });
     throw new QueryError(`${source}: holds no SQL statement`, undefined, { cause: err });
   }
+}
+
+/** The texts of the `n` statements of `sql`, which names a refused function, for refuseCalls; refused when too long to split. */
+async function splitToCheck(con: DuckDBConnection, sql: string, n: number, source: string, check: () => void): Promise<string[]> {
+  const texts = sql.length <= PARSED_AT_MOST ? await statementTexts(con, sql, n, check) : undefined;
+  if (texts) return texts;
+  throw new QueryError(
+    `${source}: names a function SQL here may not call (or query()), in ${n} statements that cannot be split to check each one's plan (SQL of several statements is split up to ${PARSED_AT_MOST / 1024} KiB)`,
+    'run the statement that names it on its own',
+  );
 }
 
 /**
