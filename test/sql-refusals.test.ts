@@ -1,7 +1,9 @@
 /**
  * What the user's SQL may not do that the locked configuration does not stop (src/db/refusals.ts),
- * and --timeout reaching parsing.
+ * a NUL byte in its text, and --timeout reaching parsing.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { Evidence } from '../src/evidence.js';
@@ -203,6 +205,21 @@ describe('SQL that would change DuckDB beyond its transaction is refused before 
       await ev.close();
     }
   }, 60_000);
+});
+
+describe('query text', () => {
+  it('holding a NUL byte is refused, naming its line and column (DuckDB would end the query there)', async () => {
+    const dir = temp();
+    const file = join(dir, 'q.sql');
+    writeFileSync(file, 'select count(*) as n\nfrom spawns where false\0 or true');
+    const said = ': holds a NUL byte, where DuckDB would end the query (remove it: the text after it would not run)\n';
+    expect(bin(['sql', '-F', file, bundled, '-f', 'csv'])).toEqual({ code: 1, stdout: '', stderr: `omg-evidence: ${file}:2:24${said}` });
+    expect(bin(['sql', '-', bundled, '-f', 'csv'], { input: 'create temp table t as select 1 as x;\0 select 5 as last' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: <stdin>:1:38${said}`,
+    });
+  });
 });
 
 describe('--timeout reaches what DuckDB does not interrupt', () => {

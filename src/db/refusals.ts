@@ -38,6 +38,17 @@ export const mayCallRefused = (sql: string): boolean => {
   return WATCHED.some((w) => lower.includes(w));
 };
 
+/** Refuse SQL holding a NUL byte, named by its line and column: DuckDB reads the text as a C string, and would end it there. */
+export function refuseNul(sql: string, source: string): void {
+  const at = sql.indexOf('\0');
+  if (at < 0) return;
+  const before = sql.slice(0, at).split('\n');
+  throw new QueryError(
+    `${source}:${before.length}:${before.at(-1)!.length + 1}: holds a NUL byte, where DuckDB would end the query`,
+    'remove it: the text after it would not run',
+  );
+}
+
 /** The error for statement `i`, a PRAGMA that sets something (one that reads prepares as a SELECT). */
 export const pragmaError = (source: string, i: number) =>
   new QueryError(

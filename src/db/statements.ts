@@ -6,7 +6,7 @@
 import { type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api';
 import { OmgError, QueryError } from '../base/errors.js';
 import { PARSED_AT_MOST, tablesReadBy } from './table-refs.js';
-import { mayCallRefused, pragmaError, refuseCalls } from './refusals.js';
+import { mayCallRefused, pragmaError, refuseCalls, refuseNul } from './refusals.js';
 import { statementTexts, textPrepared } from './statement-texts.js';
 import { deadline } from '../base/timer.js';
 import { chunkRows, deduplicated, protoName, type Result, type Row } from './values.js';
@@ -99,6 +99,7 @@ export async function streamStatements(
   sink: RowSink,
   limits: Limits = {},
 ): Promise<void> {
+  refuseNul(sql, source);
   // Armed before DuckDB parses anything: parsing and planning do not heed an interrupt, so the flag
   // is checked whenever DuckDB returns.
   let interrupted = false;
