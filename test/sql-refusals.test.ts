@@ -1,6 +1,6 @@
 /**
  * What the user's SQL may not do that the locked configuration does not stop (src/db/refusals.ts),
- * a NUL byte in its text, and --timeout reaching parsing.
+ * a NUL byte in its text, a RETURNING before the last statement, and --timeout reaching parsing.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -219,6 +219,17 @@ describe('query text', () => {
       stdout: '',
       stderr: `omg-evidence: <stdin>:1:38${said}`,
     });
+  });
+
+  it('a RETURNING before the last statement is refused whatever its column is named (Count, Success)', async () => {
+    for (const as of ['"Count"', '"Success"']) {
+      expect(await cli(['sql', `create temp table t(x int); insert into t values (1) returning x as ${as}; select 1`])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          "omg-evidence: <argument>: statement 2 of 3 returns rows, which would not be printed: only the last statement's are (run it on its own, or make it the last)\n",
+      });
+    }
   });
 });
 

@@ -3,7 +3,7 @@
  * streamed a chunk at a time, within a timeout, refusing a statement that would end the sandbox's
  * transaction.
  */
-import { type DuckDBConnection, type DuckDBExtractedStatements, type DuckDBPreparedStatement, StatementType } from '@duckdb/node-api';
+import { type DuckDBConnection, type DuckDBExtractedStatements, ResultReturnType, StatementType } from '@duckdb/node-api';
 import { OmgError, QueryError } from '../base/errors.js';
 import { PARSED_AT_MOST, tablesReadBy } from './table-refs.js';
 import { mayCallRefused, pragmaError, refuseCalls, refuseNul } from './refusals.js';
@@ -32,12 +32,6 @@ export interface RowSink {
   tables?(read: string[]): void | Promise<void>;
   columns(columns: { name: string; type: string }[]): void | Promise<void>;
   rows(rows: unknown[][]): void | Promise<void>;
-}
-
-/** Whether a prepared statement returns rows rather than DuckDB's one status column (`Count`, `Success`). */
-function returnsRows(prepared: DuckDBPreparedStatement): boolean {
-  if (prepared.statementType === StatementType.SELECT || prepared.statementType === StatementType.EXPLAIN) return true;
-  return !(prepared.columnCount === 1 && ['Count', 'Success'].includes(prepared.columnName(0)));
 }
 
 /** The error for SQL, run in a sandbox, whose statement `i` would end the sandbox's transaction. */
@@ -164,13 +158,16 @@ export async function streamStatements(
       }
       if (prepared.statementType === StatementType.TRANSACTION) throw transactionError(source, i);
       if (i < n - 1) {
-        if (returnsRows(prepared)) {
-          throw new QueryError(
+        // DuckDB says what a statement returns once it has run (RETURNING may name a column "Count"):
+        // one refused then has run in the sandbox only.
+        const rows = () =>
+          new QueryError(
             `${source}: statement ${i + 1} of ${n} returns rows, which would not be printed: only the last statement's are`,
             'run it on its own, or make it the last',
           );
-        }
-        await prepared.run().catch(fail);
+        if (prepared.statementType === StatementType.SELECT || prepared.statementType === StatementType.EXPLAIN) throw rows();
+        const ran = await prepared.run().catch(fail);
+        if (ran.returnType === ResultReturnType.QUERY_RESULT) throw rows();
         continue;
       }
       const columns = deduplicated(Array.from({ length: prepared.columnCount }, (_, c) => prepared.columnName(c)));
