@@ -554,11 +554,55 @@ describe('sql is bounded', () => {
     const run = await cli(['sql', 'select i from range(10001) t(i)'], { tty: true });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
-      'omg-evidence: warning: more than 10000 rows: printed as markdown, which streams (a table holds its rows to size its columns)\n',
+      'omg-evidence: warning: more than 10000 rows: printed as markdown, which streams (a table holds its rows to size its columns); --format csv, markdown or ndjson prints any size\n',
     );
     expect(run.stdout.split('\n').slice(0, 3)).toEqual(['| i |', '|---:|', '| 0 |']);
     expect(run.stdout.split('\n')).toHaveLength(10001 + 3);
     expect((await cli(['sql', 'select i from range(10000) t(i)'], { tty: true })).stdout).toMatch(/^┌/);
+  });
+
+  // DuckDB makes ~2,048 rows at a time: 2,048 values of 40 KB are 80 MB of text, twice the heap, were a chunk made text at once.
+  it('streams rows of long values a few at a time, bounded by bytes, as text and as JSON', async () => {
+    const header = { csv: 1, json: 2 };
+    for (const [format, extra] of Object.entries(header)) {
+      const run = await countLines(['sql', "select repeat('x', 40000) as s from range(2048)", '--format', format, '--timeout', '0'], 40);
+      expect({ format, ...run }).toEqual({ format, code: 0, lines: 2048 + extra, stderr: '' });
+    }
+  }, 120_000);
+
+  it('a table holds at most 16 MiB of text, or of table laid out; a larger one prints as markdown, with a warning', async () => {
+    const warning =
+      'omg-evidence: warning: a table of more than 16 MiB: printed as markdown, which streams (a table holds its rows to size its columns); --format csv, markdown or ndjson prints any size\n';
+    // 1,000 rows of 20 KB: 20 MB held.
+    const held = await cli(['sql', "select repeat('x', 20000) as s from range(1000)", '--format', 'table']);
+    expect([held.code, held.stderr, held.stdout.split('\n').length]).toEqual([0, warning, 1000 + 3]);
+    // 2 MB held, but each of the 200 lines padded to the widest: 20 MB laid out.
+    const padded = await cli(['sql', "select if(i = 0, repeat('x', 100000), '') as s from range(200) t(i)", '--format', 'table']);
+    expect([padded.code, padded.stderr, padded.stdout.split('\n').length]).toEqual([0, warning, 200 + 3]);
+    // Fitted to a terminal's width, the same table is small.
+    const fitted = await cli(['sql', "select if(i = 0, repeat('x', 100000), '') as s from range(200) t(i)"], {
+      tty: true,
+      env: { COLUMNS: '80' },
+    });
+    expect([fitted.code, fitted.stderr, fitted.stdout.slice(0, 1)]).toEqual([0, '', '┌']);
+  });
+
+  it("JavaScript's own limit met printing a row is said as such, never as DuckDB's error", async () => {
+    const db = await Database.open();
+    try {
+      const sink = {
+        mode: 'text' as const,
+        columns: () => undefined,
+        rows: () => {
+          throw new RangeError('Invalid string length');
+        },
+      };
+      await expect(db.streamStatements('select 1 as n', '<argument>', sink)).rejects.toThrow(
+        /^<argument>: a row is too long to print \(Invalid string length\)$/,
+      );
+    } finally {
+      await db.close();
+    }
   });
 
   // A stream that fails ends as if it were complete: the rows before the failure had printed as the whole result, exit 0.

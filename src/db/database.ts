@@ -184,8 +184,8 @@ export class Database {
   }
 
   /**
-   * Run the statements of `sql` one after the other and hand the last one's rows to `sink`, a chunk
-   * at a time, as DuckDB makes them (statements.ts): the user's SQL, in a sandbox.
+   * Run the statements of `sql` one after the other and hand the last one's rows to `sink`, a few
+   * rows at a time, as DuckDB makes them (statements.ts): the user's SQL, in a sandbox.
    */
   streamStatements(sql: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
     return streamStatements(this.con, sql, source, sink, limits);

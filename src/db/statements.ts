@@ -11,6 +11,9 @@ import { statementTexts, textPrepared } from './statement-texts.js';
 import { deadline } from '../base/timer.js';
 import { chunkRows, deduplicated, protoName, type Result, type Row } from './values.js';
 
+/** The most rows handed to a sink at once: DuckDB's chunks are ~2,048. */
+const BATCH_ROWS = 64;
+
 /** Bounds on the user's SQL. */
 export interface Limits {
   /** Seconds after which the query is interrupted; 0 or absent: none. */
@@ -22,7 +25,7 @@ export interface Limits {
 }
 
 /**
- * Where streamStatements hands a result: its columns, then its rows a chunk at a time, each value
+ * Where streamStatements hands a result: its columns, then its rows a few at a time, each value
  * as `mode` asks: `text`, DuckDB's text form (null for NULL); `json`, the value's JSON text
  * (jsonText); `plain`, what query() gives.
  */
@@ -78,8 +81,8 @@ export async function gatherStatements(
 }
 
 /**
- * Run the statements of `sql` one after the other and hand the last one's rows to `sink`, a chunk
- * (DuckDB's, ~2,048 rows) at a time, as DuckDB makes them: the result is never held whole. Every
+ * Run the statements of `sql` one after the other and hand the last one's rows to `sink`, BATCH_ROWS
+ * at a time, as DuckDB makes them: the result is never held whole. Every
  * statement before the last must be one whose result is DuckDB's status line (CREATE, INSERT,
  * SET, …): one that returns rows is refused, as its rows would print nowhere. A statement that
  * begins, commits or rolls back a transaction is refused before it runs: it would end the
@@ -105,6 +108,14 @@ export async function streamStatements(
   const fail = (err: unknown): never => {
     if (err instanceof OmgError) throw err;
     const message = (err as Error).message;
+    // JavaScript's own limit, met making a row's text, not DuckDB's error: said as what it is.
+    if (err instanceof RangeError || (err as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') {
+      throw new QueryError(
+        `${source}: a row is too long to print (${message})`,
+        'select less of each row: leave out a column, or take part of a value (substr)',
+        { cause: err },
+      );
+    }
     if (interrupted) {
       throw new QueryError(
         `${source}: query interrupted after ${seconds} s (${limits.timeoutName ?? 'timeout'})`,
@@ -191,8 +202,12 @@ export async function streamStatements(
           break;
         }
         made += chunk.rowCount;
-        // A reader of stdout that does not read holds the hand-over: the deadline stops that too.
-        await limit.race(sink.rows(chunkRows(chunk, types, sink.mode))).catch(fail);
+        // A few rows at a time: a chunk of long values is hundreds of MB once made text.
+        for (let at = 0; at < chunk.rowCount; at += BATCH_ROWS) {
+          check();
+          // A reader of stdout that does not read holds the hand-over: the deadline stops that too.
+          await limit.race(sink.rows(chunkRows(chunk, types, sink.mode, at, BATCH_ROWS))).catch(fail);
+        }
       }
     }
   } catch (err) {

@@ -139,12 +139,24 @@ export function protoName(types: DuckDBType[], columns?: string[]): string | nul
 }
 
 /**
- * A chunk's rows as a sink of `mode` takes them: JSON texts, text (a statement that is not a
- * SELECT, such as DESCRIBE or PRAGMA: node-api's text, DuckDB's for its types) or plain values.
- * Column by column: node-api's row by row reads the chunk's shape again for every row.
+ * Rows [from, from + count) of a chunk as a sink of `mode` takes them: JSON texts, text (a statement
+ * that is not a SELECT, such as DESCRIBE or PRAGMA: node-api's text, DuckDB's for its types) or plain
+ * values. Column by column: node-api's row by row reads the chunk's shape again for every row. Each
+ * column is read through a slice of its vector, as a vector keeps every value it has read until the
+ * chunk goes: only these rows are held.
  */
-export function chunkRows(chunk: DuckDBDataChunk, types: DuckDBType[], mode: 'json' | 'text' | 'plain'): unknown[][] {
-  const cols = chunk.getColumns();
+export function chunkRows(
+  chunk: DuckDBDataChunk,
+  types: DuckDBType[],
+  mode: 'json' | 'text' | 'plain',
+  from = 0,
+  count = chunk.rowCount - from,
+): unknown[][] {
+  const n = Math.max(0, Math.min(count, chunk.rowCount - from));
+  const cols = types.map((_, c) => {
+    const vector = chunk.getColumnVector(c);
+    return n === chunk.rowCount ? vector : vector.slice(from, n);
+  });
   // The converter is chosen once per chunk, not once per value.
   const value: (v: DuckDBValue, c: number) => unknown =
     mode === 'json'
@@ -152,7 +164,7 @@ export function chunkRows(chunk: DuckDBDataChunk, types: DuckDBType[], mode: 'js
       : mode === 'text'
         ? (v) => (v === null ? null : String(v))
         : (v, c) => (v === null ? null : toPlain(v, types[c]!, toPlain));
-  return Array.from({ length: chunk.rowCount }, (_, r) => cols.map((col, c) => value(col[r]!, c)));
+  return Array.from({ length: n }, (_, r) => cols.map((col, c) => value(col.getItem(r), c)));
 }
 
 /**

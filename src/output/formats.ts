@@ -192,7 +192,7 @@ export function toMarkdown(columns: Column[], rows: Record<string, Cell>[]): str
 }
 
 /** One row of a GFM pipe table, without its line break: each value as GitHub shows it literally (markdownText). */
-function markdownLine(values: string[], columns?: Column[]): string {
+export function markdownLine(values: string[], columns?: Column[]): string {
   return `| ${values.map((v, i) => markdownText(v, columns?.[i]?.markdown)).join(' | ')} |`;
 }
 
@@ -205,7 +205,7 @@ export function toCsv(columns: Column[], rows: Record<string, Cell>[]): string {
   return `${lines.map((l) => l.join(',')).join('\r\n')}\r\n`;
 }
 
-function csvField(v: Cell): string {
+export function csvField(v: Cell): string {
   const s = Array.isArray(v) ? JSON.stringify(v) : text(v);
   if (s === '' && v !== null) return '""';
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
@@ -249,69 +249,4 @@ export function tabulate<T>(format: TabularFormat, columns: Column[], items: rea
     case 'ndjson':
       return toNdjson(forms.json ? items.map(forms.json) : items);
   }
-}
-
-/** The most rows a terminal table holds to size its columns; a longer result prints as markdown (streamWriter). */
-export const TABLE_ROWS = 10_000;
-
-/**
- * A writer for a result that arrives a chunk of rows at a time (the user's SQL), printed as it
- * arrives so that it is never held whole. In `text` mode a row is each column's text (null for
- * NULL), in `json` mode each column's JSON text. csv, markdown and ndjson print each row as it
- * comes; json prints one object per line inside the array; a table must see every row to size
- * its columns, so it holds up to TABLE_ROWS and, past that, prints them and the rest as markdown
- * (after calling `onOverflow`).
- */
-export function streamWriter(
-  format: TabularFormat,
-  out: (text: string) => void,
-  options: { style?: TableStyle; onOverflow?: () => void } = {},
-): { mode: 'text' | 'json'; begin(columns: Column[]): void; rows(rows: (string | null)[][]): void; end(): void } {
-  let columns: Column[] = [];
-  let count = 0;
-  let held: (string | null)[][] | undefined = format === 'table' ? [] : undefined;
-  const cells = (row: (string | null)[]) => Object.fromEntries(columns.map((c, i) => [c.key, row[i] ?? null]));
-  const markdownRows = (rows: (string | null)[][]) => {
-    if (rows.length) out(rows.map((r) => `${markdownLine(r.map((v) => v ?? ''))}\n`).join(''));
-  };
-  const object = (row: (string | null)[]) => `{${columns.map((c, i) => `${JSON.stringify(c.key)}:${row[i]}`).join(',')}}`;
-  return {
-    mode: format === 'json' || format === 'ndjson' ? 'json' : 'text',
-    begin(cols) {
-      columns = cols;
-      if (format === 'csv') out(toCsv(columns, []));
-      if (format === 'markdown') out(toMarkdown(columns, []));
-    },
-    rows(rows) {
-      switch (format) {
-        case 'csv':
-          if (rows.length) out(rows.map((r) => `${r.map(csvField).join(',')}\r\n`).join(''));
-          break;
-        case 'markdown':
-          markdownRows(rows);
-          break;
-        case 'ndjson':
-          out(rows.map((r) => `${object(r)}\n`).join(''));
-          break;
-        case 'json':
-          out(rows.map((r, i) => `${count + i === 0 ? '[\n' : ',\n'}  ${object(r)}`).join(''));
-          break;
-        case 'table':
-          if (held) {
-            held.push(...rows);
-            if (held.length > TABLE_ROWS) {
-              options.onOverflow?.();
-              out(toMarkdown(columns, []));
-              markdownRows(held);
-              held = undefined;
-            }
-          } else markdownRows(rows);
-      }
-      count += rows.length;
-    },
-    end() {
-      if (format === 'json') out(count === 0 ? '[]\n' : '\n]\n');
-      if (held) out(toTable(columns, held.map(cells), options.style));
-    },
-  };
 }

@@ -11,7 +11,8 @@ import { InputError, OutputClosed, UsageError } from '../../base/errors.js';
 import { displayPath } from '../../base/paths.js';
 import { Evidence, type Source, transcriptTablesNamed, unloadedTables } from '../../evidence.js';
 import { withEvidence } from '../command.js';
-import { streamWriter, TABLE_ROWS, TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
+import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
+import { streamWriter } from '../../output/stream.js';
 import { NUMERIC } from '../../output/sql.js';
 import { makeCommand } from '../command.js';
 import { processIO, stdoutClosed, warn, type IO } from '../io.js';
@@ -180,8 +181,12 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
           const loaded = { probes: ev.probes.length > 0, transcripts: ev.hasTranscripts };
           const writer = streamWriter(format as TabularFormat, io.stdout, {
             style: style(),
-            onOverflow: () =>
-              warn(io, `more than ${TABLE_ROWS} rows: printed as markdown, which streams (a table holds its rows to size its columns)`),
+            onOverflow: (why) =>
+              warn(
+                io,
+                `${why}: printed as markdown, which streams (a table holds its rows to size its columns); --format csv, markdown or ndjson prints any size`,
+              ),
+            drained: () => drained(io),
           });
           await ev.sqlStream(
             sql,
@@ -194,14 +199,11 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
                   ? undefined
                   : (read) => emptyTablesWarning(io, unloadedTables(read, loaded), opts.db !== undefined),
               columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
-              rows: async (rows) => {
-                writer.rows(rows as (string | null)[][]);
-                await drained(io);
-              },
+              rows: (rows) => writer.rows(rows as (string | null)[][]),
             },
             { timeout: opts.timeout, timeoutName: '--timeout', memoryName: '--memory-limit' },
           );
-          writer.end();
+          await writer.end();
         },
       );
     },
