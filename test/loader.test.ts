@@ -607,6 +607,17 @@ describe('the file system: anything in a probe that is not a regular file inside
     expect(await refused(dir)).toEqual(error(`${dir}/tool_use: a file, where a folder is expected (ENOTDIR) ${HINT_FILE}`));
   });
 
+  it('a tool_use/<session_id>.err over 1 MiB, refused before it is read (600 MB was "unexpected error: Cannot create a string …")', async () => {
+    const err = (d: string) => join(d, 'tool_use', `${S1}.err`);
+    const big = probe((d) => writeFileSync(err(d), 'x'.repeat(3 * 2 ** 20)));
+    expect(await refused(big)).toEqual(
+      error(
+        `${big}/tool_use/${S1}.err: a .err file of 3.0 MiB, over the 1 MiB a spawn's stderr may hold (a spawn's .err holds the text it wrote on stderr: keep the part that says why it failed)`,
+      ),
+    );
+    expect((await refused(probe((d) => writeFileSync(err(d), 'x'.repeat(2 ** 20))))).code).toBe(0);
+  });
+
   // chmod 000 stops no read when the tests run as root (as in CI's container), so this runs only as another user.
   it.skipIf(process.getuid?.() === 0)('a file that cannot be read (EACCES)', async () => {
     const dir = probe((d) => chmodSync(join(d, 'results.jsonl'), 0));

@@ -6,7 +6,7 @@
  * `file:line`.
  */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { type Database, pathList } from '../db/database.js';
 import { readSql } from '../db/queries.js';
@@ -225,12 +225,23 @@ function isValidUtf8(file: string, span: Span): boolean {
   }
 }
 
+/** The most bytes a tool_use/<session_id>.err may hold: what a spawn wrote on stderr, read whole. */
+export const MAX_ERR_BYTES = 2 ** 20;
+
 /**
  * The text of a tool_use/<session_id>.err, which must be UTF-8 (DuckDB's read_text refuses it
  * otherwise, naming no line): the first line that is not is an InputError, never read with U+FFFD
- * in its place. A BOM is kept, so that the text is the file's bytes.
+ * in its place. A BOM is kept, so that the text is the file's bytes. One over MAX_ERR_BYTES is an
+ * InputError, before it is read.
  */
 export function errText(file: string): string {
+  const size = statSync(file).size;
+  if (size > MAX_ERR_BYTES) {
+    throw new InputError(
+      `${displayPath(file)}: a .err file of ${(size / 2 ** 20).toFixed(1)} MiB, over the 1 MiB a spawn's stderr may hold`,
+      "a spawn's .err holds the text it wrote on stderr: keep the part that says why it failed",
+    );
+  }
   const bytes = readFileSync(file);
   // Buffer's decoding keeps a BOM, as TextDecoder does only when told.
   if (isUtf8(bytes)) return bytes.toString('utf8');
