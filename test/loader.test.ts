@@ -618,6 +618,38 @@ describe('the file system: anything in a probe that is not a regular file inside
     expect((await refused(probe((d) => writeFileSync(err(d), 'x'.repeat(2 ** 20))))).code).toBe(0);
   });
 
+  it('a tool_use file whose name is not UTF-8, as in registration/ (it was "No files found")', async () => {
+    const dir = probe((d) =>
+      writeFileSync(Buffer.concat([Buffer.from(join(d, 'tool_use', 'x')), Buffer.from([0xff, 0x2e]), Buffer.from('jsonl')]), ''),
+    );
+    expect(await refused(dir)).toEqual(
+      error(`${dir}/tool_use/x\ufffd.jsonl: its name is not UTF-8, so it cannot be opened by name (rename it (or its folder))`),
+    );
+  });
+
+  it('a tool_use file whose name holds a line break is an orphan like any other (it was skipped without a word)', async () => {
+    const dir = probe((d) => writeFileSync(join(d, 'tool_use', 'a\nb.jsonl'), ''));
+    expect(await refused(dir)).toEqual({
+      code: 0,
+      stdout: expect.any(String),
+      stderr: 'omg-evidence: warning: minimal/tool_use/a\\u000ab.jsonl: matches no row of results.jsonl; ignored\n',
+    });
+  });
+
+  it('anything else in tool_use/ is a warning naming it: nothing reads it', async () => {
+    const dir = probe((d) => {
+      writeFileSync(join(d, 'tool_use', 'README.md'), '');
+      writeFileSync(join(d, 'tool_use', `${S1}.JSONL`), '');
+      mkdirSync(join(d, 'tool_use', 'old'));
+    });
+    const ignored = (rel: string) => `omg-evidence: warning: minimal/tool_use/${rel}: not a <session_id>.jsonl or .err; ignored\n`;
+    expect(await refused(dir)).toEqual({
+      code: 0,
+      stdout: expect.any(String),
+      stderr: ignored('README.md') + ignored(`${S1}.JSONL`) + ignored('old'),
+    });
+  });
+
   // chmod 000 stops no read when the tests run as root (as in CI's container), so this runs only as another user.
   it.skipIf(process.getuid?.() === 0)('a file that cannot be read (EACCES)', async () => {
     const dir = probe((d) => chmodSync(join(d, 'results.jsonl'), 0));

@@ -235,7 +235,7 @@ export function namedFile(p: string, expected: string): string | undefined {
 }
 
 /** An InputError (EACCES) unless this process may read `p`. */
-function mustRead(p: string): void {
+export function mustRead(p: string): void {
   try {
     accessSync(p, constants.R_OK);
   } catch (err) {

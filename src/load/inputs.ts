@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
-import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, walkFiles } from '../base/paths.js';
+import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, mustRead, walkFiles } from '../base/paths.js';
 
 export interface Probe {
   /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
@@ -32,8 +32,11 @@ export interface SourceFile {
   session: string | null;
 }
 
-/** Find a probe's files. Throws when the directory is missing or holds no results.jsonl. */
-export function discoverProbe(path: string): { probe: Probe; files: SourceFile[] } {
+/**
+ * Find a probe's files, and the entries of its tool_use/ that are none of them (`ignored`, paths
+ * relative to the probe). Throws when the directory is missing or holds no results.jsonl.
+ */
+export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]; ignored: string[] } {
   const dir = resolve(path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new InputError(
@@ -53,13 +56,19 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   const id = basename(dir);
   const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
   const toolDir = join(dir, 'tool_use');
+  const ignored: string[] = [];
   if (inputFolder(toolDir, real, dir)) {
     for (const name of listDir(toolDir)
       .map((e) => e.name)
       .sort()) {
-      const m = /^(.*)\.(jsonl|err)$/.exec(name);
-      if (!m) continue;
-      inputFile(join(toolDir, name), real, dir);
+      // `s`: a name may hold a line break, and is then an orphan like any other.
+      const m = /^(.*)\.(jsonl|err)$/s.exec(name);
+      if (!m) {
+        ignored.push(`tool_use/${name}`);
+        continue;
+      }
+      // Listed, yet nothing by that name: a name that is not UTF-8 (listed with U+FFFD), said as such.
+      if (!inputFile(join(toolDir, name), real, dir)) mustRead(join(toolDir, name));
       files.push({
         abs: join(toolDir, name),
         probe: id,
@@ -92,7 +101,7 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
       }
     }
   }
-  return { probe: { id, dir, registered }, files };
+  return { probe: { id, dir, registered }, files, ignored };
 }
 
 const isTranscript = (name: string) => name.endsWith('.jsonl');

@@ -33,13 +33,16 @@ export interface LoadResult {
 export async function loadProbes(db: Database, paths: string[]): Promise<LoadResult> {
   const probes: Probe[] = [];
   const files: SourceFile[] = [];
+  // What tool_use/ holds besides its records is said, as an orphan record is: nothing reads it.
+  const warnings: string[] = [];
   for (const p of paths) {
     const found = discoverProbe(p);
     probes.push(found.probe);
     files.push(...found.files);
+    for (const rel of found.ignored) warnings.push(`${found.probe.id}/${rel}: not a <session_id>.jsonl or .err; ignored`);
   }
   if (files.reduce((n, f) => n + (statSync(f.abs, { throwIfNoEntry: false })?.size ?? 0), 0) >= PARALLEL_BYTES) await db.useThreads();
-  return { probes, warnings: await loadFiles(db, files, true) };
+  return { probes, warnings: [...warnings, ...(await loadFiles(db, files, true))] };
 }
 
 /**
