@@ -228,8 +228,11 @@ describe('Database.sandbox', () => {
         { cost_usd: 1.5, holds: true },
       ]);
       await expect(db.query(`select twice(2)`)).rejects.toThrow(/twice does not exist/);
-      // DuckDB's logger, which CALL enable_logging() turns on for every connection, is off again and its log empty.
-      await db.sandbox((box) => box.statements(`call enable_logging(level = 'trace'); select 1 as a`, 'q'));
+      // CALL enable_logging(), which turns DuckDB's logger on for every connection, is refused before it runs
+      // (refusals.ts): the logger stays off and its log empty.
+      await expect(db.sandbox((box) => box.statements(`call enable_logging(level = 'trace'); select 1 as a`, 'q'))).rejects.toThrow(
+        /statement 1 calls enable_logging\(\)/,
+      );
       expect(
         (await db.query(`select current_setting('enable_logging')::BOOLEAN as on, (select count(*) from duckdb_logs) as n`)).rows,
       ).toEqual([{ on: false, n: 0 }]);
