@@ -127,14 +127,14 @@ final as (
             when not coalesce(e.main_shown and e.unshown_excused, true) then 'differ'
             -- With no modelUsage, the envelope's total counts every response the transcript shows, and Claude Code's
             -- own calls besides: responses that cost more than it (the priced ones alone) cannot be explained.
-            when e.session_id is null and c.priced_cost::DOUBLE > s.cost_usd * (1 + $tolerance) then 'differ'
+            when e.session_id is null and c.priced_cost::DOUBLE > s.cost_usd * (1 + $tolerance::DOUBLE) then 'differ'
             when c.cost_usd is null then 'unpriced'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
             -- Its envelope says so too: one with no modelUsage but a cost had agreed with an empty transcript.
             when c.cost_usd = 0 and coalesce(e.models_cost, 0) = 0 and s.cost_usd = 0 then 'agree'
             -- With no modelUsage there is nothing to compare model by model; an empty transcript still differs.
             when e.session_id is null then case when c.cost_usd = 0 then 'differ' else 'no model usage' end
-            when abs(c.cost_usd::DOUBLE / nullif(e.models_cost, 0) - 1) <= $tolerance then 'agree'
+            when abs(c.cost_usd::DOUBLE / nullif(e.models_cost, 0) - 1) <= $tolerance::DOUBLE then 'agree'
             else 'differ'
         end as verdict
     from spawns as s

@@ -179,6 +179,19 @@ describe('render', () => {
     expect(hashes[4]).not.toBe(hashes[0]);
   });
 
+  // render passes tolerance=0.01 as a string, and usage_spawns added it to a number: a raw DuckDB Binder Error.
+  it('renders a usage_spawns region whose tolerance=0.01 is written in the marker', async () => {
+    const { dir } = scratch('good.md');
+    const doc = join(dir, 'docs', 'tolerance.md');
+    writeFileSync(doc, '<!-- omg-evidence:begin usage_spawns probe=../probes/minimal tolerance=0.01 -->\n<!-- omg-evidence:end -->\n');
+    expect(await cli(['render', doc])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `omg-evidence: render: ${doc}: 1 of 1 region(s) rewritten\n`,
+    });
+    expect(readFileSync(doc, 'utf8')).toContain('| minimal | 2 | A-TWO | bbbbbbbb-0000-4000-8000-000000000002 |');
+  });
+
   // A document whose markers were all lost had passed --check, "every region is current", and stayed green in CI.
   it('render --check exits 3 naming each document that holds no region; render warns of it and writes nothing', async () => {
     const { dir, doc } = scratch('good.md');
