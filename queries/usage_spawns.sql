@@ -30,6 +30,7 @@
 --   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ
 --                                         (so too when the transcript does not show the model the
 --                                         envelope charged most, or one that used the prompt cache, or
+--                                         shows a response of a model modelUsage does not list, or of none, or
 --                                         when, with no modelUsage, its priced responses cost more than
 --                                         total_cost_usd by more than the tolerance), gone (no transcript),
 --                                         no envelope, no model usage (an envelope without modelUsage, and
@@ -74,6 +75,18 @@ envelope_models as (
             where m.session_id = u.session_id and m.model_key = regexp_replace(u.model, '(-[0-9]{8})?(\[[^\]]*\])?$', '')
         ) as shown
     from model_usage as u
+),
+
+-- Responses modelUsage does not list (or that name no model): with modelUsage, Claude Code lists every model it
+-- called, so such a response is not the spawn's. Counted here, a cut that left one had been excused as unpriced.
+unlisted as (
+    select distinct m.session_id
+    from transcript_messages as m
+    where m.model is null or (m.model <> '<synthetic>' and not exists (
+        select 1 from model_usage as u
+        where u.session_id = m.session_id
+            and regexp_replace(u.model, '(-[0-9]{8})?(\[[^\]]*\])?$', '') = regexp_replace(m.model, '(-[0-9]{8})?(\[[^\]]*\])?$', '')
+    ))
 ),
 
 envelope as (
@@ -125,6 +138,8 @@ final as (
             when s.cost_usd is null then 'no envelope'
             -- Before unpriced: a transcript that names a model its envelope never charged (a renamed one) is not excused.
             when not coalesce(e.main_shown and e.unshown_excused, true) then 'differ'
+            -- Before unpriced too: a response modelUsage does not list (see unlisted) is not the spawn's.
+            when e.session_id is not null and x.session_id is not null then 'differ'
             -- With no modelUsage, the envelope's total counts every response the transcript shows, and Claude Code's
             -- own calls besides: responses that cost more than it (the priced ones alone) cannot be explained.
             when e.session_id is null and c.priced_cost::DOUBLE > s.cost_usd * (1 + $tolerance::DOUBLE) then 'differ'
@@ -140,6 +155,7 @@ final as (
     from spawns as s
     left join counted as c using (session_id)
     left join envelope as e using (probe, session_id)
+    left join unlisted as x using (session_id)
 )
 
 select * from final

@@ -1329,6 +1329,44 @@ describe('agree --usage', () => {
         3,
       ]);
     });
+
+    // Only the envelope's main model was looked for: one response renamed (or cut, leaving one) was excused as unpriced.
+    const lastResponse = (name: string, edit: (line: string) => string) => {
+      const probe = withEnvelope(name, () => {});
+      const transcript = join(probe, 'transcripts', `${S1}.jsonl`);
+      const lines = readFileSync(transcript, 'utf8').split('\n');
+      writeFileSync(transcript, lines.map((l) => (l.includes('"id":"msg_01y218SLKGAaHtnzTOnUbWCN"') ? edit(l) : l)).join('\n'));
+      return probe;
+    };
+
+    it('a response whose model modelUsage does not list, and has no price, differs (it had been excused as unpriced)', async () => {
+      const probe = lastResponse('unlisted-model', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-5-x"'));
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5',
+        'omg-evidence: warning: no price for model claude-opus-5-x in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it\n' +
+          'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
+        3,
+      ]);
+    });
+
+    it('a response whose model modelUsage does not list differs when it is priced too (it had agreed)', async () => {
+      const probe = lastResponse('unlisted-priced', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-4-8"'));
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5',
+        'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
+        3,
+      ]);
+    });
+
+    it('a response that names no model differs when modelUsage is given (it had been excused as unpriced)', async () => {
+      const probe = lastResponse('no-model', (l) => l.replace('"model":"claude-opus-5",', ''));
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5',
+        'omg-evidence: warning: 1 response(s) name no model, so none has a price: their cost is left empty (null)\n' +
+          'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
+        3,
+      ]);
+    });
   });
 
   /** A copy of the bundled probe with every envelope changed by `change`. */
