@@ -20,6 +20,8 @@
 --   cost_usd                   DECIMAL    priced by model_prices; NULL when a model has no price
 --   envelope_cost_usd          DOUBLE     the envelope's total_cost_usd; NULL with no envelope
 --   ratio                      DOUBLE     cost_usd / envelope_cost_usd, to 4 places
+--   priced_cost_usd            DECIMAL    what its priced responses cost (cost_usd when every model has a price)
+--   priced_ratio               DOUBLE     priced_cost_usd / envelope_cost_usd, to 4 places
 --   envelope_input_tokens      BIGINT     modelUsage summed over the models the transcript shows,
 --   envelope_output_tokens     BIGINT     and so the next three and envelope_models_cost_usd
 --   envelope_cache_creation_input_tokens BIGINT
@@ -126,6 +128,8 @@ final as (
         c.cost_usd,
         s.cost_usd as envelope_cost_usd,
         round(c.cost_usd::DOUBLE / nullif(s.cost_usd, 0), 4) as ratio,
+        c.priced_cost as priced_cost_usd,
+        round(c.priced_cost::DOUBLE / nullif(s.cost_usd, 0), 4) as priced_ratio,
         e.envelope_input_tokens,
         e.envelope_output_tokens,
         e.envelope_cache_creation_input_tokens,

@@ -1311,11 +1311,21 @@ describe('agree --usage', () => {
       );
       writeFileSync(transcript, renamed.join('\n'));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope in all $0.000001, ratio -',
+        'K-RES       1bb76aee  differ: transcripts -, priced responses $0.047316, envelope in all $0.000001, ratio 47316',
         'omg-evidence: warning: no price for model claude-opus-9 in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
       ]);
+    });
+
+    // A row with no modelUsage had shown no figure of why it differs: transcripts -, blank envelope and ratio cells.
+    it('with no modelUsage, a differing row shows the priced cost, the envelope total and their ratio in a table', async () => {
+      const probe = withEnvelope('no-model-usage-table', (e) => {
+        delete e.modelUsage;
+        e.total_cost_usd = 0.01;
+      });
+      const r = await cli(['agree', '--usage', probe, '-f', 'markdown'], { env: HOME });
+      expect(r.stdout.split('\n')[2]).toBe('| 1 | K-RES | 1bb76aee | differ | $0.0871 | $0.0100 | 8.7137 |  |');
     });
 
     it('a transcript whose model is renamed to one with no price differs: the model its envelope charged most is not shown (it had been excused as unpriced)', async () => {

@@ -113,9 +113,12 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
           const only = r.verdict === 'differ' ? ((r.envelope_only_models as string[] | null) ?? []) : [];
           const all = `transcripts ${money(r.cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}`;
           if (r.verdict === 'no model usage') return `${head}: ${all}\n`;
-          // No model of the envelope to compare with (no modelUsage): it differs from the envelope's total.
-          if (r.verdict === 'differ' && r.envelope_models_cost_usd === null && !only.length)
-            return `${head}: ${all}, ratio ${r.ratio ?? '-'}\n`;
+          // No model of the envelope to compare with (no modelUsage): it differs from the envelope's total, by
+          // what the priced responses cost when a model has none (the figure it was held to).
+          if (r.verdict === 'differ' && noModelUsage(r)) {
+            if (r.cost_usd !== null) return `${head}: ${all}, ratio ${r.ratio ?? '-'}\n`;
+            return `${head}: transcripts -, priced responses ${money(r.priced_cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}, ratio ${r.priced_ratio ?? '-'}\n`;
+          }
           // A difference says which of the envelope's models the transcript does not show: one may be why.
           const unseen = only.length ? `; envelope only: ${only.join(' ')}` : '';
           return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}${unseen}\n`;
@@ -136,10 +139,22 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
       ...(r as Record<string, Cell>),
       session: String(r.session_id).slice(0, 8),
       envelope_only_models: (r.envelope_only_models as string[] | null) ?? [],
+      // With no modelUsage, the envelope is its total, and the transcripts its priced responses (as the text says).
+      ...(noModelUsage(r) && r.envelope_cost_usd !== null
+        ? {
+            cost_usd: (r.verdict === 'differ' ? (r.cost_usd ?? r.priced_cost_usd) : r.cost_usd) as Cell,
+            envelope_models_cost_usd: r.envelope_cost_usd as Cell,
+            models_ratio: (r.verdict === 'differ' && r.cost_usd === null ? r.priced_ratio : r.ratio) as Cell,
+          }
+        : {}),
     }),
     style,
   });
 }
+
+/** A row whose envelope gives no modelUsage: no model of it is shown, and none is missing. */
+const noModelUsage = (r: Row) =>
+  r.verdict !== 'gone' && r.envelope_models_cost_usd === null && !((r.envelope_only_models as string[] | null) ?? []).length;
 
 const money = (v: unknown) => (v === null || v === undefined ? '-' : dollars(typeof v === 'string' ? v : Number(v), 6));
 
