@@ -13,7 +13,7 @@
  * tester's own sessions.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -1449,6 +1449,28 @@ describe('agree --usage', () => {
     expect(r.stderr.split('\n').slice(1)).toEqual([
       'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 unpriced: nothing was compared (give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table))',
       '',
+    ]);
+  });
+
+  // With --db the hint said to give --pricing FILE, which --db refuses.
+  it('exits 3 when unpriced models left nothing compared in a database file, and says to leave out --db', async () => {
+    const probe = join(tmp, 'opus-9');
+    cpSync(bundled, probe, { recursive: true });
+    for (const f of readdirSync(join(probe, 'transcripts'))) {
+      const t = join(probe, 'transcripts', f);
+      writeFileSync(t, readFileSync(t, 'utf8').replaceAll('"claude-opus-5"', '"claude-opus-9"'));
+    }
+    const results = join(probe, 'results.jsonl');
+    writeFileSync(results, readFileSync(results, 'utf8').replaceAll('claude-opus-5[1m]', 'claude-opus-9[1m]'));
+    const db = join(tmp, 'unpriced.duckdb');
+    expect((await cli(['load', probe, '--db', db], { env: HOME })).code).toBe(0);
+    const r = await cli(['agree', '--usage', probe, '--db', db, '-f', 'text'], { env: HOME });
+    expect([r.stderr.split('\n').filter((l) => !l.startsWith('omg-evidence: warning')), r.code]).toEqual([
+      [
+        'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 unpriced: nothing was compared (leave out --db and give --pricing FILE, a price table with a price for the models the warnings name (a database file keeps the prices it was built with))',
+        '',
+      ],
+      3,
     ]);
   });
 

@@ -26,6 +26,9 @@ const USAGE_HINTS: Record<string, string> = {
     'give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table)',
 };
 
+const UNPRICED_DB_HINT =
+  'leave out --db and give --pricing FILE, a price table with a price for the models the warnings name (a database file keeps the prices it was built with)';
+
 export function makeAgreeCommand(io: IO): Command {
   return makeEvidenceCommand<
     { format?: AgreeFormat; wide?: boolean; transcripts?: string; db?: string; usage?: boolean; pricing?: string },
@@ -58,7 +61,7 @@ export function makeAgreeCommand(io: IO): Command {
       opts.usage ? { usage: (await ev.query('usage_spawns', { tolerance: USAGE_TOLERANCE })).rows } : { census: await ev.agreeRows() },
     print: (rows, format, style) =>
       'usage' in rows ? formatUsageAgree(rows.usage, format as AgreeFormat, style) : formatAgree(rows.census, format as AgreeFormat, style),
-    after: async (result, ev) => {
+    after: async (result, ev, { opts }) => {
       if ('usage' in result) {
         const u = usageSummary(
           result.usage,
@@ -67,7 +70,9 @@ export function makeAgreeCommand(io: IO): Command {
         );
         if (u.uncompared.length) {
           const which = u.uncompared.length < ev.probes.length ? ` for ${u.uncompared.join(', ')}` : '';
-          const hints = Object.entries(USAGE_HINTS).flatMap(([verdict, hint]) => (u.why.has(verdict) ? [hint] : []));
+          // A database file keeps the prices load built it with, and refuses --pricing.
+          const hint = (verdict: string) => (opts.db !== undefined && verdict === 'unpriced' ? UNPRICED_DB_HINT : USAGE_HINTS[verdict]!);
+          const hints = Object.keys(USAGE_HINTS).flatMap((verdict) => (u.why.has(verdict) ? [hint(verdict)] : []));
           throw new DiffersError(`${u.line}: nothing was compared${which}`, hints.join('; ') || undefined);
         }
         if (u.differ) throw new DiffersError(u.line);
