@@ -1121,8 +1121,10 @@ describe('persisted databases of transcripts only', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
-      `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (name them as load was given them: --transcripts DIR --db FILE)\n`,
+      `omg-evidence: ${db}: holds no probe, only the transcripts in test/fixtures/transcripts/edge-cases (a command that reads transcripts names them as load was given them (--transcripts DIR --db FILE); one that reads a probe needs one loaded with them (omg-evidence load PROBE --transcripts DIR --db FILE))\n`,
     );
+    // verdict takes no --transcripts: the hint had named only --transcripts DIR --db FILE, an option it does not have.
+    expect((await cli(['verdict', '--db', db])).stderr).toBe(run.stderr);
     expect((await cli(['census', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db, '--format', 'csv'])).code).toBe(0);
     // A command that reads a probe, given the transcripts: the probe is what is missing.
     expect(await cli(['agree', '--transcripts', 'test/fixtures/transcripts/edge-cases', '--db', db])).toEqual({

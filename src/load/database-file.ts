@@ -242,7 +242,8 @@ export async function openDatabaseFile(
       throw new InputError(
         `${displayPath(file)}: holds no probe, only the transcripts in ${meta.inputs.transcripts.map(displayPath).join(', ')}`,
         options.transcripts === undefined
-          ? 'name them as load was given them: --transcripts DIR --db FILE'
+          ? // The load layer does not know the command: verdict, arms and cost take no --transcripts.
+            'a command that reads transcripts names them as load was given them (--transcripts DIR --db FILE); one that reads a probe needs one loaded with them (omg-evidence load PROBE --transcripts DIR --db FILE)'
           : 'this command reads a probe: load one with them (omg-evidence load PROBE --transcripts DIR --db FILE)',
       );
     }
