@@ -406,6 +406,14 @@ describe('the library given the wrong types from plain JavaScript', () => {
         `query('usage_spawns', { tolerance }): tolerance must be a number, 0 or more, not ${JSON.stringify(tolerance)}`,
       );
     }
+    // A BigInt had thrown a bare TypeError from JSON.stringify; a tolerance of 0 or more is a number too.
+    expect(await refused(() => e.query!('top_sessions', { by: 1n }))).toBe(
+      `query('top_sessions', { by }): by must be 'duration' or 'cost', not 1n`,
+    );
+    expect(await refused(() => e.query!('usage_spawns', { tolerance: -1n }))).toBe(
+      `query('usage_spawns', { tolerance }): tolerance must be a number, 0 or more, not -1n`,
+    );
+    expect((await ev.query('usage_spawns', { tolerance: 1n })).rows.length).toBeGreaterThan(0);
     expect(await refused(() => e.query!('census', null))).toBe(
       `query('census', params): params must be an object, such as { from: 'records' }`,
     );

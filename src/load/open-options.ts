@@ -104,18 +104,27 @@ export function checkSqlArguments(text: unknown, options: { timeout?: unknown; m
 /** A method's `from`: records or transcripts, and the transcripts loaded when it is they. */
 export function checkSource(from: unknown, method: string, hasTranscripts: boolean, where = `${method}(from)`): void {
   if (from !== 'records' && from !== 'transcripts') {
-    throw new UsageError(`${where}: from must be 'records' or 'transcripts', not ${JSON.stringify(from) ?? String(from)}`);
+    throw new UsageError(`${where}: from must be 'records' or 'transcripts', not ${describe(from)}`);
   }
   if (from === 'transcripts' && !hasTranscripts) {
     throw new InputError('transcripts were not loaded', 'open with { transcripts: true } or a transcripts directory');
   }
 }
 
+/** A value as an error names it: JSON.stringify throws on a BigInt (written 5n here) and gives nothing for a function. */
+const describe = (v: unknown): string => (typeof v === 'bigint' ? `${v}n` : (JSON.stringify(v) ?? String(v)));
+
 /** What a query's parameter must be where the query would read another value silently (usage.sql refuses its own). */
 const PARAM_CHECKS = new Map<string, [(v: unknown) => boolean, string]>([
   ['by', [(v) => v === 'duration' || v === 'cost', "'duration' or 'cost'"]],
   // A string too: render passes a region's tolerance=0.01 as written.
-  ['tolerance', [(v) => (typeof v === 'number' || (isString(v) && (v as string).trim() !== '')) && Number(v) >= 0, 'a number, 0 or more']],
+  [
+    'tolerance',
+    [
+      (v) => (typeof v === 'number' || typeof v === 'bigint' || (isString(v) && (v as string).trim() !== '')) && Number(v) >= 0,
+      'a number, 0 or more',
+    ],
+  ],
 ]);
 
 /**
@@ -132,7 +141,7 @@ export function checkQueryParams(q: Query, params: Record<string, DuckDBValue>, 
     const where = `query('${q.name}', { ${p} })`;
     if (p === 'from') checkSource(params.from, q.name, hasTranscripts, where);
     const [ok, what] = PARAM_CHECKS.get(p) ?? [() => true, ''];
-    if (!ok(params[p])) throw new UsageError(`${where}: ${p} must be ${what}, not ${JSON.stringify(params[p]) ?? String(params[p])}`);
+    if (!ok(params[p])) throw new UsageError(`${where}: ${p} must be ${what}, not ${describe(params[p])}`);
   }
   return Object.fromEntries(q.params.map((p) => [p, params[p]!]));
 }
