@@ -152,9 +152,13 @@ export async function buildDatabaseFile(
   const tmp = `${target}.omg-evidence-${randomBytes(8).toString('hex')}.tmp`;
   // DuckDB's temp directory for this load: it is left behind when the in-memory database is not closed.
   const spill = `${tmp}.spill`;
-  const clean = () => {
+  // The copy and its WAL: removed before a copy is made again, and with the spill folder when the load fails.
+  const uncopy = () => {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
+  };
+  const clean = () => {
+    uncopy();
     rmSync(spill, { recursive: true, force: true });
   };
   try {
@@ -182,8 +186,7 @@ export async function buildDatabaseFile(
       // a copy that runs out of it is made again from the start (spill.ts).
       const db = loaded.db;
       await lean(db, 0, async () => {
-        rmSync(tmp, { force: true });
-        rmSync(`${tmp}.wal`, { force: true });
+        uncopy();
         await db.copyTo(tmp);
       });
     } finally {

@@ -11,7 +11,7 @@ import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { ioError } from '../base/io-error.js';
 import { checkPath } from '../base/path-given.js';
-import { errText, physicalLine } from './jsonl.js';
+import { errText, lineOf } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { displayPath, inputFile, inputFolder, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
 import { probeHolding, realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
@@ -72,7 +72,7 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
       );
     }
   };
-  const at = (source: unknown, rec: unknown) => () => `${displayPath(String(source))}:${physicalLine(String(source), Number(rec))}`;
+  const at = (source: unknown, rec: unknown) => () => lineOf(String(source), Number(rec));
 
   const planned: Planned[] = [];
   const recorded = (await ev.query('extract_tool_uses')).rows;

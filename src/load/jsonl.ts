@@ -46,7 +46,7 @@ export async function readJsonl(db: Database, files: string[]): Promise<void> {
 /** The error for record `rec` of `file`, a line that is not JSON: its physical line, and why. */
 export async function describeLine(db: Database, file: string, rec: number): Promise<InputError> {
   return new InputError(
-    `${displayPath(file)}:${physicalLine(file, rec)}: ${await describeBadLine(db, file, rec)}`,
+    `${lineOf(file, rec)}: ${await describeBadLine(db, file, rec)}`,
     'every line must be one JSON object; fix or remove that line',
   );
 }
@@ -109,6 +109,9 @@ function recordSpan(file: string, rec: number): Span {
   let seen = 0;
   return walkLines(file, (_, blank) => !blank && ++seen === rec);
 }
+
+/** Where the `rec`-th non-blank line of `file` is, as messages name it: `path:line`. */
+export const lineOf = (file: string, rec: number): string => `${displayPath(file)}:${physicalLine(file, rec)}`;
 
 /** The physical (1-based) line number of the `rec`-th non-blank line of `file`. */
 export function physicalLine(file: string, rec: number): number {

@@ -9,7 +9,7 @@ import { displayPath, namedFile, packageRoot } from '../base/paths.js';
 import type { Database } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { pathList } from '../db/sql-text.js';
-import { physicalLine } from './jsonl.js';
+import { lineOf } from './jsonl.js';
 import { rejectJsonValues } from './probe.js';
 import type { Room } from './spill.js';
 import { recordError } from './validate.js';
@@ -85,7 +85,7 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
   return [
     ...(mixed
       ? [
-          `${displayPath(String(mixed.abs))}:${physicalLine(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its last line that names one`,
+          `${lineOf(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its last line that names one`,
         ]
       : []),
     ...unpriced.map((r) =>

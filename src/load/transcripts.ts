@@ -24,8 +24,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
-import { lineTooLong, oneScan, physicalLine, startsWithBom } from './jsonl.js';
-import { displayPath } from '../base/paths.js';
+import { lineOf, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
 import { readWhole } from './fingerprint.js';
 import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
@@ -247,7 +246,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
 
 /** The warning for calls whose copies differ (copies-differ.sql): the first copy counts, as views.md says. */
 function copiesDiffer(n: number, c: Record<string, unknown>): string {
-  const at = `${displayPath(String(c.abs))}:${physicalLine(String(c.abs), Number(c.rec))}`;
+  const at = lineOf(String(c.abs), Number(c.rec));
   const more = n > 1 ? `; so do ${n - 1} more call(s)` : '';
   return `${at}: call ${c.id} (${c.name ?? 'no tool'}) is written again naming another tool or input: this first copy counts${more}`;
 }

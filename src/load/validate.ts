@@ -6,7 +6,7 @@
  */
 import { type Database, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
-import { physicalLine } from './jsonl.js';
+import { lineOf } from './jsonl.js';
 import { displayPath } from '../base/paths.js';
 
 export type JsonKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
@@ -306,5 +306,5 @@ export const left = (s: string, n: number): string => {
 };
 
 export function recordError(file: string, rec: number, what: string, hint?: string): InputError {
-  return new InputError(`${displayPath(file)}:${physicalLine(file, rec)}: ${what}`, hint);
+  return new InputError(`${lineOf(file, rec)}: ${what}`, hint);
 }
