@@ -92,7 +92,8 @@ const bad: [fixture: string, message: string][] = [
   ],
   [
     'skill-call-no-result',
-    `tool_use/${S2}.jsonl:2: tool_use record: Skill call "toolu_3" has no row in skill_results.jsonl (skill_results.jsonl holds one row per Skill call of the probe)`,
+    // It names the file the row is missing from, not only the file whose line is in it.
+    `tool_use/${S2}.jsonl:2: tool_use record: Skill call "toolu_3" has no row in test/fixtures/probes/skill-call-no-result/skill_results.jsonl (skill_results.jsonl holds one row per Skill call of the probe)`,
   ],
   // A second note or pilot listing of a spawn had joined it to spawns twice: two spawns, its cost twice.
   [

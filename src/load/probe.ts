@@ -236,24 +236,27 @@ async function checkReferences(db: Database): Promise<void> {
   const res = await db.query(readSql('probe/references'));
   for (const [what, [message, hint]] of Object.entries(REFERENCES)) {
     const r = res.rows.find((row) => row.what === what);
-    if (r) throw recordError(String(r.file), Number(r.rec), message(String(r.name), String(r.probe), resultsOf(String(r.file))), hint);
+    if (r) throw recordError(String(r.file), Number(r.rec), message(String(r.name), String(r.probe), inProbeOf(String(r.file))), hint);
   }
 }
 
-/** The results.jsonl of the probe that holds record file `file` (notes.jsonl, or a file of registration/), as shown. */
-function resultsOf(file: string): string {
-  const at = file.lastIndexOf(`${sep}registration${sep}`);
-  return displayPath(join(at >= 0 ? file.slice(0, at) : dirname(file), 'results.jsonl'));
+/** A file `name` of the probe that holds record file `file` (notes.jsonl, or one in registration/ or tool_use/), as shown. */
+function inProbeOf(file: string): (name: string) => string {
+  const at = Math.max(file.lastIndexOf(`${sep}registration${sep}`), file.lastIndexOf(`${sep}tool_use${sep}`));
+  return (name) => displayPath(join(at >= 0 ? file.slice(0, at) : dirname(file), name));
 }
 
 /**
  * What each broken reference is, given its `name` (and a skill result's session), and what to do:
  * notes and pilots name spawns, voids registered arms, and skill results pair Skill calls.
  */
-const REFERENCES: Record<string, [(name: string, session: string, results: string) => string, string]> = {
-  note: [(s, _, results) => `notes.jsonl row: session "${s}" is not in ${results}`, 'a note names the session_id of a results.jsonl row'],
+const REFERENCES: Record<string, [(name: string, session: string, inProbe: (name: string) => string) => string, string]> = {
+  note: [
+    (s, _, inProbe) => `notes.jsonl row: session "${s}" is not in ${inProbe('results.jsonl')}`,
+    'a note names the session_id of a results.jsonl row',
+  ],
   pilot: [
-    (s, _, results) => `addendum declares pilot session "${s}", which is not in ${results}`,
+    (s, _, inProbe) => `addendum declares pilot session "${s}", which is not in ${inProbe('results.jsonl')}`,
     'a pilot is named by the full session_id of a results.jsonl row',
   ],
   void: [(arm) => `addendum voids arm "${arm}", which is not registered`, 'a void names an arm of an "arm" record, spelled as it is there'],
@@ -270,7 +273,7 @@ const REFERENCES: Record<string, [(name: string, session: string, results: strin
     "a skill result names its spawn's arm, or none",
   ],
   'skill-missing': [
-    (id) => `tool_use record: Skill call "${id}" has no row in skill_results.jsonl`,
+    (id, _, inProbe) => `tool_use record: Skill call "${id}" has no row in ${inProbe('skill_results.jsonl')}`,
     'skill_results.jsonl holds one row per Skill call of the probe',
   ],
 };
