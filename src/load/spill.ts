@@ -49,3 +49,12 @@ export async function lean<T>(db: Database, readers: number, work: () => Promise
     await limit(defaultMemoryLimit());
   }
 }
+
+/**
+ * Hand back to the system what DuckDB's allocator kept of memory a large load freed (a pass's read
+ * buffers), before the next statements take more: setting memory_limit, even to its value, flushes
+ * it. A load that spills does so in lean().
+ */
+export async function giveBack(db: Database): Promise<void> {
+  if (!budgets.has(db)) await db.exec(`SET GLOBAL memory_limit = ${sqlString(defaultMemoryLimit())}`);
+}

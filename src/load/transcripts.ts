@@ -29,7 +29,7 @@ import { readWhole } from './fingerprint.js';
 import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
-import { lean, type Room } from './spill.js';
+import { giveBack, lean, type Room } from './spill.js';
 import { rejectBadLines, rejectNonJsonValues } from './transcript-checks.js';
 
 /** The loader's macros, with the RFC 3339 reading they use, for one connection. */
@@ -223,6 +223,9 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     // Its checks read the files of lines with none of the fields read: one reader.
     await room(1, () => rejectBadLines(db));
   });
+  // Each step of a large load starts from what the last one left in use, not from its peak.
+  const settle = () => (bytes >= PARALLEL_BYTES ? giveBack(db) : Promise.resolve());
+  await settle();
   const differ = await room(0, async () => {
     if (calls) await db.exec(readSql('transcripts/tables'), undefined, 'building the transcript tables');
     await db.exec(readSql('transcripts/files-table'), undefined, 'building the transcript tables');
@@ -231,10 +234,11 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     await db.exec('alter table transcript_tool_uses drop column differs');
     return first.map((r) => copiesDiffer(Number(r.n), r.first as Record<string, unknown>));
   });
-  if (results) await buildResults(db, sized, cores, room, options.scans);
+  if (results) await settle().then(() => buildResults(db, sized, cores, room, options.scans));
   readWhole(sized);
   // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
   if (into !== 'scan_groups') await db.exec('drop table scan_groups');
+  if (messages) await settle();
   const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls, room) : [];
   // The full pass's responses are a table (groups.sql), the others' a view; transcript_scan is dropped already.
   const drops = [lines ? 'drop table scan_responses' : messages && 'drop view scan_responses', !lines && `drop table ${into}`];
