@@ -1155,6 +1155,21 @@ describe('persisted databases of transcripts only', () => {
     expect((await cli(['sql', 'select 1', probe, ...transcripts, '--db', db])).code).toBe(0);
   });
 
+  it("a probe's database built without transcripts, given to a command that reads them, says to rebuild it with them", async () => {
+    const db = join(temp(), 'p.duckdb');
+    const probe = 'test/fixtures/probes/minimal';
+    expect((await cli(['load', probe, '--db', db])).code).toBe(0);
+    // The hint had been "pass --transcripts DIR", which --db then refuses: the file was built without them.
+    for (const command of [['agree'], ['agree', '--usage'], ['usage', probe, '--by', 'spawn'], ['census', '--from', 'transcripts']]) {
+      expect(await cli([...command, '--db', db]), command.join(' ')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${db}: cannot be used: it was built without transcripts, which this command reads (rebuild it with them: omg-evidence load PROBE --transcripts DIR --db FILE, DIR the folder of its session files)\n`,
+      });
+    }
+    expect((await cli(['census', '--db', db])).code).toBe(0);
+  });
+
   it('sql --transcripts DIR reads the sessions alone, as load --transcripts DIR saved them', async () => {
     const dir = temp();
     const db = join(dir, 's.duckdb');

@@ -253,6 +253,14 @@ export async function openDatabaseFile(
     // Probes named on the command line must be the recorded ones; none named means the recorded.
     const named: Partial<Inputs> = {};
     if (paths.length || (!probesDefault && options.transcripts !== undefined)) named.probes = namedInputs(paths, undefined, false).probes;
+    // A command that reads the probes' own transcripts, from a file built without any: what the probe's
+    // folder holds now is not the question (its hint, --transcripts DIR, would meet the next refusal).
+    if (options.transcripts === true && meta.inputs.transcripts.length === 0) {
+      throw new InputError(
+        `${displayPath(file)}: cannot be used: it was built without transcripts, which this command reads`,
+        'rebuild it with them: omg-evidence load PROBE --transcripts DIR --db FILE, DIR the folder of its session files',
+      );
+    }
     if (options.transcripts !== undefined) {
       const probes = named.probes ?? meta.inputs.probes;
       named.transcripts = namedInputs(probes, options.transcripts, false).transcripts;
