@@ -34,9 +34,10 @@ from (
 -- call of its own. Transcript order is by instant (omg_instant: a line at 10:00+09:00 comes before
 -- one at 05:00Z; lines whose timestamp is no time last), then file, line and block: never by how a
 -- timestamp is written, so 00:00Z and 00:00:00.000Z are one instant, and the earlier line counts.
--- The instant is cast once per call, not once per window.
+-- The instant is cast once per call, not once per window. `lines` is read twice (lines of one
+-- call, lines of several): materialized, it had copied every list of calls first.
 create or replace table transcript_tool_uses as
-with lines as (
+with lines as not materialized (
     select coalesce(g.session_id, f.session_id) as session_id, f.file, f.first, f.n, g.g.calls1, g.g.calls
     from scan_groups as g
     join scan_files as f using (abs)
