@@ -1012,6 +1012,24 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
+  it('so is a label with a letter that prints blank or an invisible one in it (Total + U+2800 had shown as a second total)', async () => {
+    const r = await cli(['usage', 'model', '--transcripts', fixture('blank-labels'), '--timezone', 'UTC', '-f', 'markdown'], {
+      env: HOME,
+    });
+    expect(r.stdout.split('\n').map((l) => l.split('|')[1]?.trim())).toEqual([
+      'model',
+      ':---',
+      '"(\u2800none)"',
+      'Totally',
+      '"Total\u2800"',
+      // Invisible ones are written as their code points, as every human format does.
+      '"Total⟨U+3164⟩"',
+      '"To⟨U+200B⟩tal"',
+      'Total',
+      undefined,
+    ]);
+  });
+
   it('a bound leaves the undated responses out and says how many, in every report (99% of the cost had gone in silence)', async () => {
     for (const [report, bound] of [
       ['daily', '--since'],

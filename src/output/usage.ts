@@ -61,10 +61,11 @@ export function formatUsage(
     // A name that reads as one of the labels below (a project folder called Total, a model called
     // "(none)") is shown quoted, so that no row passes for the total or for what names nothing; so is one
     // that starts with a quote, its quotes escaped, or a model `"Total"` would read as the quoted Total;
-    // and one that is a label but for space around it (`Total `), which a table's cell does not show.
+    // and one that is a label but for what a table's cell does not show (space, `Total⠀` with a blank
+    // letter, `To\u200btal`).
     for (const k of ['key', 'model']) {
       const v = c[k];
-      if (typeof v === 'string' && (LABELS.has(v.trim()) || v.startsWith('"'))) c[k] = JSON.stringify(v);
+      if (typeof v === 'string' && (LABELS.has(seen(v)) || v.startsWith('"'))) c[k] = JSON.stringify(v);
     }
     // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
     if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
@@ -86,7 +87,12 @@ const NO_KEY: Record<UsageReport, string> = {
 };
 
 /** What the table and markdown write in place of a value: a value spelt so is quoted. */
-const LABELS = new Set(['Total', '(none)', ...Object.values(NO_KEY)]);
+/**
+ * A name as a reader sees it, to compare with the labels: NFKC, with no space or invisible character
+ * (Cf), and none of the letters that print blank (U+2800 BRAILLE PATTERN BLANK, the Hangul fillers).
+ */
+const seen = (s: string) => s.normalize('NFKC').replace(/[\s\p{Cf}\u2800\u115F\u1160\u3164\uFFA0]/gu, '');
+const LABELS = new Set(['Total', '(none)', ...Object.values(NO_KEY)].map(seen));
 
 /** Each spawn's transcript-derived usage beside its envelope's. */
 export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: TableStyle = {}): string {
