@@ -231,6 +231,33 @@ describe('evidence is read-only', () => {
   });
 });
 
+describe('another probe is read-only too', () => {
+  // report, export and load --db had refused only the probes they read: `report A --html B/results.jsonl
+  // --force` replaced probe B's records with a page. init and extract already refused any probe.
+  it('report, export and load --db refuse a path inside a probe they do not read, --force or not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-ro2-'));
+    try {
+      for (const p of ['a', 'b']) cpSync(join(repo, 'evidence', '0017-staged-agent-restores-layer-1'), join(dir, p), { recursive: true });
+      const results = readFileSync(join(dir, 'b', 'results.jsonl'));
+      const refused = (path: string, what: string) =>
+        `omg-evidence: ${path}: inside the probe b; nothing was written (write ${what} outside every probe folder: a probe is evidence, and read-only)\n`;
+      const cases: [string[], string][] = [
+        [['report', 'a', '--html', 'b/results.jsonl', '--force'], refused('b/results.jsonl', 'the report')],
+        [['report', 'a', '--html', 'b/transcripts/r.html'], refused('b/transcripts/r.html', 'the report')],
+        [['export', 'a', '--parquet', 'b/registration/conjuncts', '--force'], refused('b/registration/conjuncts', 'the export')],
+        [['export', 'a', '--parquet', 'b', '--force'], refused('b', 'the export')],
+        [['load', 'a', '--db', 'b/c.duckdb'], refused('b/c.duckdb', 'the database')],
+      ];
+      for (const [args, stderr] of cases) expect(bin(args, { cwd: dir }), args.join(' ')).toEqual({ code: 1, stdout: '', stderr });
+      expect(readFileSync(join(dir, 'b', 'results.jsonl')).equals(results)).toBe(true);
+      expect(['transcripts/r.html', 'c.duckdb'].filter((f) => existsSync(join(dir, 'b', f)))).toEqual([]);
+      expect(readdirSync(join(dir, 'b', 'registration', 'conjuncts')).some((f) => f.includes('spawns'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a path that is not UTF-8', () => {
   // Node reads such bytes as U+FFFD: init p\xff had made a folder named p\ufffd, another name than the one given.
   it.each([

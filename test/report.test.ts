@@ -7,7 +7,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sourceName } from '../src/cli/commands/report.js';
 import { isOwnReport } from '../src/output/html.js';
@@ -306,6 +306,11 @@ describe('the sessions', () => {
     // Spelt otherwise, a home is still a home: a doubled slash, a `..`, a HOME with a trailing slash.
     for (const given of ['/srv//operator/tr', '/srv/../srv/operator/tr', '/tmp/../home/alice/tr'])
       expect(sourceName(given, given, { HOME: '/srv/operator/' })).toBe(given.includes('alice') ? '…/tr' : '~/tr');
+    // A relative path, too, is named as it resolves: `../../home/alice/tr` had put alice's home on the page.
+    for (const to of ['/srv/operator/tr', '/home/alice/tr']) {
+      const given = relative(process.cwd(), to);
+      expect(sourceName(given, given, env), given).toBe(to.includes('alice') ? '…/tr' : '~/tr');
+    }
   });
 
   it('with a probe and --transcripts: both parts', async () => {

@@ -11,7 +11,7 @@ import { checkPath } from '../base/path-given.js';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
-import { refuseInsideEvidence } from '../base/replace-file.js';
+import { refuseInsideEvidence, refuseInsideProbe } from '../base/replace-file.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
 import { filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
 import { layout, type Meta, readMeta, writeMeta } from './meta.js';
@@ -113,6 +113,7 @@ export async function buildDatabaseFile(
     throw new InputError(`${displayPath(file)}: is a folder, not a database file`, 'give --db the path of a file');
   }
   refuseInsideEvidence(file, [...inputs.probes, ...inputs.transcripts], 'the database');
+  refuseInsideProbe(file, 'the database');
   const real = namedFile(file, 'a database file');
   if (real && !options.force) {
     const notOurs = new InputError(

@@ -8,13 +8,13 @@ import { basename, join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
-import { realOrNot } from '../base/replace-file.js';
+import { realOrNot, refuseInsideProbe } from '../base/replace-file.js';
 import { VIEWS } from '../db/views.js';
 import type { Inputs } from './inputs.js';
 
 /**
  * Refuse `dir` as export's folder when it is, or lies inside, a probe or transcripts folder being
- * exported, or when a view's folder or file there (`<dir>/<view>`, `<dir>/<view>.parquet`), which
+ * exported, or any probe folder, or when a view's folder or file there (`<dir>/<view>`, `<dir>/<view>.parquet`), which
  * --force replaces, is or holds one of them.
  */
 export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
@@ -33,6 +33,8 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
       );
     }
   }
+  // Nor inside a probe it does not export: that is evidence too.
+  refuseInsideProbe(dir, 'the export', true);
 }
 
 /**

@@ -15,7 +15,7 @@ import { InputError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
 import { onPath } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
-import { refuseInsideEvidence, replaceFile } from '../../base/replace-file.js';
+import { refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
 import {
   claudeSessionsDir,
   Evidence,
@@ -37,12 +37,13 @@ export function sourceName(given: string | undefined, dir: string, env: Record<s
   if (given === undefined)
     return env.CLAUDE_CONFIG_DIR && dir === join(env.CLAUDE_CONFIG_DIR, 'projects') ? '$CLAUDE_CONFIG_DIR/projects' : '~/.claude/projects';
   const home = homeOf(env) && resolve(homeOf(env)).replace(/[/\\]+$/, '');
-  // An absolute path is compared as it resolves: `/home//alice` and `/tmp/../home/alice` had kept the home.
-  const name = isAbsolute(given) ? resolve(given) : given;
-  if (home && (name === home || name.startsWith(`${home}/`) || name.startsWith(`${home}${sep}`))) return `~${name.slice(home.length)}`;
+  // Compared as it resolves: `/home//alice`, `/tmp/../home/alice` and a relative `../alice` had kept the home.
+  const abs = resolve(given);
+  if (home && (abs === home || abs.startsWith(`${home}/`) || abs.startsWith(`${home}${sep}`))) return `~${abs.slice(home.length)}`;
   // Another user's home (sessions read with sudo, or copied from elsewhere): named from after it.
-  const other = firstHomePath(name);
-  return other ? `…${name.slice(other.index + other.text.length)}` : name;
+  const other = firstHomePath(abs);
+  if (other) return `…${abs.slice(other.index + other.text.length)}`;
+  return isAbsolute(given) ? abs : given;
 }
 
 interface ReportOptions {
@@ -121,6 +122,7 @@ export function makeReportCommand(io: IO): Command {
       const out = resolve(opts.html);
       const sessionsDir = probes.length === 0 ? (opts.transcripts ?? claudeSessionsDir(io.env)) : opts.transcripts;
       refuseInsideEvidence(out, [...probes, ...(sessionsDir === undefined ? [] : [sessionsDir])], 'the report');
+      refuseInsideProbe(out, 'the report');
       const at = target(out, opts.force === true, isOwnReport);
       // The charts' engines load while DuckDB loads the evidence; a failure shows when a chart is drawn.
       loadChartEngines().catch(() => undefined);
