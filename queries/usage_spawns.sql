@@ -29,6 +29,8 @@
 --   envelope_models_cost_usd   DOUBLE     their costUSD
 --   models_ratio               DOUBLE     cost_usd / envelope_models_cost_usd, to 4 places
 --   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
+--   transcript_only_models     VARCHAR[]  the transcript's models that modelUsage does not list ('(none)' for a
+--                                         response that names none); empty with no modelUsage
 --   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ
 --                                         (so too when the transcript does not show the model the
 --                                         envelope charged most, or one that used the prompt cache, or
@@ -82,13 +84,14 @@ envelope_models as (
 -- Responses modelUsage does not list (or that name no model): with modelUsage, Claude Code lists every model it
 -- called, so such a response is not the spawn's. Counted here, a cut that left one had been excused as unpriced.
 unlisted as (
-    select distinct m.session_id
+    select m.session_id, list_sort(list(distinct coalesce(m.model, '(none)'))) as models
     from transcript_messages as m
     where m.model is null or (m.model <> '<synthetic>' and not exists (
         select 1 from model_usage as u
         where u.session_id = m.session_id
             and regexp_replace(u.model, '(-[0-9]{8})?(\[[^\]]*\])?$', '') = regexp_replace(m.model, '(-[0-9]{8})?(\[[^\]]*\])?$', '')
     ))
+    group by m.session_id
 ),
 
 envelope as (
@@ -137,6 +140,8 @@ final as (
         e.envelope_models_cost_usd,
         round(c.cost_usd::DOUBLE / nullif(e.models_cost, 0), 4) as models_ratio,
         coalesce(e.envelope_only_models, []) as envelope_only_models,
+        -- Named, so that a difference they make says which (only with modelUsage, which lists every model).
+        case when e.session_id is not null then coalesce(x.models, []) else [] end as transcript_only_models,
         case
             when c.session_id is null then 'gone'
             when s.cost_usd is null then 'no envelope'

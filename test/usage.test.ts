@@ -1351,7 +1351,7 @@ describe('agree --usage', () => {
       const transcript = join(probe, 'transcripts', `${S1}.jsonl`);
       writeFileSync(transcript, readFileSync(transcript, 'utf8').replaceAll('"model":"claude-opus-5"', '"model":"claude-opus-9"'));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope -, ratio -; envelope only: claude-haiku-4-5 claude-opus-5[1m]',
+        'K-RES       1bb76aee  differ: transcripts -, envelope -, ratio -; envelope only: claude-haiku-4-5 claude-opus-5[1m]; transcript only: claude-opus-9',
         'omg-evidence: warning: no price for model claude-opus-9 in data/pricing.json: the cost of its 3 response(s) is left empty (null); --pricing FILE can price it\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
@@ -1370,7 +1370,7 @@ describe('agree --usage', () => {
     it('a response whose model modelUsage does not list, and has no price, differs (it had been excused as unpriced)', async () => {
       const probe = lastResponse('unlisted-model', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-5-x"'));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5',
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: claude-opus-5-x',
         'omg-evidence: warning: no price for model claude-opus-5-x in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
@@ -1380,7 +1380,8 @@ describe('agree --usage', () => {
     it('a response whose model modelUsage does not list differs when it is priced too (it had agreed)', async () => {
       const probe = lastResponse('unlisted-priced', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-4-8"'));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5',
+        // The model that makes it differ is named (a ratio of 1 had said nothing of why).
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5; transcript only: claude-opus-4-8',
         'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
       ]);
@@ -1389,7 +1390,7 @@ describe('agree --usage', () => {
     it('a response that names no model differs when modelUsage is given (it had been excused as unpriced)', async () => {
       const probe = lastResponse('no-model', (l) => l.replace('"model":"claude-opus-5",', ''));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5',
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: (none)',
         'omg-evidence: warning: 1 response(s) name no model, so none has a price: their cost is left empty (null)\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,

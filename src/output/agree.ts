@@ -120,7 +120,8 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
             return `${head}: transcripts -, priced responses ${money(r.priced_cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}, ratio ${r.priced_ratio ?? '-'}\n`;
           }
           // A difference says which of the envelope's models the transcript does not show: one may be why.
-          const unseen = only.length ? `; envelope only: ${only.join(' ')}` : '';
+          const extra = r.verdict === 'differ' ? ((r.transcript_only_models as string[] | null) ?? []) : [];
+          const unseen = `${only.length ? `; envelope only: ${only.join(' ')}` : ''}${extra.length ? `; transcript only: ${extra.join(' ')}` : ''}`;
           return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}${unseen}\n`;
         })
         .join(''),
@@ -133,12 +134,17 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
     { key: 'envelope_models_cost_usd', title: 'envelope', right: true, money: true },
     { key: 'models_ratio', title: 'ratio', right: true },
     { key: 'envelope_only_models', title: 'envelope only' },
+    // A response of a model modelUsage does not list makes a spawn differ: the column says which, when one does.
+    ...(['csv', 'json', 'ndjson'].includes(format) || rows.some((r) => ((r.transcript_only_models as string[] | null) ?? []).length)
+      ? [{ key: 'transcript_only_models', title: 'transcript only' }]
+      : []),
   ];
   return tabulate(format, columns, rows, {
     cells: (r) => ({
       ...(r as Record<string, Cell>),
       session: String(r.session_id).slice(0, 8),
       envelope_only_models: (r.envelope_only_models as string[] | null) ?? [],
+      transcript_only_models: (r.transcript_only_models as string[] | null) ?? [],
       // With no modelUsage, the envelope is its total, and the transcripts its priced responses (as the text says).
       ...(noModelUsage(r) && r.envelope_cost_usd !== null
         ? {

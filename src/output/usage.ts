@@ -112,6 +112,9 @@ export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: Ta
         { key: 'envelope_models_cost_usd', title: 'costUSD (same models)', right: true, money: true },
         { key: 'models_ratio', title: 'ratio (same models)', right: true },
         { key: 'envelope_only_models', title: 'envelope only' },
+        ...(rows.some((r) => ((r.transcript_only_models as string[] | null) ?? []).length)
+          ? [{ key: 'transcript_only_models', title: 'transcript only' }]
+          : []),
         { key: 'verdict' },
       ];
   const cells = (r: Row): Record<string, Cell> => Object.fromEntries(columns.map((c) => [c.key, cellOf(r[c.key])]));
