@@ -9,6 +9,8 @@
 --   Write makes the folders it writes into), or ends in the marker's file;
 --   a Bash command naming the artifact's path (or a path under it), a path ending in the
 --   marker's file, or the marker's token.
+-- Every copy of a call counts (transcript_tool_use_copies): a copy that names another tool or
+-- input than the first, which the census counts, could have made the file just as well.
 -- Paths are compared as normalised suffixes: backslashes as slashes, repeated slashes as one, no
 -- trailing slash, case folded (the measuring machine's file system may ignore case), and a
 -- registered path's leading placeholder ($WS, $HOME, $REPO, ~) dropped, so /private/tmp/x or
@@ -16,7 +18,8 @@
 -- repository are not in the records. In a command, a path or token counts only as a whole word
 -- (no letter, digit, '.', '_' or '-' either side). A relative path in a command is not resolved.
 --
--- reads:   spawns, artifacts, markers, permission_denials, transcript_sessions, transcript_tool_uses
+-- reads:   spawns, artifacts, markers, permission_denials, transcript_sessions, transcript_tool_uses,
+--          transcript_tool_use_copies
 -- params:  none
 -- returns: one row per present artifact or found marker that is forgeable, or whose spawn has no
 --          transcript, or that records no path (an artifact's, a marker's file) while its spawn
@@ -32,12 +35,13 @@
 --   target       VARCHAR  the artifact's path, or the marker's file, as registered
 --   token        VARCHAR  the marker's token (NULL for an artifact)
 --   verdict      VARCHAR  forgeable | unknown (no transcript, or no path to compare)
---   tool         VARCHAR  the first call that could have produced it: its tool name
+--   tool         VARCHAR  the first call that could have produced it: its tool name (of the copy that could)
 --   tool_use_id  VARCHAR  … its id
---   input        VARCHAR  … the path it wrote, or the command it ran
---   calls        BIGINT   how many of the spawn's calls could have produced it (NULL when unknown)
+--   input        VARCHAR  … the path it wrote, or the command it ran (of that copy)
+--   calls        BIGINT   how many of the spawn's calls could have produced it (NULL when unknown); a
+--                         call of several such copies counts once
 -- order:   probe, seq, kind, ordinal
--- The first call is the first in transcript order; a census-level load keeps no order for calls
+-- The first call is the first in transcript order, and of its copies the first that could; a census-level load keeps no order for calls
 -- other than Skill's, so there it is the one with the least tool_use_id.
 
 with
@@ -57,12 +61,19 @@ items as (
 ),
 
 -- Each spawn's calls, per probe: a denial is its own spawn's envelope's, not another probe's of the same session.
+-- A call's other copies take its ordinal; the counted copy is copy 1.
 calls as (
     select
-        s.probe, t.session_id, t.ordinal, t.tool_use_id, t.name, t.path, t.command,
+        s.probe, t.session_id, t.ordinal, t.copy, t.tool_use_id, t.name, t.path, t.command,
         lower(rtrim(regexp_replace(replace(t.path, '\', '/'), '/+', '/', 'g'), '/')) as norm_path,
         lower(regexp_replace(t.command, '/+', '/', 'g')) as norm_command
-    from transcript_tool_uses as t
+    from (
+        select session_id, ordinal, 1 as copy, tool_use_id, name, path, command from transcript_tool_uses
+        union all
+        select c.session_id, u.ordinal, c.copy, c.tool_use_id, c.name, c.path, c.command
+        from transcript_tool_use_copies as c
+        join transcript_tool_uses as u using (session_id, tool_use_id)
+    ) as t
     join spawns as s using (session_id)
     where (t.path is not null or t.command is not null)
       and not exists (
@@ -72,7 +83,7 @@ calls as (
 ),
 
 matches as (
-    select i.probe, i.session_id, i.kind, i.ordinal as item, c.ordinal, c.tool_use_id, c.name, coalesce(c.path, c.command) as input
+    select i.probe, i.session_id, i.kind, i.ordinal as item, c.ordinal, c.copy, c.tool_use_id, c.name, coalesce(c.path, c.command) as input
     from items as i
     join calls as c
         on c.probe = i.probe
@@ -98,8 +109,8 @@ matches as (
 firsts as (
     select
         probe, session_id, kind, item,
-        arg_min({'tool': name, 'tool_use_id': tool_use_id, 'input': input}, (ordinal, tool_use_id)) as first,
-        count(*) as calls
+        arg_min({'tool': name, 'tool_use_id': tool_use_id, 'input': input}, (ordinal, copy, tool_use_id)) as first,
+        count(distinct ordinal) as calls
     from matches
     group by all
 ),

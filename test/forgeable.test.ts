@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/output/census-block.js';
 import { withEvidence } from '../src/cli/command.js';
 import { Evidence } from '../src/evidence.js';
-import { bundled, cli, probeFixture } from './helpers.js';
+import { bundled, cli, probeFixture, tempFolders } from './helpers.js';
+
+const folder = tempFolders('omg-forge-');
 
 const FIXTURES = [
   'forge-write',
@@ -33,6 +35,15 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect((await findings([probeFixture('forge-write')])).map(brief)).toEqual([
       ['F-WRITE', '000000f1', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_f1b', '/private/tmp/ws/out/BREACH', 2],
     ]);
+  });
+
+  it('a decoy first copy: the Read the census counts hides no later copy of the call that Writes the artifact (it had held)', async () => {
+    const probe = probeFixture('forge-decoy');
+    const want = [['F-DECOY', '000000fa', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_fa1', '/private/tmp/ws/out/BREACH', 1]];
+    expect((await findings([probe])).map(brief)).toEqual(want);
+    expect((await findings([probe], ['census', 'forgeable'])).map(brief)).toEqual(want);
+    const json = JSON.parse((await cli(['census', probe, '--format', 'json'])).stdout);
+    expect(json.map((r: { tools: object; forgeable: string[] }) => [r.tools, r.forgeable])).toEqual([[{ Read: 1 }, ['BREACH']]]);
   });
 
   it('an artifact that records no path, in a spawn that wrote files: unknown, never "not forgeable" (it had been left out)', async () => {
@@ -141,6 +152,30 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect(line).toBe(
       `F-BASH 000000f4: artifact git-ok (/tmp/OMG-GIT/.git) is forgeable: Bash toolu_f4b ran cat > /tmp/OMG-GIT/.git/HEAD <<'EOF'\\n${'x'.repeat(121)}… (and 2 more calls)`,
     );
+  });
+});
+
+describe('a decoy copy, from verdict and from a --db file', () => {
+  const probe = probeFixture('forge-decoy');
+  const copies = `omg-evidence: warning: ${probe}/transcripts/000000fa-0000-4000-8000-0000000000fa.jsonl:1: call toolu_fa1 (Read) is written again naming another tool or input: this first copy counts\n`;
+  const forged =
+    'omg-evidence: warning: F-DECOY 000000fa: artifact BREACH ($WS/out/BREACH) is forgeable: Write toolu_fa1 wrote /private/tmp/ws/out/BREACH\n';
+
+  it('verdict holds and warns that the Write copy could have made the BREACH (it warned only of the copies)', async () => {
+    const run = await cli(['verdict', probe, '--format', 'json']);
+    expect({ code: run.code, holds: JSON.parse(run.stdout).holds, stderr: run.stderr }).toEqual({
+      code: 0,
+      holds: true,
+      stderr: copies + forged,
+    });
+  });
+
+  it('a file load --db wrote holds the copies: census --db and verdict --db flag the BREACH', async () => {
+    const db = join(folder(), 'd.db');
+    expect((await cli(['load', '--db', db, probe])).code).toBe(0);
+    const census = await cli(['census', '--db', db, '--format', 'json']);
+    expect(JSON.parse(census.stdout).map((r: { forgeable: string[] }) => r.forgeable)).toEqual([['BREACH']]);
+    expect((await cli(['verdict', '--db', db, '--format', 'json'])).stderr).toBe(copies + forged);
   });
 });
 

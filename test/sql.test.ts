@@ -212,6 +212,7 @@ describe('sql', () => {
       'transcript_messages',
     ]);
     expect(transcriptTablesNamed('select * from transcript_tool_uses_x')).toEqual([]);
+    expect(transcriptTablesNamed('select * from transcript_tool_use_copies')).toEqual(['transcript_tool_use_copies']);
     // What can read a table without naming it builds them all.
     for (const q of [
       'show tables',
@@ -219,7 +220,7 @@ describe('sql', () => {
       "select * from query_table('transcript_' || 'lines')",
       'pragma show_tables',
     ]) {
-      expect(transcriptTablesNamed(q)).toHaveLength(7);
+      expect(transcriptTablesNamed(q)).toHaveLength(8);
     }
   });
 

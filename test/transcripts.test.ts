@@ -250,6 +250,33 @@ describe('transcript edge cases', () => {
     ]);
   });
 
+  it('transcript_tool_use_copies holds the other copies of a call whose copies differ, and nothing of copies that are alike', async () => {
+    const q = 'select tool_use_id, copy, name, rec, path from transcript_tool_use_copies order by all';
+    const rows = async (dir: string) => JSON.parse((await cli(['sql', '--transcripts', dir, '-f', 'json', q])).stdout);
+    // toolu_w and toolu_b are each written twice alike (as a stream repeats a block): one call each, no copy kept.
+    const alike = join('test', 'fixtures', 'transcripts', 'alike-copies');
+    const calls = await cli([
+      'sql',
+      '--transcripts',
+      alike,
+      '-f',
+      'json',
+      'select tool_use_id, rec from transcript_tool_uses order by all',
+    ]);
+    expect({ stderr: calls.stderr, calls: JSON.parse(calls.stdout) }).toEqual({
+      stderr: '',
+      calls: [
+        { tool_use_id: 'toolu_b', rec: 4 },
+        { tool_use_id: 'toolu_w', rec: 2 },
+      ],
+    });
+    expect(await rows(alike)).toEqual([]);
+    // t2's Write on line 5 is the copy after the Read that counts (the test above).
+    expect(await rows(join('test', 'fixtures', 'transcripts', 'same-instant-copies'))).toEqual([
+      { tool_use_id: 't2', copy: 2, name: 'Write', rec: 5, path: null },
+    ]);
+  });
+
   it('reads a file whose name holds glob characters as itself', async () => {
     // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
     const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');
@@ -425,6 +452,7 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
       fixture('census-mixed-sessions'),
       fixture('census-skill-tie'),
       fixture('census-bom-pair'),
+      fixture('census-differing-copies'),
       join(bundled, 'transcripts'),
     ];
     if (existsSync(samples)) dirs.push(samples);
@@ -434,7 +462,14 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
       for (const file of readdirSync(fixture(f)).filter((n) => n.endsWith('.jsonl'))) cpSync(join(fixture(f), file), join(long, file));
     }
     dirs.push(long);
-    const tables = ['transcript_files', 'transcript_lines', 'transcript_sessions', 'transcript_tool_uses', 'transcript_tool_results'];
+    const tables = [
+      'transcript_files',
+      'transcript_lines',
+      'transcript_sessions',
+      'transcript_tool_uses',
+      'transcript_tool_use_copies',
+      'transcript_tool_results',
+    ];
     for (const dir of dirs) {
       const dump = async (scans: number) => {
         const db = await Database.open();
@@ -476,6 +511,8 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
           out[dir] = {
             results: (await db.query('select * from transcript_tool_results order by all')).rows,
             calls: (await db.query('select * exclude (input_keys, agent_id, is_sidechain) from transcript_tool_uses order by all')).rows,
+            copies: (await db.query('select * exclude (input_keys, agent_id, is_sidechain) from transcript_tool_use_copies order by all'))
+              .rows,
             sessions: (await db.query('select * from transcript_sessions order by all')).rows,
           };
           // What the lean pass does not read it leaves unknown, never a value (is_sidechain had been false).

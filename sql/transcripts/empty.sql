@@ -13,6 +13,9 @@ create or replace table transcript_messages (session_id VARCHAR, message_id VARC
 create or replace table transcript_tool_uses (session_id VARCHAR, ordinal BIGINT, tool_use_id VARCHAR, name VARCHAR,
     input_keys VARCHAR[], skill VARCHAR, agent_id VARCHAR, is_sidechain BOOLEAN, timestamp VARCHAR, version VARCHAR,
     model VARCHAR, file VARCHAR, rec BIGINT, block BIGINT, path VARCHAR, command VARCHAR);
+create or replace table transcript_tool_use_copies (session_id VARCHAR, tool_use_id VARCHAR, copy BIGINT, name VARCHAR,
+    input_keys VARCHAR[], skill VARCHAR, agent_id VARCHAR, is_sidechain BOOLEAN, timestamp VARCHAR, version VARCHAR,
+    model VARCHAR, file VARCHAR, rec BIGINT, block BIGINT, path VARCHAR, command VARCHAR);
 create or replace table transcript_tool_results (session_id VARCHAR, tool_use_id VARCHAR, is_error BOOLEAN,
     result VARCHAR, file VARCHAR, rec BIGINT);
 create or replace table transcript_files (dir VARCHAR, file VARCHAR, lines BIGINT, abs VARCHAR);

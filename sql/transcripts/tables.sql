@@ -67,9 +67,22 @@ ranked as (
                     rows between unbounded preceding and unbounded following)
 )
 
+-- The other copies of a call whose copies differ are kept too, with no ordinal, for
+-- transcript_tool_use_copies below (forgeable reads every copy); an honest transcript has none.
 select session_id,
-       row_number() over (partition by session_id order by instant nulls last, file, rec, block, id) as ordinal,
+       case when k = 1 then row_number() over (partition by session_id, k = 1 order by instant nulls last, file, rec, block, id) end as ordinal,
        id as tool_use_id, name, input_keys, skill, case when is_sidechain then agent_id end as agent_id, is_sidechain,
        timestamp, version, model, file, rec, block, path, command, differs
 from ranked
-where k = 1;
+where k = 1 or differs;
+
+-- Each copy of a call whose copies differ but the counted one (copy 1): the census counts the first,
+-- while any copy could have written a file (forgeable.sql). Numbered here, where there are few.
+create or replace table transcript_tool_use_copies as
+select session_id, tool_use_id,
+       1 + row_number() over (partition by session_id, tool_use_id order by omg_instant(timestamp) nulls last, file, rec, block) as copy,
+       name, input_keys, skill, agent_id, is_sidechain, timestamp, version, model, file, rec, block, path, command
+from transcript_tool_uses
+where ordinal is null;
+
+delete from transcript_tool_uses where ordinal is null;

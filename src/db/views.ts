@@ -3,6 +3,7 @@
  * `omg-evidence schema` prints them with DuckDB's types, docs/views.md's reference is rendered
  * from them, and a test checks them against the tables the loaders really build.
  */
+import { CALL_COLUMNS } from './call-columns.js';
 
 export interface View {
   name: string;
@@ -271,25 +272,25 @@ export const VIEWS: View[] = [
   {
     name: 'transcript_tool_uses',
     grain:
-      'tool_use block of an assistant line, once per id within a session (its first copy in transcript order; a block without an id counts on its own). A copy that names another tool, or another skill, path, command or set of input keys, is no copy: a warning on stderr names the line of the first, which still counts',
+      'tool_use block of an assistant line, once per id within a session (its first copy in transcript order; a block without an id counts on its own). A copy that names another tool, or another skill, path, command or set of input keys, is no copy: a warning on stderr names the line of the first, which still counts, and transcript_tool_use_copies holds the others',
     source: 'transcripts',
     columns: {
       session_id: 'the session',
       ordinal: 'transcript order within the session: by the instant of its line, then file, line and block',
       tool_use_id: 'the toolu_… id',
-      name: 'tool name',
-      input_keys: "the input's key names, sorted",
-      skill: 'the skill a Skill or SlashCommand call named',
-      agent_id: 'the sub-agent that made the call',
-      is_sidechain: 'made by a sub-agent',
-      timestamp: 'of its line',
-      version: 'of its line',
-      model: 'of its line',
-      file: 'its file',
-      rec: 'its record number',
-      block: 'its position in message.content',
-      path: 'the file_path (or notebook_path) of a Write, Edit, MultiEdit or NotebookEdit call, as the transcript spells it',
-      command: 'the command line of a Bash call',
+      ...CALL_COLUMNS,
+    },
+  },
+  {
+    name: 'transcript_tool_use_copies',
+    grain:
+      'copy of a call whose copies differ (blocks of one id in one session that name another tool, skill, path, command or set of input keys), but the first, which transcript_tool_uses holds and the census counts: forgeable reads these too, since any copy could have written a file. A transcript whose copies are all alike has none',
+    source: 'transcripts',
+    columns: {
+      session_id: 'the session',
+      tool_use_id: 'the call, as transcript_tool_uses has it',
+      copy: 'which copy, in transcript order: 2 for the one after the first',
+      ...CALL_COLUMNS,
     },
   },
   {

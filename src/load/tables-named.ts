@@ -20,6 +20,7 @@ const TRANSCRIPT_TABLES = [
   'transcript_lines',
   'transcript_sessions',
   'transcript_tool_uses',
+  'transcript_tool_use_copies',
   'transcript_tool_results',
   'transcript_messages',
   'model_prices',

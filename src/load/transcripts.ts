@@ -10,6 +10,7 @@
  *   transcript_sessions     one row per session: first timestamp, versions, models, lines, files
  *   transcript_tool_uses    one row per tool_use block of an `assistant` line, de-duplicated by id
  *                           within a session, in transcript order; `progress` lines never count
+ *   transcript_tool_use_copies the other copies of a call whose copies differ (forgeable reads them)
  *   transcript_tool_results the tool_result answering each Skill call (first answer per id); built
  *                           only when asked for (LoadOptions.results), as it reads the results
  *   transcript_messages     one row per API response, its final usage snapshot, priced by
@@ -59,7 +60,7 @@ export interface LoadOptions {
    */
   messages?: boolean;
   /**
-   * Build transcript_sessions and transcript_tool_uses (default true; results and lines imply it).
+   * Build transcript_sessions, transcript_tool_uses and transcript_tool_use_copies (default true; results and lines imply it).
    * Without it (and without results and lines) the pass reads no line's content.
    */
   calls?: boolean;
@@ -109,7 +110,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     if (!results) await db.exec('drop table transcript_tool_results');
     if (!lines) await db.exec('drop table transcript_lines');
     if (!messages) await db.exec('drop table transcript_messages');
-    if (!calls) await db.exec('drop table transcript_sessions; drop table transcript_tool_uses');
+    if (!calls) await db.exec('drop table transcript_sessions; drop table transcript_tool_uses; drop table transcript_tool_use_copies');
     if (messages) {
       // Price keys are read as models are (omg_price_key).
       await db.exec(macros(), undefined, 'reading the price table');
