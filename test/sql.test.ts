@@ -990,6 +990,17 @@ describe('export --parquet', () => {
     );
   });
 
+  it('--transcripts DIR with no probe exports the sessions alone, as load saves them (the bundled probe had come too)', async () => {
+    const out = join(temp(), 'pq');
+    const views = VIEWS.filter((v) => v.source).map((v) => `${v.name}.parquet`);
+    expect(await cli(['export', '--parquet', out, '--transcripts', 'test/fixtures/transcripts/edge-cases'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `omg-evidence: export: ${views.length} view(s) written to ${out}\n`,
+    });
+    expect(readdirSync(out).sort()).toEqual(views.sort());
+  });
+
   it('an empty --parquet is a usage error: it would be the working folder', async () => {
     expect(await cli(['export', '--parquet', ''])).toEqual({
       code: 2,

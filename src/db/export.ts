@@ -12,6 +12,8 @@ import { join } from 'node:path';
 
 export interface ExportOptions {
   hasTranscripts: boolean;
+  /** False for sessions exported alone: no probe view is written (its folders would hold no file to read). */
+  hasProbes?: boolean;
   onWarning?: (message: string) => void;
 }
 
@@ -43,6 +45,7 @@ export async function exportViews(db: Database, dir: string, options: ExportOpti
       }
       await db.exec(`COPY ${from} TO ${sqlString(`${target}.parquet`)} (FORMAT parquet)`, undefined, `export ${v.name}`);
     } else {
+      if (options.hasProbes === false) continue;
       await db.exec(`COPY ${from} TO ${sqlString(target)} (FORMAT parquet, PARTITION_BY (probe))`, undefined, `export ${v.name}`);
       if (!existsSync(target) || readdirSync(target).length === 0) {
         folders ??= await probeFolders(db, dir);

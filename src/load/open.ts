@@ -207,7 +207,9 @@ async function withUnsealed<T>(
  * database no user SQL ever sees; returns how many views were written.
  */
 export async function exportParquet(paths: string[], dir: string, options: OpenOptions & { force?: boolean }): Promise<number> {
-  const inputs = namedInputs(paths, options.transcripts, true, options.ownTranscripts);
+  // Sessions named with no probe are exported alone, as load and sql read them (not beside the bundled probe).
+  const probesDefault = !(paths.length === 0 && typeof options.transcripts === 'string');
+  const inputs = namedInputs(paths, options.transcripts, probesDefault, options.ownTranscripts);
   refuseNullPartitions(inputs.probes);
   // Evidence is read-only: --force replaces a view's folder whole, so none may hold an input.
   refuseEvidenceOverlap(dir, inputs);
@@ -215,8 +217,16 @@ export async function exportParquet(paths: string[], dir: string, options: OpenO
   return inStage(
     dir,
     (stage) =>
-      withUnsealed(paths, options, (loaded) =>
-        exportViews(loaded.db, stage, { hasTranscripts: loaded.hasTranscripts, onWarning: options.onWarning }),
+      withUnsealed(
+        paths,
+        options,
+        (loaded) =>
+          exportViews(loaded.db, stage, {
+            hasTranscripts: loaded.hasTranscripts,
+            hasProbes: inputs.probes.length > 0,
+            onWarning: options.onWarning,
+          }),
+        probesDefault,
       ),
     made,
   );
