@@ -90,6 +90,18 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect(await findings([probeFixture('forge-near-miss')])).toEqual([]);
   });
 
+  it('a denial of the decoy copy (a Read) does not excuse the Write copy of the same id: a denial names its tool too', async () => {
+    expect((await findings([probeFixture('forge-decoy-denied')])).map(brief)).toEqual([
+      ['F-DECOY', '000000fa', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_fa1', '/private/tmp/ws/out/BREACH', 1],
+    ]);
+  });
+
+  it("a NotebookEdit's path is its notebook_path, not a file_path beside it (which had hidden the artifact)", async () => {
+    expect((await findings([probeFixture('forge-notebook-both')])).map(brief)).toEqual([
+      ['F-DECOY', '000000fa', 'artifact', 'BREACH', 'forgeable', 'NotebookEdit', 'toolu_nb1', '/private/tmp/ws/out/BREACH', 1],
+    ]);
+  });
+
   it('a spawn without a transcript: unknown, never "not forgeable"; a spawn with nothing registered has no row', async () => {
     expect((await findings([probeFixture('forge-no-transcript')])).map(brief)).toEqual([
       ['F-GONE', '000000f8', 'artifact', 'BREACH', 'unknown', null, null, null, null],

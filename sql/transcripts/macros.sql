@@ -10,8 +10,10 @@ create or replace temp macro omg_skill_of_call(name, skill, command) as
     end;
 
 -- The file a writing tool names: what a forged marker is written with (queries/forgeable.sql).
+-- NotebookEdit's is notebook_path (a file_path beside it had been read instead), the others' file_path.
 create or replace temp macro omg_path_of_call(name, file_path, notebook_path) as
-    case when name in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit') then coalesce(file_path, notebook_path) end;
+    case when name = 'NotebookEdit' then coalesce(notebook_path, file_path)
+         when name in ('Write', 'Edit', 'MultiEdit') then coalesce(file_path, notebook_path) end;
 
 -- A Bash call's command line.
 create or replace temp macro omg_command_of_call(name, command) as
