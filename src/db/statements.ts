@@ -138,23 +138,24 @@ export async function streamStatements(
     if (interrupted) fail(new Error('Interrupted'));
   };
   try {
-    const extracted = await extract(con, sql, source);
+    // Every DuckDB call is raced with the deadline: one that does not heed the interrupt is given up at it.
+    const extracted = await limit.race(extract(con, sql, source));
     check();
     const n = extracted.count;
     if (sink.tables) {
-      const read = (await tablesReadBy(con, sql, n)) ?? [];
+      const read = (await limit.race(tablesReadBy(con, sql, n))) ?? [];
       check();
       await limit.race(sink.tables(read));
     }
     // Each statement's plan is checked for a refused function only when the SQL names one.
-    const texts = mayCallRefused(sql) ? (n === 1 ? [sql] : await splitToCheck(con, sql, n, source, check)) : undefined;
+    const texts = mayCallRefused(sql) ? (n === 1 ? [sql] : await limit.race(splitToCheck(con, sql, n, source, check))) : undefined;
     for (let i = 0; i < n; i++) {
       check();
-      const prepared = await extracted.prepare(i).catch(fail);
+      const prepared = await limit.race(extracted.prepare(i)).catch(fail);
       check();
       if (prepared.statementType === StatementType.PRAGMA) throw pragmaError(source, i);
       if (texts) {
-        await refuseCalls(con, texts[i]!, source, i).catch((err) => {
+        await limit.race(refuseCalls(con, texts[i]!, source, i)).catch((err) => {
           check();
           throw err;
         });
@@ -177,7 +178,7 @@ export async function streamStatements(
             'run it on its own, or make it the last',
           );
         if (prepared.statementType === StatementType.SELECT || prepared.statementType === StatementType.EXPLAIN) throw rows();
-        const ran = await prepared.run().catch(fail);
+        const ran = await limit.race(prepared.run()).catch(fail);
         if (ran.returnType === ResultReturnType.QUERY_RESULT) throw rows();
         continue;
       }
@@ -187,18 +188,20 @@ export async function streamStatements(
       if (proto) throw new QueryError(`${source}: ${proto} is named "__proto__", which its rows cannot hold`, 'rename it (AS)');
       // DuckDB's own text form (CAST(x AS VARCHAR)): a SELECT is run wrapped in that cast.
       const asText =
-        sink.mode === 'text' && prepared.statementType === StatementType.SELECT ? await textPrepared(con, sql, n, check) : undefined;
-      const result = await (asText ?? prepared).stream().catch(fail);
+        sink.mode === 'text' && prepared.statementType === StatementType.SELECT
+          ? await limit.race(textPrepared(con, sql, n, check))
+          : undefined;
+      const result = await limit.race((asText ?? prepared).stream()).catch(fail);
       // The columns go once the first chunk is made: a query failing before its first row prints nothing.
       let made = 0;
       for (let first = true; ; first = false) {
         check();
-        const chunk = await result.fetchChunk().catch(fail);
+        const chunk = await limit.race(result.fetchChunk()).catch(fail);
         if (first) await limit.race(sink.columns(columns.map((name, c) => ({ name, type: types[c]!.toString() })))).catch(fail);
         // An interrupted stream may end as if it were complete: the flag tells.
         if (chunk === null || chunk.rowCount === 0) {
           check();
-          await streamEnded(con, source, made);
+          await limit.race(streamEnded(con, source, made));
           break;
         }
         made += chunk.rowCount;
