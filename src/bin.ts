@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 /** The `omg-evidence` executable: runs the CLI on this process's arguments and I/O. */
-import './db/prestart.js';
+// `sql` runs in a child process that this one can stop (cli/supervise.ts): decided before DuckDB
+// starts (prestart.ts), and without loading the supervisor for any other command.
+if (process.argv[2] === 'sql') {
+  const { childOfSupervisor, superviseSql, supervisesSql } = await import('./cli/supervise.js');
+  if (supervisesSql(process.argv.slice(2))) process.exit(await superviseSql(process.argv.slice(2)));
+  childOfSupervisor();
+}
+await import('./db/prestart.js');
 
 // The CLI loads once DuckDB has started (prestart.ts): a static import would be evaluated first.
 const [{ main }, { Database }, { closeStdout, stdoutClosed }] = await Promise.all([

@@ -6,7 +6,6 @@
  */
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { totalmem } from 'node:os';
 import type * as Bindings from '@duckdb/node-bindings';
 
 /**
@@ -36,10 +35,7 @@ export function fileOptions(file: string): Record<string, string> {
   return everyCore;
 }
 
-/** DuckDB's memory_limit when none is given: a quarter of the machine's memory. */
-export function defaultMemoryLimit(): string {
-  return `${Math.floor(totalmem() / 4 / 2 ** 20)}MiB`;
-}
+export { defaultMemoryLimit } from '../base/memory.js';
 
 /** The in-memory database startEarly opened, until takeEarly takes it. */
 let early: Promise<Bindings.Database> | undefined;

@@ -15,7 +15,9 @@ import { TABULAR_FORMATS, type TabularFormat } from '../../output/formats.js';
 import { streamWriter } from '../../output/stream.js';
 import { NUMERIC } from '../../output/sql.js';
 import { makeCommand } from '../command.js';
-import { processIO, stdoutClosed, warn, type IO } from '../io.js';
+import { processIO, stdoutClosed, visible, warn, type IO } from '../io.js';
+import { tellSupervisor } from '../supervise.js';
+import { defaultMemoryLimit, memoryBytes } from '../../base/memory.js';
 import { dbOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOnly, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 import { once as eventOnce } from 'node:events';
@@ -188,6 +190,15 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
               ),
             drained: () => drained(io),
           });
+          const memoryLimit = opts.memoryLimit ?? defaultMemoryLimit();
+          // The supervisor (supervise.ts) bounds the query from here, and the process with it.
+          await tellSupervisor(io.env, {
+            kind: 'query',
+            source: visible(source),
+            timeout: opts.timeout,
+            memoryLimit,
+            memoryBytes: memoryBytes(memoryLimit),
+          });
           await ev.sqlStream(
             sql,
             source,
@@ -203,6 +214,7 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
             },
             { timeout: opts.timeout, timeoutName: '--timeout', memoryName: '--memory-limit' },
           );
+          await tellSupervisor(io.env, { kind: 'ended' });
           await writer.end();
         },
       );
