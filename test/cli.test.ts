@@ -1,6 +1,6 @@
 /** The command line as a user meets it: exit codes, usage errors, streams, and the real bin. */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -252,6 +252,28 @@ describe('another probe is read-only too', () => {
       expect(readFileSync(join(dir, 'b', 'results.jsonl')).equals(results)).toBe(true);
       expect(['transcripts/r.html', 'c.duckdb'].filter((f) => existsSync(join(dir, 'b', f)))).toEqual([]);
       expect(readdirSync(join(dir, 'b', 'registration', 'conjuncts')).some((f) => f.includes('spawns'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a results.jsonl alone makes no probe', () => {
+  // Any folder holding a results.jsonl had counted as a probe: an eval harness's output, or a stray
+  // ~/results.jsonl, refused every report, export and database below it.
+  it('report and load --db write below a folder whose results.jsonl is no probe (no tool_use/ or registration/ beside it)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-np-'));
+    try {
+      writeFileSync(join(dir, 'results.jsonl'), '{"model":"gpt","score":0.9}\n');
+      mkdirSync(join(dir, 'site'));
+      expect(bin(['load', bundled, '--db', 'site/a.duckdb'], { cwd: dir }).code).toBe(0);
+      expect(bin(['report', bundled, '--html', 'site/r.html'], { cwd: dir }).code).toBe(0);
+      expect(readdirSync(join(dir, 'site')).sort()).toEqual(['a.duckdb', 'r.html']);
+      // With a tool_use/ beside it, it is one.
+      mkdirSync(join(dir, 'tool_use'));
+      expect(bin(['report', bundled, '--html', 'site/r2.html'], { cwd: dir }).stderr).toBe(
+        `omg-evidence: site/r2.html: inside the probe .; nothing was written (write the report outside every probe folder: a probe is evidence, and read-only)\n`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -258,6 +258,22 @@ describe('bad input is a one-line error naming file:line, exit 1', () => {
     });
   }
 
+  it("a probe inside a folder named tool_use or registration: the note's error names the probe's own results.jsonl", async () => {
+    // The probe had been found by searching the path for /tool_use/: the folder above it was named instead.
+    const dir = mkdtempSync(join(tmpdir(), 'omg-in-'));
+    try {
+      for (const above of ['tool_use', 'registration']) {
+        const probe = join(dir, above, 'P');
+        cpSync(probeFixture('note-unknown-session'), probe, { recursive: true });
+        expect((await cli(['census', probe])).stderr, above).toBe(
+          `omg-evidence: ${probe}/notes.jsonl:1: notes.jsonl row: session "eeeeeeee" is not in ${probe}/results.jsonl (a note names the session_id of a results.jsonl row)\n`,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('several problems in one file are each named, with the hint once (several-problems)', async () => {
     const f = `${probeFixture('several-problems')}/results.jsonl`;
     const run = await cli(['census', probeFixture('several-problems')]);

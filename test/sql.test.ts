@@ -1001,6 +1001,17 @@ describe('export --parquet', () => {
     expect(readdirSync(out).sort()).toEqual(views.sort());
   });
 
+  it('--force refuses a folder whose view folder holds a probe it does not export (it had removed the probe whole)', async () => {
+    const out = join(temp(), 'pq');
+    cpSync(bundled, join(out, 'transcript_lines', 'deep', 'B'), { recursive: true });
+    expect(await cli(['export', '--parquet', out, probeFixture('minimal'), '--force'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${out}: exporting there would replace ${out}/transcript_lines, which holds the probe ${out}/transcript_lines/deep/B; nothing was written (name a folder outside every probe and transcripts folder: evidence is read-only)\n`,
+    });
+    expect(existsSync(join(out, 'transcript_lines', 'deep', 'B', 'results.jsonl'))).toBe(true);
+  });
+
   it('an empty --parquet is a usage error: it would be the working folder', async () => {
     expect(await cli(['export', '--parquet', ''])).toEqual({
       code: 2,

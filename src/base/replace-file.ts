@@ -23,10 +23,27 @@ export function linkedOrNot(p: string, hops = 0): string | undefined {
   return hops < 40 ? linkedOrNot(resolve(dirname(p), readlinkSync(p)), hops + 1) : undefined;
 }
 
-/** The probe folder (one that holds results.jsonl) that `file` is inside, if any. */
+/**
+ * The probe folder that `file` is inside, if any: one that holds a results.jsonl file and a tool_use/
+ * or registration/ folder. A results.jsonl alone (an eval harness's, a stray one in a home folder)
+ * had made every folder below it a probe that nothing could be written into.
+ */
 export function probeHolding(file: string, dir = dirname(file)): string | undefined {
-  if (existsSync(join(dir, 'results.jsonl'))) return dir;
+  if (isProbe(dir)) return dir;
   return dirname(dir) === dir ? undefined : probeHolding(file, dirname(dir));
+}
+
+/** Whether `dir` is a probe folder (probeHolding). */
+export function isProbe(dir: string): boolean {
+  const stat = (name: string) => statSync(join(dir, name), { throwIfNoEntry: false });
+  try {
+    return (
+      stat('results.jsonl')?.isFile() === true && (stat('tool_use')?.isDirectory() === true || stat('registration')?.isDirectory() === true)
+    );
+  } catch {
+    // A folder that cannot be looked into (EACCES) is not known to be one: as existsSync had read it.
+    return false;
+  }
 }
 
 /**

@@ -3,12 +3,12 @@
  * and that neither lies inside the evidence it exports nor would, once its views are replaced,
  * take an input with them. Evidence is read-only, --force or not.
  */
-import { mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
-import { realOrNot, refuseInsideProbe } from '../base/replace-file.js';
+import { isProbe, realOrNot, refuseInsideProbe } from '../base/replace-file.js';
 import { VIEWS } from '../db/views.js';
 import type { Inputs } from './inputs.js';
 
@@ -35,6 +35,28 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
   }
   // Nor inside a probe it does not export: that is evidence too.
   refuseInsideProbe(dir, 'the export', true);
+  // --force replaces a view's folder whole: one that is or holds any probe, exported or not, is refused.
+  for (const target of VIEWS.flatMap((v) => [join(dir, v.name), join(dir, `${v.name}.parquet`)])) {
+    const held = probeWithin(target);
+    if (held) {
+      throw new InputError(
+        `${displayPath(dir)}: exporting there would replace ${displayPath(target)}, which holds the probe ${displayPath(held)}; nothing was written`,
+        hint,
+      );
+    }
+  }
+}
+
+/** A probe folder that `dir` is or holds, its links not followed (rmSync removes a link, not what it names). */
+function probeWithin(dir: string): string | undefined {
+  const stat = onPath(dir, () => lstatSync(dir, { throwIfNoEntry: false }));
+  if (!stat?.isDirectory()) return undefined;
+  if (isProbe(dir)) return dir;
+  for (const entry of onPath(dir, () => readdirSync(dir, { withFileTypes: true }))) {
+    const held = entry.isDirectory() ? probeWithin(join(dir, entry.name)) : undefined;
+    if (held) return held;
+  }
+  return undefined;
 }
 
 /**

@@ -236,14 +236,26 @@ async function checkReferences(db: Database): Promise<void> {
   const res = await db.query(readSql('probe/references'));
   for (const [what, [message, hint]] of Object.entries(REFERENCES)) {
     const r = res.rows.find((row) => row.what === what);
-    if (r) throw recordError(String(r.file), Number(r.rec), message(String(r.name), String(r.probe), inProbeOf(String(r.file))), hint);
+    if (r)
+      throw recordError(String(r.file), Number(r.rec), message(String(r.name), String(r.probe), inProbeOf(String(r.file), what)), hint);
   }
 }
 
-/** A file `name` of the probe that holds record file `file` (notes.jsonl, or one in registration/ or tool_use/), as shown. */
-function inProbeOf(file: string): (name: string) => string {
-  const at = Math.max(file.lastIndexOf(`${sep}registration${sep}`), file.lastIndexOf(`${sep}tool_use${sep}`));
-  return (name) => displayPath(join(at >= 0 ? file.slice(0, at) : dirname(file), name));
+/**
+ * A file `name` of the probe that holds record file `file`, as shown, by the kind of record that names
+ * it (`what`): a tool_use record is in PROBE/tool_use/, a registration record in PROBE/registration/,
+ * the others (notes.jsonl, skill_results.jsonl) in PROBE. By kind, not by searching the path: a probe
+ * inside a folder named tool_use or registration had been cut at that folder.
+ */
+function inProbeOf(file: string, what: string): (name: string) => string {
+  const at = file.lastIndexOf(`${sep}registration${sep}`);
+  const probe =
+    what === 'skill-missing'
+      ? dirname(dirname(file))
+      : (what === 'pilot' || what === 'void') && at >= 0
+        ? file.slice(0, at)
+        : dirname(file);
+  return (name) => displayPath(join(probe, name));
 }
 
 /**
