@@ -29,8 +29,8 @@
 --   envelope_models_cost_usd   DOUBLE     their costUSD
 --   models_ratio               DOUBLE     cost_usd / envelope_models_cost_usd, to 4 places
 --   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
---   transcript_only_models     VARCHAR[]  the transcript's models that modelUsage does not list ('(none)' for a
---                                         response that names none); empty with no modelUsage
+--   transcript_only_models     VARCHAR[]  the transcript's models that modelUsage does not list (NULL, last, for
+--                                         a response that names none); empty with no modelUsage
 --   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ
 --                                         (so too when the transcript does not show the model the
 --                                         envelope charged most, or one that used the prompt cache, or
@@ -84,7 +84,7 @@ envelope_models as (
 -- Responses modelUsage does not list (or that name no model): with modelUsage, Claude Code lists every model it
 -- called, so such a response is not the spawn's. Counted here, a cut that left one had been excused as unpriced.
 unlisted as (
-    select m.session_id, list_sort(list(distinct coalesce(m.model, '(none)'))) as models
+    select m.session_id, list_sort(list(distinct m.model)) as models
     from transcript_messages as m
     where m.model is null or (m.model <> '<synthetic>' and not exists (
         select 1 from model_usage as u

@@ -1387,6 +1387,17 @@ describe('agree --usage', () => {
       ]);
     });
 
+    it('a model named "(none)" stays apart from a response that names none: quoted in text, a string (not null) in json', async () => {
+      const named = lastResponse('none-named', (l) => l.replace('"model":"claude-opus-5"', '"model":"(none)"'));
+      const unnamed = lastResponse('none-unnamed', (l) => l.replace('"model":"claude-opus-5",', ''));
+      expect((await first(named))[0]).toMatch(/; transcript only: "\(none\)"$/);
+      expect((await first(unnamed))[0]).toMatch(/; transcript only: \(none\)$/);
+      const json = async (probe: string) =>
+        (JSON.parse((await cli(['agree', '--usage', probe, '-f', 'json'], { env: HOME })).stdout) as Record<string, unknown>[])[0]!
+          .transcript_only_models;
+      expect([await json(named), await json(unnamed)]).toEqual([['(none)'], [null]]);
+    });
+
     it('a response that names no model differs when modelUsage is given (it had been excused as unpriced)', async () => {
       const probe = lastResponse('no-model', (l) => l.replace('"model":"claude-opus-5",', ''));
       expect(await first(probe)).toEqual([

@@ -4,6 +4,7 @@
  */
 import { dollars, tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 import { codePoint, textOf } from './shown.js';
+import { modelNames } from './usage.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
 
@@ -120,7 +121,7 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
             return `${head}: transcripts -, priced responses ${money(r.priced_cost_usd)}, envelope in all ${money(r.envelope_cost_usd)}, ratio ${r.priced_ratio ?? '-'}\n`;
           }
           // A difference says which of the envelope's models the transcript does not show: one may be why.
-          const extra = r.verdict === 'differ' ? ((r.transcript_only_models as string[] | null) ?? []) : [];
+          const extra = r.verdict === 'differ' ? modelNames(r.transcript_only_models) : [];
           const unseen = `${only.length ? `; envelope only: ${only.join(' ')}` : ''}${extra.length ? `; transcript only: ${extra.join(' ')}` : ''}`;
           return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}${unseen}\n`;
         })
@@ -144,7 +145,7 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
       ...(r as Record<string, Cell>),
       session: String(r.session_id).slice(0, 8),
       envelope_only_models: (r.envelope_only_models as string[] | null) ?? [],
-      transcript_only_models: (r.transcript_only_models as string[] | null) ?? [],
+      transcript_only_models: format === 'csv' ? JSON.stringify(r.transcript_only_models ?? []) : modelNames(r.transcript_only_models),
       // With no modelUsage, the envelope is its total, and the transcripts its priced responses (as the text says).
       ...(noModelUsage(r) && r.envelope_cost_usd !== null
         ? {

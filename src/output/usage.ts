@@ -117,8 +117,21 @@ export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: Ta
           : []),
         { key: 'verdict' },
       ];
-  const cells = (r: Row): Record<string, Cell> => Object.fromEntries(columns.map((c) => [c.key, cellOf(r[c.key])]));
+  const cells = (r: Row): Record<string, Cell> => ({
+    ...Object.fromEntries(columns.map((c) => [c.key, cellOf(r[c.key])])),
+    ...(wide ? {} : { transcript_only_models: modelNames(r.transcript_only_models) }),
+  });
   return tabulate(format, columns, rows, { cells, json: (r) => r, style });
+}
+
+/**
+ * transcript_only_models as a person reads it: a response naming no model (NULL) as (none), and a model
+ * whose name reads as that, or starts with a quote, as a JSON string (`"(none)"`), so the two stay apart.
+ */
+export function modelNames(models: unknown): string[] {
+  return ((models as (string | null)[] | null) ?? []).map((m) =>
+    m === null ? '(none)' : m === '(none)' || m.startsWith('"') ? JSON.stringify(m) : m,
+  );
 }
 
 /** A query value as a cell: a list as its items joined by spaces in tables, a JSON array in csv. */
