@@ -1012,19 +1012,22 @@ describe('usage: --since, --until and --timezone at day boundaries (test/fixture
     ]);
   });
 
-  it('so is a label with a letter that prints blank or an invisible one in it (Total + U+2800 had shown as a second total)', async () => {
+  it('so is a label with a letter that prints blank, an invisible one, or a look-alike in it (Total + U+2800, Cyrillic Тotal had shown as a second total)', async () => {
     const r = await cli(['usage', 'model', '--transcripts', fixture('blank-labels'), '--timezone', 'UTC', '-f', 'markdown'], {
       env: HOME,
     });
     expect(r.stdout.split('\n').map((l) => l.split('|')[1]?.trim())).toEqual([
       'model',
       ':---',
+      '"(n\u043ene)"',
       '"(\u2800none)"',
       'Totally',
       '"Total\u2800"',
       // Invisible ones are written as their code points, as every human format does.
       '"Total⟨U+3164⟩"',
+      '"Tota\u04cf"',
       '"To⟨U+200B⟩tal"',
+      '"\u0422otal"',
       'Total',
       undefined,
     ]);

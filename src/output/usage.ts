@@ -65,7 +65,7 @@ export function formatUsage(
     // letter, `To\u200btal`).
     for (const k of ['key', 'model']) {
       const v = c[k];
-      if (typeof v === 'string' && (LABELS.has(seen(v)) || v.startsWith('"'))) c[k] = JSON.stringify(v);
+      if (typeof v === 'string' && (readsAsLabel(v) || v.startsWith('"'))) c[k] = JSON.stringify(v);
     }
     // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
     if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
@@ -86,13 +86,22 @@ const NO_KEY: Record<UsageReport, string> = {
   model: '(no model)',
 };
 
-/** What the table and markdown write in place of a value: a value spelt so is quoted. */
 /**
  * A name as a reader sees it, to compare with the labels: NFKC, with no space or invisible character
  * (Cf), and none of the letters that print blank (U+2800 BRAILLE PATTERN BLANK, the Hangul fillers).
  */
 const seen = (s: string) => s.normalize('NFKC').replace(/[\s\p{Cf}\u2800\u115F\u1160\u3164\uFFA0]/gu, '');
-const LABELS = new Set(['Total', '(none)', ...Object.values(NO_KEY)].map(seen));
+/** What the table and markdown write in place of a value: a value spelt so is quoted. */
+const LABELS = ['Total', '(none)', ...Object.values(NO_KEY)].map(seen);
+
+/**
+ * Whether a name reads as a label: seen() equal to one, or equal but for letters outside ASCII in
+ * its place (Cyrillic Т or о, a palochka for l), which a cell shows as the label's own.
+ */
+function readsAsLabel(name: string): boolean {
+  const cs = [...seen(name)];
+  return LABELS.some((label) => cs.length === label.length && cs.every((c, i) => c === label[i] || c.codePointAt(0)! > 0x7f));
+}
 
 /** Each spawn's transcript-derived usage beside its envelope's. */
 export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: TableStyle = {}): string {
