@@ -14,17 +14,33 @@ export function timerAfter(ms: number, fire: () => void): ReturnType<typeof setT
  * waits on something else (a slow reader of stdout) is stopped too, not only DuckDB.
  */
 export function deadline(ms: number | undefined, fire: () => void): { race<T>(p: T | Promise<T>): Promise<T>; clear(): void } {
-  let expire: (err: Error) => void = () => undefined;
-  const expired = new Promise<never>((_, reject) => {
-    expire = reject;
-  });
-  expired.catch(() => undefined);
+  let expired = false;
+  // Only the races still waiting: Promise.race with one promise that never settles had kept every
+  // value raced (each chunk of a streamed result) until the deadline, or for ever.
+  const waiting = new Set<(err: Error) => void>();
   const timer =
     ms === undefined
       ? undefined
       : timerAfter(ms, () => {
+          expired = true;
           fire();
-          expire(new Error('Interrupted'));
+          for (const reject of waiting) reject(new Error('Interrupted'));
+          waiting.clear();
         });
-  return { race: (p) => Promise.race([Promise.resolve(p), expired]), clear: () => clearTimeout(timer) };
+  const race = <T>(p: T | Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (expired) return reject(new Error('Interrupted'));
+      waiting.add(reject);
+      Promise.resolve(p).then(
+        (value) => {
+          waiting.delete(reject);
+          resolve(value);
+        },
+        (err: unknown) => {
+          waiting.delete(reject);
+          reject(err);
+        },
+      );
+    });
+  return { race, clear: () => clearTimeout(timer) };
 }
