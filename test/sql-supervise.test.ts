@@ -76,6 +76,33 @@ describe('sql: the process running the query is stopped when DuckDB does not sto
   );
 
   it.runIf(linux)(
+    'OMG_EVIDENCE_SQL_CHILD in the environment, even empty or 1, does not turn the bounds off (it had)',
+    () => {
+      for (const value of ['', '1']) {
+        expect(bin(['sql', '--memory-limit', '100MB', HUGE], { env: { OMG_EVIDENCE_SQL_CHILD: value } }).stderr, value).toBe(
+          'omg-evidence: <argument>: the query took more memory than --memory-limit allows (100MB); DuckDB did not stop it, so the process running it was stopped (raise --memory-limit, or ask for less: a LIMIT, fewer columns, shorter values)\n',
+        );
+      }
+    },
+    60_000,
+  );
+
+  it.runIf(linux)(
+    'ended by another signal (a crash): said so, not blamed on the out-of-memory killer, exit 1',
+    async () => {
+      const { sup, ended } = started(['--timeout', '0', HUGE]);
+      process.kill(await childOf(sup), 'SIGSEGV');
+      expect(await ended).toEqual({
+        code: 1,
+        signal: null,
+        stderr:
+          "omg-evidence: the process running the query was ended by SIGSEGV, which omg-evidence did not send: a crash, or another process's signal\n",
+      });
+    },
+    60_000,
+  );
+
+  it.runIf(linux)(
     'Ctrl-C (SIGINT to the process group) ends both, the command by SIGINT',
     async () => {
       const { sup, ended } = started(['--timeout', '0', HUGE]);

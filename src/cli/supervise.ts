@@ -27,8 +27,9 @@ export const MEMORY_ALLOWANCE = 256 * 2 ** 20;
 export type ChildMessage = { kind: 'query'; source: string; timeout: number; memoryLimit: string; memoryBytes: number } | { kind: 'ended' };
 
 /** Whether this process runs `argv` by supervising a child: `sql`, unless it is that child. */
-export function supervisesSql(argv: string[], env: NodeJS.ProcessEnv = process.env): boolean {
-  return argv[0] === 'sql' && env[SQL_CHILD] === undefined;
+export function supervisesSql(argv: string[], env: NodeJS.ProcessEnv = process.env, channel: unknown = process.channel): boolean {
+  // The child has its supervisor's channel too: the variable alone (a user's, even empty) had turned the bounds off.
+  return argv[0] === 'sql' && !(env[SQL_CHILD] === '1' && channel);
 }
 
 /** In the child: its channel does not keep it alive, and a supervisor gone (killed) takes it along. */
@@ -126,7 +127,13 @@ export async function superviseSql(argv: string[]): Promise<number> {
     await new Promise((wait) => setTimeout(wait, 1000));
     return 128 + constants.signals[signal];
   }
+  // The out-of-memory killer sends SIGKILL; any other signal is a crash or another process's.
+  if (signal === 'SIGKILL') {
+    return say(
+      `omg-evidence: the process running the query was killed by SIGKILL, which omg-evidence did not send (the system's out-of-memory killer, perhaps) (lower --memory-limit, or ask for less: a LIMIT, fewer columns)`,
+    );
+  }
   return say(
-    `omg-evidence: the process running the query was killed by ${signal}, which omg-evidence did not send (the system's out-of-memory killer, perhaps) (lower --memory-limit, or ask for less: a LIMIT, fewer columns)`,
+    `omg-evidence: the process running the query was ended by ${signal}, which omg-evidence did not send: a crash, or another process's signal`,
   );
 }
