@@ -4,8 +4,8 @@
 -- What is checked: every artifact the harness found present, and every marker it found. What
 -- could have produced one, in the spawn's transcript (sub-agent calls included; failed calls too,
 -- since a transcript shows the attempt, not the file; but not a call the spawn's own envelope's
--- permission_denials names, by its id and tool, which never ran: another probe's spawn of the same
--- session is not it):
+-- permission_denials names, by its id, tool and input (path or command), which never ran: another
+-- probe's spawn of the same session is not it):
 --   a Write, Edit, MultiEdit or NotebookEdit whose path is the artifact's path, lies under it (a
 --   Write makes the folders it writes into), or ends in the marker's file;
 --   a Bash command naming the artifact's path (or a path under it), a path ending in the
@@ -79,8 +79,11 @@ calls as (
     where (t.path is not null or t.command is not null)
       and not exists (
           select 1 from permission_denials as d
-          -- Of the same tool: a copy naming another tool is no copy, and a denied decoy excused none.
+          -- Of the same tool and input: a copy naming another is no copy, and a denied decoy (another
+          -- tool, or the same tool writing elsewhere) had excused every copy of its id.
           where d.probe = s.probe and d.session_id = t.session_id and d.tool_use_id = t.tool_use_id and d.tool_name = t.name
+            and (t.command = json_extract_string(d.tool_input, '$.command')
+                 or t.path in (json_extract_string(d.tool_input, '$.file_path'), json_extract_string(d.tool_input, '$.notebook_path')))
       )
 ),
 

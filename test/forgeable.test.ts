@@ -96,6 +96,12 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
+  it('nor does a denial of a decoy Write elsewhere excuse the Write copy of the same id to the artifact: a denial names its input too', async () => {
+    expect((await findings([probeFixture('forge-decoy-denied-write')])).map(brief)).toEqual([
+      ['F-DECOY', '000000fa', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_fa1', '/private/tmp/ws/out/BREACH', 1],
+    ]);
+  });
+
   it("a NotebookEdit's path is its notebook_path, not a file_path beside it (which had hidden the artifact)", async () => {
     expect((await findings([probeFixture('forge-notebook-both')])).map(brief)).toEqual([
       ['F-DECOY', '000000fa', 'artifact', 'BREACH', 'forgeable', 'NotebookEdit', 'toolu_nb1', '/private/tmp/ws/out/BREACH', 1],
