@@ -5,7 +5,7 @@
  * --force); a verdict that fails is still reported (exit 0); and the sessions' part is there with
  * --transcripts. Its stderr and exit codes on bad targets are goldens (test/golden/report/).
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -311,6 +311,20 @@ describe('the sessions', () => {
       const given = relative(process.cwd(), to);
       expect(sourceName(given, given, env), given).toBe(to.includes('alice') ? '…/tr' : '~/tr');
     }
+  });
+
+  it('--html x.html/ (a folder) and --html - (stdout elsewhere) are usage errors: they had written the files x.html and -', async () => {
+    for (const [html, what] of [
+      ['x.html/', 'names a folder (it ends in a slash)'],
+      ['-', 'the page goes to a file, not to stdout'],
+    ]) {
+      expect(await cli(['report', '--html', html!])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `omg-evidence: --html ${html}: ${what} (give the path of the HTML file to write; for a file named -, ./-)\n`,
+      });
+    }
+    expect(existsSync(join(repo, 'x.html')) || existsSync(join(repo, '-'))).toBe(false);
   });
 
   it('with a probe and --transcripts: both parts', async () => {

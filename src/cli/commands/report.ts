@@ -11,7 +11,7 @@
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
-import { InputError } from '../../base/errors.js';
+import { InputError, UsageError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
 import { onPath } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
@@ -119,6 +119,14 @@ export function makeReportCommand(io: IO): Command {
     action: async ({ probes, opts, onWarning }) => {
       // The page's layout and its charts' engines load only for this command.
       const { isOwnReport, loadChartEngines, reportHtml } = await import('../../output/html.js');
+      // resolve() drops a trailing slash, which names a folder: x.html/ had written the file x.html. And - is
+      // stdout elsewhere, here a file named -.
+      if (/[/\\]$/.test(opts.html) || opts.html === '-') {
+        throw new UsageError(
+          `--html ${opts.html}: ${opts.html === '-' ? 'the page goes to a file, not to stdout' : 'names a folder (it ends in a slash)'}`,
+          'give the path of the HTML file to write; for a file named -, ./-',
+        );
+      }
       const out = resolve(opts.html);
       const sessionsDir = probes.length === 0 ? (opts.transcripts ?? claudeSessionsDir(io.env)) : opts.transcripts;
       refuseInsideEvidence(out, [...probes, ...(sessionsDir === undefined ? [] : [sessionsDir])], 'the report');
