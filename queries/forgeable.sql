@@ -42,8 +42,8 @@
 --   calls        BIGINT   how many of the spawn's calls could have produced it (NULL when unknown); a
 --                         call of several such copies counts once
 -- order:   probe, seq, kind, ordinal
--- The first call is the first in transcript order, and of its copies the first that could; a census-level load keeps no order for calls
--- other than Skill's, so there it is the one with the least tool_use_id.
+-- The first call is the first in transcript order (by ordinal, then tool_use_id), and of its copies
+-- the first that could.
 
 with
 
