@@ -47,14 +47,21 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
   }
 }
 
-/** A probe folder that `dir` is or holds, its links not followed (rmSync removes a link, not what it names). */
+/**
+ * A probe folder that `dir` is or holds, its links not followed (rmSync removes a link, not what it
+ * names). What cannot be looked into (DIR a file, a folder it may not read) holds none known: the
+ * steps after say why the export cannot go there.
+ */
 function probeWithin(dir: string): string | undefined {
-  const stat = onPath(dir, () => lstatSync(dir, { throwIfNoEntry: false }));
-  if (!stat?.isDirectory()) return undefined;
-  if (isProbe(dir)) return dir;
-  for (const entry of onPath(dir, () => readdirSync(dir, { withFileTypes: true }))) {
-    const held = entry.isDirectory() ? probeWithin(join(dir, entry.name)) : undefined;
-    if (held) return held;
+  try {
+    if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+    if (isProbe(dir)) return dir;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const held = entry.isDirectory() ? probeWithin(join(dir, entry.name)) : undefined;
+      if (held) return held;
+    }
+  } catch {
+    return undefined;
   }
   return undefined;
 }
