@@ -82,8 +82,12 @@ calls as (
           -- Of the same tool and input: a copy naming another is no copy, and a denied decoy (another
           -- tool, or the same tool writing elsewhere) had excused every copy of its id.
           where d.probe = s.probe and d.session_id = t.session_id and d.tool_use_id = t.tool_use_id and d.tool_name = t.name
-            and (t.command = json_extract_string(d.tool_input, '$.command')
-                 or t.path in (json_extract_string(d.tool_input, '$.file_path'), json_extract_string(d.tool_input, '$.notebook_path')))
+            -- The denied input read as the call's is (omg_path_of_call, omg_command_of_call): a denied Write's
+            -- path is its file_path alone, so a notebook_path beside it naming the artifact excuses nothing.
+            and (t.command = case when d.tool_name = 'Bash' then json_extract_string(d.tool_input, '$.command') end
+                 or t.path = case when d.tool_name = 'NotebookEdit'
+                                  then coalesce(json_extract_string(d.tool_input, '$.notebook_path'), json_extract_string(d.tool_input, '$.file_path'))
+                                  else coalesce(json_extract_string(d.tool_input, '$.file_path'), json_extract_string(d.tool_input, '$.notebook_path')) end)
       )
 ),
 

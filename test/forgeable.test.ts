@@ -102,6 +102,12 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
+  it("a denial's input is read as the call's: a denied Write's notebook_path naming the artifact excuses no Write to it", async () => {
+    expect((await findings([probeFixture('forge-decoy-denied-crossfield')])).map(brief)).toEqual([
+      ['F-DECOY', '000000fa', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_fa1', '/private/tmp/ws/out/BREACH', 1],
+    ]);
+  });
+
   it("a NotebookEdit's path is its notebook_path, not a file_path beside it (which had hidden the artifact)", async () => {
     expect((await findings([probeFixture('forge-notebook-both')])).map(brief)).toEqual([
       ['F-DECOY', '000000fa', 'artifact', 'BREACH', 'forgeable', 'NotebookEdit', 'toolu_nb1', '/private/tmp/ws/out/BREACH', 1],
