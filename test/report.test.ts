@@ -315,7 +315,10 @@ describe('the sessions', () => {
 
   it('--html x.html/ (a folder) and --html - (stdout elsewhere) are usage errors: they had written the files x.html and -', async () => {
     for (const [html, what] of [
-      ['x.html/', 'names a folder (it ends in a slash)'],
+      ['x.html/', 'names a folder (it ends in a slash, . or ..)'],
+      // resolve() drops /. and /.. too.
+      ['x.html/.', 'names a folder (it ends in a slash, . or ..)'],
+      ['..', 'names a folder (it ends in a slash, . or ..)'],
       ['-', 'the page goes to a file, not to stdout'],
     ]) {
       expect(await cli(['report', '--html', html!])).toEqual({

@@ -1399,6 +1399,14 @@ describe('agree --usage', () => {
         (JSON.parse((await cli(['agree', '--usage', probe, '-f', 'json'], { env: HOME })).stdout) as Record<string, unknown>[])[0]!
           .transcript_only_models;
       expect([await json(named), await json(unnamed)]).toEqual([['(none)'], [null]]);
+      // A look-alike of it is quoted too, as in usage's tables: Cyrillic о, a space after.
+      for (const [name, model] of [
+        ['none-cyrillic', '(n\u043ene)'],
+        ['none-spaced', '(none) '],
+      ]) {
+        const probe = lastResponse(name!, (l) => l.replace('"model":"claude-opus-5"', `"model":${JSON.stringify(model)}`));
+        expect((await first(probe))[0]).toContain(`; transcript only: ${JSON.stringify(model)}`);
+      }
     });
 
     it('a response that names no model differs when modelUsage is given (it had been excused as unpriced)', async () => {

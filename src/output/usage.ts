@@ -135,11 +135,12 @@ export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: Ta
 
 /**
  * transcript_only_models as a person reads it: a response naming no model (NULL) as (none), and a model
- * whose name reads as that, or starts with a quote, as a JSON string (`"(none)"`), so the two stay apart.
+ * whose name reads as that or another label (readsAsLabel: `(none) `, `(nоne)`), or starts with a quote,
+ * as a JSON string (`"(none)"`), so the two stay apart.
  */
 export function modelNames(models: unknown): string[] {
   return ((models as (string | null)[] | null) ?? []).map((m) =>
-    m === null ? '(none)' : m === '(none)' || m.startsWith('"') ? JSON.stringify(m) : m,
+    m === null ? '(none)' : readsAsLabel(m) || m.startsWith('"') ? JSON.stringify(m) : m,
   );
 }
 

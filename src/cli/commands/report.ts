@@ -119,11 +119,11 @@ export function makeReportCommand(io: IO): Command {
     action: async ({ probes, opts, onWarning }) => {
       // The page's layout and its charts' engines load only for this command.
       const { isOwnReport, loadChartEngines, reportHtml } = await import('../../output/html.js');
-      // resolve() drops a trailing slash, which names a folder: x.html/ had written the file x.html. And - is
-      // stdout elsewhere, here a file named -.
-      if (/[/\\]$/.test(opts.html) || opts.html === '-') {
+      // resolve() drops a trailing slash, /. or /.., which name a folder: x.html/ had written the file x.html.
+      // And - is stdout elsewhere, here a file named -.
+      if (/(^|[/\\])\.{0,2}$/.test(opts.html) || opts.html === '-') {
         throw new UsageError(
-          `--html ${opts.html}: ${opts.html === '-' ? 'the page goes to a file, not to stdout' : 'names a folder (it ends in a slash)'}`,
+          `--html ${opts.html}: ${opts.html === '-' ? 'the page goes to a file, not to stdout' : 'names a folder (it ends in a slash, . or ..)'}`,
           'give the path of the HTML file to write; for a file named -, ./-',
         );
       }
