@@ -80,15 +80,16 @@ export function refuseInsideEvidence(
  * is inside any probe folder (one above it holds results.jsonl), read or not: another probe is
  * evidence too, read-only, --force or not, as init and extract hold.
  */
-export function refuseInsideProbe(path: string, what: string, folder = false): void {
+export function refuseInsideProbe(
+  path: string,
+  what: string,
+  folder = false,
+  hint = `write ${what} outside every probe folder: a probe is evidence, and read-only`,
+): void {
   const out = realOrNot(path);
   const holder = probeHolding(folder ? join(out, 'results.jsonl') : out);
-  if (holder !== undefined) {
-    throw new InputError(
-      `${displayPath(path)}: inside the probe ${displayPath(holder)}; nothing was written`,
-      `write ${what} outside every probe folder: a probe is evidence, and read-only`,
-    );
-  }
+  if (holder !== undefined)
+    throw new InputError(`${displayPath(path)}: inside the probe ${displayPath(holder)}; nothing was written`, hint);
 }
 
 /** What a refusal says: what changed meanwhile, what to run again, and what could not be written. */

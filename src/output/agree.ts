@@ -4,7 +4,7 @@
  */
 import { dollars, tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 import { codePoint, textOf } from './shown.js';
-import { modelNames } from './usage.js';
+import { anyTranscriptOnly, modelNames } from './usage.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
 
@@ -136,7 +136,7 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
     { key: 'models_ratio', title: 'ratio', right: true },
     { key: 'envelope_only_models', title: 'envelope only' },
     // A response of a model modelUsage does not list makes a spawn differ: the column says which, when one does.
-    ...(['csv', 'json', 'ndjson'].includes(format) || rows.some((r) => ((r.transcript_only_models as string[] | null) ?? []).length)
+    ...(['csv', 'json', 'ndjson'].includes(format) || anyTranscriptOnly(rows)
       ? [{ key: 'transcript_only_models', title: 'transcript only' }]
       : []),
   ];

@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
-import { probeHolding, realOrNot } from '../base/replace-file.js';
+import { refuseInsideProbe } from '../base/replace-file.js';
 import { codePoint, INVISIBLE } from './shown.js';
 
 /** The templates of a probe, shipped with the package. */
@@ -29,13 +29,7 @@ export function scaffoldProbe(dir: string): string[] {
     );
   }
   // A folder inside a probe (its registration/, its transcripts/) would change what the probe holds, and break it.
-  const holder = probeHolding(realOrNot(out));
-  if (holder !== undefined) {
-    throw new InputError(
-      `${displayPath(out)}: inside the probe ${displayPath(holder)}; nothing was written`,
-      'name a folder outside every probe: a probe is evidence, and read-only',
-    );
-  }
+  refuseInsideProbe(out, 'the probe', false, 'name a folder outside every probe: a probe is evidence, and read-only');
   const stat = lstatOrNull(out);
   if (stat?.isSymbolicLink()) {
     throw new InputError(`${displayPath(out)}: is a symbolic link`, 'name the folder itself, new or empty: init writes through no link');

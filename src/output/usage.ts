@@ -65,7 +65,7 @@ export function formatUsage(
     // letter, `To\u200btal`).
     for (const k of ['key', 'model']) {
       const v = c[k];
-      if (typeof v === 'string' && (readsAsLabel(v) || v.startsWith('"'))) c[k] = JSON.stringify(v);
+      if (typeof v === 'string') c[k] = shownName(v);
     }
     // A breakdown row shows its model alone, under the row it breaks down (a response naming none: "(none)").
     if (r.is_breakdown) return { ...c, key: '', model: c.model ?? '(none)' };
@@ -121,9 +121,7 @@ export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: Ta
         { key: 'envelope_models_cost_usd', title: 'costUSD (same models)', right: true, money: true },
         { key: 'models_ratio', title: 'ratio (same models)', right: true },
         { key: 'envelope_only_models', title: 'envelope only' },
-        ...(rows.some((r) => ((r.transcript_only_models as string[] | null) ?? []).length)
-          ? [{ key: 'transcript_only_models', title: 'transcript only' }]
-          : []),
+        ...(anyTranscriptOnly(rows) ? [{ key: 'transcript_only_models', title: 'transcript only' }] : []),
         { key: 'verdict' },
       ];
   const cells = (r: Row): Record<string, Cell> => ({
@@ -139,10 +137,14 @@ export function formatUsageBySpawn(rows: Row[], format: TabularFormat, style: Ta
  * as a JSON string (`"(none)"`), so the two stay apart.
  */
 export function modelNames(models: unknown): string[] {
-  return ((models as (string | null)[] | null) ?? []).map((m) =>
-    m === null ? '(none)' : readsAsLabel(m) || m.startsWith('"') ? JSON.stringify(m) : m,
-  );
+  return ((models as (string | null)[] | null) ?? []).map((m) => (m === null ? '(none)' : shownName(m)));
 }
+
+/** Whether a row of usage_spawns names a model of the transcript that modelUsage does not list: its column is shown then. */
+export const anyTranscriptOnly = (rows: Row[]) => rows.some((r) => ((r.transcript_only_models as unknown[] | null) ?? []).length > 0);
+
+/** A name as a cell shows it: quoted as a JSON string when it reads as a label or starts with a quote. */
+const shownName = (name: string) => (readsAsLabel(name) || name.startsWith('"') ? JSON.stringify(name) : name);
 
 /** A query value as a cell: a list as its items joined by spaces in tables, a JSON array in csv. */
 function cellOf(v: unknown): Cell {
