@@ -11,7 +11,9 @@
 --   a Bash command naming the artifact's path (or a path under it), a path ending in the
 --   marker's file, or the marker's token.
 -- Every copy of a call counts (transcript_tool_use_copies): a copy that names another tool or
--- input than the first, which the census counts, could have made the file just as well.
+-- input than the first, which the census counts, could have made the file just as well. So does
+-- every call a `progress` line mirrors from a sub-agent (transcript_mirrored_calls), which the
+-- census never counts: the sub-agent's own file, which holds it, may be missing.
 -- Paths are compared as normalised suffixes: backslashes as slashes, repeated slashes as one, no
 -- trailing slash, case folded (the measuring machine's file system may ignore case), and a
 -- registered path's leading placeholder ($WS, $HOME, $REPO, ~) dropped, so /private/tmp/x or
@@ -20,7 +22,7 @@
 -- (no letter, digit, '.', '_' or '-' either side). A relative path in a command is not resolved.
 --
 -- reads:   spawns, artifacts, markers, permission_denials, transcript_sessions, transcript_tool_uses,
---          transcript_tool_use_copies
+--          transcript_tool_use_copies, transcript_mirrored_calls
 -- params:  none
 -- returns: one row per present artifact or found marker that is forgeable, or whose spawn has no
 --          transcript, or that records no path (an artifact's, a marker's file) while its spawn
@@ -43,7 +45,7 @@
 --                         call of several such copies counts once
 -- order:   probe, seq, kind, ordinal
 -- The first call is the first in transcript order (by ordinal, then tool_use_id), and of its copies
--- the first that could.
+-- the first that could, a mirror last; then the calls only a mirror shows, by file, line and block.
 
 with
 
@@ -62,18 +64,26 @@ items as (
 ),
 
 -- Each spawn's calls, per probe: a denial is its own spawn's envelope's, not another probe's of the same session.
--- A call's other copies take its ordinal; the counted copy is copy 1.
+-- A call's other copies take its ordinal; the counted copy is copy 1. A mirror of a counted call
+-- takes its ordinal too, after its copies; one of no counted call has none.
 calls as (
     select
         s.probe, t.session_id, t.ordinal, t.copy, t.tool_use_id, t.name, t.path, t.command,
+        {'ordinal': coalesce(t.ordinal, 9223372036854775807), 'copy': coalesce(t.copy, 9223372036854775807),
+         'file': t.file, 'rec': t.rec, 'block': t.block, 'id': coalesce(t.tool_use_id, '')} as place,
+        coalesce(t.ordinal::VARCHAR, 'mirror ' || coalesce(t.tool_use_id, t.file || ':' || t.rec || ':' || t.block)) as call,
         lower(rtrim(regexp_replace(replace(t.path, '\', '/'), '/+', '/', 'g'), '/')) as norm_path,
         lower(regexp_replace(t.command, '/+', '/', 'g')) as norm_command
     from (
-        select session_id, ordinal, 1 as copy, tool_use_id, name, path, command from transcript_tool_uses
+        select session_id, ordinal, 1 as copy, tool_use_id, name, path, command, file, rec, block from transcript_tool_uses
         union all
-        select c.session_id, u.ordinal, c.copy, c.tool_use_id, c.name, c.path, c.command
+        select c.session_id, u.ordinal, c.copy, c.tool_use_id, c.name, c.path, c.command, c.file, c.rec, c.block
         from transcript_tool_use_copies as c
         join transcript_tool_uses as u using (session_id, tool_use_id)
+        union all
+        select m.session_id, u.ordinal, null, m.tool_use_id, m.name, m.path, m.command, m.file, m.rec, m.block
+        from transcript_mirrored_calls as m
+        left join transcript_tool_uses as u using (session_id, tool_use_id)
     ) as t
     join spawns as s using (session_id)
     where (t.path is not null or t.command is not null)
@@ -92,7 +102,7 @@ calls as (
 ),
 
 matches as (
-    select i.probe, i.session_id, i.kind, i.ordinal as item, c.ordinal, c.copy, c.tool_use_id, c.name, coalesce(c.path, c.command) as input
+    select i.probe, i.session_id, i.kind, i.ordinal as item, c.place, c.call, c.tool_use_id, c.name, coalesce(c.path, c.command) as input
     from items as i
     join calls as c
         on c.probe = i.probe
@@ -118,8 +128,8 @@ matches as (
 firsts as (
     select
         probe, session_id, kind, item,
-        arg_min({'tool': name, 'tool_use_id': tool_use_id, 'input': input}, (ordinal, copy, tool_use_id)) as first,
-        count(distinct ordinal) as calls
+        arg_min({'tool': name, 'tool_use_id': tool_use_id, 'input': input}, place) as first,
+        count(distinct call) as calls
     from matches
     group by all
 ),

@@ -46,6 +46,15 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect(json.map((r: { tools: object; forgeable: string[] }) => [r.tools, r.forgeable])).toEqual([[{ Read: 1 }, ['BREACH']]]);
   });
 
+  it("a sub-agent's Write that only its parent's progress lines mirror (its own file missing): the census counts the Task alone (it had held)", async () => {
+    const probe = probeFixture('forge-mirror');
+    const want = [['F-MIRROR', '000000fb', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_fb2', '/private/tmp/ws/out/BREACH', 1]];
+    expect((await findings([probe])).map(brief)).toEqual(want);
+    expect((await findings([probe], ['census', 'forgeable'])).map(brief)).toEqual(want);
+    const json = JSON.parse((await cli(['census', probe, '--format', 'json'])).stdout);
+    expect(json.map((r: { tools: object; forgeable: string[] }) => [r.tools, r.forgeable])).toEqual([[{ Task: 1 }, ['BREACH']]]);
+  });
+
   it('an artifact that records no path, in a spawn that wrote files: unknown, never "not forgeable" (it had been left out)', async () => {
     expect((await findings([probeFixture('forge-no-path')])).map(brief)).toEqual([
       ['F-WRITE', '000000f1', 'artifact', 'BREACH', 'unknown', null, null, null, null],

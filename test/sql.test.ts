@@ -213,6 +213,7 @@ describe('sql', () => {
     ]);
     expect(transcriptTablesNamed('select * from transcript_tool_uses_x')).toEqual([]);
     expect(transcriptTablesNamed('select * from transcript_tool_use_copies')).toEqual(['transcript_tool_use_copies']);
+    expect(transcriptTablesNamed('select * from transcript_mirrored_calls')).toEqual(['transcript_mirrored_calls']);
     // What can read a table without naming it builds them all.
     for (const q of [
       'show tables',
@@ -220,7 +221,7 @@ describe('sql', () => {
       "select * from query_table('transcript_' || 'lines')",
       'pragma show_tables',
     ]) {
-      expect(transcriptTablesNamed(q)).toHaveLength(8);
+      expect(transcriptTablesNamed(q)).toHaveLength(9);
     }
   });
 

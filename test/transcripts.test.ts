@@ -277,6 +277,29 @@ describe('transcript edge cases', () => {
     ]);
   });
 
+  it('transcript_mirrored_calls holds every call a progress line mirrors, whatever shape its fields take; none counts', async () => {
+    const dir = join('test', 'fixtures', 'transcripts', 'mirrored-calls');
+    const q =
+      'select session_id[1:8] as s, tool_use_id, name, agent_id, parent_tool_use_id, file, rec, block, path, command from transcript_mirrored_calls order by all';
+    const run = await cli(['sql', '--transcripts', dir, '-f', 'csv', q]);
+    expect({ code: run.code, stderr: run.stderr, stdout: run.stdout.split('\r\n') }).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        's,tool_use_id,name,agent_id,parent_tool_use_id,file,rec,block,path,command',
+        '000000fb,toolu_2,Write,"{""x"":1}","{""a"":1}",000000fb-0000-4000-8000-0000000000fb.jsonl,2,1,/a/b,',
+        '000000fb,toolu_3,Bash,7,,000000fb-0000-4000-8000-0000000000fb.jsonl,3,1,,"[""rm"",""x""]"',
+        '000000fb,toolu_4,NotebookEdit,b,,000000fb-0000-4000-8000-0000000000fb.jsonl,8,1,/n.ipynb,',
+        '000000fb,,Edit,b,,000000fb-0000-4000-8000-0000000000fb.jsonl,8,2,/e,',
+        '000000fc,toolu_c2,Write,c0001,toolu_c1,000000fc-0000-4000-8000-0000000000fc.jsonl,2,2,/w/out,',
+        '',
+      ],
+    });
+    // The census counts the sub-agent's Write from its own file alone, and no mirror.
+    const census = JSON.parse((await cli(['census', '--transcripts', dir, '-f', 'json'])).stdout);
+    expect(census.map((r: { tools: object }) => r.tools)).toEqual([{ Task: 1 }, { Task: 1, Write: 1 }]);
+  });
+
   it('reads a file whose name holds glob characters as itself', async () => {
     // DuckDB's readers take [, * and ? in a path as glob characters: a[1].jsonl would read a1.jsonl.
     const dir = join('test', 'fixtures', 'transcripts', 'glob-characters');
@@ -453,6 +476,7 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
       fixture('census-skill-tie'),
       fixture('census-bom-pair'),
       fixture('census-differing-copies'),
+      fixture('mirrored-calls'),
       join(bundled, 'transcripts'),
     ];
     if (existsSync(samples)) dirs.push(samples);
@@ -468,6 +492,7 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
       'transcript_sessions',
       'transcript_tool_uses',
       'transcript_tool_use_copies',
+      'transcript_mirrored_calls',
       'transcript_tool_results',
     ];
     for (const dir of dirs) {

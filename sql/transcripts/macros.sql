@@ -177,7 +177,8 @@ create or replace temp macro omg_calls_keyed(type, n, content) as
 -- first line (by ordinality, which gives record numbers), the lines to look at again (keyless,
 -- mistyped), and the lines that hold calls or results, each with what its rows need: a
 -- line of one content block (every real transcript's) as a struct, a line of several as a list,
--- which costs more to collect.
+-- which costs more to collect; and how many `progress` lines, whose mirrored calls are read again
+-- (mirrors.sql) only from the files that hold one.
 -- The first timestamp is the earliest instant, not the least text: 10:00:00+09:00 comes before
 -- 05:00:00Z, and a timestamp that is no time is not one.
 -- Versions and models are the keys of a histogram: list(distinct …) would build a hash table of
@@ -196,7 +197,8 @@ create or replace temp macro omg_group(o, keyless, mistyped, line_type, ts, ver,
     'calls': list({'o': o, 'timestamp': ts, 'version': ver, 'model': line_model, 'is_sidechain': sidechain,
                    'agent_id': agent, 'calls': calls}) filter (where len(calls) > 0),
     'results1': list({'o': o, 'timestamp': ts, 'result': result1}) filter (where result1 is not null),
-    'results': list({'o': o, 'timestamp': ts, 'results': results}) filter (where len(results) > 0)
+    'results': list({'o': o, 'timestamp': ts, 'results': results}) filter (where len(results) > 0),
+    'progress': count(*) filter (where line_type = 'progress')
 };
 
 -- The id a model is priced by (model_prices): without a date suffix (claude-opus-4-5-20251101) or a

@@ -11,6 +11,8 @@
  *   transcript_tool_uses    one row per tool_use block of an `assistant` line, de-duplicated by id
  *                           within a session, in transcript order; `progress` lines never count
  *   transcript_tool_use_copies the other copies of a call whose copies differ (forgeable reads them)
+ *   transcript_mirrored_calls the calls `progress` lines mirror from a sub-agent (forgeable reads
+ *                           them); built only when asked for (LoadOptions.mirrors), as it reads them again
  *   transcript_tool_results the tool_result answering each Skill call (first answer per id); built
  *                           only when asked for (LoadOptions.results), as it reads the results
  *   transcript_messages     one row per API response, its final usage snapshot, priced by
@@ -25,16 +27,14 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
-import { lineOf, lineTooLong, oneScan, startsWithBom } from './jsonl.js';
+import { lineOf, lineTooLong, startsWithBom } from './jsonl.js';
 import { readWhole } from './fingerprint.js';
 import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
 import { giveBack, lean, type Room } from './spill.js';
+import { buildMirrors, buildResults, macros, shares } from './rescans.js';
 import { rejectBadLines, rejectNonJsonValues } from './transcript-checks.js';
-
-/** The loader's macros, with the RFC 3339 reading they use, for one connection. */
-const macros = (): string => `${readSql('rfc3339')}\n${readSql('transcripts/macros')}`;
 
 export interface Progress {
   files: number;
@@ -69,6 +69,8 @@ export interface LoadOptions {
    * no call's input_keys, agent_id or is_sidechain (census, skills) take a lean pass, which leaves them NULL.
    */
   fullCalls?: boolean;
+  /** Build transcript_mirrored_calls (default true; implies calls): the files with a progress line are read again. */
+  mirrors?: boolean;
   /** The price table transcript_messages is priced by (default: the package's data/pricing.json). */
   pricing?: string;
   onProgress?: (p: Progress) => void;
@@ -103,7 +105,8 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   // Full calls and responses together take the pass that keeps every line, as results and responses do.
   const lines = (options.lines ?? true) || (messages && ((options.results ?? true) || fullCalls));
   const results = lines || (options.results ?? true);
-  const calls = results || (options.calls ?? true);
+  const mirrors = options.mirrors ?? true;
+  const calls = results || mirrors || (options.calls ?? true);
   if (files.length === 0) {
     // No transcripts: the same tables, empty, without a scan (a test holds the two shapes equal).
     await db.exec(readSql('transcripts/empty'), undefined, 'creating the transcript tables');
@@ -111,6 +114,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     if (!lines) await db.exec('drop table transcript_lines');
     if (!messages) await db.exec('drop table transcript_messages');
     if (!calls) await db.exec('drop table transcript_sessions; drop table transcript_tool_uses; drop table transcript_tool_use_copies');
+    if (!mirrors) await db.exec('drop table transcript_mirrored_calls');
     if (messages) {
       // Price keys are read as models are (omg_price_key).
       await db.exec(macros(), undefined, 'reading the price table');
@@ -236,6 +240,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     return first.map((r) => copiesDiffer(Number(r.n), r.first as Record<string, unknown>));
   });
   if (results) await settle().then(() => buildResults(db, sized, cores, room, options.scans));
+  if (mirrors) await buildMirrors(db, sized, cores, room, options.scans);
   readWhole(sized);
   // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
   if (into !== 'scan_groups') await db.exec('drop table scan_groups');
@@ -258,53 +263,3 @@ function copiesDiffer(n: number, c: Record<string, unknown>): string {
 
 /** The macros a connection that scans the transcripts needs: the passes over those of macros.sql. */
 const passMacros = () => `${macros()}\n${readSql('transcripts/passes')}`;
-
-/**
- * The files split into shares of about equal size (largest first, each to the smallest share), for
- * one scan each: `scans` of them, or one per core and PARALLEL_BYTES; empty shares are left out.
- */
-function shares(files: { abs: string; size: number }[], cores: number, scans?: number): string[][] {
-  const n = scans ?? Math.min(cores, Math.ceil(files.reduce((sum, f) => sum + f.size, 0) / PARALLEL_BYTES));
-  const bySize = [...files].sort((a, b) => b.size - a.size || (a.abs < b.abs ? -1 : 1));
-  const parts = Array.from({ length: Math.max(1, Math.min(n, files.length)) }, () => ({ size: 0, files: [] as string[] }));
-  for (const f of bySize) {
-    const least = parts.reduce((m, p) => (p.size < m.size ? p : m));
-    least.files.push(f.abs);
-    least.size += f.size;
-  }
-  return parts.filter((p) => p.files.length > 0).map((p) => p.files.sort());
-}
-
-/**
- * transcript_tool_results, from the pass; a result too large to keep there is read from its file,
- * the files that hold one split into shares as the pass's files are, one scan each on a connection of its own.
- */
-async function buildResults(
-  db: Database,
-  sized: { abs: string; size: number }[],
-  cores: number,
-  room: Room,
-  scans?: number,
-): Promise<void> {
-  await room(0, async () => {
-    await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
-    await db.exec(readSql('transcripts/results-big-wanted'), undefined, 'building the transcript results');
-  });
-  const big = new Set((await db.query('select distinct abs from transcript_big_wanted')).rows.map((r) => String(r.abs)));
-  const holding = sized.filter((f) => big.has(f.abs));
-  const parts = shares(holding, cores, scans);
-  if (holding.length) {
-    await db.onConnections(parts.length, async (con, i) => {
-      if (i > 0) await con.exec(macros(), undefined, 'building the transcript results');
-      await con.exec(
-        readSql('transcripts/results-big'),
-        { files: oneScan(parts[i]!), abs: textList(parts[i]!) },
-        'building the transcript results',
-      );
-    });
-  }
-  await db.exec(readSql('transcripts/results-big-set'), undefined, 'building the transcript results');
-  await db.exec(
-    'alter table transcript_tool_results drop column abs; alter table transcript_tool_results drop column block; alter table transcript_tool_results drop column big',
-  );
-}
