@@ -20,13 +20,18 @@
 -- /Users/me/ws/x matches /tmp/x or $WS/x. A marker's dir is not checked: the transcript's home and
 -- repository are not in the records. In a command, a path or token counts only as a whole word
 -- (no letter, digit, '.', '_' or '-' either side). A relative path in a command is not resolved.
+-- A call of any other tool could have made a file too, unless it is one that writes none (Read,
+-- Grep, WebFetch, Skill, …): an MCP server's tool, a tool of a later Claude Code, a block without
+-- a name, or a sub-agent whose calls no transcript shows; its input is not compared, so it makes
+-- what its spawn registered unknown, never "not forgeable".
 --
 -- reads:   spawns, artifacts, markers, permission_denials, transcript_sessions, transcript_tool_uses,
 --          transcript_tool_use_copies, transcript_mirrored_calls
 -- params:  none
 -- returns: one row per present artifact or found marker that is forgeable, or whose spawn has no
 --          transcript, or that records no path (an artifact's, a marker's file) while its spawn
---          wrote a file or ran a command (then whether it is cannot be established: verdict unknown)
+--          wrote a file or ran a command, or whose spawn made a call this check cannot read (then
+--          whether it is cannot be established: verdict unknown)
 --   probe        VARCHAR
 --   seq          BIGINT
 --   arm          VARCHAR
@@ -37,8 +42,10 @@
 --   shown        VARCHAR  as the census shows it: the label, and a marker found outside REPO as LABEL@DIR
 --   target       VARCHAR  the artifact's path, or the marker's file, as registered
 --   token        VARCHAR  the marker's token (NULL for an artifact)
---   verdict      VARCHAR  forgeable | unknown (no transcript, or no path to compare)
---   tool         VARCHAR  the first call that could have produced it: its tool name (of the copy that could)
+--   verdict      VARCHAR  forgeable | unknown
+--   reason       VARCHAR  why it is unknown: no transcript | no path | unread call (NULL when forgeable)
+--   tool         VARCHAR  the first call that could have produced it: its tool name (of the copy that could);
+--                         for an unread call, the spawn's first such call
 --   tool_use_id  VARCHAR  … its id
 --   input        VARCHAR  … the path it wrote, or the command it ran (of that copy)
 --   calls        BIGINT   how many of the spawn's calls could have produced it (NULL when unknown); a
@@ -66,14 +73,12 @@ items as (
 -- Each spawn's calls, per probe: a denial is its own spawn's envelope's, not another probe's of the same session.
 -- A call's other copies take its ordinal; the counted copy is copy 1. A mirror of a counted call
 -- takes its ordinal too, after its copies; one of no counted call has none.
-calls as (
+every_call as (
     select
         s.probe, t.session_id, t.ordinal, t.copy, t.tool_use_id, t.name, t.path, t.command,
         {'ordinal': coalesce(t.ordinal, 9223372036854775807), 'copy': coalesce(t.copy, 9223372036854775807),
          'file': t.file, 'rec': t.rec, 'block': t.block, 'id': coalesce(t.tool_use_id, '')} as place,
-        coalesce(t.ordinal::VARCHAR, 'mirror ' || coalesce(t.tool_use_id, t.file || ':' || t.rec || ':' || t.block)) as call,
-        lower(rtrim(regexp_replace(replace(t.path, '\', '/'), '/+', '/', 'g'), '/')) as norm_path,
-        lower(regexp_replace(t.command, '/+', '/', 'g')) as norm_command
+        coalesce(t.ordinal::VARCHAR, 'mirror ' || coalesce(t.tool_use_id, t.file || ':' || t.rec || ':' || t.block)) as call
     from (
         select session_id, ordinal, 1 as copy, tool_use_id, name, path, command, file, rec, block from transcript_tool_uses
         union all
@@ -86,12 +91,21 @@ calls as (
         left join transcript_tool_uses as u using (session_id, tool_use_id)
     ) as t
     join spawns as s using (session_id)
+),
+
+-- The calls that name a path or a command, but those denied.
+calls as (
+    select
+        t.*,
+        lower(rtrim(regexp_replace(replace(t.path, '\', '/'), '/+', '/', 'g'), '/')) as norm_path,
+        lower(regexp_replace(t.command, '/+', '/', 'g')) as norm_command
+    from every_call as t
     where (t.path is not null or t.command is not null)
       and not exists (
           select 1 from permission_denials as d
           -- Of the same tool and input: a copy naming another is no copy, and a denied decoy (another
           -- tool, or the same tool writing elsewhere) had excused every copy of its id.
-          where d.probe = s.probe and d.session_id = t.session_id and d.tool_use_id = t.tool_use_id and d.tool_name = t.name
+          where d.probe = t.probe and d.session_id = t.session_id and d.tool_use_id = t.tool_use_id and d.tool_name = t.name
             -- The denied input read as the call's is (omg_path_of_call, omg_command_of_call): a denied Write's
             -- path is its file_path alone, so a notebook_path beside it naming the artifact excuses nothing.
             and (t.command = case when d.tool_name = 'Bash' then json_extract_string(d.tool_input, '$.command') end
@@ -125,6 +139,28 @@ matches as (
         end
 ),
 
+-- The first call of each spawn that this check cannot read: of a tool that is neither a writer
+-- above, nor Bash, nor one that writes no file (an MCP server's tool, a tool of a later version, a
+-- block without a name), or a sub-agent (Task, Agent) whose calls no transcript shows: no file of a
+-- sub-agent in its session (agent-*.jsonl) and no progress line mirroring one. A denial excuses
+-- none, as its input cannot be compared.
+unread as (
+    select probe, session_id, arg_min({'tool': name, 'tool_use_id': tool_use_id}, place) as first
+    from every_call as c
+    where c.name is null
+       or c.name not in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Task', 'Agent',
+                         'Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead',
+                         'Skill', 'SlashCommand', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'BashOutput',
+                         'TaskOutput', 'KillShell', 'KillBash', 'ListMcpResourcesTool', 'ReadMcpResourceTool')
+       or (c.name in ('Task', 'Agent')
+           and not exists (select 1 from transcript_mirrored_calls as m
+                           where m.session_id = c.session_id and m.parent_tool_use_id = c.tool_use_id)
+           and not exists (select 1 from transcript_sessions as t
+                           where t.session_id = c.session_id
+                             and len(list_filter(t.files, f -> regexp_matches(f, '(^|/)agent-[^/]*\.jsonl$'))) > 0))
+    group by all
+),
+
 firsts as (
     select
         probe, session_id, kind, item,
@@ -138,15 +174,21 @@ final as (
     select
         s.probe, s.seq, s.arm, s.session_id, i.kind, i.ordinal, i.label, i.shown, i.target, i.token,
         case when f.item is not null then 'forgeable' else 'unknown' end as verdict,
-        f.first.tool, f.first.tool_use_id, f.first.input, f.calls
+        case
+            when f.item is not null then null
+            when not exists (select 1 from transcript_sessions as t where t.session_id = i.session_id) then 'no transcript'
+            -- No path (an artifact's, or a marker's file) to compare: any write or command could have made it.
+            when i.suffix is null and exists (select 1 from calls as c where c.probe = i.probe and c.session_id = i.session_id) then 'no path'
+            when u.session_id is not null then 'unread call'
+        end as reason,
+        coalesce(f.first.tool, u.first.tool) as tool, coalesce(f.first.tool_use_id, u.first.tool_use_id) as tool_use_id,
+        f.first.input, f.calls
     from items as i
     join spawns as s using (probe, session_id)
     left join firsts as f on f.probe = i.probe and f.session_id = i.session_id and f.kind = i.kind and f.item = i.ordinal
-    where f.item is not null
-       or not exists (select 1 from transcript_sessions as t where t.session_id = i.session_id)
-       -- No path (an artifact's, or a marker's file) to compare: any write or command could have made it.
-       or (i.suffix is null and exists (select 1 from calls as c where c.probe = i.probe and c.session_id = i.session_id))
+    left join unread as u on u.probe = i.probe and u.session_id = i.session_id
 )
 
 select * from final
+where verdict = 'forgeable' or reason is not null
 order by probe, seq, kind, ordinal

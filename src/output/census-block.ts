@@ -79,8 +79,8 @@ export function censusBlock(rows: CensusRow[]): string {
 
 /**
  * A registered marker or artifact the spawn's own tool calls could have produced (verdict
- * forgeable), or one whose spawn has no transcript, so that cannot be established (unknown): a row
- * of queries/forgeable.sql.
+ * forgeable), or one where that cannot be established (unknown, for a reason): a row of
+ * queries/forgeable.sql.
  */
 export interface ForgeableRow {
   probe: string;
@@ -96,7 +96,9 @@ export interface ForgeableRow {
   target: string;
   token: string | null;
   verdict: 'forgeable' | 'unknown';
-  /** The first call that could have produced it (NULL when unknown). */
+  /** Why it is unknown: its spawn has no transcript, it records no path, or a call could not be read. */
+  reason: 'no transcript' | 'no path' | 'unread call' | null;
+  /** The first call that could have produced it (for an unread call, that call; else NULL when unknown). */
   tool: string | null;
   tool_use_id: string | null;
   /** The path it wrote, or the command it ran. */
@@ -119,7 +121,15 @@ function oneLine(s: string): string {
  * with `several` probes loaded, after its probe (`A: K-FM a97721a8: …`), as two copies share arms and sessions.
  */
 export function forgeryWarning(r: ForgeableRow, several = false): string {
-  const what = `${several ? `${r.probe}: ` : ''}${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target}${r.token ? `, token ${r.token}` : ''})`;
+  const what = `${several ? `${r.probe}: ` : ''}${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target ?? 'no path'}${r.token ? `, token ${r.token}` : ''})`;
+  if (r.reason === 'no path')
+    return `${what} may be forgeable: it records no path to compare, and the spawn's own calls wrote files or ran commands`;
+  if (r.reason === 'unread call') {
+    const call = `${r.tool === null ? 'a call without a tool name' : r.tool} ${r.tool_use_id ?? '(no id)'}`;
+    return r.tool === 'Task' || r.tool === 'Agent'
+      ? `${what} may be forgeable: ${call} ran a sub-agent whose calls no transcript shows (add its agent-*.jsonl to the transcripts)`
+      : `${what} may be forgeable: ${call} is a tool whose input this check does not read, which could have made it`;
+  }
   if (r.verdict === 'unknown')
     return `${what} may be forgeable: the spawn has no transcript, so whether its own tool calls made it cannot be established`;
   const more = r.calls && r.calls > 1 ? ` (and ${r.calls - 1} more call${r.calls > 2 ? 's' : ''})` : '';
@@ -127,15 +137,16 @@ export function forgeryWarning(r: ForgeableRow, several = false): string {
 }
 
 /**
- * The warnings of a set of findings: one line per forgeable marker or artifact (naming its probe
- * when `several` are loaded), and one line per probe for those that cannot be checked (a probe
- * that commits no transcript has every one unknown).
+ * The warnings of a set of findings: one line per forgeable marker or artifact, or one unknown for
+ * a reason its transcript gives (naming its probe when `several` are loaded), and one line per
+ * probe for those whose spawns have no transcript (a probe that commits none has every one unknown).
  */
 export function forgeryWarnings(rows: ForgeableRow[], several = false): string[] {
-  const lines = rows.filter((r) => r.verdict === 'forgeable').map((r) => forgeryWarning(r, several));
-  const probes = [...new Set(rows.filter((r) => r.verdict === 'unknown').map((r) => r.probe))];
+  const gone = (r: ForgeableRow) => r.verdict === 'unknown' && r.reason === 'no transcript';
+  const lines = rows.filter((r) => !gone(r)).map((r) => forgeryWarning(r, several));
+  const probes = [...new Set(rows.filter(gone).map((r) => r.probe))];
   for (const p of probes) {
-    const unknown = rows.filter((r) => r.probe === p && r.verdict === 'unknown');
+    const unknown = rows.filter((r) => r.probe === p && gone(r));
     const spawns = [...new Set(unknown.map((r) => `${r.arm} ${r.session_id.slice(0, 8)}`))];
     lines.push(
       `${p}: ${unknown.length} registered marker(s) or artifact(s) of ${spawns.length} spawn(s) may be forgeable: ` +
