@@ -81,16 +81,14 @@ export async function buildMirrors(
     scans,
   );
   if (parts.length) {
-    await room(parts.length, () =>
-      db.onConnections(parts.length, async (con, i) => {
+    await room(parts.length, async () => {
+      // Run again when it did not fit (lean): what a share had written is written again.
+      await db.exec('delete from transcript_mirrored_calls');
+      await db.onConnections(parts.length, async (con, i) => {
         if (i > 0) await con.exec(macros(), undefined, 'reading the mirrored calls');
-        await con.exec(
-          readSql('transcripts/mirrors'),
-          { files: oneScan(parts[i]!), abs: textList(parts[i]!) },
-          'reading the mirrored calls',
-        );
-      }),
-    );
+        await con.exec(readSql('transcripts/mirrors'), { files: oneScan(parts[i]!) }, 'reading the mirrored calls');
+      });
+    });
   }
   await db.exec('drop table transcript_mirror_files');
 }

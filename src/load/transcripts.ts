@@ -29,6 +29,8 @@ import { buildMessages, DEFAULT_PRICING, loadPricing } from './messages.js';
 import { type Database, pathList, textList } from '../db/database.js';
 import { lineOf, lineTooLong, startsWithBom } from './jsonl.js';
 import { readWhole } from './fingerprint.js';
+import { InputError } from '../base/errors.js';
+import { displayPath } from '../base/paths.js';
 import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
@@ -123,7 +125,12 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     return [];
   }
   const sized = files.map((f) => {
-    const st = statSync(f.abs);
+    const st = statSync(f.abs, { throwIfNoEntry: false });
+    if (!st)
+      throw new InputError(
+        `${displayPath(f.abs)}: changed while it was being read (it was removed)`,
+        'read it again once nothing rewrites it',
+      );
     return { abs: f.abs, size: st.size, ino: st.ino };
   });
   const bytes = sized.reduce((n, f) => n + f.size, 0);
@@ -239,8 +246,13 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     await db.exec('alter table transcript_tool_uses drop column differs');
     return first.map((r) => copiesDiffer(Number(r.n), r.first as Record<string, unknown>));
   });
-  if (results) await settle().then(() => buildResults(db, sized, cores, room, options.scans));
-  if (mirrors) await buildMirrors(db, sized, cores, room, options.scans);
+  // A rescan of a file changed since the pass (removed, cut short) fails as that, not as DuckDB's error.
+  const whole = (err: unknown) => {
+    readWhole(sized);
+    throw err;
+  };
+  if (results) await settle().then(() => buildResults(db, sized, cores, room, options.scans).catch(whole));
+  if (mirrors) await buildMirrors(db, sized, cores, room, options.scans).catch(whole);
   readWhole(sized);
   // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
   if (into !== 'scan_groups') await db.exec('drop table scan_groups');
