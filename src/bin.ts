@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /** The `omg-evidence` executable: runs the CLI on this process's arguments and I/O. */
-// `sql` runs in a child process that this one can stop (cli/supervise.ts): decided before DuckDB
-// starts (prestart.ts), and without loading the supervisor for any other command.
-if (process.argv[2] === 'sql') {
-  const { childOfSupervisor, superviseSql, supervisesSql } = await import('./cli/supervise.js');
-  if (supervisesSql(process.argv.slice(2))) process.exit(await superviseSql(process.argv.slice(2)));
+// `sql` and the commands that run a probe's registered checks run in a child process that this one
+// can stop (cli/supervise.ts): decided before DuckDB starts (prestart.ts).
+{
+  const { childOfSupervisor, supervise, supervises } = await import('./cli/supervise.js');
+  if (supervises(process.argv.slice(2))) process.exit(await supervise(process.argv.slice(2)));
   childOfSupervisor();
 }
 await import('./db/prestart.js');

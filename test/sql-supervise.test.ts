@@ -1,11 +1,15 @@
 /**
- * `sql` runs in a child process that the process the user started stops (src/cli/supervise.ts):
- * past --timeout, over --memory-limit (Linux), and with it on a signal.
+ * `sql`, and the commands that run a probe's registered checks, run in a child process that the
+ * process the user started stops (src/cli/supervise.ts): past --timeout or --check-timeout, over
+ * the memory limit (Linux), and with it on a signal.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bin, binPath, repo } from './helpers.js';
+import { bin, binPath, probeFixture, repo } from './helpers.js';
+import { supervises } from '../src/cli/supervise.js';
 import { memoryBytes } from '../src/base/memory.js';
 
 /** A value DuckDB builds in one call of a scalar function, heeding neither limit: some 1.5 GB, for 20 s or more. */
@@ -125,6 +129,31 @@ describe('sql: the process running the query is stopped when DuckDB does not sto
     },
     60_000,
   );
+});
+
+describe("a probe's registered checks: the process running them is stopped when DuckDB does not stop", () => {
+  const probe = probeFixture('check-huge');
+  const late = `omg-evidence: ${probe}/registration: the registered triggers and checks ran for more than 1 s in all; DuckDB did not stop them, so the process running them was stopped 5 s later (a check is one SELECT over the views, answered in moments: make it do less, or give it longer with --check-timeout SECONDS)\n`;
+
+  it('verdict, past --check-timeout and its grace: one line naming the registration, exit 1 (it ran on, 16 s)', () => {
+    expect(bin(['verdict', probe, '--check-timeout', '1'])).toEqual({ code: 1, stdout: '', stderr: late });
+  }, 60_000);
+
+  it('report --html: the same, and no file written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-sup-'));
+    try {
+      expect(bin(['report', probe, '--check-timeout', '1', '--html', join(dir, 'r.html')])).toEqual({ code: 1, stdout: '', stderr: late });
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  }, 60_000);
+
+  it('the commands supervised are those that run SQL a user or a probe wrote; the child runs its command itself', () => {
+    const all = ['sql', 'verdict', 'arms', 'render', 'report', 'census', 'cost', 'skills', 'agree', 'usage', 'load', 'audit'];
+    expect(all.filter((c) => supervises([c], {}, undefined))).toEqual(['sql', 'verdict', 'arms', 'render', 'report']);
+    expect(supervises(['verdict'], { OMG_EVIDENCE_SQL_CHILD: '1' }, {})).toBe(false);
+  });
 });
 
 it('the memory limit in bytes, as DuckDB counts them (KB, MB, … powers of 1000; KiB, MiB, … of 1024)', () => {

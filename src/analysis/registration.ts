@@ -15,6 +15,9 @@ import type { Database } from '../db/database.js';
 import { InputError, OmgError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
+import { memoryBytes } from '../base/memory.js';
+import { MEMORY_SIZE } from '../base/shapes.js';
+import { bounded, GRACE_SECONDS } from '../base/supervision.js';
 import { displayPath } from '../base/paths.js';
 import { readRegisteredFile } from '../base/registered-file.js';
 import { mustBeAQuestion, scopeToProbe, type Spec } from './registered-sql.js';
@@ -171,7 +174,16 @@ export async function evaluateRegistration(
     const budget = { seconds, ends: seconds > 0 ? performance.now() + seconds * 1000 : Number.POSITIVE_INFINITY };
     const file = (j: Job, signal: AbortSignal) =>
       runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, budget, probes.length > 1, signal);
-    answers.push(...(await inOrder(mine, AT_ONCE, file)));
+    // DuckDB's planner heeds no interrupt: a supervisor (base/supervision.ts) stops the process past the budget.
+    const limit = String((await db.query(`select current_setting('memory_limit') as m`)).rows[0]!.m);
+    const said = `omg-evidence: ${displayPath(join(probe.dir, 'registration'))}: the registered triggers and checks`;
+    const bound = {
+      seconds,
+      memoryBytes: MEMORY_SIZE.test(limit) ? memoryBytes(limit) : Number.MAX_SAFE_INTEGER,
+      late: `${said} ran for more than ${seconds} s in all; DuckDB did not stop them, so the process running them was stopped ${GRACE_SECONDS} s later (a ${mine[0]?.spec.what ?? 'check'} is one SELECT over the views, answered in moments: make it do less, or give it longer with --check-timeout SECONDS)`,
+      over: `${said} took more memory than DuckDB's limit allows (${limit}); DuckDB did not stop them, so the process running them was stopped (a check is one SELECT over the views, answered in moments: make it do less)`,
+    };
+    answers.push(...(await bounded(bound, () => inOrder(mine, AT_ONCE, file))));
     jobs.push(...mine);
   }
   for (const [i, { probe, row, spec }] of jobs.entries()) {

@@ -16,7 +16,7 @@ import { streamWriter } from '../../output/stream.js';
 import { NUMERIC } from '../../output/sql.js';
 import { makeCommand } from '../command.js';
 import { processIO, stdoutClosed, visible, warn, type IO } from '../io.js';
-import { tellSupervisor } from '../supervise.js';
+import { bounded, GRACE_SECONDS } from '../../base/supervision.js';
 import { defaultMemoryLimit, memoryBytes } from '../../base/memory.js';
 import { dbOption, fromOption, memoryLimitOption, resolveSource, timeoutOption, transcriptsOnly, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
@@ -191,30 +191,31 @@ export function makeSqlCommand(io: IO, stdin: () => string = readStdin): Command
             drained: () => drained(io),
           });
           const memoryLimit = opts.memoryLimit ?? defaultMemoryLimit();
+          const said = `omg-evidence: ${visible(source)}:`;
           // The supervisor (supervise.ts) bounds the query from here, and the process with it.
-          await tellSupervisor(io.env, {
-            kind: 'query',
-            source: visible(source),
-            timeout: opts.timeout,
-            memoryLimit,
+          const bound = {
+            seconds: opts.timeout,
             memoryBytes: memoryBytes(memoryLimit),
-          });
-          await ev.sqlStream(
-            sql,
-            source,
-            {
-              mode: writer.mode,
-              // Only when a kind of table was not loaded: otherwise there is nothing to warn of, and no parse.
-              tables:
-                loaded.probes && loaded.transcripts
-                  ? undefined
-                  : (read) => emptyTablesWarning(io, unloadedTables(read, loaded), opts.db !== undefined),
-              columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
-              rows: (rows) => writer.rows(rows as (string | null)[][]),
-            },
-            { timeout: opts.timeout, timeoutName: '--timeout', memoryName: '--memory-limit' },
+            late: `${said} query interrupted after ${opts.timeout} s (--timeout); DuckDB did not stop, so the process running it was stopped ${GRACE_SECONDS} s later (let it run longer with --timeout SECONDS, or 0 for no limit)`,
+            over: `${said} the query took more memory than --memory-limit allows (${memoryLimit}); DuckDB did not stop it, so the process running it was stopped (raise --memory-limit, or ask for less: a LIMIT, fewer columns, shorter values)`,
+          };
+          await bounded(bound, () =>
+            ev.sqlStream(
+              sql,
+              source,
+              {
+                mode: writer.mode,
+                // Only when a kind of table was not loaded: otherwise there is nothing to warn of, and no parse.
+                tables:
+                  loaded.probes && loaded.transcripts
+                    ? undefined
+                    : (read) => emptyTablesWarning(io, unloadedTables(read, loaded), opts.db !== undefined),
+                columns: (cols) => writer.begin(cols.map((c) => ({ key: c.name, right: NUMERIC.test(c.type) }))),
+                rows: (rows) => writer.rows(rows as (string | null)[][]),
+              },
+              { timeout: opts.timeout, timeoutName: '--timeout', memoryName: '--memory-limit' },
+            ),
           );
-          await tellSupervisor(io.env, { kind: 'ended' });
           await writer.end();
         },
       );
