@@ -418,6 +418,13 @@ describe('the library given the wrong types from plain JavaScript', () => {
       `query('census', params): params must be an object, such as { from: 'records' }`,
     );
     expect(await refused(() => e.query!('census', {}))).toBe('queries/census.sql needs the parameter(s) from');
+    // A parameter the query does not take is refused, as sql()'s unknown options are (it had been ignored).
+    expect(await refused(() => e.query!('census', { from: 'records', form: 'transcripts' }))).toBe(
+      'query(\'census\', params): no parameter "form"; the parameters are from',
+    );
+    expect(await refused(() => e.query!('forgeable', { from: 'records' }))).toBe(
+      'query(\'forgeable\', params): no parameter "from"; it takes none',
+    );
     expect(await refused(() => e.sql!(42))).toBe('sql(text): text must be SQL (a string)');
     for (const timeout of [-1, 'x', Number.NaN]) {
       expect(await refused(() => e.sql!('select 1', { timeout }))).toBe(

@@ -135,6 +135,13 @@ export function checkQueryParams(q: Query, params: Record<string, DuckDBValue>, 
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new UsageError(`query('${q.name}', params): params must be an object, such as { from: 'records' }`);
   }
+  // A misspelt name beside the right ones would be ignored, silently, as sql()'s options are not.
+  const unknown = Object.keys(params).filter((p) => !q.params.includes(p));
+  if (unknown.length) {
+    throw new UsageError(
+      `query('${q.name}', params): no parameter "${unknown[0]}"; ${q.params.length ? `the parameters are ${q.params.join(', ')}` : 'it takes none'}`,
+    );
+  }
   const missing = q.params.filter((p) => !(p in params));
   if (missing.length) throw new UsageError(`${q.source} needs the parameter(s) ${missing.join(', ')}`);
   for (const p of q.params) {
