@@ -21,17 +21,20 @@
 -- repository are not in the records. In a command, a path or token counts only as a whole word
 -- (no letter, digit, '.', '_' or '-' either side). A relative path in a command is not resolved.
 -- A call of any other tool could have made a file too, unless it is one that writes none (Read,
--- Grep, WebFetch, Skill, …): an MCP server's tool, a tool of a later Claude Code, a block without
--- a name, or a sub-agent whose calls no transcript shows; its input is not compared, so it makes
--- what its spawn registered unknown, never "not forgeable".
+-- Grep, WebFetch, Skill, …): an MCP server's tool (its resources' too), a tool of a later Claude
+-- Code, a block without a name, or a sub-agent (Task, Agent) that no progress line mirrors (a
+-- sub-agent's own file is not tied to its Task: any other sub-agent's could be there); its input
+-- is not compared, so it makes what its spawn registered unknown, never "not forgeable". So does a
+-- call the spawn's tool_use/ records and no copy of its transcript shows: a file of it is missing,
+-- or cut short. A skill's own shell lines (`!` in SKILL.md) are the plugin's, not the spawn's calls.
 --
--- reads:   spawns, artifacts, markers, permission_denials, transcript_sessions, transcript_tool_uses,
---          transcript_tool_use_copies, transcript_mirrored_calls
+-- reads:   spawns, artifacts, markers, permission_denials, tool_uses, transcript_sessions,
+--          transcript_tool_uses, transcript_tool_use_copies, transcript_mirrored_calls
 -- params:  none
 -- returns: one row per present artifact or found marker that is forgeable, or whose spawn has no
 --          transcript, or that records no path (an artifact's, a marker's file) while its spawn
---          wrote a file or ran a command, or whose spawn made a call this check cannot read (then
---          whether it is cannot be established: verdict unknown)
+--          wrote a file or ran a command, or whose spawn made a call this check cannot read or whose
+--          transcript lacks a recorded call (then whether it is cannot be established: verdict unknown)
 --   probe        VARCHAR
 --   seq          BIGINT
 --   arm          VARCHAR
@@ -43,9 +46,10 @@
 --   target       VARCHAR  the artifact's path, or the marker's file, as registered
 --   token        VARCHAR  the marker's token (NULL for an artifact)
 --   verdict      VARCHAR  forgeable | unknown
---   reason       VARCHAR  why it is unknown: no transcript | no path | unread call (NULL when forgeable)
+--   reason       VARCHAR  why it is unknown: no transcript | missing calls | no path | unread call (NULL when
+--                         forgeable)
 --   tool         VARCHAR  the first call that could have produced it: its tool name (of the copy that could);
---                         for an unread call, the spawn's first such call
+--                         for missing calls or an unread call, the spawn's first such call
 --   tool_use_id  VARCHAR  … its id
 --   input        VARCHAR  … the path it wrote, or the command it ran (of that copy)
 --   calls        BIGINT   how many of the spawn's calls could have produced it (NULL when unknown); a
@@ -140,24 +144,33 @@ matches as (
 ),
 
 -- The first call of each spawn that this check cannot read: of a tool that is neither a writer
--- above, nor Bash, nor one that writes no file (an MCP server's tool, a tool of a later version, a
--- block without a name), or a sub-agent (Task, Agent) whose calls no transcript shows: no file of a
--- sub-agent in its session (agent-*.jsonl) and no progress line mirroring one. A denial excuses
--- none, as its input cannot be compared.
+-- above, nor Bash, nor one that writes no file (an MCP server's tool or resource, a tool of a later
+-- version, a block without a name), or a sub-agent (Task, Agent) that no progress line mirrors. A
+-- denial excuses none, as its input cannot be compared.
 unread as (
     select probe, session_id, arg_min({'tool': name, 'tool_use_id': tool_use_id}, place) as first
     from every_call as c
     where c.name is null
        or c.name not in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Task', 'Agent',
                          'Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead',
+                         'TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'TaskStop', 'TaskOutput', 'ToolSearch', 'LSP',
                          'Skill', 'SlashCommand', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'BashOutput',
-                         'TaskOutput', 'KillShell', 'KillBash', 'ListMcpResourcesTool', 'ReadMcpResourceTool')
+                         'KillShell', 'KillBash')
        or (c.name in ('Task', 'Agent')
            and not exists (select 1 from transcript_mirrored_calls as m
-                           where m.session_id = c.session_id and m.parent_tool_use_id = c.tool_use_id)
-           and not exists (select 1 from transcript_sessions as t
-                           where t.session_id = c.session_id
-                             and len(list_filter(t.files, f -> regexp_matches(f, '(^|/)agent-[^/]*\.jsonl$'))) > 0))
+                           where m.session_id = c.session_id and m.parent_tool_use_id = c.tool_use_id))
+    group by all
+),
+
+-- The first call of each spawn that its committed tool_use/ records and no copy of its transcript
+-- shows: a file of the transcript is missing (the session's own) or cut short.
+missing as (
+    select r.probe, r.session_id, arg_min({'tool': r.name, 'tool_use_id': r.tool_use_id}, r.ordinal) as first
+    from tool_uses as r
+    where r.tool_use_id is not null
+      and exists (select 1 from transcript_sessions as t where t.session_id = r.session_id)
+      and not exists (select 1 from transcript_tool_uses as u where u.session_id = r.session_id and u.tool_use_id = r.tool_use_id)
+      and not exists (select 1 from transcript_mirrored_calls as m where m.session_id = r.session_id and m.tool_use_id = r.tool_use_id)
     group by all
 ),
 
@@ -177,15 +190,18 @@ final as (
         case
             when f.item is not null then null
             when not exists (select 1 from transcript_sessions as t where t.session_id = i.session_id) then 'no transcript'
+            when g.session_id is not null then 'missing calls'
             -- No path (an artifact's, or a marker's file) to compare: any write or command could have made it.
             when i.suffix is null and exists (select 1 from calls as c where c.probe = i.probe and c.session_id = i.session_id) then 'no path'
             when u.session_id is not null then 'unread call'
         end as reason,
-        coalesce(f.first.tool, u.first.tool) as tool, coalesce(f.first.tool_use_id, u.first.tool_use_id) as tool_use_id,
+        coalesce(f.first.tool, g.first.tool, u.first.tool) as tool,
+        coalesce(f.first.tool_use_id, g.first.tool_use_id, u.first.tool_use_id) as tool_use_id,
         f.first.input, f.calls
     from items as i
     join spawns as s using (probe, session_id)
     left join firsts as f on f.probe = i.probe and f.session_id = i.session_id and f.kind = i.kind and f.item = i.ordinal
+    left join missing as g on g.probe = i.probe and g.session_id = i.session_id
     left join unread as u on u.probe = i.probe and u.session_id = i.session_id
 )
 

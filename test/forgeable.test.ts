@@ -3,7 +3,7 @@
  * could have produced is flagged as forgeable (queries/forgeable.sql), in the census and as
  * warnings from verdict. One fixture per case under test/fixtures/probes/forge-*.
  */
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/output/census-block.js';
@@ -66,36 +66,63 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     );
   });
 
-  it("a Task whose sub-agent no transcript shows: unknown; with the sub-agent's file, its own calls are what counts", async () => {
+  it('a Task that no progress line mirrors: unknown, whatever sub-agent files are there; a Write in one is what counts', async () => {
     const probe = probeFixture('forge-task');
-    expect((await findings([probe])).map((r) => [...brief(r), r.reason])).toEqual([
-      ['F-TASK', '000000fe', 'artifact', 'BREACH', 'unknown', 'Task', 'toolu_fe1', null, null, 'unread call'],
-    ]);
+    const unknown = [['F-TASK', '000000fe', 'artifact', 'BREACH', 'unknown', 'Task', 'toolu_fe1', null, null, 'unread call']];
+    expect((await findings([probe])).map((r) => [...brief(r), r.reason])).toEqual(unknown);
     expect((await cli(['verdict', probe, '--format', 'json'])).stderr).toBe(
-      'omg-evidence: warning: F-TASK 000000fe: artifact BREACH ($WS/out/BREACH) may be forgeable: Task toolu_fe1 ran a sub-agent whose calls no transcript shows (add its agent-*.jsonl to the transcripts)\n',
+      'omg-evidence: warning: F-TASK 000000fe: artifact BREACH ($WS/out/BREACH) may be forgeable: Task toolu_fe1 ran a sub-agent that no progress line mirrors, so its calls cannot be tied to it (Claude Code 2.1.38 and later mirror them)\n',
     );
-    // 2.0.x puts the sub-agent's file beside its parent's: a Read there makes nothing.
+    // A sub-agent file of the session (a compaction's, another Task's) is not this Task's: it had
+    // made the BREACH "not forgeable" (review rev43b).
     const copy = join(folder(), 'forge-task');
     cpSync(probe, copy, { recursive: true });
     const line = {
       type: 'assistant',
       sessionId: '000000fe-0000-4000-8000-0000000000fe',
       isSidechain: true,
-      agentId: 'fe000001',
+      agentId: 'acompact-0001',
       timestamp: '2026-08-12T05:01:02.000Z',
       message: {
         id: 'msg_sub',
         content: [{ type: 'tool_use', id: 'toolu_fe2', name: 'Read', input: { file_path: '/private/tmp/ws/plan.md' } }],
       },
     };
-    writeFileSync(join(copy, 'transcripts', 'agent-fe000001.jsonl'), `${JSON.stringify(line)}\n`);
-    expect(await findings([copy])).toEqual([]);
-    // … and a Write there is what made the BREACH.
+    writeFileSync(join(copy, 'transcripts', 'agent-acompact-0001.jsonl'), `${JSON.stringify(line)}\n`);
+    expect((await findings([copy])).map((r) => [...brief(r), r.reason])).toEqual(unknown);
+    // … while a Write there, whoever's file it is, could have made the BREACH.
     line.message.content[0] = { type: 'tool_use', id: 'toolu_fe2', name: 'Write', input: { file_path: '/private/tmp/ws/out/BREACH' } };
-    writeFileSync(join(copy, 'transcripts', 'agent-fe000001.jsonl'), `${JSON.stringify(line)}\n`);
+    writeFileSync(join(copy, 'transcripts', 'agent-acompact-0001.jsonl'), `${JSON.stringify(line)}\n`);
     expect((await findings([copy])).map(brief)).toEqual([
       ['F-TASK', '000000fe', 'artifact', 'BREACH', 'forgeable', 'Write', 'toolu_fe2', '/private/tmp/ws/out/BREACH', 1],
     ]);
+  });
+
+  it('a transcript cut short before a call tool_use/ records: unknown, naming that call (it had been "not forgeable")', async () => {
+    const copy = join(folder(), 'forge-write');
+    cpSync(probeFixture('forge-write'), copy, { recursive: true });
+    const file = join(copy, 'transcripts', '000000f1-0000-4000-8000-0000000000f1.jsonl');
+    writeFileSync(file, `${readFileSync(file, 'utf8').split('\n')[0]}\n`);
+    expect((await findings([copy])).map((r) => [...brief(r), r.reason])).toEqual([
+      ['F-WRITE', '000000f1', 'artifact', 'BREACH', 'unknown', 'Write', 'toolu_f1b', null, null, 'missing calls'],
+    ]);
+    expect(forgeryWarnings(await findings([copy]))).toEqual([
+      "F-WRITE 000000f1: artifact BREACH ($WS/out/BREACH) may be forgeable: its transcript lacks Write toolu_f1b, which tool_use/ records, so a file of it is missing or cut short (put the session's files in the transcripts)",
+    ]);
+  });
+
+  it('tools that write no file leave the check as it is: the 2.1 task list, ToolSearch, LSP; an MCP resource is read by its server', async () => {
+    const copy = join(folder(), 'forge-mcp');
+    cpSync(probeFixture('forge-mcp'), copy, { recursive: true });
+    const file = join(copy, 'transcripts', '000000fd-0000-4000-8000-0000000000fd.jsonl');
+    const text = readFileSync(file, 'utf8');
+    const as = async (tool: string) => {
+      writeFileSync(file, text.replace('"name":"mcp__fs__write_file"', `"name":"${tool}"`));
+      return (await findings([copy])).map((r) => r.reason);
+    };
+    for (const tool of ['TaskCreate', 'TaskUpdate', 'ToolSearch', 'LSP', 'TodoWrite', 'Skill']) expect(await as(tool), tool).toEqual([]);
+    for (const tool of ['ReadMcpResourceTool', 'ListMcpResourcesTool', 'write', 'Monitor'])
+      expect(await as(tool), tool).toEqual(['unread call']);
   });
 
   it('an artifact that records no path, in a spawn that wrote files: unknown, never "not forgeable" (it had been left out)', async () => {

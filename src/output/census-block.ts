@@ -97,7 +97,7 @@ export interface ForgeableRow {
   token: string | null;
   verdict: 'forgeable' | 'unknown';
   /** Why it is unknown: its spawn has no transcript, it records no path, or a call could not be read. */
-  reason: 'no transcript' | 'no path' | 'unread call' | null;
+  reason: 'no transcript' | 'missing calls' | 'no path' | 'unread call' | null;
   /** The first call that could have produced it (for an unread call, that call; else NULL when unknown). */
   tool: string | null;
   tool_use_id: string | null;
@@ -124,10 +124,12 @@ export function forgeryWarning(r: ForgeableRow, several = false): string {
   const what = `${several ? `${r.probe}: ` : ''}${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target ?? 'no path'}${r.token ? `, token ${r.token}` : ''})`;
   if (r.reason === 'no path')
     return `${what} may be forgeable: it records no path to compare, and the spawn's own calls wrote files or ran commands`;
+  const call = `${r.tool === null ? 'a call without a tool name' : r.tool} ${r.tool_use_id ?? '(no id)'}`;
+  if (r.reason === 'missing calls')
+    return `${what} may be forgeable: its transcript lacks ${call}, which tool_use/ records, so a file of it is missing or cut short (put the session's files in the transcripts)`;
   if (r.reason === 'unread call') {
-    const call = `${r.tool === null ? 'a call without a tool name' : r.tool} ${r.tool_use_id ?? '(no id)'}`;
     return r.tool === 'Task' || r.tool === 'Agent'
-      ? `${what} may be forgeable: ${call} ran a sub-agent whose calls no transcript shows (add its agent-*.jsonl to the transcripts)`
+      ? `${what} may be forgeable: ${call} ran a sub-agent that no progress line mirrors, so its calls cannot be tied to it (Claude Code 2.1.38 and later mirror them)`
       : `${what} may be forgeable: ${call} is a tool whose input this check does not read, which could have made it`;
   }
   if (r.verdict === 'unknown')
