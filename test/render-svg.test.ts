@@ -4,7 +4,7 @@
  * link or the SVG's bytes are stale; an SVG changed by hand, or another's file at its name, is
  * replaced only with --force.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   mkdirSync,
@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayed } from '../src/output/shown.js';
-import { binPath, bundled, cli, probeFixture } from './helpers.js';
+import { bundled, cli, probeFixture } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -60,17 +60,12 @@ describe('render format=svg', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
-  it("a file at the chart's temporary name is someone else's: the write fails, and that file stays", () => {
+  it("a file at the chart's temporary name is someone else's: the write fails, and that file stays", async () => {
     const { doc, svg } = scratch('arms probe=probe format=svg');
-    // `exec` keeps the shell's pid, which names the temporary file.
-    const r = spawnSync(
-      'bash',
-      ['-c', 'echo theirs > "$1.omg-evidence-$$.tmp"; exec "$2" "$3" render "$4"', 'sh', svg, process.execPath, binPath, doc],
-      {
-        encoding: 'utf8',
-      },
-    );
-    expect(r.status).toBe(1);
+    // The process's pid names the temporary file (in-process here: the executable writes in a child of its own).
+    writeFileSync(`${svg}.omg-evidence-${process.pid}.tmp`, 'theirs\n');
+    const r = await cli(['render', doc]);
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/adr\.arms\.svg: cannot write the chart \(EEXIST\)/);
     expect(
       readdirSync(dirname(svg))

@@ -25,10 +25,16 @@ export const SUPERVISED = ['sql', 'verdict', 'arms', 'render', 'report'];
  */
 export const MEMORY_ALLOWANCE = 256 * 2 ** 20;
 
-/** Whether this process runs `argv` by supervising a child: a SUPERVISED command, unless it is that child. */
+/**
+ * Whether this process runs `argv` by supervising a child: a SUPERVISED command (as commander finds
+ * it: its first word, after a `--` too), unless it is that child, or it is asked only for its help.
+ */
 export function supervises(argv: string[], env: NodeJS.ProcessEnv = process.env, channel: unknown = process.channel): boolean {
+  const at = argv[0] === '--' ? 1 : 0;
+  const options = argv.slice(at + 1, argv.includes('--', at + 1) ? argv.indexOf('--', at + 1) : undefined);
+  if (!SUPERVISED.includes(argv[at] ?? '') || options.includes('--help') || options.includes('-h')) return false;
   // The child has its supervisor's channel too: the variable alone (a user's, even empty) had turned the bounds off.
-  return SUPERVISED.includes(argv[0] ?? '') && !(env[SQL_CHILD] === '1' && channel);
+  return !(env[SQL_CHILD] === '1' && channel);
 }
 
 /** In the child: its channel does not keep it alive, a supervisor gone (killed) takes it along, and bounded work is told to it. */
