@@ -3,7 +3,7 @@
  * Skill call's result too large to keep in the pass, and the calls `progress` lines mirror. The
  * files are split into shares as the pass's are, one scan each on a connection of its own.
  */
-import { type Database, textList } from '../db/database.js';
+import { type Database, type Params, textList } from '../db/database.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
 import { oneScan } from './jsonl.js';
@@ -28,35 +28,40 @@ export function shares(files: { abs: string; size: number }[], cores: number, sc
   return parts.filter((p) => p.files.length > 0).map((p) => p.files.sort());
 }
 
+/** What a rescan needs of the load: its files with their sizes, its cores, its room, and its scans option. */
+export interface Rescan {
+  sized: { abs: string; size: number }[];
+  cores: number;
+  room: Room;
+  scans?: number;
+}
+
+/** Run sql/NAME.sql once per share of `files`, each on a connection of its own (with the macros), given its share's `params`. */
+async function perShare(db: Database, parts: string[][], name: string, params: (part: string[]) => Params, doing: string): Promise<void> {
+  await db.onConnections(parts.length, async (con, i) => {
+    if (i > 0) await con.exec(macros(), undefined, doing);
+    await con.exec(readSql(name), params(parts[i]!), doing);
+  });
+}
+
 /**
  * transcript_tool_results, from the pass; a result too large to keep there is read from its file,
  * the files that hold one split into shares as the pass's files are, one scan each on a connection of its own.
  */
-export async function buildResults(
-  db: Database,
-  sized: { abs: string; size: number }[],
-  cores: number,
-  room: Room,
-  scans?: number,
-): Promise<void> {
+export async function buildResults(db: Database, { sized, cores, room, scans }: Rescan): Promise<void> {
+  const doing = 'building the transcript results';
   await room(0, async () => {
-    await db.exec(readSql('transcripts/results'), undefined, 'building the transcript results');
-    await db.exec(readSql('transcripts/results-big-wanted'), undefined, 'building the transcript results');
+    await db.exec(readSql('transcripts/results'), undefined, doing);
+    await db.exec(readSql('transcripts/results-big-wanted'), undefined, doing);
   });
   const big = new Set((await db.query('select distinct abs from transcript_big_wanted')).rows.map((r) => String(r.abs)));
-  const holding = sized.filter((f) => big.has(f.abs));
-  const parts = shares(holding, cores, scans);
-  if (holding.length) {
-    await db.onConnections(parts.length, async (con, i) => {
-      if (i > 0) await con.exec(macros(), undefined, 'building the transcript results');
-      await con.exec(
-        readSql('transcripts/results-big'),
-        { files: oneScan(parts[i]!), abs: textList(parts[i]!) },
-        'building the transcript results',
-      );
-    });
-  }
-  await db.exec(readSql('transcripts/results-big-set'), undefined, 'building the transcript results');
+  const parts = shares(
+    sized.filter((f) => big.has(f.abs)),
+    cores,
+    scans,
+  );
+  if (parts.length) await perShare(db, parts, 'transcripts/results-big', (p) => ({ files: oneScan(p), abs: textList(p) }), doing);
+  await db.exec(readSql('transcripts/results-big-set'), undefined, doing);
   await db.exec(
     'alter table transcript_tool_results drop column abs; alter table transcript_tool_results drop column block; alter table transcript_tool_results drop column big',
   );
@@ -66,14 +71,9 @@ export async function buildResults(
  * transcript_mirrored_calls: the calls `progress` lines mirror from a sub-agent (sql/transcripts/
  * mirrors.sql), read again from the files whose pass counted a progress line.
  */
-export async function buildMirrors(
-  db: Database,
-  sized: { abs: string; size: number }[],
-  cores: number,
-  room: Room,
-  scans?: number,
-): Promise<void> {
-  await room(0, () => db.exec(readSql('transcripts/mirrors-wanted'), undefined, 'reading the mirrored calls'));
+export async function buildMirrors(db: Database, { sized, cores, room, scans }: Rescan): Promise<void> {
+  const doing = 'reading the mirrored calls';
+  await room(0, () => db.exec(readSql('transcripts/mirrors-wanted'), undefined, doing));
   const wanted = new Set((await db.query('select abs from transcript_mirror_files')).rows.map((r) => String(r.abs)));
   const parts = shares(
     sized.filter((f) => wanted.has(f.abs)),
@@ -84,10 +84,7 @@ export async function buildMirrors(
     await room(parts.length, async () => {
       // Run again when it did not fit (lean): what a share had written is written again.
       await db.exec('delete from transcript_mirrored_calls');
-      await db.onConnections(parts.length, async (con, i) => {
-        if (i > 0) await con.exec(macros(), undefined, 'reading the mirrored calls');
-        await con.exec(readSql('transcripts/mirrors'), { files: oneScan(parts[i]!) }, 'reading the mirrored calls');
-      });
+      await perShare(db, parts, 'transcripts/mirrors', (p) => ({ files: oneScan(p) }), doing);
     });
   }
   await db.exec('drop table transcript_mirror_files');

@@ -251,8 +251,9 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     readWhole(sized);
     throw err;
   };
-  if (results) await settle().then(() => buildResults(db, sized, cores, room, options.scans).catch(whole));
-  if (mirrors) await buildMirrors(db, sized, cores, room, options.scans).catch(whole);
+  const rescan = { sized, cores, room, scans: options.scans };
+  if (results) await settle().then(() => buildResults(db, rescan).catch(whole));
+  if (mirrors) await buildMirrors(db, rescan).catch(whole);
   readWhole(sized);
   // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
   if (into !== 'scan_groups') await db.exec('drop table scan_groups');
