@@ -91,6 +91,11 @@ export async function supervise(argv: string[]): Promise<number> {
     if (m.kind === 'unwatch') {
       clearTimeout(watches.get(m.id)?.timer);
       watches.delete(m.id);
+      // Between two pieces of work (one probe's checks and the next's) nothing is watched.
+      if (watches.size === 0) {
+        clearInterval(poll);
+        poll = undefined;
+      }
       return;
     }
     const timer = m.seconds > 0 ? timerAfter((m.seconds + GRACE_SECONDS) * 1000, () => kill(m.late)) : undefined;
