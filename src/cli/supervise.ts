@@ -25,14 +25,16 @@ export const SUPERVISED = ['sql', 'verdict', 'arms', 'render', 'report'];
  */
 export const MEMORY_ALLOWANCE = 256 * 2 ** 20;
 
+/** The command `argv` runs, as commander finds it: its first word, after a leading `--` too. */
+const commandOf = (argv: string[]) => argv[argv[0] === '--' ? 1 : 0];
+
 /**
- * Whether this process runs `argv` by supervising a child: a SUPERVISED command (as commander finds
- * it: its first word, after a `--` too), unless it is that child, or it is asked only for its help.
+ * Whether this process runs `argv` by supervising a child: a SUPERVISED command, unless it is that
+ * child. Its help too: only commander's own parse tells a `-h` that asks for it from one that is an
+ * option's value (`sql -F -h`), which had run unsupervised.
  */
 export function supervises(argv: string[], env: NodeJS.ProcessEnv = process.env, channel: unknown = process.channel): boolean {
-  const at = argv[0] === '--' ? 1 : 0;
-  const options = argv.slice(at + 1, argv.includes('--', at + 1) ? argv.indexOf('--', at + 1) : undefined);
-  if (!SUPERVISED.includes(argv[at] ?? '') || options.includes('--help') || options.includes('-h')) return false;
+  if (!SUPERVISED.includes(commandOf(argv) ?? '')) return false;
   // The child has its supervisor's channel too: the variable alone (a user's, even empty) had turned the bounds off.
   return !(env[SQL_CHILD] === '1' && channel);
 }
@@ -116,8 +118,8 @@ export async function supervise(argv: string[]): Promise<number> {
   stop();
   for (const s of PASSED) process.removeListener(s, pass);
   const say = (line: string) => new Promise<number>((done) => process.stderr.write(`${line}\n`, () => done(1)));
-  const sql = argv[0] === 'sql';
-  const what = sql ? 'the query' : argv[0];
+  const sql = commandOf(argv) === 'sql';
+  const what = sql ? 'the query' : commandOf(argv);
   if (ended instanceof Error) return say(`omg-evidence: cannot start the process that runs ${what} (${ended.message})`);
   const { code, signal } = ended;
   if (signal === null) return code ?? 1;
