@@ -126,12 +126,13 @@ export class Evidence {
     return buildDatabaseFile(inputs, options.file, options);
   }
 
-  /** Run queries/<name>.sql, given the parameters its header declares (others are left out). */
+  /** Run queries/<name>.sql, given the parameters its header declares (no other), once the checks it reads have run. */
   async query(name: string, params: Record<string, DuckDBValue> = {}): Promise<Result> {
     if (this.only && !this.only.includes(name)) args.refuse(this.only, `queries/${name}.sql`, name);
     if (this.#sqlOnly) args.refuseTables(`queries/${name}.sql`);
     const q = readQuery(name);
     const given = args.checkQueryParams(q, params, this.hasTranscripts);
+    if (args.readsAnswers(q)) await this.evaluateRegistration();
     return this.#open().select(q.sql, q.params.length ? given : undefined, q.source);
   }
 
@@ -199,8 +200,7 @@ export class Evidence {
 
   /**
    * The registered markers and artifacts the spawn's own tool calls could have produced, and those
-   * of spawns without a transcript, where that cannot be established (queries/forgeable.sql). With
-   * no transcripts loaded, every one is unknown.
+   * where that cannot be established, saying why (queries/forgeable.sql; without transcripts, all).
    */
   async forgeableRows(): Promise<ForgeableRow[]> {
     return (await this.rows('forgeable')) as unknown as ForgeableRow[];

@@ -418,6 +418,13 @@ describe('the library given the wrong types from plain JavaScript', () => {
       `query('census', params): params must be an object, such as { from: 'records' }`,
     );
     expect(await refused(() => e.query!('census', {}))).toBe('queries/census.sql needs the parameter(s) from');
+    // A query of the registered checks' answers runs them first (it had met DuckDB's "does not exist").
+    const fresh = await Evidence.open([]);
+    try {
+      expect((await fresh.query('completeness')).rows).toHaveLength(15);
+    } finally {
+      fresh.close();
+    }
     // A parameter the query does not take is refused, as sql()'s unknown options are (it had been ignored).
     expect(await refused(() => e.query!('census', { from: 'records', form: 'transcripts' }))).toBe(
       'query(\'census\', params): no parameter "form"; the parameters are from',

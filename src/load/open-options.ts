@@ -153,6 +153,9 @@ export function checkQueryParams(q: Query, params: Record<string, DuckDBValue>, 
   return Object.fromEntries(q.params.map((p) => [p, params[p]!]));
 }
 
+/** Whether query `q` reads the registered checks' answers: they are run before it (it had met "does not exist"). */
+export const readsAnswers = (q: Query): boolean => q.reads.some((t) => REGISTRATION_ANSWERS.includes(t));
+
 /** `name`: the query refused, which a library method may run beside its own (census() runs forgeable too). */
 export function refuse(only: readonly string[], what: string, name?: string): never {
   throw new UsageError(
@@ -174,5 +177,5 @@ export function refuseTables(what: string): never {
  */
 export function refuseRegistrationUnread(only: readonly string[] | undefined, sqlOnly: boolean): void {
   if (sqlOnly) refuseTables('the registration');
-  if (only && !only.some((q) => readQuery(q).reads.some((t) => REGISTRATION_ANSWERS.includes(t)))) refuse(only, 'the registration');
+  if (only && !only.some((q) => readsAnswers(readQuery(q)))) refuse(only, 'the registration');
 }

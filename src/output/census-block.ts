@@ -96,7 +96,7 @@ export interface ForgeableRow {
   target: string;
   token: string | null;
   verdict: 'forgeable' | 'unknown';
-  /** Why it is unknown: its spawn has no transcript, it records no path, or a call could not be read. */
+  /** Why it is unknown: its spawn has no transcript, its transcript lacks a recorded call, it records no path, or a call could not be read. */
   reason: 'no transcript' | 'missing calls' | 'no path' | 'unread call' | null;
   /** The first call that could have produced it (for an unread call, that call; else NULL when unknown). */
   tool: string | null;
@@ -124,7 +124,7 @@ export function forgeryWarning(r: ForgeableRow, several = false): string {
   const what = `${several ? `${r.probe}: ` : ''}${r.arm} ${r.session_id.slice(0, 8)}: ${r.kind} ${r.shown} (${r.target ?? 'no path'}${r.token ? `, token ${r.token}` : ''})`;
   if (r.reason === 'no path')
     return `${what} may be forgeable: it records no path to compare, and the spawn's own calls wrote files or ran commands`;
-  const call = `${r.tool === null ? 'a call without a tool name' : r.tool} ${r.tool_use_id ?? '(no id)'}`;
+  const call = `${r.tool === null ? 'a call without a tool name' : r.tool} ${r.tool_use_id || '(no id)'}`;
   if (r.reason === 'missing calls')
     return `${what} may be forgeable: its transcript lacks ${call}, which tool_use/ records, so a file of it is missing or cut short (put the session's files in the transcripts)`;
   if (r.reason === 'unread call') {
