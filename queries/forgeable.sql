@@ -14,8 +14,8 @@
 -- input than the first, which the census counts, could have made the file just as well. So does
 -- every call a `progress` line mirrors from a sub-agent (transcript_mirrored_calls), which the
 -- census never counts: the sub-agent's own file, which holds it, may be missing.
--- Paths are compared as normalised suffixes: backslashes as slashes, repeated slashes as one, no
--- trailing slash, case folded (the measuring machine's file system may ignore case), and a
+-- Paths are compared as normalised suffixes: backslashes as slashes, repeated slashes as one, '.'
+-- and 'x/..' segments dropped, no trailing slash, case folded (the measuring machine's file system may ignore case), and a
 -- registered path's leading placeholder ($WS, $HOME, $REPO, ~) dropped, so /private/tmp/x or
 -- /Users/me/ws/x matches /tmp/x or $WS/x. A marker's dir is not checked: the transcript's home and
 -- repository are not in the records. In a command, a path or token counts only as a whole word
@@ -97,13 +97,26 @@ every_call as (
     join spawns as s using (session_id)
 ),
 
--- The calls that name a path or a command, but those denied.
+-- The calls that name a path or a command, but those denied. A path's '.' segments are dropped and
+-- a segment (not '..') followed by '..' with it, three deep (a Write to out/./BREACH or out/x/../BREACH makes
+-- out/BREACH); a '..' left over makes the path `loose`, compared by its last segment alone. In a
+-- command, the same, within a word.
 calls as (
     select
         t.*,
-        lower(rtrim(regexp_replace(replace(t.path, '\', '/'), '/+', '/', 'g'), '/')) as norm_path,
-        lower(regexp_replace(t.command, '/+', '/', 'g')) as norm_command
-    from every_call as t
+        lower(rtrim(case when contains(p, '/../') then '/' || regexp_extract(p, '[^/]*/$') else p end, '/')) as norm_path,
+        contains(p, '/../') as loose,
+        lower(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+            regexp_replace(regexp_replace(t.command, '/+', '/', 'g'), '/(\./)+', '/', 'g'),
+            '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'), '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'), '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'),
+            '/\.(\s|$)', '\1', 'g')) as norm_command
+    from (
+        select *,
+               regexp_replace(regexp_replace(regexp_replace(
+                   regexp_replace(regexp_replace(replace(path, '\', '/'), '/+', '/', 'g') || '/', '/(\./)+', '/', 'g'),
+                   '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g') as p
+        from every_call
+    ) as t
     where (t.path is not null or t.command is not null)
       and not exists (
           select 1 from permission_denials as d
@@ -127,6 +140,7 @@ matches as (
         and c.session_id = i.session_id
         and case
             -- A written path: the artifact itself or a path under it; for a marker, its file.
+            when c.loose then ends_with(i.suffix, c.norm_path)
             when c.norm_path is not null and i.kind = 'artifact' then
                 '/' || ltrim(c.norm_path, '/') = i.suffix
                 or ends_with(c.norm_path, i.suffix)

@@ -3,7 +3,7 @@
  * could have produced is flagged as forgeable (queries/forgeable.sql), in the census and as
  * warnings from verdict. One fixture per case under test/fixtures/probes/forge-*.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/output/census-block.js';
@@ -109,6 +109,33 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect(forgeryWarnings(await findings([copy]))).toEqual([
       "F-WRITE 000000f1: artifact BREACH ($WS/out/BREACH) may be forgeable: its transcript lacks Write toolu_f1b, which tool_use/ records, so a file of it is missing or cut short (put the session's files in the transcripts)",
     ]);
+  });
+
+  it("a path through '.' or 'x/..' segments is the path it names, in a Write and in a command (they had escaped)", async () => {
+    const variant = async (fixture: string, from: string, to: string) => {
+      const copy = join(folder(), fixture);
+      cpSync(probeFixture(fixture), copy, { recursive: true });
+      const dir = join(copy, 'transcripts');
+      for (const f of readdirSync(dir)) writeFileSync(join(dir, f), readFileSync(join(dir, f), 'utf8').replaceAll(from, to));
+      return (await findings([copy])).map((r) => [r.verdict, r.input]);
+    };
+    const write = '/private/tmp/ws/out/BREACH';
+    for (const to of [
+      '/private/tmp/ws/out/./BREACH',
+      '/private/tmp/ws/out/x/../BREACH',
+      '/private/tmp/ws/out/a/b/c/d/../../../../BREACH',
+    ]) {
+      expect(await variant('forge-write', write, to), to).toEqual([['forgeable', to]]);
+    }
+    // Elsewhere: out/a/BREACH, and a name that only begins like it.
+    for (const to of ['/private/tmp/ws/out/a/b/c/d/../../../BREACH', '/private/tmp/ws/out/x/../BREACHX']) {
+      expect(await variant('forge-write', write, to), to).toEqual([]);
+    }
+    const bash = "'/tmp/OMG-GIT/.git/refs'";
+    for (const to of ['/tmp/OMG-GIT/./.git/refs', '/tmp/x/../OMG-GIT/.git', '/tmp/OMG-GIT/.git/.']) {
+      expect(await variant('forge-bash-path', bash, to), to).toEqual([['forgeable', `mkdir -p ${to} && echo ok`]]);
+    }
+    expect(await variant('forge-bash-path', bash, '/tmp/OMG-GIT/x/../.gitx')).toEqual([]);
   });
 
   it('tools that write no file leave the check as it is: the 2.1 task list, ToolSearch, LSP; an MCP resource is read by its server', async () => {
