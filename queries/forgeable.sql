@@ -22,14 +22,15 @@
 -- (no letter, digit, '.', '_' or '-' either side). A relative path in a command is not resolved.
 -- A call of any other tool could have made a file too, unless it is one that writes none (Read,
 -- Grep, WebFetch, Skill, …): an MCP server's tool (its resources' too), a tool of a later Claude
--- Code, a block without a name, or a sub-agent (Task, Agent) that no progress line mirrors (a
--- sub-agent's own file is not tied to its Task: any other sub-agent's could be there); its input
+-- Code, a block without a name, or a sub-agent (Task, Agent, a Skill run forked) whose calls the
+-- transcripts do not hold all of, as its result counts them (a cut file, a missing one); its input
 -- is not compared, so it makes what its spawn registered unknown, never "not forgeable". So does a
 -- call the spawn's tool_use/ records and no copy of its transcript shows: a file of it is missing,
 -- or cut short. A skill's own shell lines (`!` in SKILL.md) are the plugin's, not the spawn's calls.
 --
 -- reads:   spawns, artifacts, markers, permission_denials, tool_uses, transcript_sessions,
---          transcript_tool_uses, transcript_tool_use_copies, transcript_mirrored_calls
+--          transcript_tool_uses, transcript_tool_use_copies, transcript_mirrored_calls,
+--          transcript_subagent_results
 -- params:  none
 -- returns: one row per present artifact or found marker that is forgeable, or whose spawn has no
 --          transcript, or that records no path (an artifact's, a marker's file) while its spawn
@@ -157,22 +158,48 @@ matches as (
         end
 ),
 
+-- Each call that ran a sub-agent, by its result, and whether the transcripts hold every call of its
+-- sub-agent: those of its own file (its lines' agentId) and those mirrored under a call that ran it.
+-- Per sub-agent, not per result: one resumed ({resume: id}) is run by several calls, whose results
+-- count their runs' calls, so together they must find them all. A result with no count, or a call
+-- with no result (it never ended, or its file is cut short), has none of this.
+subagents as (
+    select r.session_id, r.tool_use_id, r.agent_id, a.whole
+    from transcript_subagent_results as r
+    join (
+        select g.session_id, g.agent_id,
+               count(g.tool_uses) = count(*) and sum(g.tool_uses) <= (
+                   select count(distinct x.id) from (
+                       select u.tool_use_id as id from transcript_tool_uses as u
+                       where u.session_id = g.session_id and u.agent_id = g.agent_id
+                       union all
+                       select m.tool_use_id from transcript_mirrored_calls as m
+                       where m.session_id = g.session_id
+                         and m.parent_tool_use_id in (select r2.tool_use_id from transcript_subagent_results as r2
+                                                      where r2.session_id = g.session_id and r2.agent_id = g.agent_id)
+                   ) as x) as whole
+        from transcript_subagent_results as g
+        group by g.session_id, g.agent_id
+    ) as a using (session_id, agent_id)
+),
+
 -- The first call of each spawn that this check cannot read: of a tool that is neither a writer
 -- above, nor Bash, nor one that writes no file (an MCP server's tool or resource, a tool of a later
--- version, a block without a name), or a sub-agent (Task, Agent) that no progress line mirrors. A
+-- version, a block without a name), or a sub-agent whose calls are not all there (subagents). A
 -- denial excuses none, as its input cannot be compared.
 unread as (
-    select probe, session_id, arg_min({'tool': name, 'tool_use_id': tool_use_id}, place) as first
+    select c.probe, c.session_id, arg_min({'tool': c.name, 'tool_use_id': c.tool_use_id}, c.place) as first
     from every_call as c
+    left join subagents as s on s.session_id = c.session_id and s.tool_use_id = c.tool_use_id
     where c.name is null
        or c.name not in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Task', 'Agent',
                          'Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead',
                          'TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet', 'TaskStop', 'TaskOutput', 'ToolSearch', 'LSP',
                          'Skill', 'SlashCommand', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'BashOutput',
                          'KillShell', 'KillBash')
-       or (c.name in ('Task', 'Agent')
-           and not exists (select 1 from transcript_mirrored_calls as m
-                           where m.session_id = c.session_id and m.parent_tool_use_id = c.tool_use_id))
+       or (c.name in ('Task', 'Agent') and not coalesce(s.whole, false))
+       -- A Skill run forked is a sub-agent too: its result names one.
+       or (c.name = 'Skill' and s.agent_id is not null and not s.whole)
     group by all
 ),
 

@@ -337,13 +337,13 @@ describe('export writes no absolute path', () => {
     const pq = join(out, 'pq');
     const r = await cli(['export', '--parquet', pq, bundled, '--transcripts', join(bundled, 'transcripts')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`omg-evidence: export: 23 view(s) written to ${pq}\n`);
+    expect(r.stderr).toBe(`omg-evidence: export: 24 view(s) written to ${pq}\n`);
     const db = await Database.open();
     try {
       // Every value of every file, as JSON text: none holds the repository's or the temporary folder's path.
       const files = listFiles(pq, (n) => n.endsWith('.parquet'));
-      // One file per view: the probe's 14 and the 9 of the transcripts (transcript_tool_use_copies among them).
-      expect(files).toHaveLength(14 + 9);
+      // One file per view: the probe's 14 and the 10 of the transcripts (transcript_tool_use_copies among them).
+      expect(files).toHaveLength(14 + 10);
       const rows: unknown[] = [];
       for (const f of files) {
         const q = `select count(*) as n from read_parquet($f) t where contains(to_json(t)::VARCHAR, $repo) or contains(to_json(t)::VARCHAR, $out)`;
@@ -376,7 +376,7 @@ describe('export writes no absolute path', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       'omg-evidence: warning: export: transcript_tool_results: 1 row(s) hold a home-directory path (first: /home/alice); the Parquet file keeps them as they are\n' +
-        `omg-evidence: export: 23 view(s) written to ${pq}\n`,
+        `omg-evidence: export: 24 view(s) written to ${pq}\n`,
     );
   });
 });

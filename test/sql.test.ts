@@ -221,7 +221,7 @@ describe('sql', () => {
       "select * from query_table('transcript_' || 'lines')",
       'pragma show_tables',
     ]) {
-      expect(transcriptTablesNamed(q)).toHaveLength(9);
+      expect(transcriptTablesNamed(q)).toHaveLength(10);
     }
   });
 

@@ -493,6 +493,7 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
       'transcript_tool_uses',
       'transcript_tool_use_copies',
       'transcript_mirrored_calls',
+      'transcript_subagent_results',
       'transcript_tool_results',
     ];
     for (const dir of dirs) {

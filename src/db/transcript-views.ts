@@ -138,6 +138,20 @@ export const TRANSCRIPT_VIEWS: View[] = [
     },
   },
   {
+    name: 'transcript_subagent_results',
+    grain:
+      'tool_result of a call that ran a sub-agent (Task, Agent, a Skill run forked) whose line names it: forgeable ties a call to the calls its sub-agent made, and knows it found them all',
+    source: 'transcripts',
+    columns: {
+      session_id: 'the session',
+      tool_use_id: 'the call it answers',
+      agent_id: "toolUseResult.agentId: the sub-agent (its file is agent-<id>.jsonl, its lines' agentId)",
+      tool_uses: 'toolUseResult.totalToolUseCount: the calls the sub-agent made',
+      file: 'its file',
+      rec: 'its record number',
+    },
+  },
+  {
     name: 'transcript_tool_results',
     grain:
       'Skill or SlashCommand call: the first tool_result that answered it, in transcript order (by the instant of its line, then file, line and block)',

@@ -129,7 +129,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
           results: !wanted || wanted.has('transcript_tool_results'),
           messages: !wanted || wanted.has('transcript_messages') || wanted.has('model_prices'),
           calls: !wanted || ['transcript_sessions', 'transcript_tool_uses', 'transcript_tool_use_copies'].some((t) => wanted.has(t)),
-          mirrors: !wanted || wanted.has('transcript_mirrored_calls'),
+          mirrors: !wanted || wanted.has('transcript_mirrored_calls') || wanted.has('transcript_subagent_results'),
           // Only the full pass fills a call's input_keys, agent_id and is_sidechain: for queries that
           // name one (agree), the user's SQL and the registered checks.
           fullCalls: !reads || registered.length > 0 || only.some((q) => FULL_CALL_COLUMNS.test(readQuery(q).sql)),

@@ -68,13 +68,21 @@ export async function buildResults(db: Database, { sized, cores, room, scans }: 
 }
 
 /**
- * transcript_mirrored_calls: the calls `progress` lines mirror from a sub-agent (sql/transcripts/
- * mirrors.sql), read again from the files whose pass counted a progress line.
+ * What forgeable reads of sub-agents, read again from only the files that hold it:
+ * transcript_mirrored_calls, the calls `progress` lines mirror from a sub-agent (sql/transcripts/
+ * mirrors.sql), from the files whose pass counted a progress line; and transcript_subagent_results,
+ * the results that name the sub-agent a call ran (subagents.sql), from the files that hold a Task,
+ * Agent or Skill call.
  */
-export async function buildMirrors(db: Database, { sized, cores, room, scans }: Rescan): Promise<void> {
-  const doing = 'reading the mirrored calls';
-  await room(0, () => db.exec(readSql('transcripts/mirrors-wanted'), undefined, doing));
-  const wanted = new Set((await db.query('select abs from transcript_mirror_files')).rows.map((r) => String(r.abs)));
+export async function buildMirrors(db: Database, rescan: Rescan): Promise<void> {
+  await again(db, rescan, 'mirror', 'transcript_mirrored_calls', 'reading the mirrored calls');
+  await again(db, rescan, 'subagent', 'transcript_subagent_results', 'reading the sub-agents');
+}
+
+/** Read again the files sql/transcripts/KINDs-wanted.sql lists, into `table`, by KINDs.sql. */
+async function again(db: Database, { sized, cores, room, scans }: Rescan, kind: string, table: string, doing: string): Promise<void> {
+  await room(0, () => db.exec(readSql(`transcripts/${kind}s-wanted`), undefined, doing));
+  const wanted = new Set((await db.query(`select abs from transcript_${kind}_files`)).rows.map((r) => String(r.abs)));
   const parts = shares(
     sized.filter((f) => wanted.has(f.abs)),
     cores,
@@ -83,9 +91,9 @@ export async function buildMirrors(db: Database, { sized, cores, room, scans }: 
   if (parts.length) {
     await room(parts.length, async () => {
       // Run again when it did not fit (lean): what a share had written is written again.
-      await db.exec('delete from transcript_mirrored_calls');
-      await perShare(db, parts, 'transcripts/mirrors', (p) => ({ files: oneScan(p) }), doing);
+      await db.exec(`delete from ${table}`);
+      await perShare(db, parts, `transcripts/${kind}s`, (p) => ({ files: oneScan(p) }), doing);
     });
   }
-  await db.exec('drop table transcript_mirror_files');
+  await db.exec(`drop table transcript_${kind}_files`);
 }

@@ -22,6 +22,7 @@ const TRANSCRIPT_TABLES = [
   'transcript_tool_uses',
   'transcript_tool_use_copies',
   'transcript_mirrored_calls',
+  'transcript_subagent_results',
   'transcript_tool_results',
   'transcript_messages',
   'model_prices',

@@ -71,7 +71,7 @@ export interface LoadOptions {
    * no call's input_keys, agent_id or is_sidechain (census, skills) take a lean pass, which leaves them NULL.
    */
   fullCalls?: boolean;
-  /** Build transcript_mirrored_calls (default true; implies calls): the files with a progress line are read again. */
+  /** Build transcript_mirrored_calls and transcript_subagent_results (default true; implies calls): files are read again. */
   mirrors?: boolean;
   /** The price table transcript_messages is priced by (default: the package's data/pricing.json). */
   pricing?: string;
@@ -116,7 +116,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     if (!lines) await db.exec('drop table transcript_lines');
     if (!messages) await db.exec('drop table transcript_messages');
     if (!calls) await db.exec('drop table transcript_sessions; drop table transcript_tool_uses; drop table transcript_tool_use_copies');
-    if (!mirrors) await db.exec('drop table transcript_mirrored_calls');
+    if (!mirrors) await db.exec('drop table transcript_mirrored_calls; drop table transcript_subagent_results');
     if (messages) {
       // Price keys are read as models are (omg_price_key).
       await db.exec(macros(), undefined, 'reading the price table');

@@ -128,8 +128,8 @@ export function forgeryWarning(r: ForgeableRow, several = false): string {
   if (r.reason === 'missing calls')
     return `${what} may be forgeable: its transcript lacks ${call}, which tool_use/ records, so a file of it is missing or cut short (put the session's files in the transcripts)`;
   if (r.reason === 'unread call') {
-    return r.tool === 'Task' || r.tool === 'Agent'
-      ? `${what} may be forgeable: ${call} ran a sub-agent that no progress line mirrors, so its calls cannot be tied to it (Claude Code 2.1.38 and later mirror them)`
+    return r.tool === 'Task' || r.tool === 'Agent' || r.tool === 'Skill'
+      ? `${what} may be forgeable: ${call} ran a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)`
       : `${what} may be forgeable: ${call} is a tool whose input this check does not read, which could have made it`;
   }
   if (r.verdict === 'unknown')

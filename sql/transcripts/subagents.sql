@@ -1,0 +1,36 @@
+-- The results that name the sub-agent a call ran, in one share of the files that hold such a call
+-- (subagents-wanted.sql): a user line's toolUseResult.agentId (`agent-<id>.jsonl` is that
+-- sub-agent's file) and totalToolUseCount, the calls it made, for each tool_result block of the line.
+-- Typed as the pass types a line: a toolUseResult that is a string ("Error: …") has no agentId. A
+-- line of several tool_result blocks has one toolUseResult for all: it names none of theirs. A count
+-- is a JSON integer, 0 or more; any other is none.
+-- params: files  the share's files (a lone file twice: the first copy's record numbers are kept)
+insert into transcript_subagent_results
+with files as (
+    -- A file's record numbers count from its own first line, as this scan reads it (mirrors.sql).
+    select filename as abs, min(ordinality) as first,
+           list({'o': ordinality, 'session_id': sessionId, 'agent_id': toolUseResult.agentId,
+                 'tool_uses': toolUseResult.totalToolUseCount, 'content': message.content})
+               filter (where type = 'user' and toolUseResult.agentId is not null) as results
+    from read_json($files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', sessionId: 'VARCHAR',
+                              toolUseResult: 'STRUCT(agentId VARCHAR, totalToolUseCount JSON)',
+                              message: 'STRUCT(content STRUCT(type VARCHAR, tool_use_id VARCHAR)[])'})
+         with ordinality
+    group by filename
+),
+
+lines as (
+    select w.file, l.o - m.first + 1 as rec, coalesce(l.session_id, w.session_id) as session_id, l.agent_id,
+           l.tool_uses, l.content
+    from (select abs, first, unnest(results) as l from files) as m
+    join transcript_subagent_files as w using (abs)
+    where l.o - m.first + 1 <= w.n
+)
+
+select session_id, b.tool_use_id, agent_id,
+       case when json_type(tool_uses) in ('UBIGINT', 'BIGINT') and tool_uses::BIGINT >= 0 then tool_uses::BIGINT end as tool_uses,
+       file, rec
+from (select *, unnest(content) as b from lines where len(list_filter(content, x -> x.type = 'tool_result')) = 1)
+where b.type = 'tool_result' and b.tool_use_id is not null;
