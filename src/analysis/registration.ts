@@ -159,6 +159,8 @@ export async function evaluateRegistration(
   type Job = { probe: Readonly<Probe>; row: Record<string, unknown>; spec: Spec; path: string };
   const jobs: Job[] = [];
   const answers: Record<string, unknown>[] = [];
+  // DuckDB's memory limit, the same for every probe's checks: what the supervisor bounds them by.
+  const limit = String((await db.query(`select current_setting('memory_limit') as m`)).rows[0]!.m);
   for (const probe of probes) {
     const mine: Job[] = [];
     const arms = await db.query(
@@ -175,7 +177,6 @@ export async function evaluateRegistration(
     const file = (j: Job, signal: AbortSignal) =>
       runFile(db, j.probe, String(j.row.file), Number(j.row.rec), j.path, j.spec, lineOf, budget, probes.length > 1, signal);
     // DuckDB's planner heeds no interrupt: a supervisor (base/supervision.ts) stops the process past the budget.
-    const limit = String((await db.query(`select current_setting('memory_limit') as m`)).rows[0]!.m);
     const said = `omg-evidence: ${displayPath(join(probe.dir, 'registration'))}: the registered triggers and checks`;
     const bound = {
       seconds,

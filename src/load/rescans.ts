@@ -74,7 +74,7 @@ export async function buildResults(db: Database, { sized, cores, room, scans }: 
  * the results that name the sub-agent a call ran (subagents.sql), from the files that hold a Task,
  * Agent or Skill call.
  */
-export async function buildMirrors(db: Database, rescan: Rescan): Promise<void> {
+export async function buildSubagentReads(db: Database, rescan: Rescan): Promise<void> {
   await again(db, rescan, 'mirror', 'transcript_mirrored_calls', 'reading the mirrored calls');
   await again(db, rescan, 'subagent', 'transcript_subagent_results', 'reading the sub-agents');
 }

@@ -35,7 +35,7 @@ import type { TranscriptFile } from './inputs.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
 import { readSql } from '../db/queries.js';
 import { giveBack, lean, type Room } from './spill.js';
-import { buildMirrors, buildResults, macros, shares } from './rescans.js';
+import { buildSubagentReads, buildResults, macros, shares } from './rescans.js';
 import { rejectBadLines, rejectNonJsonValues } from './transcript-checks.js';
 
 export interface Progress {
@@ -253,7 +253,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   };
   const rescan = { sized, cores, room, scans: options.scans };
   if (results) await settle().then(() => buildResults(db, rescan).catch(whole));
-  if (mirrors) await buildMirrors(db, rescan).catch(whole);
+  if (mirrors) await buildSubagentReads(db, rescan).catch(whole);
   readWhole(sized);
   // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
   if (into !== 'scan_groups') await db.exec('drop table scan_groups');
