@@ -22,8 +22,9 @@
 -- (no letter, digit, '.', '_' or '-' either side). A relative path in a command is not resolved.
 -- A call of any other tool could have made a file too, unless it is one that writes none (Read,
 -- Grep, WebFetch, Skill, …): an MCP server's tool (its resources' too), a tool of a later Claude
--- Code, a block without a name, or a sub-agent (Task, Agent, a Skill run forked) whose calls the
--- transcripts do not hold all of, as its result counts them (a cut file, a missing one); its input
+-- Code, a block without a name, a sub-agent (Task, Agent, a Skill run forked) whose calls the
+-- transcripts do not hold all of, as its result counts them (a cut file, a missing one), or a Skill
+-- no result answers (whether it ran forked is unknown: the spawn was stopped in it); its input
 -- is not compared, so it makes what its spawn registered unknown, never "not forgeable". So does a
 -- call the spawn's tool_use/ records and no copy of its transcript shows: a file of it is missing,
 -- or cut short. A skill's own shell lines (`!` in SKILL.md) are the plugin's, not the spawn's calls.
@@ -179,6 +180,7 @@ subagents as (
                                                       where r2.session_id = g.session_id and r2.agent_id = g.agent_id)
                    ) as x) as whole
         from transcript_subagent_results as g
+        where g.agent_id is not null
         group by g.session_id, g.agent_id
     ) as a using (session_id, agent_id)
 ),
@@ -186,11 +188,15 @@ subagents as (
 -- The first call of each spawn that this check cannot read: of a tool that is neither a writer
 -- above, nor Bash, nor one that writes no file (an MCP server's tool or resource, a tool of a later
 -- version, a block without a name), or a sub-agent whose calls are not all there (subagents). A
--- denial excuses none, as its input cannot be compared.
+-- Skill is one when no result answers it: only its result tells whether it ran forked (its
+-- sub-agent's calls may be in no file read) or inline (its calls are the spawn's own). A denial
+-- excuses none, as its input cannot be compared.
 unread as (
     select c.probe, c.session_id, arg_min({'tool': c.name, 'tool_use_id': c.tool_use_id}, c.place) as first
     from every_call as c
     left join subagents as s on s.session_id = c.session_id and s.tool_use_id = c.tool_use_id
+    left join (select distinct session_id, tool_use_id from transcript_subagent_results) as a
+        on a.session_id = c.session_id and a.tool_use_id = c.tool_use_id
     where c.name is null
        or c.name not in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Task', 'Agent',
                          'Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead',
@@ -198,8 +204,8 @@ unread as (
                          'Skill', 'SlashCommand', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'BashOutput',
                          'KillShell', 'KillBash')
        or (c.name in ('Task', 'Agent') and not coalesce(s.whole, false))
-       -- A Skill run forked is a sub-agent too: its result names one.
-       or (c.name = 'Skill' and s.agent_id is not null and not s.whole)
+       -- A Skill run forked is a sub-agent too: its result names one. One no result answers may have.
+       or (c.name = 'Skill' and (a.tool_use_id is null or (s.agent_id is not null and not s.whole)))
     group by all
 ),
 

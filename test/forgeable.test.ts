@@ -123,6 +123,50 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
+  it('a Skill no result answers: unknown, as it may have run forked (it had been read as writing nothing); answered, it is read', async () => {
+    const copy = join(folder(), 'forge-mcp');
+    cpSync(probeFixture('forge-mcp'), copy, { recursive: true });
+    const dir = join(copy, 'transcripts');
+    const file = join(dir, '000000fd-0000-4000-8000-0000000000fd.jsonl');
+    const calls = readFileSync(file, 'utf8')
+      .replace('"name":"mcp__fs__write_file"', '"name":"Skill"')
+      .replace('{"path":"/private/tmp/ws/out/BREACH","content":"x"}', '{"skill":"tidy"}');
+    const sessionId = '000000fd-0000-4000-8000-0000000000fd';
+    const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'Launching skill: tidy' });
+    const answer = (toolUseResult: unknown, content = [result('toolu_fd2')]) =>
+      `${JSON.stringify({ type: 'user', sessionId, timestamp: '2026-08-12T05:01:03.000Z', message: { role: 'user', content }, toolUseResult })}\n`;
+    const reasons = async (text: string) => {
+      writeFileSync(file, text);
+      return (await findings([copy])).map((r) => [r.verdict, r.reason, r.tool, r.tool_use_id]);
+    };
+    const unknown = [['unknown', 'unread call', 'Skill', 'toolu_fd2']];
+    expect(await reasons(calls)).toEqual(unknown);
+    expect(forgeryWarnings(await findings([copy]))).toEqual([
+      'F-MCP 000000fd: artifact BREACH ($WS/out/BREACH) may be forgeable: Skill toolu_fd2 may have run forked, as a sub-agent whose calls the transcripts do not all hold (its result, its agent-*.jsonl, or the count in its result, is missing or cut short)',
+    ]);
+    // Run inline ({success, commandName}) or refused ("Error: …"): its calls, if any, are the spawn's own.
+    expect(await reasons(calls + answer({ success: true, commandName: 'tidy' }))).toEqual([]);
+    expect(await reasons(calls + answer('Error: Unknown skill: tidy'))).toEqual([]);
+    // The answer to another call, or one of two results on a line (whose toolUseResult is whose?), answers nothing.
+    expect(await reasons(calls + answer({ success: true }, [result('toolu_fd9')]))).toEqual(unknown);
+    expect(await reasons(calls + answer({ success: true }, [result('toolu_fd1'), result('toolu_fd2')]))).toEqual(unknown);
+    // Run forked: read when the transcripts hold every call its result counts.
+    const forked = calls + answer({ agentId: 'fd000001', totalToolUseCount: 1 });
+    expect(await reasons(forked)).toEqual(unknown);
+    const sub = (content: unknown[]) =>
+      `${JSON.stringify({ type: 'assistant', sessionId, isSidechain: true, agentId: 'fd000001', timestamp: '2026-08-12T05:01:02.500Z', message: { id: 'msg_sub', content } })}\n`;
+    writeFileSync(
+      join(dir, 'agent-fd000001.jsonl'),
+      sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Read', input: { file_path: '/private/tmp/ws/plan.md' } }]),
+    );
+    expect(await reasons(forked)).toEqual([]);
+    writeFileSync(
+      join(dir, 'agent-fd000001.jsonl'),
+      sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Write', input: { file_path: '/private/tmp/ws/out/BREACH', content: 'x' } }]),
+    );
+    expect(await reasons(forked)).toEqual([['forgeable', null, 'Write', 'toolu_fd3']]);
+  });
+
   it('a transcript cut short before a call tool_use/ records: unknown, naming that call (it had been "not forgeable")', async () => {
     const copy = join(folder(), 'forge-write');
     cpSync(probeFixture('forge-write'), copy, { recursive: true });
@@ -172,7 +216,7 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
       writeFileSync(file, text.replace('"name":"mcp__fs__write_file"', `"name":"${tool}"`));
       return (await findings([copy])).map((r) => r.reason);
     };
-    for (const tool of ['TaskCreate', 'TaskUpdate', 'ToolSearch', 'LSP', 'TodoWrite', 'Skill']) expect(await as(tool), tool).toEqual([]);
+    for (const tool of ['TaskCreate', 'TaskUpdate', 'ToolSearch', 'LSP', 'TodoWrite']) expect(await as(tool), tool).toEqual([]);
     for (const tool of ['ReadMcpResourceTool', 'ListMcpResourcesTool', 'write', 'Monitor'])
       expect(await as(tool), tool).toEqual(['unread call']);
   });

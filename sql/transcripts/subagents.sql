@@ -1,9 +1,10 @@
--- The results that name the sub-agent a call ran, in one share of the files that hold such a call
--- (subagents-wanted.sql): a user line's toolUseResult.agentId (`agent-<id>.jsonl` is that
--- sub-agent's file) and totalToolUseCount, the calls it made, for each tool_result block of the line.
--- Typed as the pass types a line: a toolUseResult that is a string ("Error: …") has no agentId. A
--- line of several tool_result blocks has one toolUseResult for all: it names none of theirs. A count
--- is a JSON integer, 0 or more; any other is none.
+-- The results of the calls that may run a sub-agent (Task, Agent, Skill), in one share of the files
+-- that hold such a call (subagents-wanted.sql): for each tool_result block that is its line's only
+-- one, the call it answers, and its line's toolUseResult.agentId (`agent-<id>.jsonl` is that
+-- sub-agent's file) and totalToolUseCount, the calls the sub-agent made. Typed as the pass types a
+-- line: a toolUseResult that is a string ("Error: …"), or a Skill's run inline ({success,
+-- commandName}), names no agentId. A line of several tool_result blocks has one toolUseResult for
+-- all: it answers none of them here. A count is a JSON integer, 0 or more; any other is none.
 -- params: files  the share's files (a lone file twice: the first copy's record numbers are kept)
 insert into transcript_subagent_results
 with files as (
@@ -11,7 +12,7 @@ with files as (
     select filename as abs, min(ordinality) as first,
            list({'o': ordinality, 'session_id': sessionId, 'agent_id': toolUseResult.agentId,
                  'tool_uses': toolUseResult.totalToolUseCount, 'content': message.content})
-               filter (where type = 'user' and toolUseResult.agentId is not null) as results
+               filter (where type = 'user' and len(list_filter(message.content, x -> x.type = 'tool_result')) = 1) as results
     from read_json($files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR',
@@ -32,5 +33,6 @@ lines as (
 select session_id, b.tool_use_id, agent_id,
        case when json_type(tool_uses) in ('UBIGINT', 'BIGINT') and tool_uses::BIGINT >= 0 then tool_uses::BIGINT end as tool_uses,
        file, rec
-from (select *, unnest(content) as b from lines where len(list_filter(content, x -> x.type = 'tool_result')) = 1)
-where b.type = 'tool_result' and b.tool_use_id is not null;
+from (select *, unnest(content) as b from lines)
+where b.type = 'tool_result'
+  and b.tool_use_id in (select tool_use_id from transcript_tool_uses where name in ('Task', 'Agent', 'Skill'));

@@ -140,12 +140,13 @@ export const TRANSCRIPT_VIEWS: View[] = [
   {
     name: 'transcript_subagent_results',
     grain:
-      'tool_result of a call that ran a sub-agent (Task, Agent, a Skill run forked) whose line names it: forgeable ties a call to the calls its sub-agent made, and knows it found them all',
+      "tool_result of a call that may run a sub-agent (Task, Agent, Skill), its line's only one: forgeable ties a call to the calls its sub-agent made, knows it found them all, and knows a Skill ran inline",
     source: 'transcripts',
     columns: {
       session_id: 'the session',
       tool_use_id: 'the call it answers',
-      agent_id: "toolUseResult.agentId: the sub-agent (its file is agent-<id>.jsonl, its lines' agentId)",
+      agent_id:
+        "toolUseResult.agentId: the sub-agent (its file is agent-<id>.jsonl, its lines' agentId); NULL when it names none (a Skill run inline, a call that failed)",
       tool_uses: 'toolUseResult.totalToolUseCount: the calls the sub-agent made',
       file: 'its file',
       rec: 'its record number',
