@@ -185,18 +185,31 @@ subagents as (
     ) as a using (session_id, agent_id)
 ),
 
+-- The Skill calls (each copy, by its file and line) that are read: the first result after the call,
+-- in its file, shows that it ran inline or was refused (its calls, if any, are the spawn's own), or
+-- names a sub-agent whose calls are all there (subagents). Only its result tells: one stopped
+-- (interrupted, cancelled, the spawn killed) may have run forked all the same.
+skills_read as (
+    select c.session_id, c.tool_use_id, c.file, c.rec
+    from (select distinct session_id, tool_use_id, place.file as file, place.rec as rec
+          from every_call where name = 'Skill') as c
+    join transcript_subagent_results as r
+        on r.session_id = c.session_id and r.tool_use_id = c.tool_use_id and r.file = c.file and r.rec > c.rec
+    left join subagents as s on s.session_id = r.session_id and s.tool_use_id = r.tool_use_id and s.agent_id = r.agent_id
+    qualify row_number() over (partition by c.session_id, c.tool_use_id, c.file, c.rec order by r.rec) = 1
+        and (r.ran_inline or coalesce(s.whole, false))
+),
+
 -- The first call of each spawn that this check cannot read: of a tool that is neither a writer
 -- above, nor Bash, nor one that writes no file (an MCP server's tool or resource, a tool of a later
--- version, a block without a name), or a sub-agent whose calls are not all there (subagents). A
--- Skill is one when no result answers it: only its result tells whether it ran forked (its
--- sub-agent's calls may be in no file read) or inline (its calls are the spawn's own). A denial
--- excuses none, as its input cannot be compared.
+-- version, a block without a name), a sub-agent whose calls are not all there (subagents), or a
+-- Skill not read (skills_read). A denial excuses none, as its input cannot be compared.
 unread as (
     select c.probe, c.session_id, arg_min({'tool': c.name, 'tool_use_id': c.tool_use_id}, c.place) as first
     from every_call as c
     left join subagents as s on s.session_id = c.session_id and s.tool_use_id = c.tool_use_id
-    left join (select distinct session_id, tool_use_id from transcript_subagent_results) as a
-        on a.session_id = c.session_id and a.tool_use_id = c.tool_use_id
+    left join skills_read as k
+        on k.session_id = c.session_id and k.tool_use_id = c.tool_use_id and k.file = c.place.file and k.rec = c.place.rec
     where c.name is null
        or c.name not in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Task', 'Agent',
                          'Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead',
@@ -204,8 +217,7 @@ unread as (
                          'Skill', 'SlashCommand', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'BashOutput',
                          'KillShell', 'KillBash')
        or (c.name in ('Task', 'Agent') and not coalesce(s.whole, false))
-       -- A Skill run forked is a sub-agent too: its result names one. One no result answers may have.
-       or (c.name = 'Skill' and (a.tool_use_id is null or (s.agent_id is not null and not s.whole)))
+       or (c.name = 'Skill' and k.tool_use_id is null)
     group by all
 ),
 

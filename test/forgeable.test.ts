@@ -3,7 +3,7 @@
  * could have produced is flagged as forgeable (queries/forgeable.sql), in the census and as
  * warnings from verdict. One fixture per case under test/fixtures/probes/forge-*.
  */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/output/census-block.js';
@@ -123,7 +123,7 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
-  it('a Skill no result answers: unknown, as it may have run forked (it had been read as writing nothing); answered, it is read', async () => {
+  it('a Skill is read only when a result after it shows it ran inline, was refused, or ran a sub-agent whose calls are all there (it had been read as writing nothing)', async () => {
     const copy = join(folder(), 'forge-mcp');
     cpSync(probeFixture('forge-mcp'), copy, { recursive: true });
     const dir = join(copy, 'transcripts');
@@ -132,7 +132,12 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
       .replace('"name":"mcp__fs__write_file"', '"name":"Skill"')
       .replace('{"path":"/private/tmp/ws/out/BREACH","content":"x"}', '{"skill":"tidy"}');
     const sessionId = '000000fd-0000-4000-8000-0000000000fd';
-    const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'Launching skill: tidy' });
+    const result = (id: string, text = 'Launching skill: tidy', error = false) => ({
+      type: 'tool_result',
+      tool_use_id: id,
+      content: text,
+      ...(error ? { is_error: true } : {}),
+    });
     const answer = (toolUseResult: unknown, content = [result('toolu_fd2')]) =>
       `${JSON.stringify({ type: 'user', sessionId, timestamp: '2026-08-12T05:01:03.000Z', message: { role: 'user', content }, toolUseResult })}\n`;
     const reasons = async (text: string) => {
@@ -140,31 +145,55 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
       return (await findings([copy])).map((r) => [r.verdict, r.reason, r.tool, r.tool_use_id]);
     };
     const unknown = [['unknown', 'unread call', 'Skill', 'toolu_fd2']];
-    expect(await reasons(calls)).toEqual(unknown);
+    // No result: the spawn was stopped in it, which may have run forked.
+    expect(await reasons(calls), 'no result').toEqual(unknown);
     expect(forgeryWarnings(await findings([copy]))).toEqual([
-      'F-MCP 000000fd: artifact BREACH ($WS/out/BREACH) may be forgeable: Skill toolu_fd2 may have run forked, as a sub-agent whose calls the transcripts do not all hold (its result, its agent-*.jsonl, or the count in its result, is missing or cut short)',
+      'F-MCP 000000fd: artifact BREACH ($WS/out/BREACH) may be forgeable: Skill toolu_fd2 ran forked, or may have (no result after it shows a skill run inline), as a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)',
     ]);
-    // Run inline ({success, commandName}) or refused ("Error: …"): its calls, if any, are the spawn's own.
-    expect(await reasons(calls + answer({ success: true, commandName: 'tidy' }))).toEqual([]);
-    expect(await reasons(calls + answer('Error: Unknown skill: tidy'))).toEqual([]);
-    // The answer to another call, or one of two results on a line (whose toolUseResult is whose?), answers nothing.
-    expect(await reasons(calls + answer({ success: true }, [result('toolu_fd9')]))).toEqual(unknown);
-    expect(await reasons(calls + answer({ success: true }, [result('toolu_fd1'), result('toolu_fd2')]))).toEqual(unknown);
+    // Run inline ({success, commandName}), or refused as an unknown skill: its calls, if any, are the spawn's own.
+    const inline = answer({ success: true, commandName: 'tidy' });
+    expect(await reasons(calls + inline), 'inline').toEqual([]);
+    expect(await reasons(calls + answer({ success: true, commandName: 'tidy', status: 'inline' })), 'status inline').toEqual([]);
+    const unknownSkill = answer('Error: Unknown skill: tidy', [
+      result('toolu_fd2', '<tool_use_error>Unknown skill: tidy</tool_use_error>', true),
+    ]);
+    expect(await reasons(calls + unknownSkill), 'unknown skill').toEqual([]);
+    // Stopped (interrupted, cancelled beside a failed call) or forked with no agent named: it may have run
+    // forked, and its sub-agent may have written (review rev44a: these had been read as inline).
+    for (const [why, line] of [
+      ['interrupted', answer('Error: interrupted', [result('toolu_fd2', '[Request interrupted by user for tool use]', true)])],
+      ['cancelled', answer('Error: Sibling tool call errored', [result('toolu_fd2', 'Sibling tool call errored', true)])],
+      ['forked, no agentId', answer({ status: 'forked', commandName: 'tidy' })],
+      ['an array', answer([{ type: 'text', text: 'done' }])],
+      ['another call answered', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd9')])],
+      // One of two results on a line: whose is its toolUseResult?
+      ['two results', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd1'), result('toolu_fd2')])],
+    ] as const) {
+      expect(await reasons(calls + line), why).toEqual(unknown);
+    }
+    // Only the first result after the call, in its file, tells: not one before it, nor one elsewhere.
+    const [first, second] = calls.trimEnd().split('\n');
+    expect(await reasons(`${first}\n${inline}${second}\n`), 'before').toEqual(unknown);
+    const stopped = answer('Error: interrupted', [result('toolu_fd2', '[Request interrupted by user for tool use]', true)]);
+    expect(await reasons(calls + stopped + inline), 'stopped, then inline').toEqual(unknown);
+    writeFileSync(join(dir, 'agent-fd000009.jsonl'), inline);
+    expect(await reasons(calls), 'in another file').toEqual(unknown);
+    rmSync(join(dir, 'agent-fd000009.jsonl'));
     // Run forked: read when the transcripts hold every call its result counts.
-    const forked = calls + answer({ agentId: 'fd000001', totalToolUseCount: 1 });
-    expect(await reasons(forked)).toEqual(unknown);
+    const forked = calls + answer({ status: 'forked', agentId: 'fd000001', totalToolUseCount: 1 });
+    expect(await reasons(forked), 'forked, no file').toEqual(unknown);
     const sub = (content: unknown[]) =>
       `${JSON.stringify({ type: 'assistant', sessionId, isSidechain: true, agentId: 'fd000001', timestamp: '2026-08-12T05:01:02.500Z', message: { id: 'msg_sub', content } })}\n`;
     writeFileSync(
       join(dir, 'agent-fd000001.jsonl'),
       sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Read', input: { file_path: '/private/tmp/ws/plan.md' } }]),
     );
-    expect(await reasons(forked)).toEqual([]);
+    expect(await reasons(forked), 'forked, its file').toEqual([]);
     writeFileSync(
       join(dir, 'agent-fd000001.jsonl'),
       sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Write', input: { file_path: '/private/tmp/ws/out/BREACH', content: 'x' } }]),
     );
-    expect(await reasons(forked)).toEqual([['forgeable', null, 'Write', 'toolu_fd3']]);
+    expect(await reasons(forked), 'forked, its Write').toEqual([['forgeable', null, 'Write', 'toolu_fd3']]);
   });
 
   it('a transcript cut short before a call tool_use/ records: unknown, naming that call (it had been "not forgeable")', async () => {

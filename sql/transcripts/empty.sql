@@ -20,7 +20,7 @@ create or replace table transcript_mirrored_calls (session_id VARCHAR, tool_use_
     agent_id VARCHAR, parent_tool_use_id VARCHAR, timestamp VARCHAR, file VARCHAR, rec BIGINT, block BIGINT, path VARCHAR,
     command VARCHAR);
 create or replace table transcript_subagent_results (session_id VARCHAR, tool_use_id VARCHAR, agent_id VARCHAR,
-    tool_uses BIGINT, file VARCHAR, rec BIGINT);
+    tool_uses BIGINT, ran_inline BOOLEAN, file VARCHAR, rec BIGINT);
 create or replace table transcript_tool_results (session_id VARCHAR, tool_use_id VARCHAR, is_error BOOLEAN,
     result VARCHAR, file VARCHAR, rec BIGINT);
 create or replace table transcript_files (dir VARCHAR, file VARCHAR, lines BIGINT, abs VARCHAR);

@@ -7,4 +7,4 @@ from scan_files as f
 where f.file in (select file from transcript_tool_uses where name in ('Task', 'Agent', 'Skill'));
 
 create or replace table transcript_subagent_results (session_id VARCHAR, tool_use_id VARCHAR, agent_id VARCHAR,
-    tool_uses BIGINT, file VARCHAR, rec BIGINT);
+    tool_uses BIGINT, ran_inline BOOLEAN, file VARCHAR, rec BIGINT);

@@ -140,14 +140,16 @@ export const TRANSCRIPT_VIEWS: View[] = [
   {
     name: 'transcript_subagent_results',
     grain:
-      "tool_result of a call that may run a sub-agent (Task, Agent, Skill), its line's only one: forgeable ties a call to the calls its sub-agent made, knows it found them all, and knows a Skill ran inline",
+      "tool_result of a call that may run a sub-agent (Task, Agent, Skill), its line's only one: forgeable ties a call to the calls its sub-agent made, knows it found them all, and knows when a Skill ran inline",
     source: 'transcripts',
     columns: {
       session_id: 'the session',
       tool_use_id: 'the call it answers',
       agent_id:
-        "toolUseResult.agentId: the sub-agent (its file is agent-<id>.jsonl, its lines' agentId); NULL when it names none (a Skill run inline, a call that failed)",
+        "toolUseResult.agentId: the sub-agent (its file is agent-<id>.jsonl, its lines' agentId); NULL when it names none (a Skill run inline, a call that failed or was stopped)",
       tool_uses: 'toolUseResult.totalToolUseCount: the calls the sub-agent made',
+      ran_inline:
+        'it shows the call ran no sub-agent: a Skill\'s toolUseResult {commandName} naming no agentId (and no status but "inline"), or the refusal of an unknown skill',
       file: 'its file',
       rec: 'its record number',
     },

@@ -129,7 +129,7 @@ export function forgeryWarning(r: ForgeableRow, several = false): string {
     return `${what} may be forgeable: its transcript lacks ${call}, which tool_use/ records, so a file of it is missing or cut short (put the session's files in the transcripts)`;
   if (r.reason === 'unread call') {
     if (r.tool === 'Skill')
-      return `${what} may be forgeable: ${call} may have run forked, as a sub-agent whose calls the transcripts do not all hold (its result, its agent-*.jsonl, or the count in its result, is missing or cut short)`;
+      return `${what} may be forgeable: ${call} ran forked, or may have (no result after it shows a skill run inline), as a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)`;
     return r.tool === 'Task' || r.tool === 'Agent'
       ? `${what} may be forgeable: ${call} ran a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)`
       : `${what} may be forgeable: ${call} is a tool whose input this check does not read, which could have made it`;
