@@ -8,8 +8,9 @@
 -- probe's spawn of the same session is not it):
 --   a Write, Edit, MultiEdit or NotebookEdit whose path is the artifact's path, lies under it (a
 --   Write makes the folders it writes into), or ends in the marker's file;
---   a Bash command naming the artifact's path (or a path under it), a path ending in the
---   marker's file, or the marker's token.
+--   a Bash command naming the artifact's path (or a path under it), the last segment of the
+--   artifact's path or of the marker's file (a relative path is not resolved: `cd out && touch
+--   BREACH` could have made out/BREACH), or the marker's token.
 -- Every copy of a call counts (transcript_tool_use_copies): a copy that names another tool or
 -- input than the first, which the census counts, could have made the file just as well. So does
 -- every call a `progress` line mirrors from a sub-agent (transcript_mirrored_calls), which the
@@ -19,7 +20,7 @@
 -- registered path's leading placeholder ($WS, $HOME, $REPO, ~) dropped, so /private/tmp/x or
 -- /Users/me/ws/x matches /tmp/x or $WS/x. A marker's dir is not checked: the transcript's home and
 -- repository are not in the records. In a command, a path or token counts only as a whole word
--- (no letter, digit, '.', '_' or '-' either side). A relative path in a command is not resolved.
+-- (no letter, digit, '.', '_' or '-' either side).
 -- A call of any other tool could have made a file too, unless it is one that writes none (Read,
 -- Grep, WebFetch, Skill, …): an MCP server's tool (its resources' too), a tool of a later Claude
 -- Code, a block without a name, a sub-agent (Task, Agent, a Skill run forked) whose calls the
@@ -149,12 +150,14 @@ matches as (
                 or contains(c.norm_path, i.suffix || '/')
             when c.norm_path is not null then
                 '/' || ltrim(c.norm_path, '/') = i.suffix or ends_with(c.norm_path, i.suffix)
-            -- A command: the path (any prefix, then the suffix as a whole word or followed by '/').
+            -- A command: the path (any prefix, then the suffix as a whole word or followed by '/'), or
+            -- its last segment as a whole word: a relative path is not resolved (`cd out && touch BREACH`).
             when i.kind = 'artifact' then
                 regexp_matches(c.norm_command, '\Q' || i.suffix || '\E($|[^a-z0-9._-])')
-            -- … the marker's file, bare or at the end of a path, or its token.
+                or regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || nullif(regexp_extract(i.suffix, '[^/]+$'), '') || '\E($|[^a-z0-9._-])')
+            -- … the marker's file's last segment, bare or at the end of a path, or its token.
             else
-                regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || ltrim(i.suffix, '/') || '\E($|[^a-z0-9._-])')
+                regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || nullif(regexp_extract(i.suffix, '[^/]+$'), '') || '\E($|[^a-z0-9._-])')
                 or regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || lower(i.token) || '\E($|[^a-z0-9._-])')
         end
 ),

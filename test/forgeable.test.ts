@@ -274,6 +274,25 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
+  it("a Bash command naming the artifact's last segment, after a cd: a relative path is not resolved (it had escaped)", async () => {
+    const variant = async (to: string) => {
+      const copy = join(folder(), 'forge-bash-path');
+      cpSync(probeFixture('forge-bash-path'), copy, { recursive: true });
+      const dir = join(copy, 'transcripts');
+      for (const f of readdirSync(dir)) {
+        const text = readFileSync(join(dir, f), 'utf8');
+        writeFileSync(join(dir, f), text.replace("mkdir -p '/tmp/OMG-GIT/.git/refs' && echo ok", to));
+      }
+      return (await findings([copy])).map((r) => [r.verdict, r.input]);
+    };
+    for (const to of ['cd /tmp/OMG-GIT && mkdir -p .git/refs', 'cd /tmp/OMG-GIT; git init --separate-git-dir=x .git', 'mkdir .GIT']) {
+      expect(await variant(to), to).toEqual([['forgeable', to]]);
+    }
+    for (const to of ['cd /tmp/OMG-GIT && mkdir -p .gitx', 'cd /tmp/OMG-GIT && git init', 'mkdir my.git']) {
+      expect(await variant(to), to).toEqual([]);
+    }
+  });
+
   it("a Bash command naming the marker's token", async () => {
     expect((await findings([probeFixture('forge-bash-token')])).map(brief)).toEqual([
       [
