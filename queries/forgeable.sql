@@ -82,18 +82,18 @@ items as (
 -- takes its ordinal too, after its copies; one of no counted call has none.
 every_call as (
     select
-        s.probe, t.session_id, t.ordinal, t.copy, t.tool_use_id, t.name, t.path, t.command,
+        s.probe, t.session_id, t.ordinal, t.copy, t.tool_use_id, t.name, t.skill, t.path, t.command,
         {'ordinal': coalesce(t.ordinal, 9223372036854775807), 'copy': coalesce(t.copy, 9223372036854775807),
          'file': t.file, 'rec': t.rec, 'block': t.block, 'id': coalesce(t.tool_use_id, '')} as place,
         coalesce(t.ordinal::VARCHAR, 'mirror ' || coalesce(t.tool_use_id, t.file || ':' || t.rec || ':' || t.block)) as call
     from (
-        select session_id, ordinal, 1 as copy, tool_use_id, name, path, command, file, rec, block from transcript_tool_uses
+        select session_id, ordinal, 1 as copy, tool_use_id, name, skill, path, command, file, rec, block from transcript_tool_uses
         union all
-        select c.session_id, u.ordinal, c.copy, c.tool_use_id, c.name, c.path, c.command, c.file, c.rec, c.block
+        select c.session_id, u.ordinal, c.copy, c.tool_use_id, c.name, c.skill, c.path, c.command, c.file, c.rec, c.block
         from transcript_tool_use_copies as c
         join transcript_tool_uses as u using (session_id, tool_use_id)
         union all
-        select m.session_id, u.ordinal, null, m.tool_use_id, m.name, m.path, m.command, m.file, m.rec, m.block
+        select m.session_id, u.ordinal, null, m.tool_use_id, m.name, m.skill, m.path, m.command, m.file, m.rec, m.block
         from transcript_mirrored_calls as m
         left join transcript_tool_uses as u using (session_id, tool_use_id)
     ) as t
@@ -188,31 +188,54 @@ subagents as (
     ) as a using (session_id, agent_id)
 ),
 
--- The Skill calls (each copy, by its file and line) that are read: the first result after the call,
--- in its file, shows that it ran inline or was refused (its calls, if any, are the spawn's own), or
--- names a sub-agent whose calls are all there (subagents). Only its result tells: one stopped
--- (interrupted, cancelled, the spawn killed) may have run forked all the same.
-skills_read as (
-    select c.session_id, c.tool_use_id, c.file, c.rec
-    from (select distinct session_id, tool_use_id, place.file as file, place.rec as rec
-          from every_call where name = 'Skill') as c
+-- Each Skill call, each copy by its file and line; a mirror (a progress line) is no file of its own.
+skill_calls as (
+    select distinct probe, session_id, tool_use_id, skill, copy is null as mirror, place.file as file, place.rec as rec
+    from every_call
+    where name = 'Skill'
+),
+
+-- The Skill calls whose first result after them, in their file, shows that they ran inline or were
+-- refused (their calls, if any, are the spawn's own), or names a sub-agent whose calls are all there
+-- (subagents). Only a result tells: one stopped (interrupted, cancelled, the spawn killed) may have
+-- run forked all the same.
+skills_answered as (
+    select c.probe, c.session_id, c.tool_use_id, c.file, c.rec
+    from skill_calls as c
     join transcript_subagent_results as r
         on r.session_id = c.session_id and r.tool_use_id = c.tool_use_id and r.file = c.file and r.rec > c.rec
     left join subagents as s on s.session_id = r.session_id and s.tool_use_id = r.tool_use_id and s.agent_id = r.agent_id
-    qualify row_number() over (partition by c.session_id, c.tool_use_id, c.file, c.rec order by r.rec) = 1
+    where not c.mirror
+    qualify row_number() over (partition by c.probe, c.session_id, c.tool_use_id, c.file, c.rec order by r.rec) = 1
         and (r.ran_inline or coalesce(s.whole, false))
+),
+
+-- The Skill calls that are read: answered as above; a mirror, when a copy of its call in a file of
+-- its own is (its result is mirrored too, in a progress line this check does not read); or one its
+-- own spawn's envelope's permission_denials names by id, tool and skill, which never ran.
+skills_read as (
+    select c.probe, c.session_id, c.tool_use_id, c.file, c.rec
+    from skill_calls as c
+    where exists (select 1 from skills_answered as a
+                  where a.probe = c.probe and a.session_id = c.session_id and a.tool_use_id = c.tool_use_id
+                    and (c.mirror or (a.file = c.file and a.rec = c.rec)))
+       or exists (select 1 from permission_denials as d
+                  where d.probe = c.probe and d.session_id = c.session_id and d.tool_use_id = c.tool_use_id
+                    and d.tool_name = 'Skill'
+                    and coalesce(json_extract_string(d.tool_input, '$.skill'), json_extract_string(d.tool_input, '$.command')) = c.skill)
 ),
 
 -- The first call of each spawn that this check cannot read: of a tool that is neither a writer
 -- above, nor Bash, nor one that writes no file (an MCP server's tool or resource, a tool of a later
 -- version, a block without a name), a sub-agent whose calls are not all there (subagents), or a
--- Skill not read (skills_read). A denial excuses none, as its input cannot be compared.
+-- Skill not read (skills_read). A denial excuses none but a Skill's, as no other's input is compared.
 unread as (
     select c.probe, c.session_id, arg_min({'tool': c.name, 'tool_use_id': c.tool_use_id}, c.place) as first
     from every_call as c
     left join subagents as s on s.session_id = c.session_id and s.tool_use_id = c.tool_use_id
     left join skills_read as k
-        on k.session_id = c.session_id and k.tool_use_id = c.tool_use_id and k.file = c.place.file and k.rec = c.place.rec
+        on k.probe = c.probe and k.session_id = c.session_id and k.tool_use_id = c.tool_use_id
+        and k.file = c.place.file and k.rec = c.place.rec
     where c.name is null
        or c.name not in ('Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'Task', 'Agent',
                          'Read', 'NotebookRead', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead',

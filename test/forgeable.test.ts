@@ -3,8 +3,8 @@
  * could have produced is flagged as forgeable (queries/forgeable.sql), in the census and as
  * warnings from verdict. One fixture per case under test/fixtures/probes/forge-*.
  */
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forgeryWarning, forgeryWarnings, type ForgeableRow } from '../src/output/census-block.js';
 import { withEvidence } from '../src/cli/command.js';
@@ -158,6 +158,12 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
       result('toolu_fd2', '<tool_use_error>Unknown skill: tidy</tool_use_error>', true),
     ]);
     expect(await reasons(calls + unknownSkill), 'unknown skill').toEqual([]);
+    const manual = 'Skill tidy cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /tidy themselves';
+    const manualOnly = answer(`Error: ${manual}`, [result('toolu_fd2', `<tool_use_error>${manual}</tool_use_error>`, true)]);
+    expect(await reasons(calls + manualOnly), 'manual only').toEqual([]);
+    // … but a refusal whose result names a sub-agent is that sub-agent's (review rev44b).
+    const naming = answer({ agentId: 'zzz', totalToolUseCount: 3 }, [result('toolu_fd2', 'Unknown skill: tidy', true)]);
+    expect(await reasons(calls + naming), 'refusal naming an agent').toEqual(unknown);
     // Stopped (interrupted, cancelled beside a failed call) or forked with no agent named: it may have run
     // forked, and its sub-agent may have written (review rev44a: these had been read as inline).
     for (const [why, line] of [
@@ -179,6 +185,19 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     writeFileSync(join(dir, 'agent-fd000009.jsonl'), inline);
     expect(await reasons(calls), 'in another file').toEqual(unknown);
     rmSync(join(dir, 'agent-fd000009.jsonl'));
+    // Denied: its own spawn's envelope names it by id, tool and skill, so it never ran; another skill's denial excuses nothing.
+    const results = join(copy, 'results.jsonl');
+    const envelope = readFileSync(results, 'utf8');
+    const denied = (skill: string) =>
+      envelope.replace(
+        '"permission_denials":[]',
+        `"permission_denials":[${JSON.stringify({ tool_name: 'Skill', tool_use_id: 'toolu_fd2', tool_input: { skill } })}]`,
+      );
+    writeFileSync(results, denied('tidy'));
+    expect(await reasons(calls), 'denied').toEqual([]);
+    writeFileSync(results, denied('other'));
+    expect(await reasons(calls), 'another skill denied').toEqual(unknown);
+    writeFileSync(results, envelope);
     // Run forked: read when the transcripts hold every call its result counts.
     const forked = calls + answer({ status: 'forked', agentId: 'fd000001', totalToolUseCount: 1 });
     expect(await reasons(forked), 'forked, no file').toEqual(unknown);
@@ -194,6 +213,40 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
       sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Write', input: { file_path: '/private/tmp/ws/out/BREACH', content: 'x' } }]),
     );
     expect(await reasons(forked), 'forked, its Write').toEqual([['forgeable', null, 'Write', 'toolu_fd3']]);
+  });
+
+  it("a sub-agent's Skill run inline, mirrored into its parent's progress lines: read by its copy in the sub-agent's file (its mirror had been unknown)", async () => {
+    const copy = join(folder(), 'forge-task');
+    cpSync(probeFixture('forge-task'), copy, { recursive: true });
+    const sessionId = '000000fe-0000-4000-8000-0000000000fe';
+    const parent = join(copy, 'transcripts', `${sessionId}.jsonl`);
+    const call = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_sk', name: 'Skill', input: { skill: 'tidy' } }] };
+    const done = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_sk', content: 'Launching skill: tidy' }] };
+    const line = (o: object) => `${JSON.stringify(o)}\n`;
+    const inline = { toolUseResult: { success: true, commandName: 'tidy' } };
+    const own = (type: string, message: object, at: string) =>
+      line({ type, sessionId, isSidechain: true, agentId: 'abc', timestamp: at, message, ...(type === 'user' ? inline : {}) });
+    const mirror = (message: { role: string }, at: string) =>
+      line({
+        type: 'progress',
+        sessionId,
+        parentToolUseID: 'toolu_fe1',
+        timestamp: at,
+        data: { type: 'agent_progress', agentId: 'abc', message: { type: message.role, message, timestamp: at } },
+      });
+    const [first, result] = readFileSync(parent, 'utf8')
+      .replace('"toolUseResult":{"agentId":"fe000001"}', '"toolUseResult":{"agentId":"abc","totalToolUseCount":1}')
+      .trimEnd()
+      .split('\n');
+    writeFileSync(parent, `${first}\n${mirror(call, '2026-08-12T05:01:02.000Z')}${mirror(done, '2026-08-12T05:01:03.000Z')}${result}\n`);
+    const agent = join(copy, 'transcripts', sessionId, 'subagents', 'agent-abc.jsonl');
+    mkdirSync(dirname(agent), { recursive: true });
+    writeFileSync(agent, own('assistant', call, '2026-08-12T05:01:02.000Z') + own('user', done, '2026-08-12T05:01:03.000Z'));
+    const reasons = async () => (await findings([copy])).map((r) => [r.verdict, r.reason, r.tool, r.tool_use_id]);
+    expect(await reasons()).toEqual([]);
+    // Without the sub-agent's file, only the mirror shows the call, and its result is not read: unknown.
+    rmSync(agent);
+    expect(await reasons()).toEqual([['unknown', 'unread call', 'Skill', 'toolu_sk']]);
   });
 
   it('a transcript cut short before a call tool_use/ records: unknown, naming that call (it had been "not forgeable")', async () => {

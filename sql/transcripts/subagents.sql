@@ -3,7 +3,9 @@
 -- one, the call it answers, its line's toolUseResult.agentId (`agent-<id>.jsonl` is that sub-agent's
 -- file) and totalToolUseCount, the calls the sub-agent made, and whether it shows that the call ran
 -- no sub-agent (ran_inline): a Skill's toolUseResult {commandName} naming no agentId and no status
--- but "inline", or a refusal of an unknown skill (an is_error block whose text says "Unknown skill:").
+-- but "inline", or its refusal before it runs, naming no agentId (an is_error block whose text is the
+-- Skill tool's: "Unknown skill: …", "Invalid skill format …", "Skill … cannot be used with Skill tool
+-- due to disable-model-invocation …", "Skill … is not a prompt-based skill").
 -- Typed as the pass types a line: a toolUseResult that is a string ("Error: …") names no agentId. A
 -- line of several tool_result blocks has one toolUseResult for all: it answers none of them here. A
 -- count is a JSON integer, 0 or more; any other is none. A block's text is read for that test alone,
@@ -17,8 +19,9 @@ with files as (
                  'tool_uses': toolUseResult.totalToolUseCount,
                  'ran_inline': (toolUseResult.commandName is not null and toolUseResult.agentId is null
                                 and coalesce(toolUseResult.status, 'inline') = 'inline')
-                               or len(list_filter(message.content, x -> x.type = 'tool_result' and x.is_error
-                                      and regexp_matches(x.content, '^\s*(<tool_use_error>)?\s*Unknown skill: '))) = 1,
+                               or (toolUseResult.agentId is null
+                                   and len(list_filter(message.content, x -> x.type = 'tool_result' and x.is_error
+                                          and regexp_matches(x.content, '^\s*(<tool_use_error>)?\s*(Unknown skill: |Invalid skill format|Skill \S+ (cannot be used with Skill tool due to disable-model-invocation|is not a prompt-based skill))'))) = 1),
                  'content': list_transform(message.content, x -> {'type': x.type, 'tool_use_id': x.tool_use_id})})
                filter (where type = 'user' and len(list_filter(message.content, x -> x.type = 'tool_result')) = 1) as results
     from read_json($files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
