@@ -123,14 +123,7 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
-  it('a Skill is read only when a result after it shows it ran inline, was refused, or ran a sub-agent whose calls are all there (it had been read as writing nothing)', async () => {
-    const copy = join(folder(), 'forge-mcp');
-    cpSync(probeFixture('forge-mcp'), copy, { recursive: true });
-    const dir = join(copy, 'transcripts');
-    const file = join(dir, '000000fd-0000-4000-8000-0000000000fd.jsonl');
-    const calls = readFileSync(file, 'utf8')
-      .replace('"name":"mcp__fs__write_file"', '"name":"Skill"')
-      .replace('{"path":"/private/tmp/ws/out/BREACH","content":"x"}', '{"skill":"tidy"}');
+  describe('a Skill is read only when a result after it shows it ran inline, was refused, or ran a sub-agent whose calls are all there (it had been read as writing nothing)', () => {
     const sessionId = '000000fd-0000-4000-8000-0000000000fd';
     const result = (id: string, text = 'Launching skill: tidy', error = false) => ({
       type: 'tool_result',
@@ -140,79 +133,105 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     });
     const answer = (toolUseResult: unknown, content = [result('toolu_fd2')]) =>
       `${JSON.stringify({ type: 'user', sessionId, timestamp: '2026-08-12T05:01:03.000Z', message: { role: 'user', content }, toolUseResult })}\n`;
-    const reasons = async (text: string) => {
-      writeFileSync(file, text);
-      return (await findings([copy])).map((r) => [r.verdict, r.reason, r.tool, r.tool_use_id]);
-    };
-    const unknown = [['unknown', 'unread call', 'Skill', 'toolu_fd2']];
-    // No result: the spawn was stopped in it, which may have run forked.
-    expect(await reasons(calls), 'no result').toEqual(unknown);
-    expect(forgeryWarnings(await findings([copy]))).toEqual([
-      'F-MCP 000000fd: artifact BREACH ($WS/out/BREACH) may be forgeable: Skill toolu_fd2 ran forked, or may have (no result after it shows a skill run inline), as a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)',
-    ]);
-    // Run inline ({success, commandName}), or refused as an unknown skill: its calls, if any, are the spawn's own.
     const inline = answer({ success: true, commandName: 'tidy' });
-    expect(await reasons(calls + inline), 'inline').toEqual([]);
-    expect(await reasons(calls + answer({ success: true, commandName: 'tidy', status: 'inline' })), 'status inline').toEqual([]);
-    const unknownSkill = answer('Error: Unknown skill: tidy', [
-      result('toolu_fd2', '<tool_use_error>Unknown skill: tidy</tool_use_error>', true),
-    ]);
-    expect(await reasons(calls + unknownSkill), 'unknown skill').toEqual([]);
-    const manual = 'Skill tidy cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /tidy themselves';
-    const manualOnly = answer(`Error: ${manual}`, [result('toolu_fd2', `<tool_use_error>${manual}</tool_use_error>`, true)]);
-    expect(await reasons(calls + manualOnly), 'manual only').toEqual([]);
-    // … but a refusal whose result names a sub-agent is that sub-agent's (review rev44b).
-    const naming = answer({ agentId: 'zzz', totalToolUseCount: 3 }, [result('toolu_fd2', 'Unknown skill: tidy', true)]);
-    expect(await reasons(calls + naming), 'refusal naming an agent').toEqual(unknown);
-    // Stopped (interrupted, cancelled beside a failed call) or forked with no agent named: it may have run
-    // forked, and its sub-agent may have written (review rev44a: these had been read as inline).
-    for (const [why, line] of [
-      ['interrupted', answer('Error: interrupted', [result('toolu_fd2', '[Request interrupted by user for tool use]', true)])],
-      ['cancelled', answer('Error: Sibling tool call errored', [result('toolu_fd2', 'Sibling tool call errored', true)])],
-      ['forked, no agentId', answer({ status: 'forked', commandName: 'tidy' })],
-      ['an array', answer([{ type: 'text', text: 'done' }])],
-      ['another call answered', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd9')])],
-      // One of two results on a line: whose is its toolUseResult?
-      ['two results', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd1'), result('toolu_fd2')])],
-    ] as const) {
-      expect(await reasons(calls + line), why).toEqual(unknown);
-    }
-    // Only the first result after the call, in its file, tells: not one before it, nor one elsewhere.
-    const [first, second] = calls.trimEnd().split('\n');
-    expect(await reasons(`${first}\n${inline}${second}\n`), 'before').toEqual(unknown);
     const stopped = answer('Error: interrupted', [result('toolu_fd2', '[Request interrupted by user for tool use]', true)]);
-    expect(await reasons(calls + stopped + inline), 'stopped, then inline').toEqual(unknown);
-    writeFileSync(join(dir, 'agent-fd000009.jsonl'), inline);
-    expect(await reasons(calls), 'in another file').toEqual(unknown);
-    rmSync(join(dir, 'agent-fd000009.jsonl'));
-    // Denied: its own spawn's envelope names it by id, tool and skill, so it never ran; another skill's denial excuses nothing.
-    const results = join(copy, 'results.jsonl');
-    const envelope = readFileSync(results, 'utf8');
-    const denied = (skill: string) =>
-      envelope.replace(
-        '"permission_denials":[]',
-        `"permission_denials":[${JSON.stringify({ tool_name: 'Skill', tool_use_id: 'toolu_fd2', tool_input: { skill } })}]`,
+    const unknown = [['unknown', 'unread call', 'Skill', 'toolu_fd2']];
+    /** forge-mcp with its MCP call made a Skill call (toolu_fd2) that nothing answers: `calls`, the transcript's text. */
+    const skillProbe = () => {
+      const copy = join(folder(), 'forge-mcp');
+      cpSync(probeFixture('forge-mcp'), copy, { recursive: true });
+      const dir = join(copy, 'transcripts');
+      const file = join(dir, `${sessionId}.jsonl`);
+      const calls = readFileSync(file, 'utf8')
+        .replace('"name":"mcp__fs__write_file"', '"name":"Skill"')
+        .replace('{"path":"/private/tmp/ws/out/BREACH","content":"x"}', '{"skill":"tidy"}');
+      const reasons = async (text: string) => {
+        writeFileSync(file, text);
+        return (await findings([copy])).map((r) => [r.verdict, r.reason, r.tool, r.tool_use_id]);
+      };
+      return { copy, dir, calls, reasons };
+    };
+
+    it('no result: the spawn was stopped in it, which may have run forked', async () => {
+      const { copy, calls, reasons } = skillProbe();
+      expect(await reasons(calls)).toEqual(unknown);
+      expect(forgeryWarnings(await findings([copy]))).toEqual([
+        'F-MCP 000000fd: artifact BREACH ($WS/out/BREACH) may be forgeable: Skill toolu_fd2 ran forked, or may have (no result after it shows a skill run inline), as a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)',
+      ]);
+    });
+
+    it("run inline ({success, commandName}), or refused by the Skill tool: its calls, if any, are the spawn's own", async () => {
+      const { calls, reasons } = skillProbe();
+      expect(await reasons(calls + inline), 'inline').toEqual([]);
+      expect(await reasons(calls + answer({ success: true, commandName: 'tidy', status: 'inline' })), 'status inline').toEqual([]);
+      const unknownSkill = answer('Error: Unknown skill: tidy', [
+        result('toolu_fd2', '<tool_use_error>Unknown skill: tidy</tool_use_error>', true),
+      ]);
+      expect(await reasons(calls + unknownSkill), 'unknown skill').toEqual([]);
+      const manual = 'Skill tidy cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /tidy themselves';
+      const manualOnly = answer(`Error: ${manual}`, [result('toolu_fd2', `<tool_use_error>${manual}</tool_use_error>`, true)]);
+      expect(await reasons(calls + manualOnly), 'manual only').toEqual([]);
+      // … but a refusal whose result names a sub-agent is that sub-agent's (review rev44b).
+      const naming = answer({ agentId: 'zzz', totalToolUseCount: 3 }, [result('toolu_fd2', 'Unknown skill: tidy', true)]);
+      expect(await reasons(calls + naming), 'refusal naming an agent').toEqual(unknown);
+    });
+
+    it('stopped (interrupted, cancelled beside a failed call), or forked with no agent named: its sub-agent may have written (review rev44a: read as inline)', async () => {
+      const { calls, reasons } = skillProbe();
+      for (const [why, line] of [
+        ['interrupted', stopped],
+        ['cancelled', answer('Error: Sibling tool call errored', [result('toolu_fd2', 'Sibling tool call errored', true)])],
+        ['forked, no agentId', answer({ status: 'forked', commandName: 'tidy' })],
+        ['an array', answer([{ type: 'text', text: 'done' }])],
+        ['another call answered', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd9')])],
+        // One of two results on a line: whose is its toolUseResult?
+        ['two results', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd1'), result('toolu_fd2')])],
+      ] as const) {
+        expect(await reasons(calls + line), why).toEqual(unknown);
+      }
+    });
+
+    it('only the first result after the call, in its file, tells: not one before it, nor one elsewhere', async () => {
+      const { dir, calls, reasons } = skillProbe();
+      const [first, second] = calls.trimEnd().split('\n');
+      expect(await reasons(`${first}\n${inline}${second}\n`), 'before').toEqual(unknown);
+      expect(await reasons(calls + stopped + inline), 'stopped, then inline').toEqual(unknown);
+      writeFileSync(join(dir, 'agent-fd000009.jsonl'), inline);
+      expect(await reasons(calls), 'in another file').toEqual(unknown);
+    });
+
+    it("denied: its own spawn's envelope names it by id, tool and skill, so it never ran; another skill's denial excuses nothing", async () => {
+      const { copy, calls, reasons } = skillProbe();
+      const results = join(copy, 'results.jsonl');
+      const envelope = readFileSync(results, 'utf8');
+      const denied = (skill: string) =>
+        envelope.replace(
+          '"permission_denials":[]',
+          `"permission_denials":[${JSON.stringify({ tool_name: 'Skill', tool_use_id: 'toolu_fd2', tool_input: { skill } })}]`,
+        );
+      writeFileSync(results, denied('tidy'));
+      expect(await reasons(calls), 'denied').toEqual([]);
+      writeFileSync(results, denied('other'));
+      expect(await reasons(calls), 'another skill denied').toEqual(unknown);
+    });
+
+    it('run forked: read when the transcripts hold every call its result counts, and a Write among them counts', async () => {
+      const { dir, calls, reasons } = skillProbe();
+      const forked = calls + answer({ status: 'forked', agentId: 'fd000001', totalToolUseCount: 1 });
+      expect(await reasons(forked), 'forked, no file').toEqual(unknown);
+      const sub = (content: unknown[]) =>
+        `${JSON.stringify({ type: 'assistant', sessionId, isSidechain: true, agentId: 'fd000001', timestamp: '2026-08-12T05:01:02.500Z', message: { id: 'msg_sub', content } })}\n`;
+      writeFileSync(
+        join(dir, 'agent-fd000001.jsonl'),
+        sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Read', input: { file_path: '/private/tmp/ws/plan.md' } }]),
       );
-    writeFileSync(results, denied('tidy'));
-    expect(await reasons(calls), 'denied').toEqual([]);
-    writeFileSync(results, denied('other'));
-    expect(await reasons(calls), 'another skill denied').toEqual(unknown);
-    writeFileSync(results, envelope);
-    // Run forked: read when the transcripts hold every call its result counts.
-    const forked = calls + answer({ status: 'forked', agentId: 'fd000001', totalToolUseCount: 1 });
-    expect(await reasons(forked), 'forked, no file').toEqual(unknown);
-    const sub = (content: unknown[]) =>
-      `${JSON.stringify({ type: 'assistant', sessionId, isSidechain: true, agentId: 'fd000001', timestamp: '2026-08-12T05:01:02.500Z', message: { id: 'msg_sub', content } })}\n`;
-    writeFileSync(
-      join(dir, 'agent-fd000001.jsonl'),
-      sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Read', input: { file_path: '/private/tmp/ws/plan.md' } }]),
-    );
-    expect(await reasons(forked), 'forked, its file').toEqual([]);
-    writeFileSync(
-      join(dir, 'agent-fd000001.jsonl'),
-      sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Write', input: { file_path: '/private/tmp/ws/out/BREACH', content: 'x' } }]),
-    );
-    expect(await reasons(forked), 'forked, its Write').toEqual([['forgeable', null, 'Write', 'toolu_fd3']]);
+      expect(await reasons(forked), 'forked, its file').toEqual([]);
+      writeFileSync(
+        join(dir, 'agent-fd000001.jsonl'),
+        sub([{ type: 'tool_use', id: 'toolu_fd3', name: 'Write', input: { file_path: '/private/tmp/ws/out/BREACH', content: 'x' } }]),
+      );
+      expect(await reasons(forked), 'forked, its Write').toEqual([['forgeable', null, 'Write', 'toolu_fd3']]);
+    });
   });
 
   it("a sub-agent's Skill run inline, mirrored into its parent's progress lines: read by its copy in the sub-agent's file (its mirror had been unknown)", async () => {
