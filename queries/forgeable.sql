@@ -19,8 +19,10 @@
 -- and 'x/..' segments dropped, no trailing slash, case folded (the measuring machine's file system may ignore case), and a
 -- registered path's leading placeholder ($WS, $HOME, $REPO, ~) dropped, so /private/tmp/x or
 -- /Users/me/ws/x matches /tmp/x or $WS/x. A marker's dir is not checked: the transcript's home and
--- repository are not in the records. In a command, a path or token counts only as a whole word
--- (no letter, digit, '.', '_' or '-' either side).
+-- repository are not in the records. A relative path (a Write's BREACH, a command's after a cd) is
+-- compared by its last segment: the folder it was written in is in no record. In a command, once its
+-- quotes are removed, a path or token counts only as a whole word (no letter, digit, '.', '_' or '-'
+-- either side).
 -- A call of any other tool could have made a file too, unless it is one that writes none (Read,
 -- Grep, WebFetch, Skill, …): an MCP server's tool (its resources' too), a tool of a later Claude
 -- Code, a block without a name, a sub-agent (Task, Agent, a Skill run forked) whose calls the
@@ -82,18 +84,18 @@ items as (
 -- takes its ordinal too, after its copies; one of no counted call has none.
 every_call as (
     select
-        s.probe, t.session_id, t.ordinal, t.copy, t.tool_use_id, t.name, t.skill, t.path, t.command,
+        s.probe, t.session_id, t.ordinal, t.copy, t.tool_use_id, t.name, t.skill, t.agent_id, t.path, t.command,
         {'ordinal': coalesce(t.ordinal, 9223372036854775807), 'copy': coalesce(t.copy, 9223372036854775807),
          'file': t.file, 'rec': t.rec, 'block': t.block, 'id': coalesce(t.tool_use_id, '')} as place,
         coalesce(t.ordinal::VARCHAR, 'mirror ' || coalesce(t.tool_use_id, t.file || ':' || t.rec || ':' || t.block)) as call
     from (
-        select session_id, ordinal, 1 as copy, tool_use_id, name, skill, path, command, file, rec, block from transcript_tool_uses
+        select session_id, ordinal, 1 as copy, tool_use_id, name, skill, agent_id, path, command, file, rec, block from transcript_tool_uses
         union all
-        select c.session_id, u.ordinal, c.copy, c.tool_use_id, c.name, c.skill, c.path, c.command, c.file, c.rec, c.block
+        select c.session_id, u.ordinal, c.copy, c.tool_use_id, c.name, c.skill, c.agent_id, c.path, c.command, c.file, c.rec, c.block
         from transcript_tool_use_copies as c
         join transcript_tool_uses as u using (session_id, tool_use_id)
         union all
-        select m.session_id, u.ordinal, null, m.tool_use_id, m.name, m.skill, m.path, m.command, m.file, m.rec, m.block
+        select m.session_id, u.ordinal, null, m.tool_use_id, m.name, m.skill, m.agent_id, m.path, m.command, m.file, m.rec, m.block
         from transcript_mirrored_calls as m
         left join transcript_tool_uses as u using (session_id, tool_use_id)
     ) as t
@@ -102,15 +104,17 @@ every_call as (
 
 -- The calls that name a path or a command, but those denied. A path's '.' segments are dropped and
 -- a segment (not '..') followed by '..' with it, three deep (a Write to out/./BREACH or out/x/../BREACH makes
--- out/BREACH); a '..' left over makes the path `loose`, compared by its last segment alone. In a
--- command, the same, within a word.
+-- out/BREACH); a '..' left over, or a path that starts with neither '/' nor '~' (relative: the folder it is
+-- written in is in no record), makes the path `loose`, compared by its last segment alone. In a
+-- command, the same, within a word, once its quotes are removed, as the shell removes them (touch
+-- "BRE"ACH makes BREACH; a backslash stays, as in printf 'a\n', and BRE\ACH is not seen).
 calls as (
     select
         t.*,
-        lower(rtrim(case when contains(p, '/../') then '/' || regexp_extract(p, '[^/]*/$') else p end, '/')) as norm_path,
-        contains(p, '/../') as loose,
+        lower(rtrim(case when loose then '/' || regexp_extract(p, '[^/]*/$') else p end, '/')) as norm_path,
+        loose,
         lower(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
-            regexp_replace(regexp_replace(t.command, '/+', '/', 'g'), '/(\./)+', '/', 'g'),
+            regexp_replace(regexp_replace(regexp_replace(t.command, '[''"]', '', 'g'), '/+', '/', 'g'), '/(\./)+', '/', 'g'),
             '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'), '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'), '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'),
             '/\.(\s|$)', '\1', 'g')) as norm_command
     from (
@@ -119,7 +123,9 @@ calls as (
                    regexp_replace(regexp_replace(replace(path, '\', '/'), '/+', '/', 'g') || '/', '/(\./)+', '/', 'g'),
                    '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g') as p
         from every_call
-    ) as t
+    ) as t,
+    -- A relative path (BREACH, ./BREACH, C:/x) is written where the tool's folder is, which no record says.
+    lateral (select contains(p, '/../') or not regexp_matches(p, '^[/~]') as loose)
     where (t.path is not null or t.command is not null)
       and not exists (
           select 1 from permission_denials as d
@@ -188,11 +194,15 @@ subagents as (
     ) as a using (session_id, agent_id)
 ),
 
--- Each Skill call, each copy by its file and line; a mirror (a progress line) is no file of its own.
+-- Each Skill call, each copy by its file and line; a mirror (a progress line) is no file of its own,
+-- and names the sub-agent it mirrors. `agree`: every copy of the call, mirrors too, names one skill
+-- (a copy naming another could have run it instead).
 skill_calls as (
-    select distinct probe, session_id, tool_use_id, skill, copy is null as mirror, place.file as file, place.rec as rec
-    from every_call
-    where name = 'Skill'
+    select *, count(distinct coalesce(skill, '')) over (partition by probe, session_id, tool_use_id) = 1 as agree
+    from (select distinct probe, session_id, tool_use_id, skill, agent_id, copy is null as mirror,
+                 place.file as file, place.rec as rec
+          from every_call
+          where name = 'Skill')
 ),
 
 -- The Skill calls whose first result after them, in their file, shows that they ran inline or were
@@ -210,15 +220,19 @@ skills_answered as (
         and (r.ran_inline or coalesce(s.whole, false))
 ),
 
--- The Skill calls that are read: answered as above; a mirror, when a copy of its call in a file of
--- its own is (its result is mirrored too, in a progress line this check does not read); or one its
--- own spawn's envelope's permission_denials names by id, tool and skill, which never ran.
+-- The Skill calls that are read: answered as above, when its copies agree; a mirror, when a copy of
+-- its call in its sub-agent's own file is (its result is mirrored too, in a progress line this check
+-- does not read); or one its own spawn's envelope's permission_denials names by id, tool and skill,
+-- which never ran.
 skills_read as (
     select c.probe, c.session_id, c.tool_use_id, c.file, c.rec
     from skill_calls as c
-    where exists (select 1 from skills_answered as a
-                  where a.probe = c.probe and a.session_id = c.session_id and a.tool_use_id = c.tool_use_id
-                    and (c.mirror or (a.file = c.file and a.rec = c.rec)))
+    where (c.agree and exists (
+              select 1 from skills_answered as a
+              join skill_calls as o using (probe, session_id, tool_use_id, file, rec)
+              where a.probe = c.probe and a.session_id = c.session_id and a.tool_use_id = c.tool_use_id
+                and not o.mirror
+                and (c.mirror and o.agent_id = c.agent_id or (a.file = c.file and a.rec = c.rec))))
        or exists (select 1 from permission_denials as d
                   where d.probe = c.probe and d.session_id = c.session_id and d.tool_use_id = c.tool_use_id
                     and d.tool_name = 'Skill'

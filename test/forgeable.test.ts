@@ -186,6 +186,8 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
         ['another call answered', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd9')])],
         // One of two results on a line: whose is its toolUseResult?
         ['two results', answer({ success: true, commandName: 'tidy' }, [result('toolu_fd1'), result('toolu_fd2')])],
+        // A refusal's text with a result that says it forked contradicts itself (review rev44c).
+        ['refused, yet forked', answer({ status: 'forked', commandName: 'tidy' }, [result('toolu_fd2', 'Unknown skill: tidy', true)])],
       ] as const) {
         expect(await reasons(calls + line), why).toEqual(unknown);
       }
@@ -196,6 +198,9 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
       const [first, second] = calls.trimEnd().split('\n');
       expect(await reasons(`${first}\n${inline}${second}\n`), 'before').toEqual(unknown);
       expect(await reasons(calls + stopped + inline), 'stopped, then inline').toEqual(unknown);
+      // A call written again naming another skill: either could have run, one forked (review rev44c).
+      const again = second.replace('{"skill":"tidy"}', '{"skill":"forker"}').replace('"uuid":"ufd-2"', '"uuid":"ufd-3"');
+      expect(await reasons(`${calls}${again}\n${inline}`), 'a copy naming another skill').toEqual(unknown);
       writeFileSync(join(dir, 'agent-fd000009.jsonl'), inline);
       expect(await reasons(calls), 'in another file').toEqual(unknown);
     });
@@ -263,6 +268,11 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     writeFileSync(agent, own('assistant', call, '2026-08-12T05:01:02.000Z') + own('user', done, '2026-08-12T05:01:03.000Z'));
     const reasons = async () => (await findings([copy])).map((r) => [r.verdict, r.reason, r.tool, r.tool_use_id]);
     expect(await reasons()).toEqual([]);
+    // A mirror naming another skill than the sub-agent's own copy is not read through it (review rev44c).
+    const forker = { ...call, content: [{ ...call.content[0]!, input: { skill: 'forker' } }] };
+    writeFileSync(parent, `${first}\n${mirror(forker, '2026-08-12T05:01:02.000Z')}${mirror(done, '2026-08-12T05:01:03.000Z')}${result}\n`);
+    expect(await reasons()).toEqual([['unknown', 'unread call', 'Skill', 'toolu_sk']]);
+    writeFileSync(parent, `${first}\n${mirror(call, '2026-08-12T05:01:02.000Z')}${mirror(done, '2026-08-12T05:01:03.000Z')}${result}\n`);
     // Without the sub-agent's file, only the mirror shows the call, and its result is not read: unknown.
     rmSync(agent);
     expect(await reasons()).toEqual([['unknown', 'unread call', 'Skill', 'toolu_sk']]);
@@ -346,6 +356,21 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     ]);
   });
 
+  it('a Write to a relative path is compared by its last segment: the folder it was written in is in no record (it had escaped)', async () => {
+    const variant = async (to: string) => {
+      const copy = join(folder(), 'forge-write');
+      cpSync(probeFixture('forge-write'), copy, { recursive: true });
+      const dir = join(copy, 'transcripts');
+      for (const f of readdirSync(dir))
+        writeFileSync(join(dir, f), readFileSync(join(dir, f), 'utf8').replaceAll('/private/tmp/ws/out/BREACH', to));
+      return (await findings([copy])).map((r) => [r.verdict, r.input]);
+    };
+    for (const to of ['BREACH', './BREACH', 'out/BREACH', 'C:\\\\ws\\\\out\\\\BREACH']) {
+      expect(await variant(to), to).toEqual([['forgeable', to.replaceAll('\\\\', '\\')]]);
+    }
+    expect(await variant('BREACHX')).toEqual([]);
+  });
+
   it("a Bash command naming the artifact's last segment, after a cd: a relative path is not resolved (it had escaped)", async () => {
     const variant = async (to: string) => {
       const copy = join(folder(), 'forge-bash-path');
@@ -353,11 +378,19 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
       const dir = join(copy, 'transcripts');
       for (const f of readdirSync(dir)) {
         const text = readFileSync(join(dir, f), 'utf8');
-        writeFileSync(join(dir, f), text.replace("mkdir -p '/tmp/OMG-GIT/.git/refs' && echo ok", to));
+        // As JSON writes it: a double quote in the command is escaped.
+        writeFileSync(join(dir, f), text.replace("mkdir -p '/tmp/OMG-GIT/.git/refs' && echo ok", JSON.stringify(to).slice(1, -1)));
       }
       return (await findings([copy])).map((r) => [r.verdict, r.input]);
     };
-    for (const to of ['cd /tmp/OMG-GIT && mkdir -p .git/refs', 'cd /tmp/OMG-GIT; git init --separate-git-dir=x .git', 'mkdir .GIT']) {
+    for (const to of [
+      'cd /tmp/OMG-GIT && mkdir -p .git/refs',
+      'cd /tmp/OMG-GIT; git init --separate-git-dir=x .git',
+      'mkdir .GIT',
+      // The shell removes quotes: these make .git too (review rev44c).
+      `cd /tmp/OMG-GIT && mkdir .g''it`,
+      'cd /tmp/OMG-GIT && mkdir ".g"it',
+    ]) {
       expect(await variant(to), to).toEqual([['forgeable', to]]);
     }
     for (const to of ['cd /tmp/OMG-GIT && mkdir -p .gitx', 'cd /tmp/OMG-GIT && git init', 'mkdir my.git']) {

@@ -3,7 +3,7 @@
 -- one, the call it answers, its line's toolUseResult.agentId (`agent-<id>.jsonl` is that sub-agent's
 -- file) and totalToolUseCount, the calls the sub-agent made, and whether it shows that the call ran
 -- no sub-agent (ran_inline): a Skill's toolUseResult {commandName} naming no agentId and no status
--- but "inline", or its refusal before it runs, naming no agentId (an is_error block whose text is the
+-- but "inline", or its refusal before it runs, naming neither (an is_error block whose text is the
 -- Skill tool's: "Unknown skill: …", "Invalid skill format …", "Skill … cannot be used with Skill tool
 -- due to disable-model-invocation …", "Skill … is not a prompt-based skill").
 -- Typed as the pass types a line: a toolUseResult that is a string ("Error: …") names no agentId. A
@@ -19,7 +19,7 @@ with files as (
                  'tool_uses': toolUseResult.totalToolUseCount,
                  'ran_inline': (toolUseResult.commandName is not null and toolUseResult.agentId is null
                                 and coalesce(toolUseResult.status, 'inline') = 'inline')
-                               or (toolUseResult.agentId is null
+                               or (toolUseResult.agentId is null and coalesce(toolUseResult.status, 'inline') = 'inline'
                                    and len(list_filter(message.content, x -> x.type = 'tool_result' and x.is_error
                                           and regexp_matches(x.content, '^\s*(<tool_use_error>)?\s*(Unknown skill: |Invalid skill format|Skill \S+ (cannot be used with Skill tool due to disable-model-invocation|is not a prompt-based skill))'))) = 1),
                  'content': list_transform(message.content, x -> {'type': x.type, 'tool_use_id': x.tool_use_id})})
