@@ -65,7 +65,7 @@
 
 with
 
-items as (
+items_listed as (
     select
         probe, session_id, 'artifact' as kind, ordinal, label, label as shown, path as target, null::VARCHAR as token,
         -- The path as a suffix: its placeholder dropped, normalised, starting with '/'.
@@ -77,6 +77,16 @@ items as (
         probe, session_id, 'marker', ordinal, label, case when dir = 'REPO' then label else label || '@' || dir end, file, token,
         '/' || ltrim(lower(rtrim(regexp_replace(replace(file, '\', '/'), '/+', '/', 'g'), '/')), '/')
     from markers
+),
+
+-- Each item, with its suffix's last segment (`seg`), and for a command, its suffix, last segment and
+-- token without quotes (`q_…`), as a command is matched once its quotes are removed.
+items as (
+    select *, nullif(regexp_extract(suffix, '[^/]+$'), '') as seg,
+           regexp_replace(suffix, '[''"]', '', 'g') as q_suffix,
+           nullif(regexp_extract(regexp_replace(suffix, '[''"]', '', 'g'), '[^/]+$'), '') as q_seg,
+           nullif(regexp_replace(lower(token), '[''"]', '', 'g'), '') as q_token
+    from items_listed
 ),
 
 -- Each spawn's calls, per probe: a denial is its own spawn's envelope's, not another probe's of the same session.
@@ -105,13 +115,15 @@ every_call as (
 -- The calls that name a path or a command, but those denied. A path's '.' segments are dropped and
 -- a segment (not '..') followed by '..' with it, three deep (a Write to out/./BREACH or out/x/../BREACH makes
 -- out/BREACH); a '..' left over, or a path that starts with neither '/' nor '~' (relative: the folder it is
--- written in is in no record), makes the path `loose`, compared by its last segment alone. In a
+-- written in is in no record), makes the path `loose`: what follows the last '..' (or the relative path)
+-- is compared, an artifact's last segment as any of its segments, a marker's file's as its last. In a
 -- command, the same, within a word, once its quotes are removed, as the shell removes them (touch
--- "BRE"ACH makes BREACH; a backslash stays, as in printf 'a\n', and BRE\ACH is not seen).
+-- "BRE"ACH makes BREACH; a backslash stays, as in printf 'a\n', and BRE\ACH is not seen, nor is a
+-- name built by expansion: $VAR, $(…), {a,b}).
 calls as (
     select
         t.*,
-        lower(rtrim(case when loose then '/' || regexp_extract(p, '[^/]*/$') else p end, '/')) as norm_path,
+        lower(rtrim(case when loose then '/' || regexp_replace(regexp_replace(p, '^.*/\.\./', ''), '^(\./)+', '') else p end, '/')) as norm_path,
         loose,
         lower(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
             regexp_replace(regexp_replace(regexp_replace(t.command, '[''"]', '', 'g'), '/+', '/', 'g'), '/(\./)+', '/', 'g'),
@@ -149,7 +161,8 @@ matches as (
         and c.session_id = i.session_id
         and case
             -- A written path: the artifact itself or a path under it; for a marker, its file.
-            when c.loose then ends_with(i.suffix, c.norm_path)
+            when c.loose and i.kind = 'artifact' then contains(c.norm_path || '/', '/' || i.seg || '/')
+            when c.loose then ends_with(c.norm_path, '/' || i.seg)
             when c.norm_path is not null and i.kind = 'artifact' then
                 '/' || ltrim(c.norm_path, '/') = i.suffix
                 or ends_with(c.norm_path, i.suffix)
@@ -159,12 +172,12 @@ matches as (
             -- A command: the path (any prefix, then the suffix as a whole word or followed by '/'), or
             -- its last segment as a whole word: a relative path is not resolved (`cd out && touch BREACH`).
             when i.kind = 'artifact' then
-                regexp_matches(c.norm_command, '\Q' || i.suffix || '\E($|[^a-z0-9._-])')
-                or regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || nullif(regexp_extract(i.suffix, '[^/]+$'), '') || '\E($|[^a-z0-9._-])')
+                regexp_matches(c.norm_command, '\Q' || i.q_suffix || '\E($|[^a-z0-9._-])')
+                or regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || i.q_seg || '\E($|[^a-z0-9._-])')
             -- … the marker's file's last segment, bare or at the end of a path, or its token.
             else
-                regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || nullif(regexp_extract(i.suffix, '[^/]+$'), '') || '\E($|[^a-z0-9._-])')
-                or regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || lower(i.token) || '\E($|[^a-z0-9._-])')
+                regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || i.q_seg || '\E($|[^a-z0-9._-])')
+                or regexp_matches(c.norm_command, '(^|[^a-z0-9._-])\Q' || i.q_token || '\E($|[^a-z0-9._-])')
         end
 ),
 

@@ -371,6 +371,33 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect(await variant('BREACHX')).toEqual([]);
   });
 
+  it("a relative Write under the artifact's folder, and a name with a quote in a command (review rev44d: they had escaped)", async () => {
+    /** forge-write with its artifact at `artifact` and its Writes to BREACH made `call` (JSON-escaped here). */
+    const variant = async (artifact: string, call: object) => {
+      const copy = join(folder(), 'forge-write');
+      cpSync(probeFixture('forge-write'), copy, { recursive: true });
+      const results = join(copy, 'results.jsonl');
+      writeFileSync(results, readFileSync(results, 'utf8').replace('"$WS/out/BREACH"', JSON.stringify(artifact)));
+      const dir = join(copy, 'transcripts');
+      for (const f of readdirSync(dir)) {
+        const text = readFileSync(join(dir, f), 'utf8');
+        const json = JSON.stringify(call);
+        writeFileSync(
+          join(dir, f),
+          text.replaceAll('"name":"Write","input":{"file_path":"/private/tmp/ws/out/BREACH","content":"x"}', json.slice(1, -1)),
+        );
+      }
+      return (await findings([copy])).map((r) => r.verdict);
+    };
+    const write = (path: string) => ({ name: 'Write', input: { file_path: path } });
+    const bash = (command: string) => ({ name: 'Bash', input: { command } });
+    expect(await variant('$WS/gitctl/.git', write('.git/HEAD')), '.git/HEAD').toEqual(['forgeable']);
+    expect(await variant('$WS/gitctl/.git', write('./.git/config')), './.git/config').toEqual(['forgeable']);
+    expect(await variant('$WS/gitctl/.git', write('git/HEAD')), 'git/HEAD').toEqual([]);
+    expect(await variant("$WS/out/it's", bash(`cd /private/tmp/ws/out && touch "it's"`)), 'a quote in the name').toEqual(['forgeable']);
+    expect(await variant('$WS/out/a"b', bash(`touch '/private/tmp/ws/out/a"b'`)), 'a double quote').toEqual(['forgeable']);
+  });
+
   it("a Bash command naming the artifact's last segment, after a cd: a relative path is not resolved (it had escaped)", async () => {
     const variant = async (to: string) => {
       const copy = join(folder(), 'forge-bash-path');

@@ -149,7 +149,7 @@ export const TRANSCRIPT_VIEWS: View[] = [
         "toolUseResult.agentId: the sub-agent (its file is agent-<id>.jsonl, its lines' agentId); NULL when it names none (a Skill run inline, a call that failed or was stopped)",
       tool_uses: 'toolUseResult.totalToolUseCount: the calls the sub-agent made',
       ran_inline:
-        'it shows the call ran no sub-agent: a Skill\'s toolUseResult {commandName} naming no agentId (and no status but "inline"), or the Skill tool\'s refusal before it runs (Unknown skill, Invalid skill format, disable-model-invocation, not a prompt-based skill), naming no agentId',
+        'it shows the call ran no sub-agent: a Skill\'s toolUseResult {commandName} naming no agentId (and no status but "inline"), or the Skill tool\'s refusal before it runs (Unknown skill, Invalid skill format, disable-model-invocation, not a prompt-based skill), naming no agentId and no status but "inline"',
       file: 'its file',
       rec: 'its record number',
     },
