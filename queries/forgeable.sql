@@ -115,15 +115,15 @@ every_call as (
 -- The calls that name a path or a command, but those denied. A path's '.' segments are dropped and
 -- a segment (not '..') followed by '..' with it, three deep (a Write to out/./BREACH or out/x/../BREACH makes
 -- out/BREACH); a '..' left over, or a path that starts with neither '/' nor '~' (relative: the folder it is
--- written in is in no record), makes the path `loose`: what follows the last '..' (or the relative path)
--- is compared, an artifact's last segment as any of its segments, a marker's file's as its last. In a
--- command, the same, within a word, once its quotes are removed, as the shell removes them (touch
--- "BRE"ACH makes BREACH; a backslash stays, as in printf 'a\n', and BRE\ACH is not seen, nor is a
--- name built by expansion: $VAR, $(…), {a,b}).
+-- written in is in no record), makes the path `loose`: only its segments' names are compared, an
+-- artifact's last segment as any of them (a '..' four deep may have led back into it), a marker's
+-- file's as its last. In a command, the same, within a word, once its quotes are removed, as the
+-- shell removes them (touch "BRE"ACH makes BREACH; a backslash stays, as in printf 'a\n', and BRE\ACH
+-- is not seen, nor is a name built by expansion: $VAR, $(…), {a,b}).
 calls as (
     select
         t.*,
-        lower(rtrim(case when loose then '/' || regexp_replace(regexp_replace(p, '^.*/\.\./', ''), '^(\./)+', '') else p end, '/')) as norm_path,
+        lower(rtrim(case when loose then '/' || p else p end, '/')) as norm_path,
         loose,
         lower(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
             regexp_replace(regexp_replace(regexp_replace(t.command, '[''"]', '', 'g'), '/+', '/', 'g'), '/(\./)+', '/', 'g'),

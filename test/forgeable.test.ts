@@ -394,6 +394,9 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect(await variant('$WS/gitctl/.git', write('.git/HEAD')), '.git/HEAD').toEqual(['forgeable']);
     expect(await variant('$WS/gitctl/.git', write('./.git/config')), './.git/config').toEqual(['forgeable']);
     expect(await variant('$WS/gitctl/.git', write('git/HEAD')), 'git/HEAD').toEqual([]);
+    // A '..' four deep, past the three that are collapsed, may lead back into it (review rev44e).
+    const deep = '/private/tmp/ws/gitctl/.git/a/b/c/d/../../../../HEAD';
+    expect(await variant('$WS/gitctl/.git', write(deep)), 'four deep').toEqual(['forgeable']);
     expect(await variant("$WS/out/it's", bash(`cd /private/tmp/ws/out && touch "it's"`)), 'a quote in the name').toEqual(['forgeable']);
     expect(await variant('$WS/out/a"b', bash(`touch '/private/tmp/ws/out/a"b'`)), 'a double quote').toEqual(['forgeable']);
   });
