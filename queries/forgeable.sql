@@ -84,7 +84,7 @@ items_listed as (
 items as (
     select *, nullif(regexp_extract(suffix, '[^/]+$'), '') as seg,
            regexp_replace(suffix, '[''"]', '', 'g') as q_suffix,
-           nullif(regexp_extract(regexp_replace(suffix, '[''"]', '', 'g'), '[^/]+$'), '') as q_seg,
+           nullif(regexp_extract(q_suffix, '[^/]+$'), '') as q_seg,
            nullif(regexp_replace(lower(token), '[''"]', '', 'g'), '') as q_token
     from items_listed
 ),
@@ -124,20 +124,19 @@ calls as (
     select
         t.*,
         lower(rtrim(case when loose then '/' || p else p end, '/')) as norm_path,
-        loose,
         lower(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
             regexp_replace(regexp_replace(regexp_replace(t.command, '[''"]', '', 'g'), '/+', '/', 'g'), '/(\./)+', '/', 'g'),
-            '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'), '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'), '/([^/.\s''"][^/\s''"]*|\.[^/.\s''"][^/\s''"]*|\.\.[^/\s''"]+)/\.\./', '/', 'g'),
+            '/([^/.\s][^/\s]*|\.[^/.\s][^/\s]*|\.\.[^/\s]+)/\.\./', '/', 'g'), '/([^/.\s][^/\s]*|\.[^/.\s][^/\s]*|\.\.[^/\s]+)/\.\./', '/', 'g'), '/([^/.\s][^/\s]*|\.[^/.\s][^/\s]*|\.\.[^/\s]+)/\.\./', '/', 'g'),
             '/\.(\s|$)', '\1', 'g')) as norm_command
     from (
         select *,
                regexp_replace(regexp_replace(regexp_replace(
                    regexp_replace(regexp_replace(replace(path, '\', '/'), '/+', '/', 'g') || '/', '/(\./)+', '/', 'g'),
-                   '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g') as p
+                   '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g'), '/([^/.][^/]*|\.[^/.][^/]*|\.\.[^/]+)/\.\./', '/', 'g') as p,
+               -- A relative path (BREACH, ./BREACH, C:/x) is written where the tool's folder is, which no record says.
+               contains(p, '/../') or not regexp_matches(p, '^[/~]') as loose
         from every_call
-    ) as t,
-    -- A relative path (BREACH, ./BREACH, C:/x) is written where the tool's folder is, which no record says.
-    lateral (select contains(p, '/../') or not regexp_matches(p, '^[/~]') as loose)
+    ) as t
     where (t.path is not null or t.command is not null)
       and not exists (
           select 1 from permission_denials as d
@@ -245,7 +244,7 @@ skills_read as (
               join skill_calls as o using (probe, session_id, tool_use_id, file, rec)
               where a.probe = c.probe and a.session_id = c.session_id and a.tool_use_id = c.tool_use_id
                 and not o.mirror
-                and (c.mirror and o.agent_id = c.agent_id or (a.file = c.file and a.rec = c.rec))))
+                and ((c.mirror and o.agent_id = c.agent_id) or (a.file = c.file and a.rec = c.rec))))
        or exists (select 1 from permission_denials as d
                   where d.probe = c.probe and d.session_id = c.session_id and d.tool_use_id = c.tool_use_id
                     and d.tool_name = 'Skill'

@@ -17,11 +17,10 @@ with files as (
     select filename as abs, min(ordinality) as first,
            list({'o': ordinality, 'session_id': sessionId, 'agent_id': toolUseResult.agentId,
                  'tool_uses': toolUseResult.totalToolUseCount,
-                 'ran_inline': (toolUseResult.commandName is not null and toolUseResult.agentId is null
-                                and coalesce(toolUseResult.status, 'inline') = 'inline')
-                               or (toolUseResult.agentId is null and coalesce(toolUseResult.status, 'inline') = 'inline'
-                                   and len(list_filter(message.content, x -> x.type = 'tool_result' and x.is_error
-                                          and regexp_matches(x.content, '^\s*(<tool_use_error>)?\s*(Unknown skill: |Invalid skill format|Skill \S+ (cannot be used with Skill tool due to disable-model-invocation|is not a prompt-based skill))'))) = 1),
+                 'ran_inline': toolUseResult.agentId is null and coalesce(toolUseResult.status, 'inline') = 'inline'
+                               and (toolUseResult.commandName is not null
+                                    or len(list_filter(message.content, x -> x.type = 'tool_result' and x.is_error
+                                           and regexp_matches(x.content, '^\s*(<tool_use_error>)?\s*(Unknown skill: |Invalid skill format|Skill \S+ (cannot be used with Skill tool due to disable-model-invocation|is not a prompt-based skill))'))) = 1),
                  'content': list_transform(message.content, x -> {'type': x.type, 'tool_use_id': x.tool_use_id})})
                filter (where type = 'user' and len(list_filter(message.content, x -> x.type = 'tool_result')) = 1) as results
     from read_json($files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
