@@ -114,7 +114,7 @@ checked as (
             a.label,
             count(*) filter (where a.present) as present,
             count(*) filter (where not a.present) as absent,
-            min(d.seq * 1000 + a.ordinal) as first
+            min({'seq': d.seq, 'ordinal': a.ordinal}) as first
         from described as d
         join artifacts as a using (probe, session_id)
         group by all
@@ -130,7 +130,7 @@ found as (
             d.arm,
             case when m.dir = 'REPO' then m.label else m.label || '@' || m.dir end as marker,
             count(distinct d.session_id) as k,
-            min(d.seq * 1000 + m.ordinal) as first
+            min({'seq': d.seq, 'ordinal': m.ordinal}) as first
         from described as d
         join markers as m using (probe, session_id)
         group by all

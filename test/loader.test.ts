@@ -66,6 +66,11 @@ const bad: [fixture: string, message: string][] = [
     `results.jsonl:2: results.jsonl row: "session_id" must be lowercase hex and dashes (it names the file tool_use/<session_id>.jsonl) ${HINT_ROW}`,
   ],
   ['envelope-array-no-result', `results.jsonl:2: results.jsonl row: "envelope" is an array with no "type":"result" element ${HINT_ROW}`],
+  // Of two results, the first's cost ($50 here) and denials had been dropped unread.
+  [
+    'envelope-array-two-results',
+    `results.jsonl:2: results.jsonl row: "envelope" is an array with more than one "type":"result" element (the CLI writes one per run) ${HINT_ROW}`,
+  ],
   ['duplicate-session', `results.jsonl:3: duplicate session_id "${S1}" (first at line 1) (each session_id must be unique within a probe)`],
   ['duplicate-seq', `results.jsonl:2: duplicate seq "1" (first at line 1) (each seq must be unique within a probe)`],
   [
@@ -85,6 +90,17 @@ const bad: [fixture: string, message: string][] = [
   [
     'skill-result-other-skill',
     'skill_results.jsonl:1: skill_results.jsonl row: its "skill" is not the one its call records ("ns:x") (a skill result names the skill its call named)',
+  ],
+  // A row whose is_error says nothing answered, beside a text that says something did: the
+  // conjuncts read the text.
+  [
+    'skill-result-error-null',
+    'skill_results.jsonl:1: skill_results.jsonl row: "is_error" is null (nothing answered the call) but "result" holds a text (an answered call has "is_error" true or false; one nothing answered has "is_error" and "result" null)',
+  ],
+  // A call that records no skill: a row would name any skill it liked.
+  [
+    'skill-result-unnamed-call',
+    'skill_results.jsonl:2: skill_results.jsonl row: call "toolu_4" records no skill, so no row answers it (a skill result pairs a Skill call that names a skill; extract writes none for a call that names none)',
   ],
   [
     'skill-result-other-arm',

@@ -391,6 +391,17 @@ describe('arms and cost', () => {
     expect(arm('K-REPO-D').skills).toEqual([{ ...staged, spawns: 3 }]);
   });
 
+  // Labels are ordered by the pair (seq, ordinal): seq * 1000 + ordinal had overflowed past 9.2e15.
+  it('arms of a seq the format allows, 9300000000000000, lists its artifacts and markers', async () => {
+    const run = await cli(['arms', probeFixture('arms-large-seq'), '--format', 'csv']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\r\n').slice(1, 3)).toEqual([
+      `arms-large-seq,A-ONE,A,,1,unregistered,0,"{'Skill': 1, 'Write': 2}","","",BREACH ×1,"",0,"",""`,
+      'arms-large-seq,A-TWO,A,,1,unregistered,0,{},"","","",M@HOME ×1,0,"",""',
+    ]);
+  });
+
   it('cost: the total, by arm and by model, and the share of the budget', async () => {
     const c = JSON.parse((await cli(['cost', '--format', 'json'])).stdout);
     expect(Object.keys(c)).toEqual(['probe', 'total_cost_usd', 'spawns', 'envelopes', 'unpriced', 'budget', 'by_arm', 'by_model']);

@@ -1,11 +1,12 @@
 -- Notes and pilots that name no spawn and voids that name no registered arm (errors: 'note',
 -- 'pilot', 'void', at file and rec); and skill results that do not pair the Skill calls of the
 -- spawns' tool_use records one to one (errors, at file and rec): 'skill-call', a row whose call is
--- no Skill or SlashCommand call of its session; 'skill-name', a row whose skill is not the one
--- its call records; 'skill-arm', a row whose arm is not its spawn's; 'skill-missing', a call naming
--- a skill, of a probe that has skill_results.jsonl, with no row there (name = the call's id; a call
--- that names none has no row, as extract writes none). The verdict counts
--- these rows: one invented, altered or left out would change what a conjunct sees.
+-- no Skill or SlashCommand call of its session; 'skill-unnamed', a row of a call that records no
+-- skill; 'skill-name', a row whose skill is not the one its call records; 'skill-arm', a row whose
+-- arm is not its spawn's; 'skill-missing', a call naming a skill, of a probe that has
+-- skill_results.jsonl, with no row there (name = the call's id; a call that names none has no row,
+-- as extract writes none). The verdict counts these rows: one invented, altered or left out would
+-- change what a conjunct sees.
 select 'note' as what, r.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
 join records r on r.probe = n.probe and r.kind = 'notes' and r.rec = n.rec
 where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
@@ -19,10 +20,12 @@ join records r on r.probe = v.probe and r.kind = 'registration' and (r.json ->> 
 where not exists (select 1 from registered_arms a where a.probe = v.probe and a.arm = v.arm)
 union all
 -- From skill_calls and tool_uses, typed once; the record's own arm, not skill_calls' (which falls back to the spawn's).
-select what, file, ordinal, case what when 'skill-call' then tool_use_id when 'skill-name' then recorded else arm end, session_id, null
+select what, file, ordinal, case when what in ('skill-call', 'skill-unnamed') then tool_use_id when what = 'skill-name' then recorded else arm end, session_id, null
 from (
     select case when t.tool_use_id is null then 'skill-call'
-                when t.skill is not null and t.skill <> c.skill then 'skill-name'
+                -- A call that names no skill has no row (extract writes none): one would claim its skill.
+                when t.skill is null then 'skill-unnamed'
+                when t.skill <> c.skill then 'skill-name'
                 when (c.record ->> 'arm') <> s.arm then 'skill-arm' end as what,
            r.file, c.ordinal, c.tool_use_id, t.skill as recorded, s.arm, c.session_id
     from skill_calls c

@@ -276,6 +276,10 @@ const REFERENCES: Record<string, [(name: string, session: string, inProbe: (name
     (id, session) => `skill_results.jsonl row: call "${id}" is no Skill call of session "${session}" in tool_use/`,
     "a skill result pairs a Skill call of its spawn's tool_use/<session_id>.jsonl, by its id",
   ],
+  'skill-unnamed': [
+    (id) => `skill_results.jsonl row: call "${id}" records no skill, so no row answers it`,
+    'a skill result pairs a Skill call that names a skill; extract writes none for a call that names none',
+  ],
   'skill-name': [
     (skill) => `skill_results.jsonl row: its "skill" is not the one its call records ("${skill}")`,
     'a skill result names the skill its call named',

@@ -53,8 +53,9 @@ const RESULTS_FIELDS: RecordSchema['fields'] = [
   { key: 'markers', kinds: ['array'] },
 ];
 
-/** The JSON kind of a results row's key, from the kinds validate reads once per row (`kinds`, in field order). */
-const resultsKind = (key: string): string => `kinds[${RESULTS_FIELDS.findIndex((f) => f.key === key) + 1}]`;
+/** The JSON kind of a record's key, from the kinds validate reads once per row (`kinds`, in field order). */
+const kindOf = (fields: RecordSchema['fields'], key: string): string => `kinds[${fields.findIndex((f) => f.key === key) + 1}]`;
+const resultsKind = (key: string): string => kindOf(RESULTS_FIELDS, key);
 
 export const RESULTS: RecordSchema = {
   what: 'results.jsonl row',
@@ -72,6 +73,11 @@ export const RESULTS: RecordSchema = {
     {
       bad: `${resultsKind('envelope')} = 'ARRAY' and env is null`,
       why: '"envelope" is an array with no "type":"result" element',
+    },
+    // The CLI prints one result: of two, the first's cost and denials would be dropped unread.
+    {
+      bad: 'envelope_results > 1',
+      why: '"envelope" is an array with more than one "type":"result" element (the CLI writes one per run)',
     },
     // The CLI's envelope names the session the harness passed with --session-id: another's is
     // another spawn's, and its cost and denials would be counted for this one.
@@ -171,15 +177,28 @@ export const TOOL_USE: RecordSchema = {
   hint: 'each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use',
 };
 
+const SKILL_RESULTS_FIELDS: RecordSchema['fields'] = [
+  { key: 'session_id', kinds: ['string'] },
+  { key: 'arm', kinds: ['string'], required: false },
+  { key: 'tool_use_id', kinds: ['string'] },
+  { key: 'skill', kinds: ['string'] },
+  { key: 'is_error', kinds: ['boolean', 'null'] },
+  { key: 'result', kinds: ['string', 'null'] },
+];
+
+const skillResultsKind = (key: string): string => kindOf(SKILL_RESULTS_FIELDS, key);
+
 export const SKILL_RESULTS: RecordSchema = {
   what: 'skill_results.jsonl row',
-  fields: [
-    { key: 'session_id', kinds: ['string'] },
-    { key: 'arm', kinds: ['string'], required: false },
-    { key: 'tool_use_id', kinds: ['string'] },
-    { key: 'skill', kinds: ['string'] },
-    { key: 'is_error', kinds: ['boolean', 'null'] },
-    { key: 'result', kinds: ['string', 'null'] },
+  fields: SKILL_RESULTS_FIELDS,
+  // is_error null says nothing answered the call: a text beside it says something did, and the
+  // verdict's skill conjuncts, which read the text, would count an answer the row denies.
+  checks: [
+    {
+      bad: `${skillResultsKind('is_error')} = 'NULL' and ${skillResultsKind('result')} = 'VARCHAR'`,
+      why: '"is_error" is null (nothing answered the call) but "result" holds a text',
+      hint: 'an answered call has "is_error" true or false; one nothing answered has "is_error" and "result" null',
+    },
   ],
   hint: 'each line pairs one Skill call with its tool_result: {"session_id","tool_use_id","skill","is_error","result"}; see docs/evidence-format.md#skill-results-jsonl',
 };
