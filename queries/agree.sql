@@ -4,14 +4,17 @@
 -- names, and of the calls both sides hold by id: their order, the agent_id of each and its input's
 -- key names (in any order); the skills in call order; and the answer to every Skill call: a
 -- skill_results row that says the call was answered needs the transcript's answer, the same
--- is_error and text, and in a probe with skill_results.jsonl (a row per Skill call that names a
--- skill) an answer in the transcript needs its row. A spawn is compared when the
--- transcripts hold its session. A transcript file named for a spawn's session (its name, or a
--- folder on its path) that holds none of that session's lines, an empty file for one, is not a
--- missing transcript: beside records that show calls it is a difference.
+-- is_error and text, and an answer in the transcript needs its row (a probe without
+-- skill_results.jsonl has none: its conjuncts would read no answer); and each sub-agent's calls,
+-- as the result of the call that ran it counts them, against those the records give it. A spawn is
+-- compared when the transcripts hold its session. A transcript file named for a spawn's session
+-- (its name, or a folder on its path) that holds none of that session's lines, an empty file for
+-- one, is not a missing transcript: beside records that show calls it is a difference; so is a
+-- call in a spawn's file (one holding its lines, or named for it) of a session that no spawn of
+-- the probe names, which no census counts.
 --
 -- reads:   spawns, tool_uses, skill_calls, source_files, transcript_files, transcript_sessions,
---          transcript_tool_uses, transcript_tool_results
+--          transcript_tool_uses, transcript_tool_results, transcript_subagent_results
 -- params:  none
 -- returns: one row per spawn that agrees or is gone, and one per difference
 --   probe        VARCHAR
@@ -21,9 +24,10 @@
 --   verdict      VARCHAR  agree | differ | gone (not compared: no transcript holds its session;
 --                         its calls, if its records show any, are counted in records, unchecked)
 --   aspect       VARCHAR  tool | tool id | call order | agent id | input keys | skills | skill result |
---                         session (NULL unless verdict is differ)
---   item         VARCHAR  the tool name, the tool_use_id of the call or skill call, or the transcript file
---                         named for a session it does not hold (differ, or gone beside such a file)
+--                         sub-agent | session (NULL unless verdict is differ)
+--   item         VARCHAR  the tool name, the tool_use_id of the call or skill call, the sub-agent's id, or
+--                         the transcript file named for a session it does not hold or holding another
+--                         session's calls (differ, or gone beside such a file)
 --   records      VARCHAR  what the committed records say (gone: the calls nothing checked, or NULL)
 --   transcripts  VARCHAR  what the transcripts say ('no session' beside such a file; else NULL when gone)
 -- order:   probe, seq, aspect, item
@@ -189,20 +193,22 @@ transcript_results as (
 ),
 
 -- The verdict's skill conjuncts read the rows: one that claims an answer the transcript lacks, or
--- lacks one it holds (skill_results.jsonl has a row per Skill call, when a probe has the file), differs.
+-- lacks one it holds (skill_results.jsonl has a row per Skill call that names a skill), differs. A
+-- probe without the file lacks them all: deleting it had turned a conjunct's launches into none.
 result_differences as (
     select
         coalesce(r.probe, t.probe) as probe,
         coalesce(r.session_id, t.session_id) as session_id,
         'skill result' as aspect,
         coalesce(r.tool_use_id, t.tool_use_id) as item,
-        coalesce(r.said, 'no row') as records,
+        coalesce(r.said, case when exists (select 1 from source_files as f where f.probe = t.probe and f.kind = 'skill_results')
+                              then 'no row' else 'no skill_results.jsonl' end) as records,
         coalesce(t.said, 'no answer') as transcripts
     from record_results as r
     full join transcript_results as t
         on t.probe = r.probe and t.session_id = r.session_id and t.tool_use_id = r.tool_use_id
     where case
-        when r.tool_use_id is null then exists (select 1 from source_files as f where f.probe = t.probe and f.kind = 'skill_results')
+        when r.tool_use_id is null then true
         when t.tool_use_id is null then r.said <> 'no answer'
         else r.is_error is distinct from t.is_error or r.result is distinct from t.result
     end
@@ -216,8 +222,51 @@ session_differences as (
     group by all
 ),
 
+-- A sub-agent's calls as the results of the calls that ran it count them (summed over each run of
+-- one resumed), against the calls the records give it: with its own file missing, records made from
+-- the transcripts lack them too, though a progress line may mirror every one.
+subagent_differences as (
+    select c.probe, c.session_id, 'sub-agent' as aspect, r.agent_id as item,
+        format('{} call(s)', coalesce(any_value(n.calls), 0)) as records,
+        format('{} call(s), as its result(s) count them', sum(r.tool_uses)) as transcripts
+    from covered as c
+    join transcript_subagent_results as r using (session_id)
+    left join (select probe, session_id, agent_id, count(*) as calls from tool_uses group by all) as n
+        on n.probe = c.probe and n.session_id = c.session_id and n.agent_id = r.agent_id
+    where r.agent_id is not null
+    group by c.probe, c.session_id, r.agent_id
+    having coalesce(any_value(n.calls), 0) < sum(r.tool_uses)
+),
+
+-- The files of each spawn compared: those that hold its lines, and those named for it.
+spawn_files as (
+    select c.probe, c.session_id, unnest(t.files) as file
+    from covered as c
+    join transcript_sessions as t using (session_id)
+    union
+    select c.probe, c.session_id, f.file
+    from covered as c
+    join transcript_files as f
+        on list_contains(string_split(regexp_replace(f.file, '\.jsonl$', ''), '/'), c.session_id)
+),
+
+-- Calls in a spawn's file of a session no spawn of the probe names: no census counts them, and a
+-- call line given another sessionId had hidden a Bash from every conjunct.
+foreign_differences as (
+    select f.probe, f.session_id, 'session' as aspect, f.file as item, 'no call' as records,
+        format('{} tool call(s) of session {}', count(*), to_json(min(t.session_id))) as transcripts
+    from spawn_files as f
+    join transcript_tool_uses as t on t.file = f.file and t.session_id <> f.session_id
+    where not exists (select 1 from spawns as o where o.probe = f.probe and o.session_id = t.session_id)
+    group by f.probe, f.session_id, f.file
+),
+
 differences as (
     select * from session_differences
+    union all
+    select * from foreign_differences
+    union all
+    select * from subagent_differences
     union all
     select * from tool_differences
     union all

@@ -161,12 +161,14 @@ describe('the answer to each Skill call', () => {
     );
   });
 
-  it('a probe without skill_results.jsonl claims no answer: the transcript holding one agrees', async () => {
+  // Its conjuncts would read no answer: deleting the file had turned a skill's launches into none.
+  it('a probe without skill_results.jsonl lacks the answer its transcript holds: it differs', async () => {
     const run = await cli(['agree', probeFixture('agree-no-skill-results'), '--format', 'text']);
     expect(run).toEqual({
-      code: 0,
-      stdout: 'A           aaaaaaaa  agree\n',
-      stderr: 'omg-evidence: agree: 1 of 1 spawn(s) compared: 1 agree, 0 differ; 0 gone\n',
+      code: 3,
+      stdout:
+        'A           aaaaaaaa  differs: skill result toolu_a1: records no skill_results.jsonl, transcripts is_error=false Launching skill: ns:x\n',
+      stderr: 'omg-evidence: agree: 1 of 1 spawn(s) compared: 0 agree, 1 differ; 0 gone\n',
     });
   });
 });
@@ -208,5 +210,37 @@ describe('each call both sides hold', () => {
         transcripts: '["content","file_path"]',
       }),
     ]);
+  });
+});
+
+describe('what the transcripts show that no record does', () => {
+  // Its own file missing, the records extract makes lack the sub-agent's calls too; its Task's
+  // result counts them (a progress line may mirror each one).
+  it("a sub-agent's calls that the result counts and the records lack differ", async () => {
+    const run = await cli(['agree', probeFixture('agree-subagent-missing'), '--format', 'text']);
+    expect(run).toEqual({
+      code: 3,
+      stdout: 'A           aaaaaaaa  differs: sub-agent a1b2c3d: records 0 call(s), transcripts 2 call(s), as its result(s) count them\n',
+      stderr: 'omg-evidence: agree: 1 of 1 spawn(s) compared: 0 agree, 1 differ; 0 gone\n',
+    });
+  });
+
+  it('a sub-agent whose calls the records hold, as many as its result counts, agrees', async () => {
+    const run = await cli(['agree', probeFixture('agree-subagent-whole'), '--format', 'text']);
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'A           aaaaaaaa  agree\n',
+      stderr: 'omg-evidence: agree: 1 of 1 spawn(s) compared: 1 agree, 0 differ; 0 gone\n',
+    });
+  });
+
+  // A call line given a sessionId no spawn names is counted by no census: it had hidden a Bash.
+  it("a call of another session in a spawn's own file differs", async () => {
+    const run = await cli(['agree', probeFixture('agree-foreign-call'), '--format', 'text']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe(
+      'A           aaaaaaaa  differs: session aaaaaaaa-0000-4000-8000-000000000001.jsonl: records no call, transcripts 1 tool call(s) of session "ffffffff-0000-4000-8000-000000000009"\n',
+    );
+    expect(run.stderr).toContain('omg-evidence: agree: 1 of 1 spawn(s) compared: 0 agree, 1 differ; 0 gone\n');
   });
 });
