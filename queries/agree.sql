@@ -6,15 +6,16 @@
 -- skill_results row that says the call was answered needs the transcript's answer, the same
 -- is_error and text, and an answer in the transcript needs its row (a probe without
 -- skill_results.jsonl has none: its conjuncts would read no answer); and each sub-agent's calls,
--- as the result of the call that ran it counts them, against those the records give it. A spawn is
--- compared when the transcripts hold its session. A transcript file named for a spawn's session
--- (its name, or a folder on its path) that holds none of that session's lines, an empty file for
--- one, is not a missing transcript: beside records that show calls it is a difference; so is a
--- call in a spawn's file (one holding its lines, or named for it) of a session that no spawn of
--- the probe names, which no census counts.
+-- as its results count them and progress lines mirror them, against those the records give it. A
+-- spawn is compared when the transcripts hold its session. A transcript file named for a spawn's
+-- session (its name, or a folder on its path) that holds none of that session's lines, an empty
+-- file for one, is not a missing transcript: beside records that show calls it is a difference; so
+-- is a spawn's file (one holding its lines, or named for it) that holds lines of another session
+-- and is not named for it too, which no census of the spawn counts.
 --
 -- reads:   spawns, tool_uses, skill_calls, source_files, transcript_files, transcript_sessions,
---          transcript_tool_uses, transcript_tool_results, transcript_subagent_results
+--          transcript_tool_uses, transcript_tool_results, transcript_subagent_results,
+--          transcript_mirrored_calls
 -- params:  none
 -- returns: one row per spawn that agrees or is gone, and one per difference
 --   probe        VARCHAR
@@ -27,10 +28,10 @@
 --                         sub-agent | session (NULL unless verdict is differ)
 --   item         VARCHAR  the tool name, the tool_use_id of the call or skill call, the sub-agent's id, or
 --                         the transcript file named for a session it does not hold or holding another
---                         session's calls (differ, or gone beside such a file)
+--                         session's lines (differ, or gone beside such a file)
 --   records      VARCHAR  what the committed records say (gone: the calls nothing checked, or NULL)
 --   transcripts  VARCHAR  what the transcripts say ('no session' beside such a file; else NULL when gone)
--- order:   probe, seq, aspect, item
+-- order:   probe, seq, aspect, item, records, transcripts
 
 with
 
@@ -222,42 +223,67 @@ session_differences as (
     group by all
 ),
 
--- A sub-agent's calls as the results of the calls that ran it count them (summed over each run of
--- one resumed), against the calls the records give it: with its own file missing, records made from
--- the transcripts lack them too, though a progress line may mirror every one.
-subagent_differences as (
-    select c.probe, c.session_id, 'sub-agent' as aspect, r.agent_id as item,
-        format('{} call(s)', coalesce(any_value(n.calls), 0)) as records,
-        format('{} call(s), as its result(s) count them', sum(r.tool_uses)) as transcripts
+-- Each sub-agent of a spawn compared, named by a result (toolUseResult.agentId) or a progress line's
+-- mirror (data.agentId): the calls the records give it; how many its results count (summed over each
+-- run of one resumed; NULL unless every result counts them as a whole number); the calls mirrored
+-- under it that the records lack; and whether a file of its own is there. Its own file missing,
+-- records made from the transcripts lack its calls too.
+subagents as (
+    select c.probe, c.session_id, a.agent_id,
+        (select count(*) from tool_uses as u
+         where u.probe = c.probe and u.session_id = c.session_id and u.agent_id = a.agent_id) as records,
+        (select case when count(r.tool_uses) = count(*) then sum(r.tool_uses) end
+         from transcript_subagent_results as r
+         where r.session_id = c.session_id and r.agent_id = a.agent_id) as counted,
+        (select count(distinct m.tool_use_id) from transcript_mirrored_calls as m
+         where m.session_id = c.session_id and m.agent_id = a.agent_id
+           and not exists (select 1 from tool_uses as u
+                           where u.probe = c.probe and u.session_id = c.session_id and u.tool_use_id = m.tool_use_id)) as unrecorded,
+        exists (select 1 from transcript_sessions as t, unnest(t.files) as f(file)
+                where t.session_id = c.session_id
+                  and regexp_extract(f.file, '(^|/)agent-([^/]+)\.jsonl$', 2) = a.agent_id) as own_file
     from covered as c
-    join transcript_subagent_results as r using (session_id)
-    left join (select probe, session_id, agent_id, count(*) as calls from tool_uses group by all) as n
-        on n.probe = c.probe and n.session_id = c.session_id and n.agent_id = r.agent_id
-    where r.agent_id is not null
-    group by c.probe, c.session_id, r.agent_id
-    having coalesce(any_value(n.calls), 0) < sum(r.tool_uses)
+    join (select session_id, agent_id from transcript_subagent_results where agent_id is not null
+          union
+          select session_id, agent_id from transcript_mirrored_calls where agent_id is not null) as a using (session_id)
 ),
 
--- The files of each spawn compared: those that hold its lines, and those named for it.
+-- A sub-agent whose calls the records lack: fewer than its results count, a call mirrored under it,
+-- or, with no count to go by (none, or no whole number: a background Task's), no file of its own.
+subagent_differences as (
+    select probe, session_id, 'sub-agent' as aspect, agent_id as item,
+        format('{} call(s)', records) as records,
+        case when records < counted then format('{} call(s), as its result(s) count them', counted)
+             when unrecorded > 0 then format('{} call(s) mirrored that the records lack', unrecorded)
+             else 'no file of it, and no result counts its calls' end as transcripts
+    from subagents
+    where records < counted or unrecorded > 0 or (counted is null and not own_file)
+),
+
+-- The files of each spawn: those that hold its lines, and those named for its session (a folder on
+-- the path, or the name).
 spawn_files as (
-    select c.probe, c.session_id, unnest(t.files) as file
-    from covered as c
+    select s.probe, s.session_id, unnest(t.files) as file
+    from spawns as s
     join transcript_sessions as t using (session_id)
     union
-    select c.probe, c.session_id, f.file
-    from covered as c
+    select s.probe, s.session_id, f.file
+    from spawns as s
     join transcript_files as f
-        on list_contains(string_split(regexp_replace(f.file, '\.jsonl$', ''), '/'), c.session_id)
+        on list_contains(string_split(regexp_replace(f.file, '\.jsonl$', ''), '/'), s.session_id)
 ),
 
--- Calls in a spawn's file of a session no spawn of the probe names: no census counts them, and a
--- call line given another sessionId had hidden a Bash from every conjunct.
+-- Lines of another session in a spawn's file that is not named for that session too. Claude Code
+-- writes a session's lines in its own files (a sub-agent's carry its parent's sessionId); a line given
+-- another sessionId counts for none of them, and had hidden a Bash call, or the answer to a Skill call.
 foreign_differences as (
-    select f.probe, f.session_id, 'session' as aspect, f.file as item, 'no call' as records,
-        format('{} tool call(s) of session {}', count(*), to_json(min(t.session_id))) as transcripts
+    select f.probe, f.session_id, 'session' as aspect, f.file as item, 'none' as records,
+        format('lines of session {}', to_json(min(o.session_id)))
+            || case when count(*) > 1 then format(' and of {} other(s)', count(*) - 1) else '' end as transcripts
     from spawn_files as f
-    join transcript_tool_uses as t on t.file = f.file and t.session_id <> f.session_id
-    where not exists (select 1 from spawns as o where o.probe = f.probe and o.session_id = t.session_id)
+    join (select session_id, unnest(files) as file from transcript_sessions) as o
+        on o.file = f.file and o.session_id <> f.session_id
+    where not list_contains(string_split(regexp_replace(f.file, '\.jsonl$', ''), '/'), o.session_id)
     group by f.probe, f.session_id, f.file
 ),
 
@@ -302,4 +328,4 @@ final as (
 )
 
 select * from final
-order by probe, seq, aspect nulls first, item
+order by probe, seq, aspect nulls first, item, records, transcripts

@@ -89,6 +89,12 @@ describe('a transcript file that holds no session', () => {
       records: '1 tool call(s)',
       transcripts: 'no session',
     });
+    expect(JSON.parse(run.stdout)[2]).toMatchObject({
+      aspect: 'session',
+      item: 'cccccccc-0000-4000-8000-000000000003.jsonl',
+      records: 'none',
+      transcripts: 'lines of session "99999999-0000-4000-8000-000000000009"',
+    });
     // The other session's lines are no spawn's: said, as a tool_use file that matches no row is.
     expect(run.stderr).toBe(
       `omg-evidence: warning: test/fixtures/probes/agree-other-session/transcripts/cccccccc-0000-4000-8000-000000000003.jsonl: session 99999999-0000-4000-8000-000000000009 is none of probe agree-other-session's spawns (no results.jsonl row names it); ignored\n` +
@@ -234,13 +240,28 @@ describe('what the transcripts show that no record does', () => {
     });
   });
 
-  // A call line given a sessionId no spawn names is counted by no census: it had hidden a Bash.
-  it("a call of another session in a spawn's own file differs", async () => {
+  // A line given another sessionId counts for no census of its spawn: it had hidden a Bash, whether the
+  // session was none of the probe's or another spawn's (B's here, whose census it joins).
+  it("a line of another session in a spawn's own file differs", async () => {
     const run = await cli(['agree', probeFixture('agree-foreign-call'), '--format', 'text']);
-    expect(run.code).toBe(3);
-    expect(run.stdout).toBe(
-      'A           aaaaaaaa  differs: session aaaaaaaa-0000-4000-8000-000000000001.jsonl: records no call, transcripts 1 tool call(s) of session "ffffffff-0000-4000-8000-000000000009"\n',
-    );
-    expect(run.stderr).toContain('omg-evidence: agree: 1 of 1 spawn(s) compared: 0 agree, 1 differ; 0 gone\n');
+    expect(run).toEqual({
+      code: 3,
+      stdout:
+        'A           aaaaaaaa  differs: session aaaaaaaa-0000-4000-8000-000000000001.jsonl: records none, transcripts lines of session "bbbbbbbb-0000-4000-8000-000000000002"\n' +
+        'B           bbbbbbbb  differs: tool Bash: records 0, transcripts 1\n' +
+        'B           bbbbbbbb  differs: tool id toolu_a2: records no call, transcripts Bash\n',
+      stderr: 'omg-evidence: agree: 2 of 2 spawn(s) compared: 0 agree, 2 differ; 0 gone\n',
+    });
+  });
+
+  // A background Task's result counts no calls: with no file of its sub-agent, nothing shows them.
+  it('a sub-agent that no result counts and whose file is missing differs', async () => {
+    const run = await cli(['agree', probeFixture('agree-subagent-uncounted'), '--format', 'text']);
+    expect(run).toEqual({
+      code: 3,
+      stdout:
+        'A           aaaaaaaa  differs: sub-agent a1b2c3d: records 0 call(s), transcripts no file of it, and no result counts its calls\n',
+      stderr: 'omg-evidence: agree: 1 of 1 spawn(s) compared: 0 agree, 1 differ; 0 gone\n',
+    });
   });
 });

@@ -69,7 +69,7 @@ const bad: [fixture: string, message: string][] = [
   // Of two results, the first's cost ($50 here) and denials had been dropped unread.
   [
     'envelope-array-two-results',
-    `results.jsonl:2: results.jsonl row: "envelope" is an array with more than one "type":"result" element (the CLI writes one per run) ${HINT_ROW}`,
+    'results.jsonl:2: results.jsonl row: "envelope" is an array with more than one "type":"result" element (the CLI writes one per run) (keep the one result the run printed: each results.jsonl row is one run of the CLI)',
   ],
   ['duplicate-session', `results.jsonl:3: duplicate session_id "${S1}" (first at line 1) (each session_id must be unique within a probe)`],
   ['duplicate-seq', `results.jsonl:2: duplicate seq "1" (first at line 1) (each seq must be unique within a probe)`],

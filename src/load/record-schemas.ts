@@ -78,6 +78,7 @@ export const RESULTS: RecordSchema = {
     {
       bad: 'envelope_results > 1',
       why: '"envelope" is an array with more than one "type":"result" element (the CLI writes one per run)',
+      hint: 'keep the one result the run printed: each results.jsonl row is one run of the CLI',
     },
     // The CLI's envelope names the session the harness passed with --session-id: another's is
     // another spawn's, and its cost and denials would be counted for this one.
