@@ -1395,7 +1395,7 @@ describe('agree --usage', () => {
     it('a response whose model modelUsage does not list, and has no price, differs (it had been excused as unpriced)', async () => {
       const probe = lastResponse('unlisted-model', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-5-x"'));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: claude-opus-5-x',
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: claude-opus-5-x; models that differ: claude-opus-5',
         'omg-evidence: warning: no price for model claude-opus-5-x in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
@@ -1406,7 +1406,7 @@ describe('agree --usage', () => {
       const probe = lastResponse('unlisted-priced', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-4-8"'));
       expect(await first(probe)).toEqual([
         // The model that makes it differ is named (a ratio of 1 had said nothing of why).
-        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5; transcript only: claude-opus-4-8',
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5; transcript only: claude-opus-4-8; models that differ: claude-opus-5',
         'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
       ]);
@@ -1415,8 +1415,8 @@ describe('agree --usage', () => {
     it('a model named "(none)" stays apart from a response that names none: quoted in text, a string (not null) in json', async () => {
       const named = lastResponse('none-named', (l) => l.replace('"model":"claude-opus-5"', '"model":"(none)"'));
       const unnamed = lastResponse('none-unnamed', (l) => l.replace('"model":"claude-opus-5",', ''));
-      expect((await first(named))[0]).toMatch(/; transcript only: "\(none\)"$/);
-      expect((await first(unnamed))[0]).toMatch(/; transcript only: \(none\)$/);
+      expect((await first(named))[0]).toMatch(/; transcript only: "\(none\)"; models that differ: claude-opus-5$/);
+      expect((await first(unnamed))[0]).toMatch(/; transcript only: \(none\); models that differ: claude-opus-5$/);
       const json = async (probe: string) =>
         (JSON.parse((await cli(['agree', '--usage', probe, '-f', 'json'], { env: HOME })).stdout) as Record<string, unknown>[])[0]!
           .transcript_only_models;
@@ -1434,11 +1434,146 @@ describe('agree --usage', () => {
     it('a response that names no model differs when modelUsage is given (it had been excused as unpriced)', async () => {
       const probe = lastResponse('no-model', (l) => l.replace('"model":"claude-opus-5",', ''));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: (none)',
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: (none); models that differ: claude-opus-5',
         'omg-evidence: warning: 1 response(s) name no model, so none has a price: their cost is left empty (null)\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
       ]);
+    });
+  });
+
+  // Review rev45c: the models both show were compared as one sum, so cost moved between models, or tokens between
+  // kinds at equal cost, agreed; and a sub-agent on haiku beside Claude Code's own haiku calls differed.
+  describe('each model both show, on its own', () => {
+    const S1 = '1bb76aee-fd7f-4674-920e-6c3d197d6720';
+    type Usage = Record<string, number | Record<string, number>>;
+    /** A copy of the bundled probe, spawn 1's responses and envelope changed. */
+    const changed = (
+      name: string,
+      response: (id: string, m: { model: string; usage: Usage }) => void,
+      envelope = (_: Record<string, Usage>) => {},
+    ) => {
+      const probe = join(tmp, name);
+      cpSync(bundled, probe, { recursive: true });
+      const transcript = join(probe, 'transcripts', `${S1}.jsonl`);
+      const lines = readFileSync(transcript, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; message: { id: string; model: string; usage: Usage } });
+      for (const l of lines) if (l.type === 'assistant') response(l.message.id, l.message);
+      writeFileSync(transcript, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      const results = join(probe, 'results.jsonl');
+      const rows = readFileSync(results, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { session_id: string; envelope: { modelUsage: Record<string, Usage>; total_cost_usd: number } });
+      const e = rows.find((r) => r.session_id === S1)!.envelope;
+      envelope(e.modelUsage);
+      e.total_cost_usd = Number(
+        Object.values(e.modelUsage)
+          .reduce((sum, u) => sum + (u.costUSD as number), 0)
+          .toFixed(6),
+      );
+      writeFileSync(results, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      return probe;
+    };
+    const first = async (probe: string) => {
+      const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+      return [r.stdout.split('\n')[0], r.code];
+    };
+
+    it('tokens moved between kinds at equal cost differ: the transcript shows more input tokens than modelUsage counts', async () => {
+      // 60 output tokens fewer ($25 per million) and 300 input tokens more ($5): the same cost.
+      const probe = changed('kinds-moved', (id, m) => {
+        if (id !== 'msg_01y218SLKGAaHtnzTOnUbWCN') return;
+        m.usage.output_tokens = (m.usage.output_tokens as number) - 60;
+        m.usage.input_tokens = (m.usage.input_tokens as number) + 300;
+      });
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5; models that differ: claude-opus-5',
+        3,
+      ]);
+    });
+
+    it('cost moved from one model to another differs, though the sum over the models both show is the same', async () => {
+      // The last opus response ($0.02096725) made a haiku one of it and the envelope's haiku calls ($0.001665) together.
+      const probe = changed('cost-moved', (id, m) => {
+        if (id !== 'msg_01y218SLKGAaHtnzTOnUbWCN') return;
+        m.model = 'claude-haiku-4-5-20251001';
+        m.usage = {
+          input_tokens: 22631,
+          output_tokens: 0,
+          cache_creation_input_tokens: 1,
+          cache_read_input_tokens: 0,
+          cache_creation: { ephemeral_5m_input_tokens: 1, ephemeral_1h_input_tokens: 0 },
+        };
+      });
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts $0.088802, envelope $0.088802, ratio 1; models that differ: claude-haiku-4-5 claude-opus-5',
+        3,
+      ]);
+    });
+
+    describe("a sub-agent on haiku, beside Claude Code's own haiku calls", () => {
+      // Two haiku responses of a sub-agent: 4,000 input, 500 output, 3,000 cache writes and 20,000 reads each, $0.01225.
+      const subagent = (name: string, envelope: (haiku: Usage) => void) => {
+        const probe = changed(
+          name,
+          () => {},
+          (u) => envelope(u['claude-haiku-4-5']!),
+        );
+        const dir = join(probe, 'transcripts', S1, 'subagents');
+        mkdirSync(dir, { recursive: true });
+        const usage = {
+          input_tokens: 4000,
+          cache_creation_input_tokens: 3000,
+          cache_read_input_tokens: 20000,
+          cache_creation: { ephemeral_5m_input_tokens: 3000, ephemeral_1h_input_tokens: 0 },
+          output_tokens: 500,
+        };
+        const line = (i: number) =>
+          JSON.stringify({
+            parentUuid: null,
+            isSidechain: true,
+            sessionId: S1,
+            agentId: 'a1234567',
+            type: 'assistant',
+            uuid: `u-${i}`,
+            timestamp: `2026-08-12T05:02:3${i}.000Z`,
+            requestId: `req_sub${i}`,
+            message: { model: 'claude-haiku-4-5-20251001', id: `msg_sub${i}`, type: 'message', role: 'assistant', content: [], usage },
+          });
+        writeFileSync(join(dir, 'agent-a1234567.jsonl'), `${line(0)}\n${line(1)}\n`);
+        return probe;
+      };
+      const add = (h: Usage, tokens: [number, number, number, number], cost: number) => {
+        h.inputTokens = (h.inputTokens as number) + tokens[0];
+        h.outputTokens = (h.outputTokens as number) + tokens[1];
+        h.cacheCreationInputTokens = (h.cacheCreationInputTokens as number) + tokens[2];
+        h.cacheReadInputTokens = (h.cacheReadInputTokens as number) + tokens[3];
+        h.costUSD = Number(((h.costUSD as number) + cost).toFixed(6));
+      };
+
+      it('agrees: the envelope exceeds the transcript by uncached input and output tokens, whose cost it adds', async () => {
+        const probe = subagent('haiku-agent', (h) => add(h, [8000, 1000, 6000, 40000], 0.0245));
+        expect(await first(probe)).toEqual(['K-RES       1bb76aee  agree: transcripts $0.111637, envelope $0.113302, ratio 0.9853', 0]);
+      });
+
+      it("differs when the excess read the prompt cache: an agent's turns are missing", async () => {
+        const probe = subagent('haiku-agent-cached', (h) => add(h, [8000, 1000, 6000, 50000], 0.0255));
+        expect(await first(probe)).toEqual([
+          'K-RES       1bb76aee  differ: transcripts $0.111637, envelope $0.114302, ratio 0.9767; models that differ: claude-haiku-4-5',
+          3,
+        ]);
+      });
+
+      it('differs when the transcript shows more than the envelope counts', async () => {
+        const probe = subagent('haiku-agent-short', (h) => add(h, [8000, 0, 6000, 40000], 0.0195));
+        expect(await first(probe)).toEqual([
+          'K-RES       1bb76aee  differ: transcripts $0.111637, envelope $0.108302, ratio 1.0308; models that differ: claude-haiku-4-5',
+          3,
+        ]);
+      });
     });
   });
 
@@ -1545,7 +1680,7 @@ describe('agree --usage', () => {
     const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
     expect(r.code).toBe(3);
     expect(r.stdout.split('\n')[0]).toBe(
-      'K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107; envelope only: claude-haiku-4-5',
+      'K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107; envelope only: claude-haiku-4-5; models that differ: claude-opus-5',
     );
     expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 0 agree, 27 differ; 1 gone\n');
   });
