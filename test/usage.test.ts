@@ -493,7 +493,7 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     const r = await cli(['usage', 'model', '--transcripts', dir, '--timezone', 'UTC', '-f', 'csv'], { env: HOME });
     expect(r.stdout.split('\r\n')[1]).toBe('claude-haiku-4-5,false,1,1,10,200,0,0,210,0.00101,0');
     expect(r.stderr).toBe(
-      `omg-evidence: warning: ${dir}/-work-demo/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: the lines of a response (one message.id) name different models: each is counted once, under the model of its last line that names one\n`,
+      `omg-evidence: warning: ${dir}/-work-demo/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: the lines of a response (one message.id) name different models: each is counted once, under the model of its final snapshot (its line of the most output tokens, the last on ties)\n`,
     );
     // The flag that found it is not a column of the view.
     const cols = await cli([

@@ -96,7 +96,7 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
   return [
     ...(mixed
       ? [
-          `${lineOf(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its last line that names one`,
+          `${lineOf(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its final snapshot (its line of the most output tokens, the last on ties)`,
         ]
       : []),
     ...unpriced.map((r) =>
