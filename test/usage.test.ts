@@ -1685,3 +1685,30 @@ describe('agree --usage', () => {
     expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 0 agree, 27 differ; 1 gone\n');
   });
 });
+
+// Review rev45c: cost and verdict took a tiny total_cost_usd as is when the envelope gives no modelUsage, though
+// the probe's own transcript showed more spent.
+describe('cost and verdict: a transcript that costs more than its total_cost_usd', () => {
+  it('is warned of, naming the spawn and both figures; the budget counts the larger, and verdict fails when it passes the bound', async () => {
+    const probe = join(tmp, 'total-forged');
+    cpSync(bundled, probe, { recursive: true });
+    const results = join(probe, 'results.jsonl');
+    const lines = readFileSync(results, 'utf8').trimEnd().split('\n');
+    const first = JSON.parse(lines[0]!) as { envelope: Record<string, unknown> };
+    delete first.envelope.modelUsage;
+    first.envelope.total_cost_usd = 0.000001;
+    lines[0] = JSON.stringify(first);
+    writeFileSync(results, `${lines.join('\n')}\n`);
+    // The envelopes sum to $2.372799; with the transcript's $0.087137 for the first, to $2.459935.
+    const prereg = join(probe, 'registration', 'prereg.jsonl');
+    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('{"kind":"budget","usd":12,', '{"kind":"budget","usd":2.4,'));
+    const warning =
+      "omg-evidence: warning: total-forged spawn 1 (K-RES, 1bb76aee): its transcript's priced responses cost $0.087137, more than its envelope's total_cost_usd $0.000001: it spent at least $0.087137, and the budget counts that\n";
+    const cost = await cli(['cost', probe, '-f', 'json'], { env: HOME });
+    expect([cost.code, cost.stderr]).toEqual([0, warning]);
+    const verdict = await cli(['verdict', probe, '-f', 'json'], { env: HOME });
+    expect(verdict.code).toBe(4);
+    expect(verdict.stderr).toContain(warning);
+    expect(verdict.stderr).toContain('over budget: $2.459935 of $2.4, 28 of 40 spawns');
+  });
+});
