@@ -5,13 +5,15 @@
 -- budget is within its bound only if it is known to be (NULL: cannot be checked). A spawn with no
 -- envelope counts $0 when nothing shows it ran (it exited non-zero, made no tool call and left no
 -- transcript: the CLI exited before a session); one that exited 0, made a call or has a transcript
--- spent an unknown amount too.
+-- spent an unknown amount too. A spawn whose transcript's priced responses cost more than its
+-- total_cost_usd by more than 1% (spawns_over_envelope.sql) spent at least what they cost: it counts so.
 --
--- reads:   source_files, spawns, tool_uses, transcript_sessions, budgets
+-- reads:   source_files, spawns, tool_uses, transcript_sessions, transcript_messages, budgets
 -- params:  none
 -- returns: one row per probe
 --   probe          VARCHAR
---   spent_usd      DOUBLE   the sum of the envelopes' total_cost_usd, to the micro-dollar
+--   spent_usd      DOUBLE   the sum of the envelopes' total_cost_usd, to the micro-dollar (a spawn of
+--                           spawns_over_envelope at its transcript's cost)
 --   spawns         BIGINT   results.jsonl rows
 --   unpriced       BIGINT   spawns that ran and whose envelope gives no total_cost_usd, or that
 --                           have none (left out of spent_usd)
@@ -29,7 +31,7 @@ with
 spent as (
     select
         p.probe,
-        round(coalesce(sum(s.cost_usd), 0), 6) as spent_usd,
+        round(coalesce(sum(case when m.cost::DOUBLE > s.cost_usd * 1.01 then m.cost::DOUBLE else s.cost_usd end), 0), 6) as spent_usd,
         count(s.probe) as spawns,
         count(s.probe) filter (
             where s.cost_usd is null and (s.envelope is not null or s.exit_code = 0 or c.session_id is not null or t.session_id is not null)
@@ -38,6 +40,7 @@ spent as (
     left join spawns as s using (probe)
     left join (select distinct probe, session_id from tool_uses) as c on c.probe = s.probe and c.session_id = s.session_id
     left join (select distinct session_id from transcript_sessions) as t on t.session_id = s.session_id
+    left join (select session_id, sum(cost_usd) as cost from transcript_messages group by session_id) as m on m.session_id = s.session_id
     group by p.probe
 ),
 

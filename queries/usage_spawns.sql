@@ -2,9 +2,11 @@
 -- beside what its result envelope says (total_cost_usd and modelUsage), with their ratio.
 --
 -- The envelope counts calls the transcript never shows (Claude Code's own small-model calls, such
--- as a title or a summary); models_ratio compares the models both show, ratio everything.
+-- as a title or a summary); models_ratio compares the models both show, ratio everything. The verdict
+-- compares each model both show on its own (differing_models): a sum over them had let cost move
+-- between models, or tokens between kinds at equal cost.
 --
--- reads:   spawns, model_usage, transcript_messages, transcript_sessions
+-- reads:   spawns, model_usage, transcript_messages, transcript_sessions, model_prices
 -- params:  tolerance  the most |models_ratio - 1| that agrees (agree --usage: 0.01); with no modelUsage
 --                      the most ratio - 1 that does not differ
 -- returns: one row per spawn
@@ -31,7 +33,12 @@
 --   envelope_only_models       VARCHAR[]  modelUsage's models the transcript does not show
 --   transcript_only_models     VARCHAR[]  the transcript's models that modelUsage does not list (NULL, last, for
 --                                         a response that names none); empty with no modelUsage
---   verdict                    VARCHAR    agree (models_ratio within tolerance of 1, or both 0), differ
+--   differing_models           VARCHAR[]  the models both show (without date or variant) whose counts differ: the
+--                                         transcript shows more tokens of a kind than modelUsage counts, or a
+--                                         cost beyond the tolerance of its costUSD, once an excess of uncached
+--                                         input and output tokens in the envelope (Claude Code's own calls) is
+--                                         priced in; empty with no modelUsage
+--   verdict                    VARCHAR    agree (no model in differing_models), differ
 --                                         (so too when the transcript does not show the model the
 --                                         envelope charged most, or one that used the prompt cache, or
 --                                         shows a response of a model modelUsage does not list, or of none, or
@@ -94,6 +101,51 @@ unlisted as (
     group by m.session_id
 ),
 
+-- Each model both show, compared on its own. Claude Code's own calls (a title, a summary) are single uncached
+-- requests that write no transcript line: the envelope may exceed the transcript by input and output tokens
+-- only, when its cache counts equal the transcript's, and that excess, priced, is added to what the transcript
+-- explains. No kind of token may be more in the transcript than in the envelope.
+per_model as (
+    select
+        u.probe,
+        u.session_id,
+        u.model_key,
+        coalesce(t.input_tokens <= u.input_tokens, true) and coalesce(t.output_tokens <= u.output_tokens, true)
+            and coalesce(t.cache_creation_input_tokens <= u.cache_creation_input_tokens, true)
+            and coalesce(t.cache_read_input_tokens <= u.cache_read_input_tokens, true)
+            and (
+                (t.cost = 0 and coalesce(u.cost, 0) = 0)
+                or abs((t.cost::DOUBLE
+                        + case when t.cache_creation_input_tokens = u.cache_creation_input_tokens
+                                    and t.cache_read_input_tokens = u.cache_read_input_tokens
+                               then ((u.input_tokens - t.input_tokens) * p.input
+                                     + (u.output_tokens - t.output_tokens) * p.output)::DOUBLE / 1000000
+                               else 0 end) / nullif(u.cost, 0) - 1) <= $tolerance::DOUBLE
+            ) as agrees
+    from (
+        select probe, session_id, model_key,
+               sum(input_tokens) as input_tokens, sum(output_tokens) as output_tokens,
+               sum(cache_creation_input_tokens) as cache_creation_input_tokens,
+               sum(cache_read_input_tokens) as cache_read_input_tokens, sum(cost_usd) as cost
+        from envelope_models
+        where shown
+        group by all
+    ) as u
+    join (
+        select
+            session_id,
+            regexp_replace(model, '(-[0-9]{8})?(\[[^\]]*\])?$', '') as model_key,
+            sum(input_tokens) as input_tokens, sum(output_tokens) as output_tokens,
+            sum(cache_creation_input_tokens) as cache_creation_input_tokens,
+            sum(cache_read_input_tokens) as cache_read_input_tokens,
+            case when bool_and(cost_usd is not null) then sum(cost_usd) end as cost
+        from transcript_messages
+        where model is not null and model <> '<synthetic>'
+        group by all
+    ) as t using (session_id, model_key)
+    left join model_prices as p on p.model = u.model_key
+),
+
 envelope as (
     select
         probe,
@@ -114,6 +166,13 @@ envelope as (
         arg_max(shown or cost_usd = 0, cost_usd) as main_shown,
         coalesce(list(model order by model) filter (where not shown), []) as envelope_only_models
     from envelope_models
+    group by all
+),
+
+compared as (
+    select probe, session_id, count(*) as models,
+           coalesce(list(model_key order by model_key) filter (where not coalesce(agrees, false)), []) as differing_models
+    from per_model
     group by all
 ),
 
@@ -142,6 +201,7 @@ final as (
         coalesce(e.envelope_only_models, []) as envelope_only_models,
         -- Named, so that a difference they make says which (only with modelUsage, which lists every model).
         case when e.session_id is not null then coalesce(x.models, []) else [] end as transcript_only_models,
+        coalesce(d.differing_models, []) as differing_models,
         case
             when c.session_id is null then 'gone'
             when s.cost_usd is null then 'no envelope'
@@ -158,13 +218,15 @@ final as (
             when c.cost_usd = 0 and coalesce(e.models_cost, 0) = 0 and s.cost_usd = 0 then 'agree'
             -- With no modelUsage there is nothing to compare model by model; an empty transcript still differs.
             when e.session_id is null then case when c.cost_usd = 0 then 'differ' else 'no model usage' end
-            when abs(c.cost_usd::DOUBLE / nullif(e.models_cost, 0) - 1) <= $tolerance::DOUBLE then 'agree'
+            -- Each model both show on its own (per_model); none shown (an envelope of models the transcript lacks) differs.
+            when d.models > 0 and len(d.differing_models) = 0 then 'agree'
             else 'differ'
         end as verdict
     from spawns as s
     left join counted as c using (session_id)
     left join envelope as e using (probe, session_id)
     left join unlisted as x using (session_id)
+    left join compared as d using (probe, session_id)
 )
 
 select * from final

@@ -493,7 +493,7 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     const r = await cli(['usage', 'model', '--transcripts', dir, '--timezone', 'UTC', '-f', 'csv'], { env: HOME });
     expect(r.stdout.split('\r\n')[1]).toBe('claude-haiku-4-5,false,1,1,10,200,0,0,210,0.00101,0');
     expect(r.stderr).toBe(
-      `omg-evidence: warning: ${dir}/-work-demo/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: the lines of a response (one message.id) name different models: each is counted once, under the model of its last line that names one\n`,
+      `omg-evidence: warning: ${dir}/-work-demo/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: the lines of a response (one message.id) name different models: each is counted once, under the model of its final snapshot (its line of the most output tokens, the last on ties)\n`,
     );
     // The flag that found it is not a column of the view.
     const cols = await cli([
@@ -726,6 +726,28 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 1, stderr });
     }
   });
+
+  // Review rev45c: listing each model's keys joined json_each to the table, which parsed the whole table once per
+  // model (3,000 models: 11 s and 1.9 GB; 300,000: DuckDB out of memory); a file past 1 MiB is refused before it is read.
+  it('a price table of many models is checked in time linear in its models; one past 1 MiB is refused', async () => {
+    const prices = { input: 1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1 };
+    const models: Record<string, object> = {};
+    for (let i = 0; i < 3000; i++) models[`model-${i}`] = prices;
+    models['model-2999'] = { ...prices, long_context_input: 2 };
+    const many = join(tmp, 'many.json');
+    writeFileSync(many, JSON.stringify({ as_of: '2026-01-01', source: [], models }));
+    const started = Date.now();
+    const r = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', many], { env: HOME });
+    expect(r.stderr).toMatch(/^omg-evidence: .*many\.json: model model-2999: "long_context_input" is not a price omg-evidence reads/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const big = join(tmp, 'big.json');
+    writeFileSync(big, `${JSON.stringify({ as_of: '2026-01-01', source: [], models: { m: prices } })}${' '.repeat(1048576)}`);
+    const b = await cli(['usage', '--transcripts', fixture('streamed'), '--pricing', big], { env: HOME });
+    expect({ code: b.code, stderr: b.stderr }).toEqual({
+      code: 1,
+      stderr: `omg-evidence: ${big}: 1048701 bytes, past the 1 MiB (1048576 bytes) a price table may hold (keep the models your transcripts use)\n`,
+    });
+  }, 60_000);
 
   it("what DuckDB finds wrong is said without the file's absolute path or advice on read_json's options", async () => {
     const hint =
@@ -1373,7 +1395,7 @@ describe('agree --usage', () => {
     it('a response whose model modelUsage does not list, and has no price, differs (it had been excused as unpriced)', async () => {
       const probe = lastResponse('unlisted-model', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-5-x"'));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: claude-opus-5-x',
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: claude-opus-5-x; models that differ: claude-opus-5',
         'omg-evidence: warning: no price for model claude-opus-5-x in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
@@ -1384,7 +1406,7 @@ describe('agree --usage', () => {
       const probe = lastResponse('unlisted-priced', (l) => l.replace('"model":"claude-opus-5"', '"model":"claude-opus-4-8"'));
       expect(await first(probe)).toEqual([
         // The model that makes it differ is named (a ratio of 1 had said nothing of why).
-        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5; transcript only: claude-opus-4-8',
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5; transcript only: claude-opus-4-8; models that differ: claude-opus-5',
         'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
       ]);
@@ -1393,8 +1415,8 @@ describe('agree --usage', () => {
     it('a model named "(none)" stays apart from a response that names none: quoted in text, a string (not null) in json', async () => {
       const named = lastResponse('none-named', (l) => l.replace('"model":"claude-opus-5"', '"model":"(none)"'));
       const unnamed = lastResponse('none-unnamed', (l) => l.replace('"model":"claude-opus-5",', ''));
-      expect((await first(named))[0]).toMatch(/; transcript only: "\(none\)"$/);
-      expect((await first(unnamed))[0]).toMatch(/; transcript only: \(none\)$/);
+      expect((await first(named))[0]).toMatch(/; transcript only: "\(none\)"; models that differ: claude-opus-5$/);
+      expect((await first(unnamed))[0]).toMatch(/; transcript only: \(none\); models that differ: claude-opus-5$/);
       const json = async (probe: string) =>
         (JSON.parse((await cli(['agree', '--usage', probe, '-f', 'json'], { env: HOME })).stdout) as Record<string, unknown>[])[0]!
           .transcript_only_models;
@@ -1412,11 +1434,146 @@ describe('agree --usage', () => {
     it('a response that names no model differs when modelUsage is given (it had been excused as unpriced)', async () => {
       const probe = lastResponse('no-model', (l) => l.replace('"model":"claude-opus-5",', ''));
       expect(await first(probe)).toEqual([
-        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: (none)',
+        'K-RES       1bb76aee  differ: transcripts -, envelope $0.087137, ratio -; envelope only: claude-haiku-4-5; transcript only: (none); models that differ: claude-opus-5',
         'omg-evidence: warning: 1 response(s) name no model, so none has a price: their cost is left empty (null)\n' +
           'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone\n',
         3,
       ]);
+    });
+  });
+
+  // Review rev45c: the models both show were compared as one sum, so cost moved between models, or tokens between
+  // kinds at equal cost, agreed; and a sub-agent on haiku beside Claude Code's own haiku calls differed.
+  describe('each model both show, on its own', () => {
+    const S1 = '1bb76aee-fd7f-4674-920e-6c3d197d6720';
+    type Usage = Record<string, number | Record<string, number>>;
+    /** A copy of the bundled probe, spawn 1's responses and envelope changed. */
+    const changed = (
+      name: string,
+      response: (id: string, m: { model: string; usage: Usage }) => void,
+      envelope = (_: Record<string, Usage>) => {},
+    ) => {
+      const probe = join(tmp, name);
+      cpSync(bundled, probe, { recursive: true });
+      const transcript = join(probe, 'transcripts', `${S1}.jsonl`);
+      const lines = readFileSync(transcript, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; message: { id: string; model: string; usage: Usage } });
+      for (const l of lines) if (l.type === 'assistant') response(l.message.id, l.message);
+      writeFileSync(transcript, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      const results = join(probe, 'results.jsonl');
+      const rows = readFileSync(results, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { session_id: string; envelope: { modelUsage: Record<string, Usage>; total_cost_usd: number } });
+      const e = rows.find((r) => r.session_id === S1)!.envelope;
+      envelope(e.modelUsage);
+      e.total_cost_usd = Number(
+        Object.values(e.modelUsage)
+          .reduce((sum, u) => sum + (u.costUSD as number), 0)
+          .toFixed(6),
+      );
+      writeFileSync(results, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      return probe;
+    };
+    const first = async (probe: string) => {
+      const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+      return [r.stdout.split('\n')[0], r.code];
+    };
+
+    it('tokens moved between kinds at equal cost differ: the transcript shows more input tokens than modelUsage counts', async () => {
+      // 60 output tokens fewer ($25 per million) and 300 input tokens more ($5): the same cost.
+      const probe = changed('kinds-moved', (id, m) => {
+        if (id !== 'msg_01y218SLKGAaHtnzTOnUbWCN') return;
+        m.usage.output_tokens = (m.usage.output_tokens as number) - 60;
+        m.usage.input_tokens = (m.usage.input_tokens as number) + 300;
+      });
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts $0.087137, envelope $0.087137, ratio 1; envelope only: claude-haiku-4-5; models that differ: claude-opus-5',
+        3,
+      ]);
+    });
+
+    it('cost moved from one model to another differs, though the sum over the models both show is the same', async () => {
+      // The last opus response ($0.02096725) made a haiku one of it and the envelope's haiku calls ($0.001665) together.
+      const probe = changed('cost-moved', (id, m) => {
+        if (id !== 'msg_01y218SLKGAaHtnzTOnUbWCN') return;
+        m.model = 'claude-haiku-4-5-20251001';
+        m.usage = {
+          input_tokens: 22631,
+          output_tokens: 0,
+          cache_creation_input_tokens: 1,
+          cache_read_input_tokens: 0,
+          cache_creation: { ephemeral_5m_input_tokens: 1, ephemeral_1h_input_tokens: 0 },
+        };
+      });
+      expect(await first(probe)).toEqual([
+        'K-RES       1bb76aee  differ: transcripts $0.088802, envelope $0.088802, ratio 1; models that differ: claude-haiku-4-5 claude-opus-5',
+        3,
+      ]);
+    });
+
+    describe("a sub-agent on haiku, beside Claude Code's own haiku calls", () => {
+      // Two haiku responses of a sub-agent: 4,000 input, 500 output, 3,000 cache writes and 20,000 reads each, $0.01225.
+      const subagent = (name: string, envelope: (haiku: Usage) => void) => {
+        const probe = changed(
+          name,
+          () => {},
+          (u) => envelope(u['claude-haiku-4-5']!),
+        );
+        const dir = join(probe, 'transcripts', S1, 'subagents');
+        mkdirSync(dir, { recursive: true });
+        const usage = {
+          input_tokens: 4000,
+          cache_creation_input_tokens: 3000,
+          cache_read_input_tokens: 20000,
+          cache_creation: { ephemeral_5m_input_tokens: 3000, ephemeral_1h_input_tokens: 0 },
+          output_tokens: 500,
+        };
+        const line = (i: number) =>
+          JSON.stringify({
+            parentUuid: null,
+            isSidechain: true,
+            sessionId: S1,
+            agentId: 'a1234567',
+            type: 'assistant',
+            uuid: `u-${i}`,
+            timestamp: `2026-08-12T05:02:3${i}.000Z`,
+            requestId: `req_sub${i}`,
+            message: { model: 'claude-haiku-4-5-20251001', id: `msg_sub${i}`, type: 'message', role: 'assistant', content: [], usage },
+          });
+        writeFileSync(join(dir, 'agent-a1234567.jsonl'), `${line(0)}\n${line(1)}\n`);
+        return probe;
+      };
+      const add = (h: Usage, tokens: [number, number, number, number], cost: number) => {
+        h.inputTokens = (h.inputTokens as number) + tokens[0];
+        h.outputTokens = (h.outputTokens as number) + tokens[1];
+        h.cacheCreationInputTokens = (h.cacheCreationInputTokens as number) + tokens[2];
+        h.cacheReadInputTokens = (h.cacheReadInputTokens as number) + tokens[3];
+        h.costUSD = Number(((h.costUSD as number) + cost).toFixed(6));
+      };
+
+      it('agrees: the envelope exceeds the transcript by uncached input and output tokens, whose cost it adds', async () => {
+        const probe = subagent('haiku-agent', (h) => add(h, [8000, 1000, 6000, 40000], 0.0245));
+        expect(await first(probe)).toEqual(['K-RES       1bb76aee  agree: transcripts $0.111637, envelope $0.113302, ratio 0.9853', 0]);
+      });
+
+      it("differs when the excess read the prompt cache: an agent's turns are missing", async () => {
+        const probe = subagent('haiku-agent-cached', (h) => add(h, [8000, 1000, 6000, 50000], 0.0255));
+        expect(await first(probe)).toEqual([
+          'K-RES       1bb76aee  differ: transcripts $0.111637, envelope $0.114302, ratio 0.9767; models that differ: claude-haiku-4-5',
+          3,
+        ]);
+      });
+
+      it('differs when the transcript shows more than the envelope counts', async () => {
+        const probe = subagent('haiku-agent-short', (h) => add(h, [8000, 0, 6000, 40000], 0.0195));
+        expect(await first(probe)).toEqual([
+          'K-RES       1bb76aee  differ: transcripts $0.111637, envelope $0.108302, ratio 1.0308; models that differ: claude-haiku-4-5',
+          3,
+        ]);
+      });
     });
   });
 
@@ -1523,8 +1680,35 @@ describe('agree --usage', () => {
     const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
     expect(r.code).toBe(3);
     expect(r.stdout.split('\n')[0]).toBe(
-      'K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107; envelope only: claude-haiku-4-5',
+      'K-RES       1bb76aee  differ: transcripts $0.096462, envelope $0.087137, ratio 1.107; envelope only: claude-haiku-4-5; models that differ: claude-opus-5',
     );
     expect(r.stderr).toBe('omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 0 agree, 27 differ; 1 gone\n');
+  });
+});
+
+// Review rev45c: cost and verdict took a tiny total_cost_usd as is when the envelope gives no modelUsage, though
+// the probe's own transcript showed more spent.
+describe('cost and verdict: a transcript that costs more than its total_cost_usd', () => {
+  it('is warned of, naming the spawn and both figures; the budget counts the larger, and verdict fails when it passes the bound', async () => {
+    const probe = join(tmp, 'total-forged');
+    cpSync(bundled, probe, { recursive: true });
+    const results = join(probe, 'results.jsonl');
+    const lines = readFileSync(results, 'utf8').trimEnd().split('\n');
+    const first = JSON.parse(lines[0]!) as { envelope: Record<string, unknown> };
+    delete first.envelope.modelUsage;
+    first.envelope.total_cost_usd = 0.000001;
+    lines[0] = JSON.stringify(first);
+    writeFileSync(results, `${lines.join('\n')}\n`);
+    // The envelopes sum to $2.372799; with the transcript's $0.087137 for the first, to $2.459935.
+    const prereg = join(probe, 'registration', 'prereg.jsonl');
+    writeFileSync(prereg, readFileSync(prereg, 'utf8').replace('{"kind":"budget","usd":12,', '{"kind":"budget","usd":2.4,'));
+    const warning =
+      "omg-evidence: warning: total-forged spawn 1 (K-RES, 1bb76aee): its transcript's priced responses cost $0.087137, more than its envelope's total_cost_usd $0.000001: it spent at least $0.087137, and the budget counts that\n";
+    const cost = await cli(['cost', probe, '-f', 'json'], { env: HOME });
+    expect([cost.code, cost.stderr]).toEqual([0, warning]);
+    const verdict = await cli(['verdict', probe, '-f', 'json'], { env: HOME });
+    expect(verdict.code).toBe(4);
+    expect(verdict.stderr).toContain(warning);
+    expect(verdict.stderr).toContain('over budget: $2.459935 of $2.4, 28 of 40 spawns');
   });
 });

@@ -10,8 +10,12 @@ from (
     union all
     select 2, m.key || ' ' || p,
            'model ' || m.key || ': "' || p || '" is not a price omg-evidence reads (input, output, cache_write_5m, cache_write_1h, cache_read)'
-    from price_docs as d, json_each(d.json -> 'models') as m, unnest(json_keys(m.value)) as t(p)
-    where json_type(d.json -> 'models') = 'OBJECT' and json_type(m.value) = 'OBJECT'
+    -- Each model listed once, its key beside its prices (both lists in the object's order): json_each joined to
+    -- price_docs would parse the whole table once per model (json-values.sql), quadratic in the models.
+    from (select unnest(json_keys(json -> 'models')) as key, unnest(json_extract(json, '$.models.*')) as value
+          from price_docs
+          where json_type(json -> 'models') = 'OBJECT') as m, unnest(json_keys(m.value)) as t(p)
+    where json_type(m.value) = 'OBJECT'
       and p not in ('input', 'output', 'cache_write_5m', 'cache_write_1h', 'cache_read')
 )
 order by k, problem_key

@@ -42,7 +42,15 @@ export interface VerdictSource {
 const strip = ({ probe: _probe, ...rest }: Row) => rest;
 
 /** The queries a verdict runs, with the forgeable markers its warnings name: what `verdict` opens the evidence for (OpenOptions.queries). */
-export const VERDICT_QUERIES = ['verdict', 'completeness', 'budget', 'uniformity', 'registration_parts', 'forgeable'];
+export const VERDICT_QUERIES = [
+  'verdict',
+  'completeness',
+  'budget',
+  'uniformity',
+  'registration_parts',
+  'forgeable',
+  'spawns_over_envelope',
+];
 
 /** The verdict of every loaded probe, in load order. A probe with no registration is an error. */
 export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {

@@ -3,6 +3,7 @@
  * names) read into model_prices and checked, and transcript_messages priced by it (sql/transcripts/
  * pricing*.sql, messages.sql).
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath, namedFile, packageRoot } from '../base/paths.js';
@@ -17,6 +18,9 @@ import { recordError } from './validate.js';
 /** The price table that ships with the package. */
 export const DEFAULT_PRICING = join(packageRoot, 'data', 'pricing.json');
 
+/** The largest price table read: the shipped one is 2 KB; a bound keeps a mistaken file from exhausting memory. */
+export const MAX_PRICING_BYTES = 1024 * 1024;
+
 /** model_prices from the price table `file`, each model's five prices checked. */
 export async function loadPricing(db: Database, file: string): Promise<void> {
   const shown = displayPath(file);
@@ -25,6 +29,13 @@ export async function loadPricing(db: Database, file: string): Promise<void> {
   // One regular file: DuckDB would read every file of a folder, and wait on a FIFO.
   const real = namedFile(file, 'a price table');
   if (!real) throw new InputError(`${shown}: no such file`, 'give --pricing the path of a price table');
+  const size = statSync(real).size;
+  if (size > MAX_PRICING_BYTES) {
+    throw new InputError(
+      `${shown}: ${size} bytes, past the 1 MiB (1048576 bytes) a price table may hold`,
+      'keep the models your transcripts use',
+    );
+  }
   try {
     // A list of one path: DuckDB reads it as named, never as a glob (pathList).
     await db.exec(readSql('transcripts/pricing-docs'), { file: pathList([real]), name: real }, shown);
@@ -85,7 +96,7 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
   return [
     ...(mixed
       ? [
-          `${lineOf(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its last line that names one`,
+          `${lineOf(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its final snapshot (its line of the most output tokens, the last on ties)`,
         ]
       : []),
     ...unpriced.map((r) =>

@@ -122,7 +122,8 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
           }
           // A difference says which of the envelope's models the transcript does not show: one may be why.
           const extra = r.verdict === 'differ' ? modelNames(r.transcript_only_models) : [];
-          const unseen = `${only.length ? `; envelope only: ${only.join(' ')}` : ''}${extra.length ? `; transcript only: ${extra.join(' ')}` : ''}`;
+          const unlike = r.verdict === 'differ' ? ((r.differing_models as string[] | null) ?? []) : [];
+          const unseen = `${only.length ? `; envelope only: ${only.join(' ')}` : ''}${extra.length ? `; transcript only: ${extra.join(' ')}` : ''}${unlike.length ? `; models that differ: ${unlike.join(' ')}` : ''}`;
           return `${head}: transcripts ${money(r.cost_usd)}, envelope ${money(r.envelope_models_cost_usd)}, ratio ${r.models_ratio ?? '-'}${unseen}\n`;
         })
         .join(''),
@@ -139,12 +140,17 @@ export function formatUsageAgree(rows: Row[], format: AgreeFormat, style: TableS
     ...(['csv', 'json', 'ndjson'].includes(format) || anyTranscriptOnly(rows)
       ? [{ key: 'transcript_only_models', title: 'transcript only' }]
       : []),
+    // Each model both show is compared on its own: the column says which differ, when one does.
+    ...(['csv', 'json', 'ndjson'].includes(format) || rows.some((r) => ((r.differing_models as string[] | null) ?? []).length > 0)
+      ? [{ key: 'differing_models', title: 'models that differ' }]
+      : []),
   ];
   return tabulate(format, columns, rows, {
     cells: (r) => ({
       ...(r as Record<string, Cell>),
       session: String(r.session_id).slice(0, 8),
       envelope_only_models: (r.envelope_only_models as string[] | null) ?? [],
+      differing_models: (r.differing_models as string[] | null) ?? [],
       transcript_only_models: format === 'csv' ? JSON.stringify(r.transcript_only_models ?? []) : modelNames(r.transcript_only_models),
       // With no modelUsage, the envelope is its total, and the transcripts its priced responses (as the text says).
       ...(noModelUsage(r) && r.envelope_cost_usd !== null

@@ -1,6 +1,6 @@
 /** What a probe spent (analysis/cost.ts gathers it), as a report: the total, by arm and by model. */
 import type { CostReport } from '../base/shapes.js';
-import { toJson, type TableStyle } from './formats.js';
+import { dollars, toJson, type Row, type TableStyle } from './formats.js';
 import { bound, formatReport, percent, usd, type Part } from './report.js';
 
 export type CostFormat = 'table' | 'markdown' | 'json';
@@ -48,4 +48,15 @@ export function costParts(c: CostReport): Part[] {
 export function formatCost(cs: CostReport[], format: CostFormat, style: TableStyle = {}): string {
   if (format === 'json') return toJson(cs.length === 1 ? cs[0] : cs);
   return cs.map((c) => formatReport(costParts(c), format, style)).join('\n');
+}
+
+/**
+ * A warning for each spawn whose transcript costs more than its envelope's total_cost_usd
+ * (queries/spawns_over_envelope.sql): the total is too small, and the budget counts the larger.
+ */
+export function overEnvelopeWarnings(rows: Row[]): string[] {
+  return rows.map(
+    (r) =>
+      `${r.probe} spawn ${r.seq} (${r.arm}, ${String(r.session_id).slice(0, 8)}): its transcript's priced responses cost ${dollars(r.transcript_cost_usd as string, 6)}, more than its envelope's total_cost_usd ${dollars(r.envelope_cost_usd as number, 6)}: it spent at least ${dollars(r.transcript_cost_usd as string, 6)}, and the budget counts that`,
+  );
 }

@@ -42,7 +42,7 @@ export function makeAgreeCommand(io: IO): Command {
       dbOption(),
       new Option(
         '--usage',
-        `compare instead each spawn's cost counted from its transcript with its envelope's modelUsage, over the models both show (exit 3 beyond ${USAGE_TOLERANCE * 100}%)`,
+        `compare instead each spawn's transcript with its envelope's modelUsage, each model both show on its own (exit 3 beyond ${USAGE_TOLERANCE * 100}%)`,
       ),
       new Option('--pricing <file>', 'with --usage: the price table to use instead of the shipped one'),
     ],

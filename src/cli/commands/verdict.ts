@@ -7,6 +7,7 @@ import { type Command, Option } from 'commander';
 import { VerdictError } from '../../base/errors.js';
 import { Evidence, requirePreregistered, VERDICT_QUERIES } from '../../evidence.js';
 import { forgeryWarnings } from '../../output/census-block.js';
+import { overEnvelopeWarnings } from '../../output/cost.js';
 import { formatVerdicts, type VerdictFormat } from '../../output/verdict.js';
 import { makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
@@ -37,6 +38,7 @@ export function makeVerdictCommand(io: IO): Command {
     after: async (vs, ev, { onWarning }) => {
       // The K-FM lesson: warnings only, whatever they say the exit code stays the verdict's.
       for (const line of forgeryWarnings(await ev.forgeableRows(), ev.probes.length > 1)) onWarning(line);
+      for (const line of overEnvelopeWarnings((await ev.query('spawns_over_envelope')).rows)) onWarning(line);
       const failing = vs.filter((v) => !v.holds);
       if (failing.length) {
         throw new VerdictError(failing.map((v) => `${v.probe}: the verdict does not hold: ${v.reasons.join('; ')}`).join(' | '));
