@@ -35,7 +35,7 @@ export type { Progress } from './load/transcripts.js';
 export type { ExtractReport } from './load/extract.js';
 export { VIEWS, type View } from './db/views.js';
 export { listQueries, readQuery, type Query } from './db/queries.js';
-export type { Audit, Finding } from './analysis/audit.js';
+export { type Audit, auditMask, type Finding } from './analysis/audit.js';
 
 /** Audit probe directories for leaks (analysis/audit.ts), refused and found to be probes as load/ refuses and finds them. */
 export const auditProbes = (dirs: string[], home?: string): Audit => audit(refuseRepeatedProbes(dirs), home, discoverProbe);

@@ -384,6 +384,43 @@ describe('audit', () => {
     ]);
   });
 
+  // A forgeable call's command quotes the record: audit prints back nothing it finds, on stderr either.
+  it("masks a secret and a home path in a forgeable call's warning as its findings show them", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(bundled, p, { recursive: true });
+      const t = join(p, 'transcripts', 'c70d6473-1dca-44a0-a1a3-485c4a8ad342.jsonl');
+      const command = 'ANTHROPIC_API_KEY=sk-ant-api03-FAKEfake0123456789FAKEfake0123 touch /tmp/OMG-K-CEILING-BREACH /home/alice/notes';
+      writeFileSync(t, readFileSync(t, 'utf8').replace('"command":"touch /tmp/OMG-K-CEILING-BREACH"', `"command":"${command}"`));
+      const run = await cli(['audit', p, '--format', 'json']);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain(
+        'omg-evidence: warning: T-REF c70d6473: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Bash toolu_01x7ioN422bc7P2tLa73y8Vz ' +
+          'ran ANTHROPIC_API_KEY=sk-ant-api0******** touch /tmp/OMG-K-CEILING-BREACH /home/a****/notes\n',
+      );
+      expect(run.stderr).not.toMatch(/FAKEfake|alice/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("masks a file's name in the warning that a probe does not load", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(bundled, p, { recursive: true });
+      writeFileSync(join(p, 'tool_use', 'sk-ant-api03-FAKEfake0123456789FAKEfake0123.jsonl'), '{}\n');
+      const run = await cli(['audit', p, '--format', 'json']);
+      expect(run.code).toBe(3);
+      expect(run.stderr.split('\n').filter((l) => l.includes('not checked'))).toEqual([
+        `omg-evidence: warning: forgeable markers and artifacts not checked: ${p}/tool_use/sk-ant-api0********.jsonl:1: tool_use record: missing required key "id"`,
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('counts $HOME as set, with or without its trailing slash', async () => {
     for (const HOME of ['/srv/operator', '/srv/operator/']) {
       const run = await cli(['audit', at('home-paths'), '--format', 'text'], { env: { HOME } });

@@ -74,6 +74,15 @@ function masked(err: unknown, options: { home?: string }): unknown {
   return new Kind(mask(err.message), err.hint && mask(err.hint), { details: err.details.map(mask) });
 }
 
+/** $HOME as audit counts it: $HOME = / would make every absolute path a home path. */
+const homeOption = (home: string | undefined) => ({ home: home && home.replace(/\/+$/, '') !== '' ? home : undefined });
+
+/** maskLeaks with $HOME as auditProbes counts it: for every other line audit prints (its warnings). */
+export const auditMask =
+  (home: string | undefined) =>
+  (text: string): string =>
+    maskLeaks(text, homeOption(home));
+
 /** A probe directory found to be one (load/inputs.ts discoverProbe, which the facade passes down). */
 export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
 
@@ -83,8 +92,7 @@ export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
  */
 export function auditProbes(dirs: string[], home: string | undefined, discover: FindProbe): Audit {
   const audit: Audit = { findings: [], leaky: 0, files: 0, warnings: [] };
-  // $HOME = / would make every absolute path a home path.
-  const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
+  const options = homeOption(home);
   for (const dir of dirs) {
     try {
       auditProbe(dir, discover, options, audit);
