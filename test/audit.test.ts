@@ -455,6 +455,33 @@ describe('audit', () => {
     );
   });
 
+  it('masks what it finds in the names of a refusal: two probes of one id, one folder under two names (exit 1)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const key = join(root, 'sk-ant-api03-FAKEfake0123456789FAKEfake0123', 'clean');
+      cpSync(join(dir, 'clean'), key, { recursive: true });
+      const twice = await cli(['audit', key, at('clean')]);
+      expect(twice).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `omg-evidence: test/fixtures/audit/clean: probe id "clean" is already loaded from ${root}/sk-ant-api0********/clean ` +
+          '(a probe is named by its directory; load probes whose directory names differ)\n',
+      });
+      symlinkSync(key, join(root, 'x=%2Fhome%2Falice'));
+      const linked = await cli(['audit', key, join(root, 'x=%2Fhome%2Falice')]);
+      expect(linked).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `omg-evidence: ${root}/x=%2Fhome%2Fa****: the folder of probe "clean", already loaded from ${root}/sk-ant-api0********/clean ` +
+          '(a probe is loaded once: name its folder by one path, not by a link to it too)\n',
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a folder that is not a probe (exit 1)', async () => {
     const run = await cli(['audit', join('test', 'fixtures', 'not-a-probe')]);
     expect(run.code).toBe(1);

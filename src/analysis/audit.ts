@@ -87,18 +87,17 @@ export const auditMask =
 export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
 
 /**
- * Audit probe directories, each checked to be a probe by `discover` as it comes; `home` is the
- * user's $HOME, whose every spelling counts as a home path.
+ * Audit probe directories, refused by `refuse` (two of one id, one under two names) and each checked
+ * to be a probe by `discover` as it comes; `home` is the user's $HOME, whose every spelling counts
+ * as a home path. Every error is masked: a refusal names the folders, which may hold what audit flags.
  */
-export function auditProbes(dirs: string[], home: string | undefined, discover: FindProbe): Audit {
+export function auditProbes(dirs: string[], home: string | undefined, discover: FindProbe, refuse = (d: string[]) => d): Audit {
   const audit: Audit = { findings: [], leaky: 0, files: 0, warnings: [] };
   const options = homeOption(home);
-  for (const dir of dirs) {
-    try {
-      auditProbe(dir, discover, options, audit);
-    } catch (err) {
-      throw masked(err, options);
-    }
+  try {
+    for (const dir of refuse(dirs)) auditProbe(dir, discover, options, audit);
+  } catch (err) {
+    throw masked(err, options);
   }
   return audit;
 }
