@@ -433,6 +433,12 @@ describe('secrets, on hostile lines of a megabyte', () => {
     expect(findLeaks(`${'a.'.repeat(500_000)}://bob:Hunter2xyz@db`).map((l) => l.kind)).toEqual(['url-password']);
   });
 
+  it("a URL's password with no host after it: a run of @, or of a password's characters", () => {
+    expect(findLeaks(`a://b:${'@'.repeat(1_000_000)}`)).toEqual([]);
+    expect(findLeaks(`a://b:${'x'.repeat(1_000_000)}`)).toEqual([]);
+    expect(findLeaks(`a://b:${'x@'.repeat(500_000)}`).map((l) => l.kind)).toEqual(['url-password']);
+  });
+
   it('a .netrc entry trailed by a run of escaped line breaks', () => {
     expect(findLeaks(`machine a${'\\n'.repeat(500_000)}`)).toEqual([]);
     expect(findLeaks(`machine a\\n${'b\\n'.repeat(300_000)}`)).toEqual([]);
@@ -470,6 +476,19 @@ describe('passwords in URLs', () => {
     expect(kinds('git clone https://3f9c2a7b1e4d5c6b8a9f0e1d2c3b4a5f6e7d8c9b:x-oauth-basic@github.com/acme/r.git')).toEqual([
       '1 url-password https://3f9c********:x-o********@github.com',
     ]);
+  });
+
+  // curl reads the password up to the last @ before the host: it is masked whole.
+  it("holding an @, up to the last @ in the URL's authority", () => {
+    expect(kinds('mysql://root:P@ssw0rd@db.internal/app')).toEqual(['1 url-password mysql://root:P@******@db.internal']);
+    expect(kinds('postgres://app:Summer@2024!@10.0.0.5:5432/x')).toEqual(['1 url-password postgres://app:Sum********@10.0.0.5']);
+    expect(kinds('{"cmd":"psql postgresql://bob:hunter2@dev@localhost/db"}')).toEqual([
+      '1 url-password postgresql://bob:hu********@localhost',
+    ]);
+    // Not past the authority, nor across strings: there the password ends at its first @.
+    expect(kinds('https://bob:Hunter2xyz@example.com?to=a@b.com')).toEqual(['1 url-password https://bob:Hu********@example.com']);
+    expect(kinds('{"a":"https://bob:Hunter2xyz@example.com","b":"c@d"}')).toEqual(['1 url-password https://bob:Hu********@example.com']);
+    expect(kinds('postgres://user:$PASSWORD@db.example.com?to=a@b.com')).toEqual([]);
   });
 
   it('not a placeholder as a whole value, nor quotes that end one string and open another', () => {
