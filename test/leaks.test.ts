@@ -455,6 +455,26 @@ describe('secrets, on hostile lines of a megabyte', () => {
   });
 });
 
+describe("a provider's key, where it starts", () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+  const K = 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY';
+
+  it('after a percent escape, or glued after _', () => {
+    expect(kinds(`GET /cb?next=https%3A%2F%2Fapi.example.com%2Fv1%3Fapi_key%3Dsk-proj-${K} HTTP/1.1`)).toEqual([
+      '1 openai-key sk-proj-aB3d********',
+    ]);
+    expect(kinds('curl -d "token%3Dghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8" https://x')).toEqual(['1 github-token ghp_A1b2********']);
+    expect(kinds(`Authorization%3A%20Bearer%20sk-ant-api03-${K}`)).toEqual(['1 anthropic-key sk-ant-api0********']);
+    expect(kinds(`export KEY_sk-ant-api03-${K}`)).toEqual(['1 anthropic-key sk-ant-api0********']);
+    expect(kinds(`MY_AKIA4Q7RZ2MX8KP3VN6T`)).toEqual(['1 aws-access-key-id AKIA4Q7R********']);
+  });
+
+  it("not inside a word, nor a snake_case name's hf_", () => {
+    expect(kinds(`task-ant-api03-${K} desk-proj-${K} xAKIA4Q7RZ2MX8KP3VN6T`)).toEqual([]);
+    expect(kinds('model = load_hf_AutoModelForSequenceClassification(name)')).toEqual([]);
+  });
+});
+
 describe('passwords in URLs', () => {
   const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
 
