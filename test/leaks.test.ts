@@ -543,10 +543,20 @@ describe('AWS secret access keys, as they are named', () => {
     expect(kinds(`{"SecretAccessKey": "${KEY}"}`)).toEqual(['1 aws-secret-key SecretAccessKey": "wJal********']);
   });
 
+  it('as `aws configure` prompts for it: words apart, the value it shows in brackets', () => {
+    expect(kinds(`AWS Secret Access Key [None]: ${KEY}`)).toEqual(['1 aws-secret-key AWS Secret Access Key [None]: wJal********']);
+    expect(kinds(`AWS Secret Access Key [****************Xk2L]: ${KEY}`)).toEqual([
+      '1 aws-secret-key AWS Secret Access Key [****************Xk2L]: wJal********',
+    ]);
+    expect(kinds(`Secret access key: ${KEY}`)).toEqual(['1 aws-secret-key Secret access key: wJal********']);
+    expect(kinds(`AWS Secret Access Key [None]: ${'a/'.repeat(20)}`)).toEqual([]);
+  });
+
   it("not a key without upper and lower case and digits, nor AWS's example, nor after a run of a million spaces", () => {
     expect(kinds(`aws_secret_access_key ${'a/'.repeat(20)}`)).toEqual([]);
     expect(kinds('aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).toEqual([]);
     expect(kinds(`aws_secret_key${' '.repeat(1_000_000)}x`)).toEqual([]);
+    expect(kinds(`aws secret key [${' '.repeat(60)}]${' '.repeat(1_000_000)}x`)).toEqual([]);
   });
 });
 

@@ -70,9 +70,10 @@ const SECRET_RULES: SecretRule[] = [
   { kind: 'aws-access-key-id', re: key('(?:AKIA|ASIA)', /(?<secret>[0-9A-Z]{16})\b/dgu), accept: (s) => !s.endsWith('EXAMPLE') },
   {
     kind: 'aws-secret-key',
-    // aws_secret_access_key, aws-secret-key, SecretAccessKey; `=`, `:` or a space before the key
-    // (`aws configure set aws_secret_access_key KEY`). One \s* before the optional sign: linear.
-    re: /(?:aws[_-]?secret(?:[_-]?access)?[_-]?key|secret[_-]?access[_-]?key)\\?["']?\s*(?:[:=]\s*)?\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgiu,
+    // aws_secret_access_key, aws-secret-key, SecretAccessKey, `aws configure`'s "AWS Secret Access
+    // Key [None]:"; `=`, `:` or a space before the key (`aws configure set aws_secret_access_key KEY`).
+    // One \s* before the optional [value shown] and the optional sign, one after each: linear.
+    re: /(?:aws[_ -]?secret(?:[_ -]?access)?[_ -]?key|secret[_ -]?access[_ -]?key)\\?["']?\s*(?:\[[^\]\n]{0,64}\]\s*)?(?:[:=]\s*)?\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgiu,
     accept: (s) => mixedCase(s) && !s.endsWith('EXAMPLEKEY'),
   },
   { kind: 'github-token', re: key('(?:ghp|gho|ghu|ghs|ghr)_', /(?<secret>[A-Za-z0-9]{36,})\b/dgu) },
