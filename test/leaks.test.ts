@@ -2,7 +2,7 @@
  * Nothing leaves with a home path: the one matcher of home paths (leaks.ts), in JavaScript and in
  * DuckDB, and what extract, loading and export make of it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listValue } from '@duckdb/node-api';
@@ -323,6 +323,41 @@ describe('loading warns of every spelling', () => {
       `omg-evidence: warning: home-paths/results.jsonl:1: holds the home-directory path /home//alice (and 7 more line(s)) ${why}\n` +
         `omg-evidence: warning: home-paths/tool_use/11111111-0000-4000-8000-000000000001.err:2: holds the home-directory path \\\\Users\\\\bob (and 1 more line(s)) ${why}\n`,
     );
+  });
+});
+
+// A record's `\u002fhome\u002falice` is /home/alice to any JSON reader: audit finds it, and so must loading and extract.
+describe('a home path whose separators are JSON escapes', () => {
+  const ERR = 'd3cf0e26-a1ed-4b31-a089-d5cb5362c159.err';
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-escapes-'));
+    for (const name of ['p', 'q']) cpSync(bundled, join(root, name), { recursive: true });
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is warned of when the probe loads', async () => {
+    const results = join(root, 'p', 'results.jsonl');
+    const [first, ...rest] = readFileSync(results, 'utf8').split('\n');
+    writeFileSync(results, [first!.replace(/\}$/u, ',"cwd":"\\u002fhome\\u002falice\\u002fx"}'), ...rest].join('\n'));
+    const r = await cli(['census', join(root, 'p'), '--format', 'json']);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      'omg-evidence: warning: p/results.jsonl:1: holds the home-directory path /home/alice ' +
+        '(committed records must not leak the measuring machine: write such paths with $HOME)\n',
+    ]);
+  });
+
+  it("is refused by extract in a .err's line", async () => {
+    const p = join(root, 'q');
+    appendFileSync(join(p, 'tool_use', ERR), '{"cwd":"\\u002fhome\\u002fbob\\u002frepo"}\n');
+    const out = join(root, 'out');
+    const r = await cli(['extract', '--transcripts', join(p, 'transcripts'), '--results', join(p, 'results.jsonl'), '--out', out]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `omg-evidence: ${p}/tool_use/${ERR}:3: refusing to write stderr "{\\"cwd\\":\\"/home/bob/repo\\"}": it contains the home-directory path /home/bob ${HINT}\n`,
+    ]);
+    expect(existsSync(out)).toBe(false);
   });
 });
 
