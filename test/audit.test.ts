@@ -269,6 +269,26 @@ describe('audit', () => {
     }
   });
 
+  // A `/` before `%2Fhome%2Fc` is no boundary in text; in a path, each name stands alone.
+  it("finds a percent-encoded home in a name inside a folder, and masks it in the file's path", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      mkdirSync(join(p, 'notes'));
+      writeFileSync(join(p, 'notes', '%2Fhome%2Fcarol'), 'clean\n');
+      mkdirSync(join(p, 'x', '%2FUsers%2Fdave'), { recursive: true });
+      writeFileSync(join(p, 'x', '%2FUsers%2Fdave', 'a.txt'), 'clean\n');
+      const run = await cli(['audit', p, '--format', 'text']);
+      expect([run.code, run.stdout]).toEqual([
+        3,
+        'p/notes/%2Fhome%2Fc****:0: home-path: %2Fhome%2Fc****\np/x/%2FUsers%2Fd***/a.txt:0: home-path: %2FUsers%2Fd***\n',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('counts two files whose names show alike, masked, as two', async () => {
     const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
     try {
