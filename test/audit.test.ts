@@ -550,7 +550,18 @@ describe.skipIf(withoutShared(samples, 'audit.test.ts: the samples in ../shared'
     const found = listFiles(samples).flatMap((f) => findLeaks(readFileSync(f, 'utf8')).map((l) => ({ f, ...l })));
     expect(found.filter((l) => l.kind !== 'home-path')).toEqual([]);
     expect(new Set(found.map((l) => l.masked))).toEqual(
-      new Set(['/Users/g***', '/home/m****', '/Users/c***', '/home/c***', '/home/U***', '/home/U****', '/Users/d**']),
+      // Two of them name their session's folder too (`-Users-g***-…` under ~/.claude/projects/).
+      new Set([
+        '/Users/g***',
+        '/home/m****',
+        '/Users/c***',
+        '/home/c***',
+        '/home/U***',
+        '/home/U****',
+        '/Users/d**',
+        '-Users-g***',
+        '-home-m****',
+      ]),
     );
   });
 });

@@ -490,6 +490,21 @@ describe('secrets, on hostile lines of a megabyte', () => {
   });
 });
 
+// Claude Code names a session's folder after its working folder: in a home, the name spells it.
+describe("a session folder's name in text", () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+
+  it('under ~/.claude/projects/ or /tmp/claude-<uid>/, JSON-escaped too', () => {
+    expect(kinds('ran `tail -5 /tmp/claude-1000/-home-alice-spotter/tasks/b.output`')).toEqual(['1 home-path -home-a****']);
+    expect(kinds('copied from ~/.claude/projects/-Users-bob-work-repo/3f2a.jsonl')).toEqual(['1 home-path -Users-b**']);
+    expect(kinds('{"stderr":"cat: \\/tmp\\/claude-501\\/-Users-carol-dev-app\\/tasks"}')).toEqual(['1 home-path -Users-c****']);
+  });
+
+  it('not elsewhere, nor without its leading dash', () => {
+    expect(kinds('/srv/-home-alice-x projects/home-alice-x claude/-Users-bob-x')).toEqual([]);
+  });
+});
+
 describe("a provider's key, where it starts", () => {
   const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
   const K = 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY';

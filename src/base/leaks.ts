@@ -125,6 +125,12 @@ const SECRET_RULES: SecretRule[] = [
   },
 ];
 
+/**
+ * A folder Claude Code names after a session's working folder in a home (`-home-alice-repo`), in
+ * text where it keeps one: under ~/.claude/projects/ or /tmp/claude-<uid>/.
+ */
+const SLUG_IN_TEXT = /(?:projects|claude-[0-9]+)(?:[\\/]|%2[fF])+(?<lead>-(?:home|Users)-)(?<user>[^-/\\\s"'%]+)/dgiu;
+
 /** A 40-character AWS secret access key standing alone: checked only near an access key id. */
 const AWS_SECRET_NEAR = /(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgu;
 /** How many lines either side of an access key id a bare secret key is looked for. */
@@ -287,6 +293,11 @@ export function leakSpans(text: string, options: Pick<HomePathOptions, 'home'> =
         masked: maskHomePath(p),
       })),
     );
+    for (const m of pass.text.matchAll(SLUG_IN_TEXT)) {
+      const [from, to] = [m.indices!.groups!.lead![0], m.indices!.groups!.user![1]];
+      const user = m.groups!.user!;
+      keepAll([{ index: pass.at(from), end: pass.at(to), kind: 'home-path', masked: m.groups!.lead! + hide(user, 1) }]);
+    }
   }
   return kept.items;
 }
