@@ -24,6 +24,11 @@ const HINT = '(committed records must not leak the measuring machine; write path
 describe('home paths, as spelled', () => {
   const found = (text: string, bareTilde = false, home?: string) => homePaths(text, { bareTilde, home }).map((p) => p.text);
 
+  it("not a user that is a variable or a route's parameter: $USER, a template's, :id, {id}", () => {
+    expect(found(`/home/$USER/x fetch(\`\${base}/users/\${id}\`) /users/:id /users/{id} %2Fhome%2F$USER`)).toEqual([]);
+    expect(found('/home/a$b/x')).toEqual(['/home/a$b']);
+  });
+
   it('finds every spelling, up to the user name', () => {
     expect(found('/home//alice/x')).toEqual(['/home//alice']);
     expect(found('see /HOME/alice and /users/bob.')).toEqual(['/HOME/alice', '/users/bob.']);
