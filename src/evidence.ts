@@ -35,10 +35,10 @@ export type { Progress } from './load/transcripts.js';
 export type { ExtractReport } from './load/extract.js';
 export { VIEWS, type View } from './db/views.js';
 export { listQueries, readQuery, type Query } from './db/queries.js';
-export type { Audit, Finding } from './analysis/audit.js';
+export { type Audit, auditMask, type Finding } from './analysis/audit.js';
 
 /** Audit probe directories for leaks (analysis/audit.ts), refused and found to be probes as load/ refuses and finds them. */
-export const auditProbes = (dirs: string[], home?: string): Audit => audit(refuseRepeatedProbes(dirs), home, discoverProbe);
+export const auditProbes = (dirs: string[], home?: string): Audit => audit(dirs, home, discoverProbe, refuseRepeatedProbes);
 export { type Budget, type Conjunct, requirePreregistered, type Verdict, VERDICT_QUERIES } from './analysis/verdict.js';
 export { costReports, type CostReport } from './analysis/cost.js';
 

@@ -269,6 +269,26 @@ describe('audit', () => {
     }
   });
 
+  // A `/` before `%2Fhome%2Fc` is no boundary in text; in a path, each name stands alone.
+  it("finds a percent-encoded home in a name inside a folder, and masks it in the file's path", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      mkdirSync(join(p, 'notes'));
+      writeFileSync(join(p, 'notes', '%2Fhome%2Fcarol'), 'clean\n');
+      mkdirSync(join(p, 'x', '%2FUsers%2Fdave'), { recursive: true });
+      writeFileSync(join(p, 'x', '%2FUsers%2Fdave', 'a.txt'), 'clean\n');
+      const run = await cli(['audit', p, '--format', 'text']);
+      expect([run.code, run.stdout]).toEqual([
+        3,
+        'p/notes/%2Fhome%2Fc****:0: home-path: %2Fhome%2Fc****\np/x/%2FUsers%2Fd***/a.txt:0: home-path: %2FUsers%2Fd***\n',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('counts two files whose names show alike, masked, as two', async () => {
     const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
     try {
@@ -384,6 +404,43 @@ describe('audit', () => {
     ]);
   });
 
+  // A forgeable call's command quotes the record: audit prints back nothing it finds, on stderr either.
+  it("masks a secret and a home path in a forgeable call's warning as its findings show them", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(bundled, p, { recursive: true });
+      const t = join(p, 'transcripts', 'c70d6473-1dca-44a0-a1a3-485c4a8ad342.jsonl');
+      const command = 'ANTHROPIC_API_KEY=sk-ant-api03-FAKEfake0123456789FAKEfake0123 touch /tmp/OMG-K-CEILING-BREACH /home/alice/notes';
+      writeFileSync(t, readFileSync(t, 'utf8').replace('"command":"touch /tmp/OMG-K-CEILING-BREACH"', `"command":"${command}"`));
+      const run = await cli(['audit', p, '--format', 'json']);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain(
+        'omg-evidence: warning: T-REF c70d6473: artifact BREACH (/tmp/OMG-K-CEILING-BREACH) is forgeable: Bash toolu_01x7ioN422bc7P2tLa73y8Vz ' +
+          'ran ANTHROPIC_API_KEY=sk-ant-api0******** touch /tmp/OMG-K-CEILING-BREACH /home/a****/notes\n',
+      );
+      expect(run.stderr).not.toMatch(/FAKEfake|alice/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("masks a file's name in the warning that a probe does not load", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(bundled, p, { recursive: true });
+      writeFileSync(join(p, 'tool_use', 'sk-ant-api03-FAKEfake0123456789FAKEfake0123.jsonl'), '{}\n');
+      const run = await cli(['audit', p, '--format', 'json']);
+      expect(run.code).toBe(3);
+      expect(run.stderr.split('\n').filter((l) => l.includes('not checked'))).toEqual([
+        `omg-evidence: warning: forgeable markers and artifacts not checked: ${p}/tool_use/sk-ant-api0********.jsonl:1: tool_use record: missing required key "id"`,
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('counts $HOME as set, with or without its trailing slash', async () => {
     for (const HOME of ['/srv/operator', '/srv/operator/']) {
       const run = await cli(['audit', at('home-paths'), '--format', 'text'], { env: { HOME } });
@@ -416,6 +473,33 @@ describe('audit', () => {
     expect(lastLine(json.stderr)).toBe(
       `omg-evidence: audit: 0 home-directory path(s) and 2 secret(s) in 2 of 4 file(s) of 2 probe(s) ${HINT}`,
     );
+  });
+
+  it('masks what it finds in the names of a refusal: two probes of one id, one folder under two names (exit 1)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const key = join(root, 'sk-ant-api03-FAKEfake0123456789FAKEfake0123', 'clean');
+      cpSync(join(dir, 'clean'), key, { recursive: true });
+      const twice = await cli(['audit', key, at('clean')]);
+      expect(twice).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `omg-evidence: test/fixtures/audit/clean: probe id "clean" is already loaded from ${root}/sk-ant-api0********/clean ` +
+          '(a probe is named by its directory; load probes whose directory names differ)\n',
+      });
+      symlinkSync(key, join(root, 'x=%2Fhome%2Falice'));
+      const linked = await cli(['audit', key, join(root, 'x=%2Fhome%2Falice')]);
+      expect(linked).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `omg-evidence: ${root}/x=%2Fhome%2Fa****: the folder of probe "clean", already loaded from ${root}/sk-ant-api0********/clean ` +
+          '(a probe is loaded once: name its folder by one path, not by a link to it too)\n',
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('refuses a folder that is not a probe (exit 1)', async () => {
@@ -466,7 +550,18 @@ describe.skipIf(withoutShared(samples, 'audit.test.ts: the samples in ../shared'
     const found = listFiles(samples).flatMap((f) => findLeaks(readFileSync(f, 'utf8')).map((l) => ({ f, ...l })));
     expect(found.filter((l) => l.kind !== 'home-path')).toEqual([]);
     expect(new Set(found.map((l) => l.masked))).toEqual(
-      new Set(['/Users/g***', '/home/m****', '/Users/c***', '/home/c***', '/home/U***', '/home/U****', '/Users/d**']),
+      // Two of them name their session's folder too (`-Users-g***-…` under ~/.claude/projects/).
+      new Set([
+        '/Users/g***',
+        '/home/m****',
+        '/Users/c***',
+        '/home/c***',
+        '/home/U***',
+        '/home/U****',
+        '/Users/d**',
+        '-Users-g***',
+        '-home-m****',
+      ]),
     );
   });
 });

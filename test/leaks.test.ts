@@ -2,7 +2,7 @@
  * Nothing leaves with a home path: the one matcher of home paths (leaks.ts), in JavaScript and in
  * DuckDB, and what extract, loading and export make of it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listValue } from '@duckdb/node-api';
@@ -23,6 +23,11 @@ const HINT = '(committed records must not leak the measuring machine; write path
 
 describe('home paths, as spelled', () => {
   const found = (text: string, bareTilde = false, home?: string) => homePaths(text, { bareTilde, home }).map((p) => p.text);
+
+  it("not a user that is a variable or a route's parameter: $USER, a template's, :id, {id}", () => {
+    expect(found(`/home/$USER/x fetch(\`\${base}/users/\${id}\`) /users/:id /users/{id} %2Fhome%2F$USER`)).toEqual([]);
+    expect(found('/home/a$b/x')).toEqual(['/home/a$b']);
+  });
 
   it('finds every spelling, up to the user name', () => {
     expect(found('/home//alice/x')).toEqual(['/home//alice']);
@@ -326,6 +331,41 @@ describe('loading warns of every spelling', () => {
   });
 });
 
+// A record's `\u002fhome\u002falice` is /home/alice to any JSON reader: audit finds it, and so must loading and extract.
+describe('a home path whose separators are JSON escapes', () => {
+  const ERR = 'd3cf0e26-a1ed-4b31-a089-d5cb5362c159.err';
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'omg-escapes-'));
+    for (const name of ['p', 'q']) cpSync(bundled, join(root, name), { recursive: true });
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is warned of when the probe loads', async () => {
+    const results = join(root, 'p', 'results.jsonl');
+    const [first, ...rest] = readFileSync(results, 'utf8').split('\n');
+    writeFileSync(results, [first!.replace(/\}$/u, ',"cwd":"\\u002fhome\\u002falice\\u002fx"}'), ...rest].join('\n'));
+    const r = await cli(['census', join(root, 'p'), '--format', 'json']);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      'omg-evidence: warning: p/results.jsonl:1: holds the home-directory path /home/alice ' +
+        '(committed records must not leak the measuring machine: write such paths with $HOME)\n',
+    ]);
+  });
+
+  it("is refused by extract in a .err's line", async () => {
+    const p = join(root, 'q');
+    appendFileSync(join(p, 'tool_use', ERR), '{"cwd":"\\u002fhome\\u002fbob\\u002frepo"}\n');
+    const out = join(root, 'out');
+    const r = await cli(['extract', '--transcripts', join(p, 'transcripts'), '--results', join(p, 'results.jsonl'), '--out', out]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      `omg-evidence: ${p}/tool_use/${ERR}:3: refusing to write stderr "{\\"cwd\\":\\"/home/bob/repo\\"}": it contains the home-directory path /home/bob ${HINT}\n`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('export writes no absolute path', () => {
   let out: string;
   beforeAll(() => {
@@ -433,6 +473,12 @@ describe('secrets, on hostile lines of a megabyte', () => {
     expect(findLeaks(`${'a.'.repeat(500_000)}://bob:Hunter2xyz@db`).map((l) => l.kind)).toEqual(['url-password']);
   });
 
+  it("a URL's password with no host after it: a run of @, or of a password's characters", () => {
+    expect(findLeaks(`a://b:${'@'.repeat(1_000_000)}`)).toEqual([]);
+    expect(findLeaks(`a://b:${'x'.repeat(1_000_000)}`)).toEqual([]);
+    expect(findLeaks(`a://b:${'x@'.repeat(500_000)}`).map((l) => l.kind)).toEqual(['url-password']);
+  });
+
   it('a .netrc entry trailed by a run of escaped line breaks', () => {
     expect(findLeaks(`machine a${'\\n'.repeat(500_000)}`)).toEqual([]);
     expect(findLeaks(`machine a\\n${'b\\n'.repeat(300_000)}`)).toEqual([]);
@@ -446,6 +492,41 @@ describe('secrets, on hostile lines of a megabyte', () => {
   it('80,000 findings, each checked against those of the rules before', () => {
     const text = Array.from({ length: 40_000 }, (_, i) => `AKIA4Q7RZ2MX8KP3VN6T /home/u${i}`).join('\n');
     expect(findLeaks(text)).toHaveLength(80_000);
+  });
+});
+
+// Claude Code names a session's folder after its working folder: in a home, the name spells it.
+describe("a session folder's name in text", () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+
+  it('under ~/.claude/projects/ or /tmp/claude-<uid>/, JSON-escaped too', () => {
+    expect(kinds('ran `tail -5 /tmp/claude-1000/-home-alice-spotter/tasks/b.output`')).toEqual(['1 home-path -home-a****']);
+    expect(kinds('copied from ~/.claude/projects/-Users-bob-work-repo/3f2a.jsonl')).toEqual(['1 home-path -Users-b**']);
+    expect(kinds('{"stderr":"cat: \\/tmp\\/claude-501\\/-Users-carol-dev-app\\/tasks"}')).toEqual(['1 home-path -Users-c****']);
+  });
+
+  it('not elsewhere, nor without its leading dash', () => {
+    expect(kinds('/srv/-home-alice-x projects/home-alice-x claude/-Users-bob-x')).toEqual([]);
+  });
+});
+
+describe("a provider's key, where it starts", () => {
+  const kinds = (text: string) => findLeaks(text).map((l) => `${l.line} ${l.kind} ${l.masked}`);
+  const K = 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY';
+
+  it('after a percent escape, or glued after _', () => {
+    expect(kinds(`GET /cb?next=https%3A%2F%2Fapi.example.com%2Fv1%3Fapi_key%3Dsk-proj-${K} HTTP/1.1`)).toEqual([
+      '1 openai-key sk-proj-aB3d********',
+    ]);
+    expect(kinds('curl -d "token%3Dghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8" https://x')).toEqual(['1 github-token ghp_A1b2********']);
+    expect(kinds(`Authorization%3A%20Bearer%20sk-ant-api03-${K}`)).toEqual(['1 anthropic-key sk-ant-api0********']);
+    expect(kinds(`export KEY_sk-ant-api03-${K}`)).toEqual(['1 anthropic-key sk-ant-api0********']);
+    expect(kinds(`MY_AKIA4Q7RZ2MX8KP3VN6T`)).toEqual(['1 aws-access-key-id AKIA4Q7R********']);
+  });
+
+  it("not inside a word, nor a snake_case name's hf_", () => {
+    expect(kinds(`task-ant-api03-${K} desk-proj-${K} xAKIA4Q7RZ2MX8KP3VN6T`)).toEqual([]);
+    expect(kinds('model = load_hf_AutoModelForSequenceClassification(name)')).toEqual([]);
   });
 });
 
@@ -470,6 +551,19 @@ describe('passwords in URLs', () => {
     expect(kinds('git clone https://3f9c2a7b1e4d5c6b8a9f0e1d2c3b4a5f6e7d8c9b:x-oauth-basic@github.com/acme/r.git')).toEqual([
       '1 url-password https://3f9c********:x-o********@github.com',
     ]);
+  });
+
+  // curl reads the password up to the last @ before the host: it is masked whole.
+  it("holding an @, up to the last @ in the URL's authority", () => {
+    expect(kinds('mysql://root:P@ssw0rd@db.internal/app')).toEqual(['1 url-password mysql://root:P@******@db.internal']);
+    expect(kinds('postgres://app:Summer@2024!@10.0.0.5:5432/x')).toEqual(['1 url-password postgres://app:Sum********@10.0.0.5']);
+    expect(kinds('{"cmd":"psql postgresql://bob:hunter2@dev@localhost/db"}')).toEqual([
+      '1 url-password postgresql://bob:hu********@localhost',
+    ]);
+    // Not past the authority, nor across strings: there the password ends at its first @.
+    expect(kinds('https://bob:Hunter2xyz@example.com?to=a@b.com')).toEqual(['1 url-password https://bob:Hu********@example.com']);
+    expect(kinds('{"a":"https://bob:Hunter2xyz@example.com","b":"c@d"}')).toEqual(['1 url-password https://bob:Hu********@example.com']);
+    expect(kinds('postgres://user:$PASSWORD@db.example.com?to=a@b.com')).toEqual([]);
   });
 
   it('not a placeholder as a whole value, nor quotes that end one string and open another', () => {
@@ -504,10 +598,20 @@ describe('AWS secret access keys, as they are named', () => {
     expect(kinds(`{"SecretAccessKey": "${KEY}"}`)).toEqual(['1 aws-secret-key SecretAccessKey": "wJal********']);
   });
 
+  it('as `aws configure` prompts for it: words apart, the value it shows in brackets', () => {
+    expect(kinds(`AWS Secret Access Key [None]: ${KEY}`)).toEqual(['1 aws-secret-key AWS Secret Access Key [None]: wJal********']);
+    expect(kinds(`AWS Secret Access Key [****************Xk2L]: ${KEY}`)).toEqual([
+      '1 aws-secret-key AWS Secret Access Key [****************Xk2L]: wJal********',
+    ]);
+    expect(kinds(`Secret access key: ${KEY}`)).toEqual(['1 aws-secret-key Secret access key: wJal********']);
+    expect(kinds(`AWS Secret Access Key [None]: ${'a/'.repeat(20)}`)).toEqual([]);
+  });
+
   it("not a key without upper and lower case and digits, nor AWS's example, nor after a run of a million spaces", () => {
     expect(kinds(`aws_secret_access_key ${'a/'.repeat(20)}`)).toEqual([]);
     expect(kinds('aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).toEqual([]);
     expect(kinds(`aws_secret_key${' '.repeat(1_000_000)}x`)).toEqual([]);
+    expect(kinds(`aws secret key [${' '.repeat(60)}]${' '.repeat(1_000_000)}x`)).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { OmgError } from '../base/errors.js';
 import { hide } from '../base/home-paths.js';
-import { findLeaks, type Leak, type LeakKind, leakSpans } from '../base/leaks.js';
+import { type Found, findLeaks, type Leak, type LeakKind, leakSpans } from '../base/leaks.js';
 import { walkFiles } from '../base/paths.js';
 import { base64Leaks, readTexts } from './audit-read.js';
 
@@ -45,10 +45,27 @@ const SESSION_SLUGS = /(?<=^|\/)(-(?:home|Users)-)([^-/]+)/giu;
  * folder spells a home in it) and, for a symbolic link, in the path it points to, line 0 each.
  */
 function namedLeaks(rel: string, path: string, options: { home?: string }): Leak[] {
-  const leaks = findLeaks(rel, options).map((l) => ({ ...l, line: 0 }));
+  const seen = new Set<string>();
+  const leaks: Leak[] = [];
+  for (const { kind, masked } of nameSpans(rel, options)) {
+    if (seen.has(`${kind}\0${masked}`)) continue;
+    seen.add(`${kind}\0${masked}`);
+    leaks.push({ line: 0, kind, masked });
+  }
   for (const [, lead, user] of rel.matchAll(SESSION_SLUGS)) leaks.push({ line: 0, kind: 'home-path', masked: `${lead}${hide(user!, 1)}` });
   if (lstatSync(path).isSymbolicLink()) leaks.push(...findLeaks(readlinkSync(path), options).map((l) => ({ ...l, line: 0 })));
   return leaks;
+}
+
+/**
+ * The leaks in `text` (leakSpans), and in it with each `/` read as a space, none overlapping: each
+ * name of a path is a text of its own, where a `/` before `%2Fhome%2Fa` is no home path's boundary.
+ */
+function nameSpans(text: string, options: { home?: string }): Found[] {
+  const all = [...leakSpans(text, options), ...leakSpans(text.replaceAll('/', ' '), options)];
+  const kept: Found[] = [];
+  for (const s of all.sort((a, b) => a.index - b.index || b.end - a.end)) if (!kept.length || kept.at(-1)!.end <= s.index) kept.push(s);
+  return kept;
 }
 
 /**
@@ -59,7 +76,7 @@ function namedLeaks(rel: string, path: string, options: { home?: string }): Leak
 export function maskLeaks(text: string, options: { home?: string }): string {
   let out = '';
   let at = 0;
-  for (const s of leakSpans(text, options)) {
+  for (const s of nameSpans(text, options)) {
     out += text.slice(at, s.index) + s.masked;
     at = s.end;
   }
@@ -74,23 +91,30 @@ function masked(err: unknown, options: { home?: string }): unknown {
   return new Kind(mask(err.message), err.hint && mask(err.hint), { details: err.details.map(mask) });
 }
 
+/** $HOME as audit counts it: $HOME = / would make every absolute path a home path. */
+const homeOption = (home: string | undefined) => ({ home: home && home.replace(/\/+$/, '') !== '' ? home : undefined });
+
+/** maskLeaks with $HOME as auditProbes counts it: for every other line audit prints (its warnings). */
+export const auditMask =
+  (home: string | undefined) =>
+  (text: string): string =>
+    maskLeaks(text, homeOption(home));
+
 /** A probe directory found to be one (load/inputs.ts discoverProbe, which the facade passes down). */
 export type FindProbe = (dir: string) => { probe: { id: string; dir: string } };
 
 /**
- * Audit probe directories, each checked to be a probe by `discover` as it comes; `home` is the
- * user's $HOME, whose every spelling counts as a home path.
+ * Audit probe directories, refused by `refuse` (two of one id, one under two names) and each checked
+ * to be a probe by `discover` as it comes; `home` is the user's $HOME, whose every spelling counts
+ * as a home path. Every error is masked: a refusal names the folders, which may hold what audit flags.
  */
-export function auditProbes(dirs: string[], home: string | undefined, discover: FindProbe): Audit {
+export function auditProbes(dirs: string[], home: string | undefined, discover: FindProbe, refuse = (d: string[]) => d): Audit {
   const audit: Audit = { findings: [], leaky: 0, files: 0, warnings: [] };
-  // $HOME = / would make every absolute path a home path.
-  const options = { home: home && home.replace(/\/+$/, '') !== '' ? home : undefined };
-  for (const dir of dirs) {
-    try {
-      auditProbe(dir, discover, options, audit);
-    } catch (err) {
-      throw masked(err, options);
-    }
+  const options = homeOption(home);
+  try {
+    for (const dir of refuse(dirs)) auditProbe(dir, discover, options, audit);
+  } catch (err) {
+    throw masked(err, options);
   }
   return audit;
 }

@@ -38,8 +38,11 @@
 
 /** A run of separators: `/`, `\` (so `\\` and `\/` of JSON strings too), %2F, %5C. */
 const SEP = String.raw`(?:[\\/]|%2[fF]|%5[cC])+`;
-/** A user name in a path: up to the next separator, space, quote or punctuation. */
-const USER = String.raw`[^\s"'<>|:*?\\/%,;()\[\]{}]+`;
+/**
+ * A user name in a path: up to the next separator, space, quote or punctuation (so a route's
+ * `/users/:id`, `/users/{id}` has none); not starting with `$`: `/home/$USER`, `/users/${id}` name no one.
+ */
+const USER = String.raw`[^\s"'<>|:*?\\/%,;()\[\]{}$][^\s"'<>|:*?\\/%,;()\[\]{}]*`;
 /**
  * What may stand just before a home path though it ends in a name's character, after a space or
  * the start: a short option (`gcc -I/home/a`, `docker run -v/home/a:/d`). A relative path's `..`

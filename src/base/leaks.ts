@@ -53,33 +53,47 @@ const credentials = (s: string) => /^[\x20-\x7e]+:[\x20-\x7e]+$/u.test(Buffer.fr
 /** Quotes that close one string and open the next ("a://u:p","b":"c@d"): no password. */
 const acrossStrings = (s: string) => /["'][\s,:;})\]]|[,:;{([=]["']/u.test(s);
 
+/**
+ * A provider's key: `prefix` then `rest`, the prefix starting a word, or after `_` (`KEY_sk-ant-…`)
+ * or a percent escape (`api_key%3Dsk-…`, `Bearer%20sk-ant-…`), as a home path may (home-paths.ts).
+ * The test of what stands before follows the prefix: ahead of it, it ran at every character.
+ */
+const key = (prefix: string, rest: RegExp, before = '[^A-Za-z0-9]') =>
+  new RegExp(`${prefix}(?<=(?:^|${before}|%[0-9A-Fa-f]{2})${prefix})${rest.source}`, rest.flags);
+
 /** In priority order: where two matches overlap, the earlier rule's is kept. */
 const SECRET_RULES: SecretRule[] = [
   { kind: 'private-key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/dgu },
-  { kind: 'anthropic-key', re: /\bsk-ant-(?<secret>[A-Za-z0-9_-]{20,})/dgu, accept: mixed },
-  { kind: 'openai-key', re: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?(?<secret>[A-Za-z0-9_-]{20,})/dgu, accept: mixed },
+  { kind: 'anthropic-key', re: key('sk-ant-', /(?<secret>[A-Za-z0-9_-]{20,})/dgu), accept: mixed },
+  { kind: 'openai-key', re: key('sk-', /(?!ant-)(?:proj-|svcacct-|admin-)?(?<secret>[A-Za-z0-9_-]{20,})/dgu), accept: mixed },
   // AWS documents AKIAIOSFODNN7EXAMPLE as its example key id.
-  { kind: 'aws-access-key-id', re: /\b(?:AKIA|ASIA)(?<secret>[0-9A-Z]{16})\b/dgu, accept: (s) => !s.endsWith('EXAMPLE') },
+  { kind: 'aws-access-key-id', re: key('(?:AKIA|ASIA)', /(?<secret>[0-9A-Z]{16})\b/dgu), accept: (s) => !s.endsWith('EXAMPLE') },
   {
     kind: 'aws-secret-key',
-    // aws_secret_access_key, aws-secret-key, SecretAccessKey; `=`, `:` or a space before the key
-    // (`aws configure set aws_secret_access_key KEY`). One \s* before the optional sign: linear.
-    re: /(?:aws[_-]?secret(?:[_-]?access)?[_-]?key|secret[_-]?access[_-]?key)\\?["']?\s*(?:[:=]\s*)?\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgiu,
+    // aws_secret_access_key, aws-secret-key, SecretAccessKey, `aws configure`'s "AWS Secret Access
+    // Key [None]:"; `=`, `:` or a space before the key (`aws configure set aws_secret_access_key KEY`).
+    // One \s* before the optional [value shown] and the optional sign, one after each: linear.
+    re: /(?:aws[_ -]?secret(?:[_ -]?access)?[_ -]?key|secret[_ -]?access[_ -]?key)\\?["']?\s*(?:\[[^\]\n]{0,64}\]\s*)?(?:[:=]\s*)?\\?["']?(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgiu,
     accept: (s) => mixedCase(s) && !s.endsWith('EXAMPLEKEY'),
   },
-  { kind: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_(?<secret>[A-Za-z0-9]{36,})\b/dgu },
-  { kind: 'github-token', re: /\bgithub_pat_(?<secret>[A-Za-z0-9_]{22,})/dgu },
-  { kind: 'gitlab-token', re: /\bglpat-(?<secret>[0-9A-Za-z_-]{20,})/dgu },
-  { kind: 'npm-token', re: /\bnpm_(?<secret>[A-Za-z0-9]{36})(?![A-Za-z0-9])/dgu, accept: mixed },
-  { kind: 'huggingface-token', re: /\bhf_(?<secret>[A-Za-z0-9]{34})(?![A-Za-z0-9])/dgu, accept: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s) },
-  { kind: 'stripe-key', re: /\b(?:sk|rk)_live_(?<secret>[0-9A-Za-z]{16,})/dgu },
+  { kind: 'github-token', re: key('(?:ghp|gho|ghu|ghs|ghr)_', /(?<secret>[A-Za-z0-9]{36,})\b/dgu) },
+  { kind: 'github-token', re: key('github_pat_', /(?<secret>[A-Za-z0-9_]{22,})/dgu) },
+  { kind: 'gitlab-token', re: key('glpat-', /(?<secret>[0-9A-Za-z_-]{20,})/dgu) },
+  { kind: 'npm-token', re: key('npm_', /(?<secret>[A-Za-z0-9]{36})(?![A-Za-z0-9])/dgu), accept: mixed },
+  // Not after `_`: a snake_case name reads as one (load_hf_AutoModelForSequenceClassification).
+  {
+    kind: 'huggingface-token',
+    re: key('hf_', /(?<secret>[A-Za-z0-9]{34})(?![A-Za-z0-9])/dgu, '[^A-Za-z0-9_]'),
+    accept: (s) => /[A-Z]/.test(s) && /[a-z]/.test(s),
+  },
+  { kind: 'stripe-key', re: key('(?:sk|rk)_live_', /(?<secret>[0-9A-Za-z]{16,})/dgu) },
   { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9/_-]{8,})/dgu },
   // xoxe-: a refresh token of Slack's token rotation.
-  { kind: 'slack-token', re: /\bxox[abposre]-(?<secret>[A-Za-z0-9-]{10,})/dgu, accept: mixed },
-  { kind: 'slack-token', re: /\bxapp-(?<secret>[0-9]-[A-Za-z0-9-]{10,})/dgu, accept: mixed },
-  { kind: 'google-api-key', re: /\bAIza(?<secret>[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/dgu },
-  { kind: 'google-oauth-token', re: /\bya29\.(?<secret>[0-9A-Za-z_-]{20,})/dgu, accept: mixed },
-  { kind: 'google-client-secret', re: /\bGOCSPX-(?<secret>[0-9A-Za-z_-]{20,})/dgu },
+  { kind: 'slack-token', re: key('xox[abposre]-', /(?<secret>[A-Za-z0-9-]{10,})/dgu), accept: mixed },
+  { kind: 'slack-token', re: key('xapp-', /(?<secret>[0-9]-[A-Za-z0-9-]{10,})/dgu), accept: mixed },
+  { kind: 'google-api-key', re: key('AIza', /(?<secret>[0-9A-Za-z_-]{35})(?![0-9A-Za-z_-])/dgu) },
+  { kind: 'google-oauth-token', re: key('ya29\\.', /(?<secret>[0-9A-Za-z_-]{20,})/dgu), accept: mixed },
+  { kind: 'google-client-secret', re: key('GOCSPX-', /(?<secret>[0-9A-Za-z_-]{20,})/dgu) },
   // The scheme's name is case-insensitive (RFC 7235): BEARER, bearer.
   { kind: 'bearer-token', re: /\bbearer\s+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/dgiu, accept: mixed },
   // HTTP Basic (RFC 7617): base64 of user:password; prose's "basic information" decodes to no pair.
@@ -94,6 +108,14 @@ const SECRET_RULES: SecretRule[] = [
   },
   {
     kind: 'url-password',
+    // As curl reads it: the password runs to the last `@` before the host, in the URL's authority
+    // (up to `/`, `?`, `#`), so one holding an `@` (P@ss@host) is masked whole.
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>[^\s/?#<>\\]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
+    accept: (s) => !placeholder(s) && !acrossStrings(s),
+  },
+  {
+    kind: 'url-password',
+    // Where the reading above is refused (it ran across strings, "u:p@h","b":"c@d"): up to the first `@`.
     // The user may be empty (redis://:secret@host).
     // A scheme starts where a run of its characters does: tried from each word boundary inside a
     // run (a.a.a.…), the search had been quadratic in the run's length.
@@ -102,6 +124,12 @@ const SECRET_RULES: SecretRule[] = [
     accept: (s) => !placeholder(s) && !acrossStrings(s),
   },
 ];
+
+/**
+ * A folder Claude Code names after a session's working folder in a home (`-home-alice-repo`), in
+ * text where it keeps one: under ~/.claude/projects/ or /tmp/claude-<uid>/.
+ */
+const SLUG_IN_TEXT = /(?:projects|claude-[0-9]+)(?:[\\/]|%2[fF])+(?<lead>-(?:home|Users)-)(?<user>[^-/\\\s"'%]+)/dgiu;
 
 /** A 40-character AWS secret access key standing alone: checked only near an access key id. */
 const AWS_SECRET_NEAR = /(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgu;
@@ -265,6 +293,11 @@ export function leakSpans(text: string, options: Pick<HomePathOptions, 'home'> =
         masked: maskHomePath(p),
       })),
     );
+    for (const m of pass.text.matchAll(SLUG_IN_TEXT)) {
+      const [from, to] = [m.indices!.groups!.lead![0], m.indices!.groups!.user![1]];
+      const user = m.groups!.user!;
+      keepAll([{ index: pass.at(from), end: pass.at(to), kind: 'home-path', masked: m.groups!.lead! + hide(user, 1) }]);
+    }
   }
   return kept.items;
 }

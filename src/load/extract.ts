@@ -13,6 +13,7 @@ import { ioError } from '../base/io-error.js';
 import { checkPath } from '../base/path-given.js';
 import { errText, lineOf } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
+import { decodeJsonEscapes } from '../base/json-escapes.js';
 import { displayPath, inputFile, inputFolder, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
 import { probeHolding, realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
 
@@ -95,7 +96,10 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
     // harness left in the results' own probe goes beside its empty record (checked like the rest).
     const err = spawn.session === false ? stderrOf(ev.probes[0]!.dir, String(spawn.session_id)) : undefined;
     if (err) {
-      for (const [i, line] of err.text.split('\n').entries()) check(line, () => `${displayPath(err.path)}:${i + 1}`, 'stderr');
+      for (const [i, line] of err.text.split('\n').entries()) {
+        // And as a JSON reader (and audit) reads it: `\u002fhome\u002fa` is /home/a.
+        for (const text of [line, decodeJsonEscapes(line)?.text]) check(text, () => `${displayPath(err.path)}:${i + 1}`, 'stderr');
+      }
       planned.push({ path: join(out, 'tool_use', `${spawn.session_id}.err`), bytes: err.text });
     }
   }

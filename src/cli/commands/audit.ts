@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { DiffersError, OmgError } from '../../base/errors.js';
 import { bundledProbeDir } from '../../base/paths.js';
-import { auditProbes, Evidence } from '../../evidence.js';
+import { auditMask, auditProbes, Evidence } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { formatAudit, type AuditFormat } from '../../output/audit.js';
 import { forgeryWarnings } from '../../output/census-block.js';
@@ -25,9 +25,10 @@ export function makeAuditCommand(io: IO): Command {
       const dirs = probes.length ? probes : [bundledProbeDir];
       const audit = auditProbes(dirs, io.env.HOME);
       io.stdout(formatAudit(audit.findings, format as AuditFormat, style()));
-      // Things worth saying that change no exit code, before the summary.
-      const warnings = [...audit.warnings, ...(await forgeable(dirs))];
-      for (const w of warnings) onWarning(w);
+      // Things worth saying that change no exit code, before the summary; masked as the findings are,
+      // since a forgeable call's command or a load error quotes a record or a file's name.
+      const mask = auditMask(io.env.HOME);
+      for (const w of [...audit.warnings, ...(await forgeable(dirs))]) onWarning(mask(w));
       const homes = audit.findings.filter((f) => f.kind === 'home-path').length;
       const secrets = audit.findings.length - homes;
       const files = audit.leaky;
