@@ -70,6 +70,54 @@ describe.skipIf(!canDrop)('a file or folder the writer may not read', () => {
   });
 });
 
+/** The bin run in `cwd` with files limited to `blocks` (ulimit -f): a write past it fails part-way (EFBIG), as a full disk's would (ENOSPC). */
+function limited(blocks: number, args: string[], cwd: string): Run {
+  const r = spawnSync('sh', ['-c', `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, binPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 120_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('a write that fails part-way leaves nothing behind (the temporary file had been kept, half-written)', () => {
+  it('report --html, a rendered document and its chart', () => {
+    const dir = open(true);
+    expect(limited(4, ['report', 'p', '--html', 'r.html'], dir)).toEqual(
+      error('r.html: cannot write the report (EFBIG) (check that the file and its folder are writable)'),
+    );
+    const census = (options: string) => `# d\n\n<!-- omg-evidence:begin census probe=p ${options}-->\n<!-- omg-evidence:end -->\n`;
+    writeFileSync(join(dir, 'doc.md'), census(''));
+    expect(limited(1, ['render', 'doc.md'], dir)).toEqual(
+      error('doc.md: cannot write the document (EFBIG) (check that it and its folder are writable)'),
+    );
+    writeFileSync(join(dir, 'chart.md'), census('format=svg '));
+    expect(limited(1, ['render', 'chart.md'], dir)).toEqual(
+      error('chart.census.svg: cannot write the chart (EFBIG) (check that it and its folder are writable)'),
+    );
+    expect(readdirSync(dir).sort()).toEqual(['chart.md', 'doc.md', 'p']);
+  });
+
+  it('extract into a new --out folder, and into the probe itself with --force', () => {
+    const dir = open(true);
+    const hint = 'check that --out names a folder you may write to, and that nothing in it is in the way';
+    const args = ['extract', '--transcripts', 'p/transcripts', '--results', 'p/results.jsonl', '--out'];
+    expect(limited(2, [...args, 'ex'], dir)).toEqual(error(`ex/skill_results.jsonl: cannot write (EFBIG) (${hint})`));
+    expect(readdirSync(dir)).toEqual(['p']);
+    const listed = readdirSync(join(dir, 'p')).sort();
+    writeFileSync(join(dir, 'p', 'skill_results.jsonl'), '\n', { flag: 'a' });
+    expect(limited(2, [...args, 'p', '--force'], dir)).toEqual(error(`p/skill_results.jsonl: cannot write (EFBIG) (${hint})`));
+    expect(readdirSync(join(dir, 'p')).sort()).toEqual(listed);
+  });
+
+  it('init DIR: its first file and DIR are taken back', () => {
+    const dir = open();
+    expect(limited(0, ['init', 'np'], dir)).toEqual(error('np: cannot write (EFBIG) (name a new or empty folder you can write to)'));
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
 describe('a name the file system cannot hold', () => {
   const TOO_LONG = 'shorten the name or the path: it is longer than the file system allows';
 

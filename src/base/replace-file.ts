@@ -3,7 +3,19 @@
  * read: atomically (a temporary file beside it, then a rename), through a symbolic link to the file it
  * names (the link stays a link), keeping the file's mode; so an edit made meanwhile is never lost.
  */
-import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.js';
 import { ioError, onPath } from './io-error.js';
@@ -53,6 +65,29 @@ export function isProbe(dir: string): boolean {
 export function tempBeside(file: string): string {
   const name = `${basename(file)}.omg-evidence-${process.pid}.tmp`;
   return join(dirname(file), Buffer.byteLength(name) > 255 ? `omg-evidence-${process.pid}.tmp` : name);
+}
+
+/**
+ * Make the new file `path` holding `data` (exclusive creation: a file or link already there is never
+ * written through or removed). Once made it is this call's: a write that fails part-way (EFBIG, ENOSPC)
+ * removes it, where recording it only after the write had left it half-written.
+ */
+export function writeNewFile(path: string, data: string, mode = 0o666): void {
+  const fd = openSync(path, 'wx', mode);
+  try {
+    try {
+      writeFileSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // The write's own error is the one to tell.
+    }
+    throw e;
+  }
 }
 
 /**
@@ -112,8 +147,7 @@ export function replaceFile(path: string, expected: Buffer | null, data: string,
     const file = existsSync(path) ? realPath(path) : path;
     const mode = expected === null ? 0o644 : statSync(file).mode & 0o7777;
     const name = tempBeside(file);
-    // Exclusive creation: a file or folder already at the temporary path is never used or removed.
-    writeFileSync(name, data, { mode, flag: 'wx' });
+    writeNewFile(name, data, mode);
     tmp = name;
     // The mode given at creation is masked by the umask: a file replaced keeps its own.
     if (expected !== null) chmodSync(tmp, mode);

@@ -5,7 +5,7 @@
  * refuses any value that carries a home-directory path, and writes atomically, never over a file
  * that differs unless forced.
  */
-import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
@@ -14,7 +14,7 @@ import { checkPath } from '../base/path-given.js';
 import { errText, lineOf } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { displayPath, inputFile, inputFolder, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
-import { probeHolding, realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
+import { probeHolding, realOrNot, refuseInsideEvidence, writeNewFile } from '../base/replace-file.js';
 
 export interface ExtractOptions {
   out: string;
@@ -149,8 +149,8 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
       const tmp = `${p.path}.tmp-${process.pid}`;
       writeStep(p.path, () => {
         made.push(...makeFolders(join(p.path, '..')));
-        // Exclusive creation: a file or link already at the temporary path is never written through or removed.
-        writeFileSync(tmp, p.bytes, { flag: 'wx' });
+        // Exclusive creation, taken back if the write fails part-way (writeNewFile).
+        writeNewFile(tmp, p.bytes);
       });
       staged.push({ path: p.path, tmp });
     }

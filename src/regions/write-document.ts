@@ -2,11 +2,11 @@
  * Writing what render made: a document replaced only if it still holds what was read
  * (base/replace-file.ts), and a chart beside it.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { ioError } from '../base/io-error.js';
 import { displayPath, realPath } from '../base/paths.js';
-import { replaceFile, tempBeside } from '../base/replace-file.js';
+import { replaceFile, tempBeside, writeNewFile } from '../base/replace-file.js';
 
 /** What render says of a document edited while it rendered (replaceDocument, mustBeUnchanged). */
 const CHANGED = 'the document changed while it was being rendered';
@@ -34,7 +34,7 @@ export function writeFileAtomically(path: string, data: string): void {
   const tmp = tempBeside(file);
   let made = false;
   try {
-    writeFileSync(tmp, data, { flag: 'wx' });
+    writeNewFile(tmp, data);
     made = true;
     renameSync(tmp, file);
   } catch (e) {
