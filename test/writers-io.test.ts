@@ -5,7 +5,7 @@
  * not root: as root, these tests run the bin as nobody (setpriv), and are skipped where that cannot be done.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ioError, onPath } from '../src/base/io-error.js';
@@ -115,6 +115,53 @@ describe('a write that fails part-way leaves nothing behind (the temporary file 
     const dir = open();
     expect(limited(0, ['init', 'np'], dir)).toEqual(error('np: cannot write (EFBIG) (name a new or empty folder you can write to)'));
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe("a probe's transcripts/ that is a link to a folder outside it (each command wrote into it)", () => {
+  it('init, report, load, export and extract refuse it, as they refuse the probe itself', () => {
+    const dir = open(true);
+    mkdirSync(join(dir, 'shared'));
+    renameSync(join(dir, 'p', 'transcripts'), join(dir, 'shared', 't'));
+    symlinkSync('../shared/t', join(dir, 'p', 'transcripts'));
+    const before = readdirSync(join(dir, 'shared', 't')).sort();
+    const inside = (path: string, what: string) =>
+      error(
+        `${path}: inside the probe p; nothing was written (write ${what} outside every probe folder: a probe is evidence, and read-only)`,
+      );
+    expect(bin(['init', 'p/transcripts/np'], { cwd: dir })).toEqual(
+      error(
+        'p/transcripts/np: inside the probe p; nothing was written (name a folder outside every probe: a probe is evidence, and read-only)',
+      ),
+    );
+    expect(bin(['report', bundled, '--html', 'p/transcripts/r.html'], { cwd: dir })).toEqual(inside('p/transcripts/r.html', 'the report'));
+    expect(bin(['load', bundled, '--db', 'p/transcripts/x.db'], { cwd: dir })).toEqual(inside('p/transcripts/x.db', 'the database'));
+    expect(bin(['export', bundled, '--parquet', 'p/transcripts/exp'], { cwd: dir })).toEqual(inside('p/transcripts/exp', 'the export'));
+    cpSync(join(dir, 'shared', 't'), join(dir, 't2'), { recursive: true });
+    expect(bin(['extract', '--transcripts', 't2', '--results', 'p/results.jsonl', '--out', 'p/transcripts'], { cwd: dir })).toEqual(
+      error(
+        'p/transcripts: inside the probe it reads (p), where the probe keeps no such record; nothing was written (--out the probe itself or a folder outside it: evidence is read-only)',
+      ),
+    );
+    expect(readdirSync(join(dir, 'shared', 't')).sort()).toEqual(before);
+  });
+
+  it('a folder of a transcripts folder read that is a link: load, export and report refuse it', () => {
+    const dir = open();
+    cpSync(join(bundled, 'transcripts'), join(dir, 'tr'), { recursive: true });
+    mkdirSync(join(dir, 'else'));
+    symlinkSync('../else', join(dir, 'tr', 'sub'));
+    const hint = 'outside every probe and transcripts folder: evidence is read-only';
+    expect(bin(['load', '--transcripts', 'tr', '--db', 'tr/sub/x.db'], { cwd: dir })).toEqual(
+      error(`tr/sub/x.db: inside the evidence it reads (tr); nothing was written (write the database ${hint})`),
+    );
+    expect(bin(['export', '--transcripts', 'tr', '--parquet', 'tr/sub/exp'], { cwd: dir })).toEqual(
+      error(`tr/sub/exp: inside the evidence it exports (tr); nothing was written (name a folder ${hint})`),
+    );
+    expect(bin(['report', '--transcripts', 'tr', '--html', 'tr/sub/r.html'], { cwd: dir })).toEqual(
+      error(`tr/sub/r.html: inside the evidence it reads (tr); nothing was written (write the report ${hint})`),
+    );
+    expect(readdirSync(join(dir, 'else'))).toEqual([]);
   });
 });
 

@@ -100,8 +100,9 @@ export function refuseInsideEvidence(
   what: string,
   where = 'every probe and transcripts folder',
 ): void {
+  // As it resolves and as written: a folder of the evidence that is a link (a probe's transcripts/) leads elsewhere.
   const out = realOrNot(file);
-  const inside = folders.find((f) => isWithin(out, realOrNot(f)));
+  const inside = folders.find((f) => isWithin(out, realOrNot(f)) || isWithin(resolve(file), resolve(f)));
   if (inside !== undefined) {
     throw new InputError(
       `${displayPath(file)}: inside the evidence it reads (${displayPath(inside)}); nothing was written`,
@@ -112,7 +113,7 @@ export function refuseInsideEvidence(
 
 /**
  * Refuse `path`, which a command is about to write (`what`: a file, or a folder when `folder`), when it
- * is inside any probe folder (one above it holds results.jsonl), read or not: another probe is
+ * is inside any probe folder (one above it holds results.jsonl), as it resolves or as written, read or not: another probe is
  * evidence too, read-only, --force or not, as init and extract hold.
  */
 export function refuseInsideProbe(
@@ -121,8 +122,9 @@ export function refuseInsideProbe(
   folder = false,
   hint = `write ${what} outside every probe folder: a probe is evidence, and read-only`,
 ): void {
-  const out = realOrNot(path);
-  const holder = probeHolding(folder ? join(out, 'results.jsonl') : out);
+  const holding = (p: string) => probeHolding(folder ? join(p, 'results.jsonl') : p);
+  // Above the path as it resolves, and as written: a probe's transcripts/ may be a link to a folder outside it.
+  const holder = holding(realOrNot(path)) ?? holding(resolve(path));
   if (holder !== undefined)
     throw new InputError(`${displayPath(path)}: inside the probe ${displayPath(holder)}; nothing was written`, hint);
 }

@@ -192,17 +192,30 @@ function refuseEvidence(out: string, probeDir: string, transcripts: readonly str
   const probe = realOrNot(probeDir);
   for (const place of places) {
     const real = realOrNot(place);
-    // Another probe's folder, reached by name or through a link (a tool_use/ linked to its tool_use/).
-    const other = probeHolding(join(real, 'results.jsonl'));
-    if (other !== undefined && other !== probe) {
+    const at = real === resolve(place) ? '' : `, at ${displayPath(real)}`;
+    // Another probe's folder, reached by name or through a link (a tool_use/ linked to its tool_use/); as
+    // written too, where a probe's transcripts/ is a link to a folder outside it.
+    const other = [
+      { holder: probeHolding(join(real, 'results.jsonl')), said: at },
+      { holder: probeHolding(join(resolve(place), 'results.jsonl')), said: '' },
+    ].find(({ holder }) => holder !== undefined && realOrNot(holder) !== probe);
+    if (other !== undefined) {
       throw new InputError(
-        `${displayPath(place)}: inside the probe ${displayPath(other)}${real === resolve(place) ? '' : `, at ${displayPath(real)}`}, not the probe of the results it reads; nothing was written`,
+        `${displayPath(place)}: inside the probe ${displayPath(other.holder!)}${other.said}, not the probe of the results it reads; nothing was written`,
         '--out the probe of --results or a folder outside every probe: evidence is read-only',
       );
     }
-    if (isWithin(real, probe) && real !== join(probe, relative(out, place))) {
+    // The results' probe, as it resolves and as written (by any name that leads to it).
+    const own = probeHolding(join(resolve(place), 'results.jsonl'));
+    const homes = [
+      { p: real, home: probe, said: at },
+      { p: resolve(place), home: resolve(probeDir), said: '' },
+      ...(own === undefined ? [] : [{ p: resolve(place), home: own, said: '' }]),
+    ];
+    const astray = homes.find(({ p, home }) => isWithin(p, home) && p !== join(home, relative(out, place)));
+    if (astray !== undefined) {
       throw new InputError(
-        `${displayPath(place)}: inside the probe it reads (${displayPath(probeDir)})${real === resolve(place) ? '' : `, at ${displayPath(real)}`}, where the probe keeps no such record; nothing was written`,
+        `${displayPath(place)}: inside the probe it reads (${displayPath(probeDir)})${astray.said}, where the probe keeps no such record; nothing was written`,
         '--out the probe itself or a folder outside it: evidence is read-only',
       );
     }
