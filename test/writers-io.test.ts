@@ -5,11 +5,12 @@
  * not root: as root, these tests run the bin as nobody (setpriv), and are skipped where that cannot be done.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ioError, onPath } from '../src/base/io-error.js';
 import { InputError } from '../src/base/errors.js';
+import { folderStays, replaceFile } from '../src/base/replace-file.js';
 import { bin, binPath, bundled, type Run, tempFolders } from './helpers.js';
 
 const temp = tempFolders('omg-writers-');
@@ -162,6 +163,40 @@ describe("a probe's transcripts/ that is a link to a folder outside it (each com
       error(`tr/sub/r.html: inside the evidence it reads (tr); nothing was written (write the report ${hint})`),
     );
     expect(readdirSync(join(dir, 'else'))).toEqual([]);
+  });
+});
+
+describe('a folder on the path swapped for a link between the check and the write (report and load wrote through it)', () => {
+  it('replaceFile, given folderStays, refuses before the temporary file and before the rename', () => {
+    const dir = open(true);
+    mkdirSync(join(dir, 'out'));
+    const file = join(dir, 'out', 'r.html');
+    const say = { changed: 'changed', again: 'again', what: 'the report', writable: 'writable' };
+    const listed = readdirSync(join(dir, 'p')).sort();
+    const swap = () => {
+      renameSync(join(dir, 'out'), join(dir, 'out.was'));
+      symlinkSync('p', join(dir, 'out'));
+    };
+    const refused = (stays: () => void) =>
+      expect(() => replaceFile(file, null, 'x', say, stays)).toThrow(
+        /its folder now resolves to .*\/p, not .*\/out as when it was checked; nothing was written/,
+      );
+    const stays = folderStays(file);
+    swap();
+    refused(stays);
+    expect(readdirSync(join(dir, 'p')).sort()).toEqual(listed);
+    // Swapped after the temporary file is written: the rename is refused. The temporary file stays in the folder
+    // moved away, which its path no longer names.
+    rmSync(join(dir, 'out'));
+    renameSync(join(dir, 'out.was'), join(dir, 'out'));
+    const again = folderStays(file);
+    let calls = 0;
+    refused(() => {
+      if (++calls === 2) swap();
+      again();
+    });
+    expect(readdirSync(join(dir, 'p')).sort()).toEqual(listed);
+    expect(readdirSync(join(dir, 'out.was'))).toEqual([expect.stringMatching(/^r\.html\.omg-evidence-\d+\.tmp$/)]);
   });
 });
 

@@ -129,6 +129,24 @@ export function refuseInsideProbe(
     throw new InputError(`${displayPath(path)}: inside the probe ${displayPath(holder)}; nothing was written`, hint);
 }
 
+/**
+ * A check that `path`'s folder still resolves where it did when this was called, to run right before a write: a
+ * folder on the path swapped for a symbolic link meanwhile (into a probe) had been written through. The moment
+ * between that check and the write is left.
+ */
+export function folderStays(path: string): () => void {
+  const where = () => realOrNot(dirname(resolve(path)));
+  const was = where();
+  return () => {
+    const now = where();
+    if (now !== was)
+      throw new InputError(
+        `${displayPath(path)}: its folder now resolves to ${displayPath(now)}, not ${displayPath(was)} as when it was checked; nothing was written`,
+        'run it again once nothing moves the folder',
+      );
+  };
+}
+
 /** What a refusal says: what changed meanwhile, what to run again, and what could not be written. */
 export interface ReplaceWords {
   changed: string;
@@ -143,12 +161,14 @@ export interface ReplaceWords {
  * Write `data` to `path` if it still holds `expected` (null: no file there yet, which is made with
  * mode 0644 less the umask); otherwise refuse, writing nothing.
  */
-export function replaceFile(path: string, expected: Buffer | null, data: string, say: ReplaceWords): void {
+export function replaceFile(path: string, expected: Buffer | null, data: string, say: ReplaceWords, recheck = () => {}): void {
   let tmp: string | undefined;
   try {
     const file = existsSync(path) ? realPath(path) : path;
     const mode = expected === null ? 0o644 : statSync(file).mode & 0o7777;
     const name = tempBeside(file);
+    // Right before each step: the folder as it was checked (folderStays).
+    recheck();
     writeNewFile(name, data, mode);
     tmp = name;
     // The mode given at creation is masked by the umask: a file replaced keeps its own.
@@ -157,6 +177,7 @@ export function replaceFile(path: string, expected: Buffer | null, data: string,
     if (now === null ? expected !== null : expected === null || !now.equals(expected)) {
       throw new InputError(`${displayPath(path)}: ${say.changed}; ${say.written ?? 'nothing was written'}`, say.again);
     }
+    recheck();
     renameSync(tmp, file);
     tmp = undefined;
   } catch (e) {

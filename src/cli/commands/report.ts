@@ -15,7 +15,7 @@ import { InputError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
 import { onPath } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
-import { refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
+import { folderStays, refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
 import {
   claudeSessionsDir,
   Evidence,
@@ -124,6 +124,7 @@ export function makeReportCommand(io: IO): Command {
       const sessionsDir = probes.length === 0 ? (opts.transcripts ?? claudeSessionsDir(io.env)) : opts.transcripts;
       refuseInsideEvidence(out, [...probes, ...(sessionsDir === undefined ? [] : [sessionsDir])], 'the report');
       refuseInsideProbe(out, 'the report');
+      const stays = folderStays(out);
       const at = target(out, opts.force === true, isOwnReport);
       // The charts' engines load while DuckDB loads the evidence; a failure shows when a chart is drawn.
       loadChartEngines().catch(() => undefined);
@@ -152,13 +153,19 @@ export function makeReportCommand(io: IO): Command {
           : undefined;
         return reportHtml({ probes: reports, transcripts, version: packageVersion });
       });
-      // Only over what target() checked: a file changed meanwhile is never lost.
-      replaceFile(out, at.was, html, {
-        changed: 'the file changed while the report was being made',
-        again: 'run report again',
-        what: 'the report',
-        writable: 'check that the file and its folder are writable',
-      });
+      // Only over what target() checked, into the folder checked: a file changed meanwhile is never lost.
+      replaceFile(
+        out,
+        at.was,
+        html,
+        {
+          changed: 'the file changed while the report was being made',
+          again: 'run report again',
+          what: 'the report',
+          writable: 'check that the file and its folder are writable',
+        },
+        stays,
+      );
       say(io, `report: ${displayPath(out)} written`);
     },
   });
