@@ -297,7 +297,7 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
  * A chart that is a symbolic link is written through it, but only to an .svg file in no probe, --force or
  * not: a link to results.jsonl, to the document, or into another region's probe had them replaced by the chart.
  */
-function refuseLinkedChart(doc: string, region: Region, path: string): void {
+export function refuseLinkedChart(doc: string, region: Region, path: string): void {
   // Followed even when it points at nothing yet (a dangling link into a probe); a loop is refused.
   const real = linkedOrNot(path);
   if (real === path) return;
