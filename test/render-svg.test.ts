@@ -21,6 +21,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayed } from '../src/output/shown.js';
+import type { Region } from '../src/regions/document.js';
+import { refuseLinkedChart } from '../src/regions/render.js';
+import { writeFileAtomically } from '../src/regions/write-document.js';
 import { bundled, cli, probeFixture } from './helpers.js';
 
 const temps: string[] = [];
@@ -380,5 +383,23 @@ describe('format=svg skills', () => {
       ['A-ONE', 0, 0, 0],
       ['A-TWO', 1, 0, 1],
     ]);
+  });
+});
+
+describe('a chart swapped for a link between drawing and writing (render wrote through it, over results.jsonl)', () => {
+  it('is refused right before the rename, and the probe is untouched', () => {
+    const { dir, doc } = scratch();
+    const chart = join(dir, 'c.svg');
+    const results = join(dir, 'probe', 'results.jsonl');
+    const before = readFileSync(results);
+    const swapped = () => {
+      symlinkSync(join('probe', 'results.jsonl'), chart);
+      refuseLinkedChart(doc, { begin: 3 } as Region, chart);
+    };
+    expect(() => writeFileAtomically(chart, '<svg/>\n', swapped)).toThrow(
+      /:3: c\.svg is a link to .*probe\/results\.jsonl, inside the probe .*probe: nothing was written/,
+    );
+    expect(readFileSync(results)).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(['adr.md', 'c.svg', 'probe']);
   });
 });

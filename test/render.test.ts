@@ -300,6 +300,30 @@ describe('render', () => {
     expect(await cli(['render', '--check', doc])).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it("a document that is an input of its region's probe (a registration .sql) is refused: each render changed it, and it was never current", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-render-'));
+    temps.push(dir);
+    cpSync(join(repo, 'test', 'fixtures', 'probes', 'nine-tools'), join(dir, 'p'), { recursive: true });
+    const sql = join(dir, 'p', 'registration', 'conjuncts', '1-a-ran.sql');
+    writeFileSync(sql, `/*\n<!-- omg-evidence:begin census probe=../.. -->\n<!-- omg-evidence:end -->\n*/\n${readFileSync(sql, 'utf8')}`);
+    const before = readFileSync(sql);
+    const said = `${sql}:2: the document is an input of the probe this region reads (${sql}), which is read-only: rendering it would change what the region is made from; nothing was written (put the region in a document the probe does not read)\n`;
+    for (const args of [
+      ['render', sql],
+      ['render', '--check', sql],
+    ])
+      expect(await cli(args)).toEqual({ code: 1, stdout: '', stderr: `omg-evidence: ${said}` });
+    // Through a link too.
+    symlinkSync(sql, join(dir, 'd.sql'));
+    expect((await cli(['render', join(dir, 'd.sql')])).stderr).toContain('the document is an input of the probe this region reads');
+    expect(readFileSync(sql)).toEqual(before);
+    // A document elsewhere in the probe's folder is no input: it renders, and is then current.
+    const readme = join(dir, 'p', 'README.md');
+    writeFileSync(readme, '# p\n\n<!-- omg-evidence:begin census probe=. -->\n<!-- omg-evidence:end -->\n');
+    expect((await cli(['render', readme])).code).toBe(0);
+    expect(await cli(['render', '--check', readme])).toMatchObject({ code: 0, stdout: '' });
+  });
+
   it('a probe path that does not exist says which, relative to the document', async () => {
     const { doc } = scratch('missing-probe.md');
     const run = await cli(['render', doc]);

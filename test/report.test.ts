@@ -330,6 +330,21 @@ describe('the sessions', () => {
     expect(existsSync(join(repo, 'x.html')) || existsSync(join(repo, '-'))).toBe(false);
   });
 
+  it('load --db a.db/, a.db/. and - are usage errors, as report --html: they had written the files a.db and -', async () => {
+    for (const [db, what] of [
+      ['a.db/', 'names a folder (it ends in a slash, . or ..)'],
+      ['a.db/.', 'names a folder (it ends in a slash, . or ..)'],
+      ['-', 'the database goes to a file, not to stdout'],
+    ]) {
+      expect(await cli(['load', bundled, '--db', db!])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `omg-evidence: --db ${db}: ${what} (give the path of the database file to write; for a file named -, ./-)\n`,
+      });
+    }
+    expect(existsSync(join(repo, 'a.db')) || existsSync(join(repo, '-'))).toBe(false);
+  });
+
   it('with a probe and --transcripts: both parts', async () => {
     const r = await report([bundled, '--transcripts', join(bundled, 'transcripts')], 'both.html');
     expect(r.code).toBe(0);

@@ -3,7 +3,19 @@
  * read: atomically (a temporary file beside it, then a rename), through a symbolic link to the file it
  * names (the link stays a link), keeping the file's mode; so an edit made meanwhile is never lost.
  */
-import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.js';
 import { ioError, onPath } from './io-error.js';
@@ -56,6 +68,29 @@ export function tempBeside(file: string): string {
 }
 
 /**
+ * Make the new file `path` holding `data` (exclusive creation: a file or link already there is never
+ * written through or removed). Once made it is this call's: a write that fails part-way (EFBIG, ENOSPC)
+ * removes it, where recording it only after the write had left it half-written.
+ */
+export function writeNewFile(path: string, data: string, mode = 0o666): void {
+  const fd = openSync(path, 'wx', mode);
+  try {
+    try {
+      writeFileSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // The write's own error is the one to tell.
+    }
+    throw e;
+  }
+}
+
+/**
  * Refuse `file`, which a command is about to write (`what`), when it is one of `folders` or inside
  * one: the evidence the command reads, which is read-only, --force or not.
  */
@@ -65,8 +100,9 @@ export function refuseInsideEvidence(
   what: string,
   where = 'every probe and transcripts folder',
 ): void {
+  // As it resolves and as written: a folder of the evidence that is a link (a probe's transcripts/) leads elsewhere.
   const out = realOrNot(file);
-  const inside = folders.find((f) => isWithin(out, realOrNot(f)));
+  const inside = folders.find((f) => isWithin(out, realOrNot(f)) || isWithin(resolve(file), resolve(f)));
   if (inside !== undefined) {
     throw new InputError(
       `${displayPath(file)}: inside the evidence it reads (${displayPath(inside)}); nothing was written`,
@@ -77,7 +113,7 @@ export function refuseInsideEvidence(
 
 /**
  * Refuse `path`, which a command is about to write (`what`: a file, or a folder when `folder`), when it
- * is inside any probe folder (one above it holds results.jsonl), read or not: another probe is
+ * is inside any probe folder (one above it holds results.jsonl), as it resolves or as written, read or not: another probe is
  * evidence too, read-only, --force or not, as init and extract hold.
  */
 export function refuseInsideProbe(
@@ -86,10 +122,29 @@ export function refuseInsideProbe(
   folder = false,
   hint = `write ${what} outside every probe folder: a probe is evidence, and read-only`,
 ): void {
-  const out = realOrNot(path);
-  const holder = probeHolding(folder ? join(out, 'results.jsonl') : out);
+  const holding = (p: string) => probeHolding(folder ? join(p, 'results.jsonl') : p);
+  // Above the path as it resolves, and as written: a probe's transcripts/ may be a link to a folder outside it.
+  const holder = holding(realOrNot(path)) ?? holding(resolve(path));
   if (holder !== undefined)
     throw new InputError(`${displayPath(path)}: inside the probe ${displayPath(holder)}; nothing was written`, hint);
+}
+
+/**
+ * A check that `path`'s folder still resolves where it did when this was called, to run right before a write: a
+ * folder on the path swapped for a symbolic link meanwhile (into a probe) had been written through. The moment
+ * between that check and the write is left.
+ */
+export function folderStays(path: string): () => void {
+  const where = () => realOrNot(dirname(resolve(path)));
+  const was = where();
+  return () => {
+    const now = where();
+    if (now !== was)
+      throw new InputError(
+        `${displayPath(path)}: its folder now resolves to ${displayPath(now)}, not ${displayPath(was)} as when it was checked; nothing was written`,
+        'run it again once nothing moves the folder',
+      );
+  };
 }
 
 /** What a refusal says: what changed meanwhile, what to run again, and what could not be written. */
@@ -106,14 +161,15 @@ export interface ReplaceWords {
  * Write `data` to `path` if it still holds `expected` (null: no file there yet, which is made with
  * mode 0644 less the umask); otherwise refuse, writing nothing.
  */
-export function replaceFile(path: string, expected: Buffer | null, data: string, say: ReplaceWords): void {
+export function replaceFile(path: string, expected: Buffer | null, data: string, say: ReplaceWords, recheck = () => {}): void {
   let tmp: string | undefined;
   try {
     const file = existsSync(path) ? realPath(path) : path;
     const mode = expected === null ? 0o644 : statSync(file).mode & 0o7777;
     const name = tempBeside(file);
-    // Exclusive creation: a file or folder already at the temporary path is never used or removed.
-    writeFileSync(name, data, { mode, flag: 'wx' });
+    // Right before each step: the folder as it was checked (folderStays).
+    recheck();
+    writeNewFile(name, data, mode);
     tmp = name;
     // The mode given at creation is masked by the umask: a file replaced keeps its own.
     if (expected !== null) chmodSync(tmp, mode);
@@ -121,6 +177,7 @@ export function replaceFile(path: string, expected: Buffer | null, data: string,
     if (now === null ? expected !== null : expected === null || !now.equals(expected)) {
       throw new InputError(`${displayPath(path)}: ${say.changed}; ${say.written ?? 'nothing was written'}`, say.again);
     }
+    recheck();
     renameSync(tmp, file);
     tmp = undefined;
   } catch (e) {

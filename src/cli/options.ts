@@ -144,3 +144,16 @@ export function sayDefaultSessions(io: IO, dir: string): void {
   const n = listTranscriptFiles(dir).length;
   say(io, `reading ${displayPath(dir)} (${n} transcript ${n === 1 ? 'file' : 'files'})`);
 }
+
+/**
+ * Refuse `value` of `flag`, a file a command writes (`what`: the page, the database), when it ends in a slash, `.`
+ * or `..` (resolve() drops them: x.html/ had written the file x.html) or is `-` (stdout elsewhere, here a file named -).
+ */
+export function fileToWrite(flag: string, value: string, what: string, file: string): void {
+  if (/(^|[/\\])\.{0,2}$/.test(value) || value === '-') {
+    throw new UsageError(
+      `${flag} ${value}: ${value === '-' ? `${what} goes to a file, not to stdout` : 'names a folder (it ends in a slash, . or ..)'}`,
+      `give the path of the ${file} to write; for a file named -, ./-`,
+    );
+  }
+}

@@ -11,7 +11,7 @@ import { checkPath } from '../base/path-given.js';
 import { Database } from '../db/database.js';
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
-import { refuseInsideEvidence, refuseInsideProbe } from '../base/replace-file.js';
+import { folderStays, refuseInsideEvidence, refuseInsideProbe } from '../base/replace-file.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
 import { filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
 import { layout, type Meta, readMeta, writeMeta } from './meta.js';
@@ -114,6 +114,7 @@ export async function buildDatabaseFile(
   }
   refuseInsideEvidence(file, [...inputs.probes, ...inputs.transcripts], 'the database');
   refuseInsideProbe(file, 'the database');
+  const stays = folderStays(file);
   const real = namedFile(file, 'a database file');
   if (real && !options.force) {
     const notOurs = new InputError(
@@ -186,6 +187,7 @@ export async function buildDatabaseFile(
       // In the load's small memory limit, DuckDB writes the copied blocks out instead of holding them;
       // a copy that runs out of it is made again from the start (spill.ts).
       const db = loaded.db;
+      stays();
       await lean(db, 0, async () => {
         uncopy();
         await db.copyTo(tmp);
@@ -195,6 +197,8 @@ export async function buildDatabaseFile(
     }
     rmSync(spill, { recursive: true, force: true });
     rmSync(`${target}.wal`, { force: true });
+    // The folder as it was checked, right before the file goes into place (folderStays).
+    stays();
     renameSync(tmp, target);
   } catch (err) {
     // A failed build leaves nothing behind, and the file it would have replaced untouched.

@@ -4,7 +4,7 @@
  * take an input with them. Evidence is read-only, --force or not.
  */
 import { lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
@@ -22,7 +22,8 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
   const hint = 'name a folder outside every probe and transcripts folder: evidence is read-only';
   for (const input of [...inputs.probes, ...inputs.transcripts]) {
     const real = realOrNot(input);
-    if (isWithin(out, real)) {
+    // As written too: a folder of the evidence that is a link (a probe's transcripts/) leads elsewhere.
+    if (isWithin(out, real) || isWithin(resolve(dir), resolve(input))) {
       throw new InputError(`${displayPath(dir)}: inside the evidence it exports (${displayPath(input)}); nothing was written`, hint);
     }
     const target = VIEWS.flatMap((v) => [join(out, v.name), join(out, `${v.name}.parquet`)]).find((t) => isWithin(real, t));

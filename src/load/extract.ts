@@ -5,7 +5,7 @@
  * refuses any value that carries a home-directory path, and writes atomically, never over a file
  * that differs unless forced.
  */
-import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Result, Row } from '../db/database.js';
 import { InputError } from '../base/errors.js';
@@ -15,7 +15,7 @@ import { errText, lineOf } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { decodeJsonEscapes } from '../base/json-escapes.js';
 import { displayPath, inputFile, inputFolder, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
-import { probeHolding, realOrNot, refuseInsideEvidence } from '../base/replace-file.js';
+import { probeHolding, realOrNot, refuseInsideEvidence, writeNewFile } from '../base/replace-file.js';
 
 export interface ExtractOptions {
   out: string;
@@ -153,8 +153,8 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
       const tmp = `${p.path}.tmp-${process.pid}`;
       writeStep(p.path, () => {
         made.push(...makeFolders(join(p.path, '..')));
-        // Exclusive creation: a file or link already at the temporary path is never written through or removed.
-        writeFileSync(tmp, p.bytes, { flag: 'wx' });
+        // Exclusive creation, taken back if the write fails part-way (writeNewFile).
+        writeNewFile(tmp, p.bytes);
       });
       staged.push({ path: p.path, tmp });
     }
@@ -196,17 +196,30 @@ function refuseEvidence(out: string, probeDir: string, transcripts: readonly str
   const probe = realOrNot(probeDir);
   for (const place of places) {
     const real = realOrNot(place);
-    // Another probe's folder, reached by name or through a link (a tool_use/ linked to its tool_use/).
-    const other = probeHolding(join(real, 'results.jsonl'));
-    if (other !== undefined && other !== probe) {
+    const at = real === resolve(place) ? '' : `, at ${displayPath(real)}`;
+    // Another probe's folder, reached by name or through a link (a tool_use/ linked to its tool_use/); as
+    // written too, where a probe's transcripts/ is a link to a folder outside it.
+    const other = [
+      { holder: probeHolding(join(real, 'results.jsonl')), said: at },
+      { holder: probeHolding(join(resolve(place), 'results.jsonl')), said: '' },
+    ].find(({ holder }) => holder !== undefined && realOrNot(holder) !== probe);
+    if (other !== undefined) {
       throw new InputError(
-        `${displayPath(place)}: inside the probe ${displayPath(other)}${real === resolve(place) ? '' : `, at ${displayPath(real)}`}, not the probe of the results it reads; nothing was written`,
+        `${displayPath(place)}: inside the probe ${displayPath(other.holder!)}${other.said}, not the probe of the results it reads; nothing was written`,
         '--out the probe of --results or a folder outside every probe: evidence is read-only',
       );
     }
-    if (isWithin(real, probe) && real !== join(probe, relative(out, place))) {
+    // The results' probe, as it resolves and as written (by any name that leads to it).
+    const own = probeHolding(join(resolve(place), 'results.jsonl'));
+    const homes = [
+      { p: real, home: probe, said: at },
+      { p: resolve(place), home: resolve(probeDir), said: '' },
+      ...(own === undefined ? [] : [{ p: resolve(place), home: own, said: '' }]),
+    ];
+    const astray = homes.find(({ p, home }) => isWithin(p, home) && p !== join(home, relative(out, place)));
+    if (astray !== undefined) {
       throw new InputError(
-        `${displayPath(place)}: inside the probe it reads (${displayPath(probeDir)})${real === resolve(place) ? '' : `, at ${displayPath(real)}`}, where the probe keeps no such record; nothing was written`,
+        `${displayPath(place)}: inside the probe it reads (${displayPath(probeDir)})${astray.said}, where the probe keeps no such record; nothing was written`,
         '--out the probe itself or a folder outside it: evidence is read-only',
       );
     }

@@ -3,12 +3,12 @@
  * probe id (DIR's name) filled in where a template says `{{probe}}`. It writes only into a folder
  * that is new or empty: a probe is evidence, and nothing already there is ever overwritten.
  */
-import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, makeFolders, packageRoot, walkFiles } from '../base/paths.js';
-import { refuseInsideProbe } from '../base/replace-file.js';
+import { refuseInsideProbe, writeNewFile } from '../base/replace-file.js';
 import { codePoint, INVISIBLE } from './shown.js';
 
 /** The templates of a probe, shipped with the package. */
@@ -60,11 +60,11 @@ export function scaffoldProbe(dir: string): string[] {
       const id = rel.endsWith('.jsonl') ? JSON.stringify(probe).slice(1, -1) : probe;
       const target = join(out, rel);
       folder(dirname(target));
-      // 'wx': never replace a file, even one that appeared since the folder was found empty.
-      writeFileSync(
+      // Never replace a file, even one that appeared since the folder was found empty; one that
+      // fails part-way is taken back (writeNewFile).
+      writeNewFile(
         target,
         text.replaceAll('{{probe}}', () => id),
-        { flag: 'wx' },
       );
       made.push({ path: target, folder: false });
     }

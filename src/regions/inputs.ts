@@ -2,10 +2,11 @@
  * The hashes of a region's provenance line: the input files its output depends on, and the
  * queries (and parameters) that compute it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { InputError } from '../base/errors.js';
 import { feedFile, sha256 } from '../base/hash.js';
-import { packageVersion, queriesDir } from '../base/paths.js';
+import { displayPath, packageVersion, queriesDir } from '../base/paths.js';
 import { type Evidence, readQuery, VIEWS } from '../evidence.js';
 import { shortHash as hash } from './provenance.js';
 
@@ -28,6 +29,31 @@ export async function inputsHash(ev: Evidence | undefined, spec: HashedSpec): Pr
     h.update('\0');
   }
   return h.digest('hex').slice(0, 12);
+}
+
+/**
+ * `ev`, unless the document at `doc` is one of its input files (a registration .sql holding a region): each
+ * render would change what the region is made from, which could never be current. A document elsewhere in a
+ * probe's folder (adr-tables.md) is no input, and stays allowed.
+ */
+export async function notAnInput(doc: string, opening: Promise<Evidence>): Promise<Evidence> {
+  const ev = await opening;
+  const real = (f: string) => {
+    try {
+      return realpathSync(f);
+    } catch {
+      return f;
+    }
+  };
+  const self = real(doc);
+  const input = ev.inputFiles().find((f) => real(f) === self);
+  if (input !== undefined) {
+    throw new InputError(
+      `the document is an input of the probe this region reads (${displayPath(input)}), which is read-only: rendering it would change what the region is made from; nothing was written`,
+      'put the region in a document the probe does not read',
+    );
+  }
+  return ev;
 }
 
 /** The views made from transcripts. */

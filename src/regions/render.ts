@@ -22,7 +22,7 @@ import { formatSkills } from '../output/skills.js';
 import { formatResult } from '../output/sql.js';
 import { formatVerdicts } from '../output/verdict.js';
 import { fail, holds, TABLES, type Parsed, type Region } from './document.js';
-import { inputsHash, queryHash } from './inputs.js';
+import { inputsHash, notAnInput, queryHash } from './inputs.js';
 import { bodyState, provenanceLine, shortHash } from './provenance.js';
 
 const FORMATS = ['markdown', 'text', 'table', 'svg'] as const;
@@ -197,7 +197,7 @@ export async function renderDocument(
   for (const [i, region] of doc.regions.entries()) {
     const spec = specs[i]!;
     const needsEvidence = spec.name !== 'commands' && spec.name !== 'queries';
-    const ev = needsEvidence ? await atRegion(doc.path, region, () => cache.get(spec.probes, spec.from)) : undefined;
+    const ev = needsEvidence ? await atRegion(doc.path, region, () => notAnInput(doc.path, cache.get(spec.probes, spec.from))) : undefined;
     const svg = spec.format === 'svg' ? await atRegion(doc.path, region, () => chartFile(doc.path, region, spec, ev!)) : undefined;
     const asked = [spec.probes, spec.from, spec.name, spec.format, spec.params];
     const text = svg ? svg.link : await atRegion(doc.path, region, () => cache.once(['content', ...asked], () => content(spec, ev, help)));
@@ -297,7 +297,7 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
  * A chart that is a symbolic link is written through it, but only to an .svg file in no probe, --force or
  * not: a link to results.jsonl, to the document, or into another region's probe had them replaced by the chart.
  */
-function refuseLinkedChart(doc: string, region: Region, path: string): void {
+export function refuseLinkedChart(doc: string, region: Region, path: string): void {
   // Followed even when it points at nothing yet (a dangling link into a probe); a loop is refused.
   const real = linkedOrNot(path);
   if (real === path) return;

@@ -2,11 +2,11 @@
  * Writing what render made: a document replaced only if it still holds what was read
  * (base/replace-file.ts), and a chart beside it.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { ioError } from '../base/io-error.js';
 import { displayPath, realPath } from '../base/paths.js';
-import { replaceFile, tempBeside } from '../base/replace-file.js';
+import { replaceFile, tempBeside, writeNewFile } from '../base/replace-file.js';
 
 /** What render says of a document edited while it rendered (replaceDocument, mustBeUnchanged). */
 const CHANGED = 'the document changed while it was being rendered';
@@ -29,17 +29,20 @@ export function replaceDocument(path: string, expected: Buffer, data: string, ch
  * Write `data` to `path` (a chart beside a document) through a temporary file beside it, then a
  * rename; through a symbolic link to the file it points at, as a document is written.
  */
-export function writeFileAtomically(path: string, data: string): void {
+export function writeFileAtomically(path: string, data: string, recheck = () => {}): void {
   const file = existsSync(path) ? realPath(path) : path;
   const tmp = tempBeside(file);
   let made = false;
   try {
-    writeFileSync(tmp, data, { flag: 'wx' });
+    writeNewFile(tmp, data);
     made = true;
+    // Right before the rename, and after the temporary file is written: a link made meanwhile is refused.
+    recheck();
     renameSync(tmp, file);
   } catch (e) {
     // Only a file this call made: one already at that path (wx refused it) is someone else's.
     if (made) rmSync(tmp, { force: true });
+    if (e instanceof InputError) throw e;
     throw ioError(path, e, 'cannot write the chart', 'check that it and its folder are writable');
   }
 }

@@ -8,7 +8,7 @@ import { displayPath } from '../../base/paths.js';
 import { Evidence, type Source } from '../../evidence.js';
 import { makeCommand } from '../command.js';
 import { say, type IO } from '../io.js';
-import { resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
+import { fileToWrite, resolveSource, transcriptsOnly, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 export function makeLoadCommand(io: IO): Command {
@@ -23,6 +23,7 @@ export function makeLoadCommand(io: IO): Command {
       new Option('--force', 'rebuild even when the file is current, or replace a file omg-evidence did not build'),
     ],
     action: async ({ probes, opts, onWarning }) => {
+      fileToWrite('--db', opts.db, 'the database', 'database file');
       // The same inputs as the other commands name with these options, so that their --db finds them.
       const transcripts = resolveSource(opts.from, opts.transcripts).open;
       const only = transcriptsOnly(probes, opts);

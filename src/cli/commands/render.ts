@@ -60,7 +60,7 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
     action: async ({ args, opts, onWarning }) => {
       const docs = args[0] as string[];
       // The renderer reaches every table's formatter: loaded only when rendering.
-      const [{ applyRegions, parseDocument }, { EvidenceCache, renderDocument }] = await Promise.all([
+      const [{ applyRegions, parseDocument }, { EvidenceCache, refuseLinkedChart, renderDocument }] = await Promise.all([
         import('../../regions/document.js'),
         import('../../regions/render.js'),
       ]);
@@ -120,9 +120,10 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
             if (opts.diff) for (const r of changed) io.stdout(regionDiff(doc, r));
             // The charts first: a document whose links are written names only files that exist; and
             // none of a document changed meanwhile.
-            const charts = changed.flatMap((r) => (r.svg && !r.svg.current ? [r.svg] : []));
+            const charts = changed.flatMap((r) => (r.svg && !r.svg.current ? [{ ...r.svg, region: r.region }] : []));
             if (charts.length) mustBeUnchanged(doc.path, doc.bytes);
-            for (const c of charts) writeFileAtomically(c.path, c.data);
+            // Checked again right before it is written: a link swapped in since the region was drawn is refused.
+            for (const c of charts) writeFileAtomically(c.path, c.data, () => refuseLinkedChart(doc.path, c.region, c.path));
             if (texts[i] !== undefined)
               replaceDocument(
                 doc.path,

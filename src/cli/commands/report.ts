@@ -11,11 +11,11 @@
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
-import { InputError, UsageError } from '../../base/errors.js';
+import { InputError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
 import { onPath } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
-import { refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
+import { folderStays, refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
 import {
   claudeSessionsDir,
   Evidence,
@@ -26,7 +26,7 @@ import {
 } from '../../evidence.js';
 import { makeCommand, withEvidence } from '../command.js';
 import { say, type IO } from '../io.js';
-import { checkTimeoutOption, dbOption, sayDefaultSessions, transcriptsOption } from '../options.js';
+import { checkTimeoutOption, dbOption, fileToWrite, sayDefaultSessions, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
 /**
@@ -119,18 +119,12 @@ export function makeReportCommand(io: IO): Command {
     action: async ({ probes, opts, onWarning }) => {
       // The page's layout and its charts' engines load only for this command.
       const { isOwnReport, loadChartEngines, reportHtml } = await import('../../output/html.js');
-      // resolve() drops a trailing slash, /. or /.., which name a folder: x.html/ had written the file x.html.
-      // And - is stdout elsewhere, here a file named -.
-      if (/(^|[/\\])\.{0,2}$/.test(opts.html) || opts.html === '-') {
-        throw new UsageError(
-          `--html ${opts.html}: ${opts.html === '-' ? 'the page goes to a file, not to stdout' : 'names a folder (it ends in a slash, . or ..)'}`,
-          'give the path of the HTML file to write; for a file named -, ./-',
-        );
-      }
+      fileToWrite('--html', opts.html, 'the page', 'HTML file');
       const out = resolve(opts.html);
       const sessionsDir = probes.length === 0 ? (opts.transcripts ?? claudeSessionsDir(io.env)) : opts.transcripts;
       refuseInsideEvidence(out, [...probes, ...(sessionsDir === undefined ? [] : [sessionsDir])], 'the report');
       refuseInsideProbe(out, 'the report');
+      const stays = folderStays(out);
       const at = target(out, opts.force === true, isOwnReport);
       // The charts' engines load while DuckDB loads the evidence; a failure shows when a chart is drawn.
       loadChartEngines().catch(() => undefined);
@@ -159,13 +153,19 @@ export function makeReportCommand(io: IO): Command {
           : undefined;
         return reportHtml({ probes: reports, transcripts, version: packageVersion });
       });
-      // Only over what target() checked: a file changed meanwhile is never lost.
-      replaceFile(out, at.was, html, {
-        changed: 'the file changed while the report was being made',
-        again: 'run report again',
-        what: 'the report',
-        writable: 'check that the file and its folder are writable',
-      });
+      // Only over what target() checked, into the folder checked: a file changed meanwhile is never lost.
+      replaceFile(
+        out,
+        at.was,
+        html,
+        {
+          changed: 'the file changed while the report was being made',
+          again: 'run report again',
+          what: 'the report',
+          writable: 'check that the file and its folder are writable',
+        },
+        stays,
+      );
       say(io, `report: ${displayPath(out)} written`);
     },
   });
