@@ -34,7 +34,7 @@ spent as (
         round(coalesce(sum(case when m.cost::DOUBLE > s.cost_usd * 1.01 then m.cost::DOUBLE else s.cost_usd end), 0), 6) as spent_usd,
         count(s.probe) as spawns,
         count(s.probe) filter (
-            where s.cost_usd is null and (s.envelope is not null or s.exit_code = 0 or c.session_id is not null or t.session_id is not null)
+            where s.cost_usd is null and (s.envelope is not null or s.exit_code not between 1 and 127 or s.exit_code = 124 or c.session_id is not null or t.session_id is not null)
         ) as unpriced
     from (select distinct probe from source_files) as p
     left join spawns as s using (probe)

@@ -15,7 +15,7 @@ select
     s.probe,
     s.arm,
     count(*) as spawns,
-    case when count(*) filter (where s.cost_usd is null and (s.envelope is not null or s.exit_code = 0 or c.session_id is not null or t.session_id is not null)) = 0
+    case when count(*) filter (where s.cost_usd is null and (s.envelope is not null or s.exit_code not between 1 and 127 or s.exit_code = 124 or c.session_id is not null or t.session_id is not null)) = 0
          then round(sum(s.cost_usd), 6)
     end as cost_usd
 from spawns as s

@@ -232,6 +232,20 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
       /over 28 spawns \(26 with an envelope; 1 that ran with no total_cost_usd: not counted\)/,
     );
   });
+  // K-NEG's CLI refused to start (exit 1): $0. Stopped by a timeout or a signal, it may have run the model
+  // for minutes with no tool call: its cost is unknown.
+  it('a spawn with no envelope that a timeout or a signal stopped spent an unknown amount', async () => {
+    for (const code of [124, 143, -15]) {
+      const dir = copyProbe(bundled);
+      editRows(dir, (rows) => rows.map((r) => (r.session_id.startsWith('d3cf0e26') ? { ...r, exit_code: code } : r)));
+      const run = await cli(['verdict', dir, '--format', 'json']);
+      expect({ code, exit: run.code, budget: JSON.parse(run.stdout).budget }).toMatchObject({
+        code,
+        exit: 4,
+        budget: { unpriced: 1, within: null },
+      });
+    }
+  });
   it('with no spawn priced, what was spent is unknown, not "at least $0"', async () => {
     const dir = copyProbe(bundled);
     editRows(dir, (rows) => rows.map((r) => ({ ...r, envelope: null })));
