@@ -103,21 +103,24 @@ unlisted as (
 
 -- Each model both show, compared on its own. Claude Code's own calls (a title, a summary) are single uncached
 -- requests that write no transcript line: the envelope may exceed the transcript by input and output tokens
--- only, when its cache counts equal the transcript's, and that excess, priced, is added to what the transcript
--- explains. No kind of token may be more in the transcript than in the envelope.
+-- only, when its cache counts equal the transcript's and the model is not the one it charged most (whose
+-- responses the transcript must hold: lines cut or zeroed there had passed as own calls), and that excess,
+-- priced, is added to what the transcript explains. No kind of token may be more in the transcript than in
+-- the envelope, and a count modelUsage leaves out is none (a count the envelope drops had skipped the check).
 per_model as (
     select
         u.probe,
         u.session_id,
         u.model_key,
-        coalesce(t.input_tokens <= u.input_tokens, true) and coalesce(t.output_tokens <= u.output_tokens, true)
-            and coalesce(t.cache_creation_input_tokens <= u.cache_creation_input_tokens, true)
-            and coalesce(t.cache_read_input_tokens <= u.cache_read_input_tokens, true)
+        coalesce(t.input_tokens, 0) <= coalesce(u.input_tokens, 0) and coalesce(t.output_tokens, 0) <= coalesce(u.output_tokens, 0)
+            and coalesce(t.cache_creation_input_tokens, 0) <= coalesce(u.cache_creation_input_tokens, 0)
+            and coalesce(t.cache_read_input_tokens, 0) <= coalesce(u.cache_read_input_tokens, 0)
             and (
                 (t.cost = 0 and coalesce(u.cost, 0) = 0)
                 or abs((t.cost::DOUBLE
                         + case when t.cache_creation_input_tokens = u.cache_creation_input_tokens
                                     and t.cache_read_input_tokens = u.cache_read_input_tokens
+                                    and u.model_key is distinct from m.main_key
                                then ((u.input_tokens - t.input_tokens) * p.input
                                      + (u.output_tokens - t.output_tokens) * p.output)::DOUBLE / 1000000
                                else 0 end) / nullif(u.cost, 0) - 1) <= $tolerance::DOUBLE
@@ -144,6 +147,8 @@ per_model as (
         group by all
     ) as t using (session_id, model_key)
     left join model_prices as p on p.model = u.model_key
+    left join (select probe, session_id, arg_max(model_key, cost_usd) as main_key from envelope_models group by all) as m
+        using (probe, session_id)
 ),
 
 envelope as (
@@ -171,7 +176,9 @@ envelope as (
 
 compared as (
     select probe, session_id, count(*) as models,
-           coalesce(list(model_key order by model_key) filter (where not coalesce(agrees, false)), []) as differing_models
+           coalesce(list(model_key order by model_key) filter (where not coalesce(agrees, false)), []) as differing_models,
+           -- Those that differ whatever their price: an unpriced model beside them had excused them all.
+           count(*) filter (where not agrees) as differing_priced
     from per_model
     group by all
 ),
@@ -212,6 +219,7 @@ final as (
             -- With no modelUsage, the envelope's total counts every response the transcript shows, and Claude Code's
             -- own calls besides: responses that cost more than it (the priced ones alone) cannot be explained.
             when e.session_id is null and c.priced_cost::DOUBLE > s.cost_usd * (1 + $tolerance::DOUBLE) then 'differ'
+            when d.differing_priced > 0 then 'differ'
             when c.cost_usd is null then 'unpriced'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
             -- Its envelope says so too: one with no modelUsage but a cost had agreed with an empty transcript.

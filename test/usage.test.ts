@@ -1512,6 +1512,53 @@ describe('agree --usage', () => {
       ]);
     });
 
+    // Review rev45g: the excess was priced in as Claude Code's own calls on any model, the main one too.
+    it("the main model's responses lost from the transcript differ: own calls are not excused on it", async () => {
+      const probe = changed('main-zeroed', (_, m) => {
+        if (!m.model.startsWith('claude-opus-5')) return;
+        m.usage.input_tokens = 0;
+        m.usage.output_tokens = 0;
+      });
+      const [line, code] = await first(probe);
+      expect([code, line]).toEqual([3, expect.stringMatching(/^K-RES {7}1bb76aee {2}differ: .*models that differ: claude-opus-5$/)]);
+    });
+
+    it('a modelUsage entry without its token counts differs where the transcript shows tokens', async () => {
+      const probe = changed(
+        'counts-dropped',
+        (id, m) => {
+          if (id !== 'msg_01y218SLKGAaHtnzTOnUbWCN') return;
+          m.usage.output_tokens = (m.usage.output_tokens as number) - 60;
+          m.usage.input_tokens = (m.usage.input_tokens as number) + 300;
+        },
+        (u) => {
+          for (const k of ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'])
+            delete u['claude-opus-5[1m]']![k];
+        },
+      );
+      const [line, code] = await first(probe);
+      expect([code, line]).toEqual([3, expect.stringMatching(/models that differ: claude-opus-5$/)]);
+    });
+
+    it('an unpriced model beside a model that differs does not excuse it: the spawn differs, not unpriced', async () => {
+      const probe = changed(
+        'unpriced-beside',
+        (id, m) => {
+          if (id !== 'msg_01y218SLKGAaHtnzTOnUbWCN') return;
+          m.model = 'claude-zz-1';
+          m.usage = { input_tokens: 1, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+        },
+        (u) => {
+          u['claude-zz-1'] = { inputTokens: 1, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, costUSD: 0.000001 };
+        },
+      );
+      const [line, code] = await first(probe);
+      expect([code, line]).toEqual([
+        3,
+        expect.stringMatching(/^K-RES {7}1bb76aee {2}differ: .*models that differ: claude-opus-5 claude-zz-1$/),
+      ]);
+    });
+
     describe("a sub-agent on haiku, beside Claude Code's own haiku calls", () => {
       // Two haiku responses of a sub-agent: 4,000 input, 500 output, 3,000 cache writes and 20,000 reads each, $0.01225.
       const subagent = (name: string, envelope: (haiku: Usage) => void) => {
