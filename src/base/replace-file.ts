@@ -16,6 +16,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from './errors.js';
 import { ioError, onPath } from './io-error.js';
@@ -62,9 +63,26 @@ export function isProbe(dir: string): boolean {
  * A temporary name beside `file`, for this process: its own name and the pid, or the pid alone where
  * that would be longer than a name may be (a legal 240-byte name had failed as if it could not be written).
  */
-export function tempBeside(file: string): string {
-  const name = `${basename(file)}.omg-evidence-${process.pid}.tmp`;
-  return join(dirname(file), Buffer.byteLength(name) > 255 ? `omg-evidence-${process.pid}.tmp` : name);
+export function tempBeside(file: string, suffix = ''): string {
+  const name = `${basename(file)}.omg-evidence-${process.pid}${suffix}.tmp`;
+  return join(dirname(file), Buffer.byteLength(name) > 255 ? `omg-evidence-${process.pid}${suffix}.tmp` : name);
+}
+
+/**
+ * Make a new temporary file beside `file` holding `data` (writeNewFile), and return its path. A file
+ * already at its name (a killed run's, whose pid came round again) is someone else's and stays: another
+ * name, drawn at random, is tried, where failing had blocked every later run until it was removed.
+ */
+export function writeNewBeside(file: string, data: string, mode = 0o666): string {
+  for (let attempt = 0; ; attempt++) {
+    const tmp = tempBeside(file, attempt === 0 ? '' : `-${randomBytes(6).toString('hex')}`);
+    try {
+      writeNewFile(tmp, data, mode);
+      return tmp;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt === 4) throw e;
+    }
+  }
 }
 
 /**
@@ -166,11 +184,9 @@ export function replaceFile(path: string, expected: Buffer | null, data: string,
   try {
     const file = existsSync(path) ? realPath(path) : path;
     const mode = expected === null ? 0o644 : statSync(file).mode & 0o7777;
-    const name = tempBeside(file);
     // Right before each step: the folder as it was checked (folderStays).
     recheck();
-    writeNewFile(name, data, mode);
-    tmp = name;
+    tmp = writeNewBeside(file, data, mode);
     // The mode given at creation is masked by the umask: a file replaced keeps its own.
     if (expected !== null) chmodSync(tmp, mode);
     const now = existsSync(file) ? readFileSync(file) : null;

@@ -15,7 +15,7 @@ import { errText, lineOf } from './jsonl.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { decodeJsonEscapes } from '../base/json-escapes.js';
 import { displayPath, inputFile, inputFolder, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
-import { probeHolding, realOrNot, refuseInsideEvidence, writeNewFile } from '../base/replace-file.js';
+import { probeHolding, realOrNot, refuseInsideEvidence, writeNewBeside } from '../base/replace-file.js';
 
 export interface ExtractOptions {
   out: string;
@@ -150,13 +150,11 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
   try {
     for (const p of planned) {
       if (report.unchanged.includes(p.path)) continue;
-      const tmp = `${p.path}.tmp-${process.pid}`;
       writeStep(p.path, () => {
         made.push(...makeFolders(join(p.path, '..')));
-        // Exclusive creation, taken back if the write fails part-way (writeNewFile).
-        writeNewFile(tmp, p.bytes);
+        // Exclusive creation, taken back if the write fails part-way (writeNewBeside).
+        staged.push({ path: p.path, tmp: writeNewBeside(p.path, p.bytes) });
       });
-      staged.push({ path: p.path, tmp });
     }
     while (staged.length) {
       const { path, tmp } = staged[0]!;

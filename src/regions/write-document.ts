@@ -6,7 +6,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { InputError } from '../base/errors.js';
 import { ioError } from '../base/io-error.js';
 import { displayPath, realPath } from '../base/paths.js';
-import { replaceFile, tempBeside, writeNewFile } from '../base/replace-file.js';
+import { replaceFile, writeNewBeside } from '../base/replace-file.js';
 
 /** What render says of a document edited while it rendered (replaceDocument, mustBeUnchanged). */
 const CHANGED = 'the document changed while it was being rendered';
@@ -31,17 +31,15 @@ export function replaceDocument(path: string, expected: Buffer, data: string, ch
  */
 export function writeFileAtomically(path: string, data: string, recheck = () => {}): void {
   const file = existsSync(path) ? realPath(path) : path;
-  const tmp = tempBeside(file);
-  let made = false;
+  let tmp: string | undefined;
   try {
-    writeNewFile(tmp, data);
-    made = true;
+    tmp = writeNewBeside(file, data);
     // Right before the rename, and after the temporary file is written: a link made meanwhile is refused.
     recheck();
     renameSync(tmp, file);
   } catch (e) {
-    // Only a file this call made: one already at that path (wx refused it) is someone else's.
-    if (made) rmSync(tmp, { force: true });
+    // Only a file this call made: one already at a name it tried (wx refused it) is someone else's.
+    if (tmp !== undefined) rmSync(tmp, { force: true });
     if (e instanceof InputError) throw e;
     throw ioError(path, e, 'cannot write the chart', 'check that it and its folder are writable');
   }
