@@ -289,6 +289,30 @@ describe('audit', () => {
     }
   });
 
+  // A name's two readings (as written, with each / as a space) find leaks that overlap: the key's tail is
+  // the home path's drive. Each is counted, and neither shows what the other hides (the home had shown in clear).
+  it('masks and counts both of two leaks in a name that overlap, and keeps its /', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
+    try {
+      const p = join(root, 'p');
+      cpSync(join(dir, 'clean'), p, { recursive: true });
+      mkdirSync(join(p, 'notes', 'aws_secret_access_key'), { recursive: true });
+      writeFileSync(
+        join(p, 'notes', 'aws_secret_access_key', 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY1z2Z3y+C:\\Users\\alice\\notes.txt'),
+        'clean\n',
+      );
+      const run = await cli(['audit', p, '--format', 'text']);
+      const file = 'p/notes/aws_secret_access_key/aB3d********:\\Users\\a****\\notes.txt';
+      expect([run.code, run.stdout]).toEqual([
+        3,
+        `${file}:0: aws-secret-key: aws_secret_access_key/aB3d********\n${file}:0: home-path: *:\\Users\\a****\n`,
+      ]);
+      expect(lastLine(run.stderr)).toMatch(/^omg-evidence: audit: 1 home-directory path\(s\) and 1 secret\(s\) in 1 of /);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('counts two files whose names show alike, masked, as two', async () => {
     const root = mkdtempSync(join(tmpdir(), 'omg-audit-'));
     try {

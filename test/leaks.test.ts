@@ -560,10 +560,18 @@ describe('passwords in URLs', () => {
     expect(kinds('{"cmd":"psql postgresql://bob:hunter2@dev@localhost/db"}')).toEqual([
       '1 url-password postgresql://bob:hu********@localhost',
     ]);
-    // Not past the authority, nor across strings: there the password ends at its first @.
+    // Not past the authority (there it ends at its first @), nor past its string's closing quote.
     expect(kinds('https://bob:Hunter2xyz@example.com?to=a@b.com')).toEqual(['1 url-password https://bob:Hu********@example.com']);
     expect(kinds('{"a":"https://bob:Hunter2xyz@example.com","b":"c@d"}')).toEqual(['1 url-password https://bob:Hu********@example.com']);
     expect(kinds('postgres://user:$PASSWORD@db.example.com?to=a@b.com')).toEqual([]);
+  });
+
+  // Compact JSON, an e-mail in a later string: the password ran to its first @, the rest in clear.
+  it("holding an @, up to the last @ before its string's closing quote", () => {
+    expect(kinds('{"DATABASE_URL":"postgres://app:Tr0ub4dor@Horse9@db.internal:5432","ADMIN_EMAIL":"ops@example.com"}')).toEqual([
+      '1 url-password postgres://app:Tr0u********@db.internal',
+    ]);
+    expect(kinds("['redis://:P@ss@w0rd@cache:6379', 'a@b.io']")).toEqual(['1 url-password redis://:P@*******@cache']);
   });
 
   it('not a placeholder as a whole value, nor quotes that end one string and open another', () => {

@@ -57,28 +57,74 @@ function namedLeaks(rel: string, path: string, options: { home?: string }): Leak
   return leaks;
 }
 
+/** A leak in a name, and the parts of `text` it hides (from, to). */
+type Span = Found & { hidden: [number, number][] };
+
 /**
- * The leaks in `text` (leakSpans), and in it with each `/` read as a space, none overlapping: each
- * name of a path is a text of its own, where a `/` before `%2Fhome%2Fa` is no home path's boundary.
+ * The leaks in `text` (leakSpans), and in it with each `/` read as a space: each name of a path is a
+ * text of its own, where a `/` before `%2Fhome%2Fa` is no home path's boundary. Each shows as `text`
+ * spells it, with every part that any of them hides hidden: where two overlap, neither shows the other's.
  */
-function nameSpans(text: string, options: { home?: string }): Found[] {
-  const all = [...leakSpans(text, options), ...leakSpans(text.replaceAll('/', ' '), options)];
-  const kept: Found[] = [];
-  for (const s of all.sort((a, b) => a.index - b.index || b.end - a.end)) if (!kept.length || kept.at(-1)!.end <= s.index) kept.push(s);
-  return kept;
+function nameSpans(text: string, options: { home?: string }): Span[] {
+  const spans = [text, text.replaceAll('/', ' ')].flatMap((t) =>
+    leakSpans(t, options).map((f) => ({
+      ...f,
+      hidden: hiddenParts(t.slice(f.index, f.end), f.masked).map(([a, b]): [number, number] => [f.index + a, f.index + b]),
+    })),
+  );
+  const hidden = spans.flatMap((s) => s.hidden);
+  return spans.sort((a, b) => a.index - b.index || b.end - a.end).map((s) => ({ ...s, masked: hideParts(text, s.index, s.end, hidden) }));
+}
+
+/**
+ * The parts of `shown` that `masked` (as leakSpans masks it: each hidden part as stars, at most 8)
+ * hides. One it cannot line up (a JSON escape read decoded) hides from where the two first differ
+ * to where they last do: more hidden, never less.
+ */
+function hiddenParts(shown: string, masked: string): [number, number][] {
+  const parts = masked.split(/(\*+)/u);
+  const pattern = parts.map((p, i) =>
+    // A space shown stands for a run of white space (a .netrc entry over lines shows on one).
+    i % 2 === 0 ? p.replace(/[\\^$.*+?()[\]{}|]/gu, '\\$&').replaceAll(' ', '\\s+') : p.length < 8 ? `([^]{${p.length}})` : '([^]{8,}?)',
+  );
+  const m = new RegExp(`^${pattern.join('')}$`, 'du').exec(shown);
+  if (m) return m.indices!.slice(1) as [number, number][];
+  let [a, b] = [0, 0];
+  while (a < Math.min(shown.length, masked.length) && shown[a] === masked[a]) a++;
+  while (b < Math.min(shown.length, masked.length) - a && shown.at(-1 - b) === masked.at(-1 - b)) b++;
+  return [[a, shown.length - b]];
+}
+
+/** `text` from `index` to `end`, each run of it that parts of `hidden` cover as stars (at most 8). */
+function hideParts(text: string, index: number, end: number, hidden: [number, number][]): string {
+  const off = new Array<boolean>(end - index).fill(false);
+  for (const [from, to] of hidden) for (let i = Math.max(from, index); i < Math.min(to, end); i++) off[i - index] = true;
+  let out = '';
+  for (let i = index; i < end; ) {
+    let j = i;
+    while (j < end && off[j - index]) j++;
+    out += j > i ? '*'.repeat(Math.min(j - i, 8)) : text[i++];
+    i = Math.max(i, j);
+  }
+  return out;
 }
 
 /**
  * `text` (a file's path in its probe, a probe's name, an error message) with each home path and
- * secret in it masked as a finding shows it, and the user's name in a session folder's name
- * (`-home-a****-repo`): audit prints back nothing it finds.
+ * secret in it masked as a finding shows it, leaks that overlap as one, and the user's name in a
+ * session folder's name (`-home-a****-repo`): audit prints back nothing it finds.
  */
 export function maskLeaks(text: string, options: { home?: string }): string {
+  const spans = nameSpans(text, options);
+  const hidden = spans.flatMap((s) => s.hidden);
   let out = '';
   let at = 0;
-  for (const s of nameSpans(text, options)) {
-    out += text.slice(at, s.index) + s.masked;
-    at = s.end;
+  for (let i = 0; i < spans.length; ) {
+    const index = spans[i]!.index;
+    let end = spans[i]!.end;
+    for (i++; i < spans.length && spans[i]!.index < end; i++) end = Math.max(end, spans[i]!.end);
+    out += text.slice(at, index) + hideParts(text, index, end, hidden);
+    at = end;
   }
   return (out + text.slice(at)).replace(SESSION_SLUGS, (_, lead: string, user: string) => lead + hide(user, 1));
 }

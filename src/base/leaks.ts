@@ -109,13 +109,14 @@ const SECRET_RULES: SecretRule[] = [
   {
     kind: 'url-password',
     // As curl reads it: the password runs to the last `@` before the host, in the URL's authority
-    // (up to `/`, `?`, `#`), so one holding an `@` (P@ss@host) is masked whole.
-    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>[^\s/?#<>\\]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
-    accept: (s) => !placeholder(s) && !acrossStrings(s),
+    // (up to `/`, `?`, `#`), so one holding an `@` (P@ss@host) is masked whole; and, as acrossStrings
+    // reads it, within its string ("u:P@ss@h","e":"o@x.com": to the last `@` before the `",`).
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>(?:(?!["'][\s,:;})\]]|[,:;{([=]["'])[^\s/?#<>\\])+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
+    accept: (s) => !placeholder(s),
   },
   {
     kind: 'url-password',
-    // Where the reading above is refused (it ran across strings, "u:p@h","b":"c@d"): up to the first `@`.
+    // Where the reading above finds none (a `?` or `#` in the password): up to the first `@`.
     // The user may be empty (redis://:secret@host).
     // A scheme starts where a run of its characters does: tried from each word boundary inside a
     // run (a.a.a.…), the search had been quadratic in the run's length.
