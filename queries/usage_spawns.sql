@@ -103,9 +103,10 @@ unlisted as (
 
 -- Each model both show, compared on its own. Claude Code's own calls (a title, a summary) are single uncached
 -- requests that write no transcript line: the envelope may exceed the transcript by input and output tokens
--- only, when its cache counts equal the transcript's and the model is not the one it charged most (whose
--- responses the transcript must hold: lines cut or zeroed there had passed as own calls), and that excess,
--- priced, is added to what the transcript explains. No kind of token may be more in the transcript than in
+-- only, when its cache counts equal the transcript's, and, on the model it charged most (whose responses the
+-- transcript must hold: lines cut or zeroed there had passed as own calls), only as such calls are: more
+-- input than output (a title or a summary of a long prompt), where an agent's turns write more than they are
+-- newly given. That excess, priced, is added to what the transcript explains. No kind of token may be more in the transcript than in
 -- the envelope, and a count modelUsage leaves out is none (a count the envelope drops had skipped the check).
 per_model as (
     select
@@ -120,7 +121,8 @@ per_model as (
                 or abs((t.cost::DOUBLE
                         + case when t.cache_creation_input_tokens = u.cache_creation_input_tokens
                                     and t.cache_read_input_tokens = u.cache_read_input_tokens
-                                    and u.model_key is distinct from m.main_key
+                                    and (u.model_key is distinct from m.main_key
+                                         or u.output_tokens - t.output_tokens <= u.input_tokens - t.input_tokens)
                                then ((u.input_tokens - t.input_tokens) * p.input
                                      + (u.output_tokens - t.output_tokens) * p.output)::DOUBLE / 1000000
                                else 0 end) / nullif(u.cost, 0) - 1) <= $tolerance::DOUBLE
@@ -147,7 +149,9 @@ per_model as (
         group by all
     ) as t using (session_id, model_key)
     left join model_prices as p on p.model = u.model_key
-    left join (select probe, session_id, arg_max(model_key, cost_usd) as main_key from envelope_models group by all) as m
+    left join (select probe, session_id, arg_max(model_key, cost) as main_key
+               from (select probe, session_id, model_key, sum(cost_usd) as cost from envelope_models group by all)
+               group by all) as m
         using (probe, session_id)
 ),
 

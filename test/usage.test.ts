@@ -1523,6 +1523,25 @@ describe('agree --usage', () => {
       expect([code, line]).toEqual([3, expect.stringMatching(/^K-RES {7}1bb76aee {2}differ: .*models that differ: claude-opus-5$/)]);
     });
 
+    // Review rev45h: with Claude Code's own calls on the main model (--model haiku, or its small model set to the
+    // main one), modelUsage lists one model; not excusing the main model at all had failed every such spawn.
+    it("Claude Code's own calls on the main model agree: an excess of more input than output tokens", async () => {
+      const probe = changed(
+        'own-calls-on-main',
+        () => {},
+        (u) => {
+          const h = u['claude-haiku-4-5'] as Record<string, number>;
+          const o = u['claude-opus-5[1m]'] as Record<string, number>;
+          delete u['claude-haiku-4-5'];
+          o.inputTokens! += h.inputTokens!;
+          o.outputTokens! += h.outputTokens!;
+          // Priced at opus' $5 and $25 per million.
+          o.costUSD = Number((o.costUSD! + (h.inputTokens! * 5 + h.outputTokens! * 25) / 1e6).toFixed(6));
+        },
+      );
+      expect(await first(probe)).toEqual(['K-RES       1bb76aee  agree: transcripts $0.087137, envelope $0.095462, ratio 0.9128', 0]);
+    });
+
     it('a modelUsage entry without its token counts differs where the transcript shows tokens', async () => {
       const probe = changed(
         'counts-dropped',
