@@ -553,6 +553,14 @@ describe('passwords in URLs', () => {
     ]);
   });
 
+  // Review rev45h: a backslash in a password (a Windows-minded one, or JSON's escape of it) had hidden it.
+  it('holding a backslash, as written and JSON-escaped', () => {
+    expect(kinds('DATABASE_URL=postgres://app:Kx7\\Qm9zLp2@db.internal:5432/x')).toEqual([
+      '1 url-password postgres://app:Kx********@db.internal',
+    ]);
+    expect(kinds('{"a":"postgres://app:Kx7\\\\Qm9zLp2@db.internal:5432"}').map((k) => k.split(' ')[1])).toEqual(['url-password']);
+  });
+
   // curl reads the password up to the last @ before the host: it is masked whole.
   it("holding an @, up to the last @ in the URL's authority", () => {
     expect(kinds('mysql://root:P@ssw0rd@db.internal/app')).toEqual(['1 url-password mysql://root:P@******@db.internal']);

@@ -111,7 +111,7 @@ const SECRET_RULES: SecretRule[] = [
     // As curl reads it: the password runs to the last `@` before the host, in the URL's authority
     // (up to `/`, `?`, `#`), so one holding an `@` (P@ss@host) is masked whole; and, as acrossStrings
     // reads it, within its string ("u:P@ss@h","e":"o@x.com": to the last `@` before the `",`).
-    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>(?:(?!["'][\s,:;})\]]|[,:;{([=]["'])[^\s/?#<>\\])+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>(?:(?!["'][\s,:;})\]]|[,:;{([=]["'])[^\s/?#<>])+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
     accept: (s) => !placeholder(s),
   },
   {
@@ -121,7 +121,7 @@ const SECRET_RULES: SecretRule[] = [
     // A scheme starts where a run of its characters does: tried from each word boundary inside a
     // run (a.a.a.…), the search had been quadratic in the run's length.
     // A password may hold a quote (pa"ss); the host may be IPv6 ([::1]).
-    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>[^\s/@<>\\]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/(?<user>[^\s/:@"'<>\\]*):(?<secret>[^\s/@<>]+)@(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9.-]+)/dgu,
     accept: (s) => !placeholder(s) && !acrossStrings(s),
   },
 ];
