@@ -41,14 +41,20 @@ covered as (
     where exists (select 1 from transcript_sessions as t where t.session_id = s.session_id)
 ),
 
--- Spawns not covered whose session names a transcript file (its stem or a folder on its path).
-hollow as (
-    select s.probe, s.session_id, min(f.file) as file
+-- Spawns not covered whose session names a transcript file.
+-- Each spawn's transcript files named for its session (their stem, or a folder on their path).
+named_files as (
+    select s.probe, s.session_id, f.file
     from spawns as s
     join transcript_files as f
         on list_contains(string_split(regexp_replace(f.file, '\.jsonl$', ''), '/'), s.session_id)
-    where not exists (select 1 from covered as c where c.probe = s.probe and c.session_id = s.session_id)
-    group by s.probe, s.session_id
+),
+
+hollow as (
+    select n.probe, n.session_id, min(n.file) as file
+    from named_files as n
+    where not exists (select 1 from covered as c where c.probe = n.probe and c.session_id = n.session_id)
+    group by n.probe, n.session_id
 ),
 
 -- The calls each side holds of the spawns compared, counted per tool and compared by id.
@@ -267,10 +273,7 @@ spawn_files as (
     from spawns as s
     join transcript_sessions as t using (session_id)
     union
-    select s.probe, s.session_id, f.file
-    from spawns as s
-    join transcript_files as f
-        on list_contains(string_split(regexp_replace(f.file, '\.jsonl$', ''), '/'), s.session_id)
+    select probe, session_id, file from named_files
 ),
 
 -- Lines of another session in a spawn's file that is not named for that session too. Claude Code

@@ -63,7 +63,7 @@ export function isProbe(dir: string): boolean {
  * A temporary name beside `file`, for this process: its own name and the pid, or the pid alone where
  * that would be longer than a name may be (a legal 240-byte name had failed as if it could not be written).
  */
-export function tempBeside(file: string, suffix = ''): string {
+function tempBeside(file: string, suffix = ''): string {
   const name = `${basename(file)}.omg-evidence-${process.pid}${suffix}.tmp`;
   return join(dirname(file), Buffer.byteLength(name) > 255 ? `omg-evidence-${process.pid}${suffix}.tmp` : name);
 }
@@ -109,6 +109,14 @@ export function writeNewFile(path: string, data: string, mode = 0o666): void {
 }
 
 /**
+ * Whether `path` is `folder` or inside it, as both resolve or as both are written: a folder of the
+ * evidence that is a link (a probe's transcripts/) leads elsewhere, and is reached by its name too.
+ */
+export function withinEitherWay(path: string, folder: string): boolean {
+  return isWithin(realOrNot(path), realOrNot(folder)) || isWithin(resolve(path), resolve(folder));
+}
+
+/**
  * Refuse `file`, which a command is about to write (`what`), when it is one of `folders` or inside
  * one: the evidence the command reads, which is read-only, --force or not.
  */
@@ -118,9 +126,7 @@ export function refuseInsideEvidence(
   what: string,
   where = 'every probe and transcripts folder',
 ): void {
-  // As it resolves and as written: a folder of the evidence that is a link (a probe's transcripts/) leads elsewhere.
-  const out = realOrNot(file);
-  const inside = folders.find((f) => isWithin(out, realOrNot(f)) || isWithin(resolve(file), resolve(f)));
+  const inside = folders.find((f) => withinEitherWay(file, f));
   if (inside !== undefined) {
     throw new InputError(
       `${displayPath(file)}: inside the evidence it reads (${displayPath(inside)}); nothing was written`,

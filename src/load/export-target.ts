@@ -4,11 +4,11 @@
  * take an input with them. Evidence is read-only, --force or not.
  */
 import { lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, type Stats, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { ioError, onPath } from '../base/io-error.js';
 import { displayPath, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
-import { isProbe, realOrNot, refuseInsideProbe } from '../base/replace-file.js';
+import { isProbe, realOrNot, refuseInsideProbe, withinEitherWay } from '../base/replace-file.js';
 import { VIEWS } from '../db/views.js';
 import type { Inputs } from './inputs.js';
 
@@ -21,11 +21,10 @@ export function refuseEvidenceOverlap(dir: string, inputs: Inputs): void {
   const out = realOrNot(dir);
   const hint = 'name a folder outside every probe and transcripts folder: evidence is read-only';
   for (const input of [...inputs.probes, ...inputs.transcripts]) {
-    const real = realOrNot(input);
-    // As written too: a folder of the evidence that is a link (a probe's transcripts/) leads elsewhere.
-    if (isWithin(out, real) || isWithin(resolve(dir), resolve(input))) {
+    if (withinEitherWay(dir, input)) {
       throw new InputError(`${displayPath(dir)}: inside the evidence it exports (${displayPath(input)}); nothing was written`, hint);
     }
+    const real = realOrNot(input);
     const target = VIEWS.flatMap((v) => [join(out, v.name), join(out, `${v.name}.parquet`)]).find((t) => isWithin(real, t));
     if (target) {
       throw new InputError(
