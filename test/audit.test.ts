@@ -221,6 +221,9 @@ describe('audit', () => {
       writeFileSync(join(p, 'x=%2Fhome%2Fbob%2Fnotes.txt'), 'clean\n');
       mkdirSync(join(p, 'transcripts', '-Users-alice-work-repo'), { recursive: true });
       writeFileSync(join(p, 'transcripts', '-Users-alice-work-repo', 's.jsonl'), '{}\n');
+      // Claude Code on Windows names C:\Users\bob\repo's sessions' folder C--Users-bob-repo.
+      mkdirSync(join(p, 'transcripts', 'C--Users-bob-repo'), { recursive: true });
+      writeFileSync(join(p, 'transcripts', 'C--Users-bob-repo', 's.jsonl'), '{}\n');
       // An absolute link inside the probe: its text holds $HOME, as the test sets it.
       writeFileSync(join(p, 'target.txt'), 'clean\n');
       symlinkSync(join(p, 'target.txt'), join(p, 'link.txt'));
@@ -229,6 +232,7 @@ describe('audit', () => {
       expect(run.stdout.split('\n').filter((l) => l.includes(':0: '))).toEqual([
         `p/link.txt:0: home-path: ${root.replace(/[^/]+$/, (u) => hide(u, 1))}`,
         'p/transcripts/-Users-a****-work-repo/s.jsonl:0: home-path: -Users-a****',
+        'p/transcripts/C--Users-b**-repo/s.jsonl:0: home-path: -Users-b**',
         'p/x=%2Fhome%2Fb**%2Fnotes.txt:0: home-path: %2Fhome%2Fb**',
       ]);
     } finally {

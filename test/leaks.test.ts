@@ -505,8 +505,24 @@ describe("a session folder's name in text", () => {
     expect(kinds('{"stderr":"cat: \\/tmp\\/claude-501\\/-Users-carol-dev-app\\/tasks"}')).toEqual(['1 home-path -Users-c****']);
   });
 
+  // Windows' C:\Users\dana\repo is C--Users-dana-repo (its colon and backslashes each a dash), WSL's
+  // /mnt/c/Users/… -mnt-c-Users-…; a folder under /private/tmp/claude-501/ spells that folder first.
+  it('of a Windows, WSL, Cygwin or /usr/home working folder, and a slug of a slug', () => {
+    expect(kinds('see ~/.claude/projects/C--Users-dana-repo/3f2a.jsonl')).toEqual(['1 home-path -Users-d***']);
+    expect(kinds('{"p":"C:\\\\x\\\\.claude\\\\projects\\\\d--users-erin-app"}')).toEqual(['1 home-path -users-e***']);
+    expect(kinds('~/.claude/projects/-mnt-c-Users-finn-x and projects/-cygdrive-d-Users-gus-y')).toEqual([
+      '1 home-path -Users-f***',
+      '1 home-path -Users-g**',
+    ]);
+    expect(kinds('projects/-usr-home-hal-z projects/-private-tmp-claude-501--Users-ivy-w')).toEqual([
+      '1 home-path -home-h**',
+      '1 home-path -Users-i**',
+    ]);
+  });
+
   it('not elsewhere, nor without its leading dash', () => {
     expect(kinds('/srv/-home-alice-x projects/home-alice-x claude/-Users-bob-x')).toEqual([]);
+    expect(kinds('projects/my--Users-list projects/-opt-home-x projects/CD--Users-y')).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { OmgError } from '../base/errors.js';
 import { hide } from '../base/home-paths.js';
-import { type Found, findLeaks, type Leak, type LeakKind, leakSpans } from '../base/leaks.js';
+import { type Found, findLeaks, type Leak, type LeakKind, leakSpans, SLUG_BEFORE_LEAD } from '../base/leaks.js';
 import { walkFiles } from '../base/paths.js';
 import { base64Leaks, readTexts } from './audit-read.js';
 
@@ -35,10 +35,10 @@ export interface Audit {
 
 /**
  * A folder Claude Code names after a session's working folder (`-Users-alice-repo` under
- * ~/.claude/projects: each `/` and `.` a `-`), when that folder was in a home, anywhere in a path:
- * group 1 its lead, group 2 the user's name.
+ * ~/.claude/projects: each `/`, `\`, `:` and `.` a `-`), when it was in a home, anywhere in a path:
+ * group 1 what stands before its lead (C- of C--Users-), group 2 its lead, group 3 the user's name.
  */
-const SESSION_SLUGS = /(?<=^|\/)(-(?:home|Users)-)([^-/]+)/giu;
+const SESSION_SLUGS = new RegExp(String.raw`(?<=^|/)(${SLUG_BEFORE_LEAD})?(-(?:home|Users)-)([^-/]+)`, 'giu');
 
 /**
  * The leaks in a file's own name (its path in the probe, as a transcripts/ copy of a project
@@ -52,7 +52,8 @@ function namedLeaks(rel: string, path: string, options: { home?: string }): Leak
     seen.add(`${kind}\0${masked}`);
     leaks.push({ line: 0, kind, masked });
   }
-  for (const [, lead, user] of rel.matchAll(SESSION_SLUGS)) leaks.push({ line: 0, kind: 'home-path', masked: `${lead}${hide(user!, 1)}` });
+  for (const [, , lead, user] of rel.matchAll(SESSION_SLUGS))
+    leaks.push({ line: 0, kind: 'home-path', masked: `${lead}${hide(user!, 1)}` });
   if (lstatSync(path).isSymbolicLink()) leaks.push(...findLeaks(readlinkSync(path), options).map((l) => ({ ...l, line: 0 })));
   return leaks;
 }
@@ -126,7 +127,7 @@ export function maskLeaks(text: string, options: { home?: string }): string {
     out += text.slice(at, index) + hideParts(text, index, end, hidden);
     at = end;
   }
-  return (out + text.slice(at)).replace(SESSION_SLUGS, (_, lead: string, user: string) => lead + hide(user, 1));
+  return (out + text.slice(at)).replace(SESSION_SLUGS, (_, before = '', lead: string, user: string) => before + lead + hide(user, 1));
 }
 
 /** An error of the walk or a read, its message and hint masked (maskLeaks): a file's name may hold what it flags. */

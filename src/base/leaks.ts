@@ -127,10 +127,20 @@ const SECRET_RULES: SecretRule[] = [
 ];
 
 /**
- * A folder Claude Code names after a session's working folder in a home (`-home-alice-repo`), in
- * text where it keeps one: under ~/.claude/projects/ or /tmp/claude-<uid>/.
+ * What stands in a session folder's name before `-home-` or `-Users-` when the working folder was
+ * in a home: Claude Code writes each `/`, `\`, `:` and `.` as `-`, so Windows' C:\Users gives
+ * `C--Users-`, WSL's /mnt/c/Users `-mnt-c-Users-`, a slug of a slug `…-claude-501--Users-`.
  */
-const SLUG_IN_TEXT = /(?:projects|claude-[0-9]+)(?:[\\/]|%2[fF])+(?<lead>-(?:home|Users)-)(?<user>[^-/\\\s"'%]+)/dgiu;
+export const SLUG_BEFORE_LEAD = String.raw`[A-Za-z]-|-(?:mnt|cygdrive)-[A-Za-z]|-(?:usr|export)|(?:-private)?-tmp-claude-[0-9]+-`;
+
+/**
+ * A folder Claude Code names after a session's working folder in a home (`-home-alice-repo`,
+ * `C--Users-alice-repo`), in text where it keeps one: under ~/.claude/projects/ or /tmp/claude-<uid>/.
+ */
+const SLUG_IN_TEXT = new RegExp(
+  String.raw`(?:projects|claude-[0-9]+)(?:[\\/]|%2[fF])+(?:${SLUG_BEFORE_LEAD})?(?<lead>-(?:home|Users)-)(?<user>[^-/\\\s"'%]+)`,
+  'dgiu',
+);
 
 /** A 40-character AWS secret access key standing alone: checked only near an access key id. */
 const AWS_SECRET_NEAR = /(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgu;
