@@ -178,6 +178,19 @@ describe('what the fuzz found', () => {
     expect(shorten('short message')).toBe('short message');
   });
 
+  // DuckDB's conversion error repeats the value: `select repeat('x', 12000000)::int` had printed a stack trace.
+  it('shortens a message of ten million characters, a word or emoji, as it shortens a short one', () => {
+    expect(shorten(`x "${'a'.repeat(10_000_000)}" y`)).toBe(`x "${'a'.repeat(79)}…${'a'.repeat(59)}" y`);
+    expect(shorten('😀'.repeat(6_000_000))).toBe(`${'😀'.repeat(80)}…${'😀'.repeat(60)}`);
+  });
+
+  it('a query whose error repeats a value of 12 million characters: one short line, exit 1', () => {
+    const run = bin(['sql', '-f', 'csv', "select repeat('x', 12000000)::int"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^omg-evidence: [^\n]*x…x[^\n]*\n$/);
+    expect(run.stderr.length).toBeLessThan(1000);
+  });
+
   it('a committed record nested more than 256 levels deep is an error at file:line, not a long wait', () => {
     const dir = mkdtempSync(join(tmpdir(), 'omg-deep-'));
     try {

@@ -108,7 +108,7 @@ function report(err: unknown, io: IO): number {
     return err.exitCode;
   }
   const e = err as Error;
-  io.stderr(`omg-evidence: unexpected error: ${e?.message ?? String(err)}\n`);
+  io.stderr(`omg-evidence: unexpected error: ${shorten(e?.message ?? String(err))}\n`);
   if (io.env.OMG_EVIDENCE_DEBUG) io.stderr(`${e?.stack ?? ''}\n`);
   else io.stderr('omg-evidence: this is a bug; set OMG_EVIDENCE_DEBUG=1 to see the stack trace\n');
   return EXIT.error;
@@ -130,6 +130,10 @@ function commanderMessage(s: string): string {
  * from a hostile input is echoed, never a line of a megabyte. Cuts fall between code points.
  */
 export function shorten(message: string): string {
+  // Megabytes (DuckDB repeats a value it cannot convert) are cut first: V8's search for a long word
+  // overflows its stack on a word of ten million characters, in the one place that prints errors.
+  if (message.length > 65_536)
+    message = `${message.slice(0, unitBefore(message, 32_768))}…${message.slice(unitBefore(message, message.length - 16_384))}`;
   const cut = (text: string, head: number, tail: number) => {
     const cps = Array.from(text);
     return cps.length > head + tail + 20 ? `${cps.slice(0, head).join('')}…${cps.slice(-tail).join('')}` : text;
@@ -139,4 +143,10 @@ export function shorten(message: string): string {
     600,
     300,
   );
+}
+
+/** `at`, or one before it when a cut there would split a surrogate pair. */
+function unitBefore(text: string, at: number): number {
+  const unit = text.charCodeAt(at);
+  return unit >= 0xdc00 && unit <= 0xdfff ? at - 1 : at;
 }
