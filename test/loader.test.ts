@@ -605,6 +605,20 @@ describe('the file system: anything in a probe that is not a regular file inside
     );
   });
 
+  it("the probe's transcripts/ linked out of it, or dangling, is refused by every command (census walked `/` through one)", async () => {
+    for (const [target, said] of [
+      ['/', `a symbolic link that resolves outside {dir} (to /); nothing was read from it ${HINT_OUT}`],
+      ['/no/such/sessions', `a dangling symbolic link: it points at /no/such/sessions, which does not exist ${HINT_FILE}`],
+    ]) {
+      const dir = probe((d) => symlinkSync(target!, join(d, 'transcripts')));
+      const message = error(`${dir}/transcripts: ${said!.replace('{dir}', dir)}`);
+      for (const args of [['census'], ['census', '--from', 'transcripts'], ['agree'], ['usage', 'session']]) {
+        expect(await refused(dir, args)).toEqual(message);
+      }
+      expect(await refused(dir, ['sql', 'select count(*) from transcript_files', '--from', 'transcripts'])).toEqual(message);
+    }
+  });
+
   it('a registered check linked to /etc/passwd is refused, never echoed', async () => {
     const check = join('registration', 'conjuncts', '1-a-ran.sql');
     const dir = probe((d) => {

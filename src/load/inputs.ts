@@ -242,6 +242,16 @@ export const inputFiles = (inputs: Inputs): string[] => inputListing(inputs).all
 export const ownTranscriptsRead = (transcripts: boolean | string | undefined, own = false): boolean =>
   transcripts === true || (transcripts === undefined && own);
 
+/**
+ * A probe's own transcripts/, checked as its tool_use/ is (a link must resolve inside the probe: one
+ * to `/` had census walk the whole file system); undefined when absent, or when the probe is none.
+ */
+function ownTranscripts(probe: string): string | undefined {
+  const dir = resolve(probe);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  return inputFolder(join(dir, 'transcripts'), realpathSync(dir), dir) ? join(dir, 'transcripts') : undefined;
+}
+
 /** The probes and transcript folders that `paths` and `options` name. */
 export function namedInputs(paths: string[], transcripts: boolean | string | undefined, probesDefault: boolean, own = false): Inputs {
   // '' would be the current folder (as a probe, or as sessions): every opener of evidence comes here.
@@ -250,15 +260,15 @@ export function namedInputs(paths: string[], transcripts: boolean | string | und
   const probes = paths.length ? paths : probesDefault ? [bundledProbeDir] : [];
   refuseRepeatedProbes(probes);
   if (transcripts === undefined && own) {
-    return normalize({ probes, transcripts: probes.map((p) => join(p, 'transcripts')).filter((d) => existsSync(d)) });
+    return normalize({ probes, transcripts: probes.map(ownTranscripts).filter((d) => d !== undefined) });
   }
   const dirs =
     typeof transcripts === 'string'
       ? [transcripts]
       : transcripts === true
         ? probes.map((p) => {
-            const dir = join(p, 'transcripts');
-            if (!existsSync(dir)) {
+            const dir = ownTranscripts(p);
+            if (dir === undefined) {
               throw new InputError(
                 `${displayPath(p)}: the probe has no transcripts/ folder`,
                 'pass --transcripts DIR, the folder of its session files (e.g. ~/.claude/projects/<slug>)',
