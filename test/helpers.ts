@@ -90,6 +90,18 @@ export function bin(args: string[], opts: { input?: string; cwd?: string; env?: 
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+const root = process.getuid?.() === 0;
+/** Whether `unprivileged` can run the bin as a user who is not root (as root, it needs setpriv). */
+export const canDrop = !root || spawnSync('setpriv', ['--version']).status === 0;
+
+/** The bin run in `cwd` by a user who is not root (as root: nobody), as `bin` runs it: a mode-000 file is unreadable only so. */
+export function unprivileged(args: string[], cwd: string): Run {
+  const drop = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+  const [cmd, ...rest] = [...drop, process.execPath, binPath, ...args];
+  const r = spawnSync(cmd!, rest, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** A maker of temporary folders named `prefix…`, each removed after the test that made it. */
 export function tempFolders(prefix: string): () => string {
   const made: string[] = [];

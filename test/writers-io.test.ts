@@ -11,19 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { ioError, onPath } from '../src/base/io-error.js';
 import { InputError } from '../src/base/errors.js';
 import { folderStays, replaceFile } from '../src/base/replace-file.js';
-import { bin, binPath, bundled, type Run, tempFolders } from './helpers.js';
+import { bin, binPath, bundled, canDrop, type Run, tempFolders, unprivileged } from './helpers.js';
 
 const temp = tempFolders('omg-writers-');
-const root = process.getuid?.() === 0;
-const canDrop = !root || spawnSync('setpriv', ['--version']).status === 0;
-
-/** The bin run in `cwd` by a user who is not root, as `bin` runs it. */
-function unprivileged(args: string[], cwd: string): Run {
-  const drop = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
-  const [cmd, ...rest] = [...drop, process.execPath, binPath, ...args];
-  const r = spawnSync(cmd!, rest, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
 
 /** A folder every user may write into, holding a copy of the bundled probe as `p` when asked. */
 function open(withProbe = false): string {

@@ -115,7 +115,10 @@ export interface TranscriptFile {
 
 /** `--transcripts FILE.jsonl`: that file alone, as if its folder held nothing else; else null. */
 function singleTranscript(abs: string): TranscriptFile | null {
-  return isTranscript(abs) && existsSync(abs) && statSync(abs).isFile() ? { abs, dir: dirname(abs), rel: basename(abs) } : null;
+  if (!(isTranscript(abs) && existsSync(abs) && statSync(abs).isFile())) return null;
+  // Checked as a folder's files are, before anything opens it: an unreadable one was "unexpected error".
+  mustRead(abs);
+  return { abs, dir: dirname(abs), rel: basename(abs) };
 }
 
 /**
