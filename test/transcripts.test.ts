@@ -28,6 +28,7 @@ import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
 import { findTranscripts } from '../src/load/inputs.js';
 import { loadTranscripts } from '../src/load/transcripts.js';
+import { armJson } from '../src/output/arms.js';
 import { bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
@@ -604,6 +605,23 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
   it('a call without a name prints under None, as Python would', async () => {
     const run = await cli(['census', '--transcripts', fixture('census-no-name'), '--format', 'text']);
     expect(run).toEqual({ code: 0, stdout: "aaaaaaaa  {'Read': 1, 'Skill': 1, None: 1} wsd:boot\n", stderr: '' });
+  });
+
+  it('a call without a name and a tool named "null" are two keys in json and csv (they were one, and a count was lost)', async () => {
+    const dir = fixture('census-null-name');
+    const json = await cli(['census', '--transcripts', dir, '--format', 'json']);
+    expect(JSON.parse(json.stdout)[0].tools).toEqual({ null: 1, '\ud800': 1 });
+    const csv = await cli(['census', '--transcripts', dir, '--format', 'csv']);
+    expect(csv.stdout.split('\n')[1]).toContain('"{""null"":1,""\\ud800"":1}"');
+    expect((await cli(['census', '--transcripts', dir, '--format', 'text'])).stdout).toBe("aaaaaaaa  {'null': 1, None: 1}\n");
+    expect(
+      armJson({
+        tools: [
+          { name: 'null', count: 2 },
+          { name: null, count: 3 },
+        ],
+      } as never).tools,
+    ).toEqual({ null: 2, '\ud800': 3 });
   });
 
   it('evidence opened for some queries alone refuses any other query, and SQL, with a usage error', async () => {

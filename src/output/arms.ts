@@ -2,7 +2,7 @@
  * The per-arm result table (queries/arms.sql) in the tabular formats: every fact of the ADR's result
  * table, in words.
  */
-import { pythonDict, type ToolCount } from './census-block.js';
+import { pythonDict, type ToolCount, toolsObject } from './census-block.js';
 import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 
 interface Arm {
@@ -56,7 +56,7 @@ export function armCells(a: Arm): Record<string, Cell> {
 }
 
 export function armJson(a: Arm) {
-  return { ...a, tools: Object.fromEntries(a.tools.map((t) => [t.name, t.count])) };
+  return { ...a, tools: toolsObject(a.tools) };
 }
 
 export function formatArms(rows: Row[], format: TabularFormat, style: TableStyle = {}): string {

@@ -11,6 +11,16 @@ export interface ToolCount {
 }
 
 /**
+ * The key a call without a name counts under where tools are a JSON object (json, csv): a lone
+ * surrogate, U+D800, which no name can hold (a line holding one is malformed JSON). Under `null`, a
+ * nameless call and a tool named "null" were one key, and one count was lost.
+ */
+export const NAMELESS_KEY = '\ud800';
+
+/** Tool counts as a JSON object, keys in the order given. */
+export const toolsObject = (tools: ToolCount[]) => Object.fromEntries(tools.map((t) => [t.name ?? NAMELESS_KEY, t.count]));
+
+/**
  * One census row as queries/census.sql returns it (tools is null when the source has no record),
  * with `forgeable` from queries/forgeable.sql (withForgeable).
  */

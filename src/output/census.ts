@@ -3,13 +3,13 @@
  * spawn for the tabular formats; and the census of sessions when no probe is named. Layout only:
  * every value comes from queries/census.sql and queries/sessions.sql.
  */
-import { censusBlock, pythonDict, skillList, toolsText, type CensusRow, type ToolCount } from './census-block.js';
+import { censusBlock, pythonDict, skillList, toolsObject, toolsText, type CensusRow, type ToolCount } from './census-block.js';
 import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 import { textOf } from './shown.js';
 
 export type CensusFormat = 'text' | TabularFormat;
 
-const toolsObject = (tools: ToolCount[] | null) => (tools === null ? null : Object.fromEntries(tools.map((t) => [t.name, t.count])));
+const toolsOrGone = (tools: ToolCount[] | null) => (tools === null ? null : toolsObject(tools));
 
 /**
  * The JSON form of a census row: `tools` as an object with sorted keys (null when gone). Its keys
@@ -24,7 +24,7 @@ export function censusJson(r: CensusRow) {
     session_id: r.session_id,
     status: r.status,
     exit_code: r.exit_code,
-    tools: toolsObject(r.tools),
+    tools: toolsOrGone(r.tools),
     artifacts: r.artifacts,
     markers: r.markers,
     skills: r.skills,
@@ -44,7 +44,7 @@ export function censusCells(r: CensusRow, wide: boolean): Record<string, Cell> {
     session_id: r.session_id,
     status: r.status,
     exit_code: r.exit_code,
-    tools: wide ? (r.tools === null ? null : JSON.stringify(toolsObject(r.tools))) : toolsText(r.tools),
+    tools: wide ? (r.tools === null ? null : JSON.stringify(toolsOrGone(r.tools))) : toolsText(r.tools),
     artifacts: r.artifacts,
     markers: r.markers,
     skills: wide ? r.skills : skillList(r.skills),
