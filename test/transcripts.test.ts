@@ -1071,6 +1071,18 @@ describe('the file system: a transcripts folder', () => {
     expect(await census(loop)).toEqual(error(`${loop}/loop.jsonl: a symbolic link loop (ELOOP) ${HINT_FILE}`));
   });
 
+  it('files that look like sessions and are not read are named in one warning (they were skipped in silence)', async () => {
+    const dir = folder((d) => {
+      for (const name of ['B.JSONL', 'c.jsonl.gz', 'd.jsonl.bak']) writeFileSync(join(d, name), '');
+    });
+    const run = await census(dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe((await census(source)).stdout);
+    expect(run.stderr).toBe(
+      `omg-evidence: warning: ${dir}: 3 file(s) not read, as only names ending in .jsonl are sessions: B.JSONL, c.jsonl.gz, d.jsonl.bak\n`,
+    );
+  });
+
   it('a linked folder is walked once, however it loops back', async () => {
     const dir = folder((d) => symlinkSync('.', join(d, 'again')));
     const run = await census(dir);

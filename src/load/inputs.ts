@@ -147,11 +147,15 @@ export function listTranscriptFiles(dir: string): string[] {
   return one ? [one.abs] : listFiles(dir, isTranscript);
 }
 
+/** A name that looks like a session file's and is not read: `B.JSONL`, `c.jsonl.gz`, `d.jsonl.bak`. */
+const looksLikeTranscript = (name: string) => /\.jsonl/i.test(name) && !isTranscript(name);
+
 /**
  * Every transcript file under each directory, recursively, sorted. Throws InputError when a
- * directory does not exist. Reads no file: loadTranscripts does.
+ * directory does not exist. Reads no file: loadTranscripts does. Pushes onto `warnings` one line
+ * per directory naming the files it holds that look like sessions and are not read.
  */
-export function findTranscripts(dirs: string[]): TranscriptFile[] {
+export function findTranscripts(dirs: string[], warnings: string[] = []): TranscriptFile[] {
   const files: TranscriptFile[] = [];
   for (const d of dirs) {
     const dir = resolve(d);
@@ -166,7 +170,13 @@ export function findTranscripts(dirs: string[]): TranscriptFile[] {
         'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
       );
     }
-    for (const f of walkFiles(dir, isTranscript, { keptNamesAreFiles: true })) files.push({ abs: f.path, dir, rel: f.rel });
+    const skipped: string[] = [];
+    const keep = (name: string) => isTranscript(name) || (looksLikeTranscript(name) && skipped.push(name) < 0);
+    for (const f of walkFiles(dir, keep, { keptNamesAreFiles: true })) files.push({ abs: f.path, dir, rel: f.rel });
+    if (skipped.length) {
+      const named = skipped.slice(0, 5).join(', ') + (skipped.length > 5 ? `, and ${skipped.length - 5} more` : '');
+      warnings.push(`${displayPath(dir)}: ${skipped.length} file(s) not read, as only names ending in .jsonl are sessions: ${named}`);
+    }
   }
   return files;
 }

@@ -95,8 +95,9 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
   // checked) on this one.
   const opening = Database.open({ progress: options.onProgress !== undefined });
   let files: TranscriptFile[];
+  const skipped: string[] = [];
   try {
-    files = findTranscripts(inputs.transcripts);
+    files = findTranscripts(inputs.transcripts, skipped);
   } catch (err) {
     await opening.then(
       (db) => db.close(),
@@ -144,7 +145,7 @@ export async function loadInputs(inputs: Inputs, options: LoadInputsOptions): Pr
       async (there) => (probeTables ? await loadProbes(there, inputs.probes) : { probes: [], warnings: [] }),
     );
     const orphans = owners && files.length ? await checkTranscriptOwners(db, loaded.probes) : [];
-    const warnings = [...loaded.warnings, ...orphans, ...unpriced];
+    const warnings = [...skipped, ...loaded.warnings, ...orphans, ...unpriced];
     for (const w of warnings) options.onWarning?.(w);
     // With { tables } alone, only the caller's own SQL knows what it reads (Opened.sqlOnly).
     return {
@@ -170,7 +171,9 @@ export async function loadForExtract(
   transcripts: string,
   onWarning?: (message: string) => void,
 ): Promise<{ db: Database; probes: Probe[]; warnings: string[] }> {
-  const files = findTranscripts([transcripts]);
+  const skipped: string[] = [];
+  const files = findTranscripts([transcripts], skipped);
+  for (const w of skipped) onWarning?.(w);
   const db = await Database.open();
   try {
     const loaded = await loadResultsFile(db, results);
