@@ -14,13 +14,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sourceName } from '../src/cli/commands/report.js';
 import { Evidence } from '../src/evidence.js';
 import { namedInputs } from '../src/load/inputs.js';
 import { loadInputs } from '../src/load/open.js';
-import { bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
+import { bin, bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
 const fixture = (name: string) => join('test', 'fixtures', 'usage', name);
@@ -1163,6 +1164,26 @@ describe('usage: where it reads', () => {
       1,
       `omg-evidence: no Claude Code sessions: test/fixtures/usage/nowhere/config/projects does not exist ($CLAUDE_CONFIG_DIR is set)${hint}`,
     ]);
+  });
+
+  it("an empty HOME is the account's home, never the current folder (it read ./.claude/projects)", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'omg-empty-home-'));
+    try {
+      mkdirSync(join(cwd, '.claude', 'projects', '-x'), { recursive: true });
+      writeFileSync(join(cwd, '.claude', 'projects', '-x', 'planted.jsonl'), '');
+      const r = bin(['usage', '-f', 'csv'], { cwd, env: { HOME: '', CLAUDE_CONFIG_DIR: '' } });
+      expect(r.stderr.split('\n')[0]).toContain(` ${join(userInfo().homedir, '.claude', 'projects')} `);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+    // report names the sessions' folder from the same home (os.homedir() is HOME, even when empty).
+    const saved = process.env.HOME;
+    process.env.HOME = '';
+    try {
+      expect(sourceName(join(userInfo().homedir, 'sessions'), '', { HOME: '' })).toBe('~/sessions');
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 
   it("usage PROBE reads the probe's transcripts: its opus-5 tokens and cost are the envelopes' modelUsage summed", async () => {

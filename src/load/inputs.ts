@@ -5,7 +5,7 @@
  * checks files; reads none.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
@@ -125,13 +125,29 @@ function singleTranscript(abs: string): TranscriptFile | null {
  * Where the sessions are when no probe and no --transcripts is named: $CLAUDE_CONFIG_DIR/projects,
  * else ~/.claude/projects (Claude Code's own places).
  */
-/** The user's home folder: HOME, else the account's (an unset or empty HOME). */
-export const homeOf = (env: Record<string, string | undefined>): string => env.HOME || homedir();
+/** The user's home folder: HOME, else the account's (an unset or empty HOME), else '' (none). */
+export const homeOf = (env: Record<string, string | undefined>): string => env.HOME || accountHome();
+
+// os.homedir() is HOME when HOME is set, even to '': a home of '' read ./.claude/projects.
+function accountHome(): string {
+  try {
+    return userInfo().homedir;
+  } catch {
+    return '';
+  }
+}
 
 export function claudeSessionsDir(env: Record<string, string | undefined>): string {
   // As Claude Code does: with CLAUDE_CONFIG_DIR set, its folder alone (a misspelt one would
   // otherwise report another account's sessions).
-  const place = env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, 'projects') : join(homeOf(env), '.claude', 'projects');
+  const home = env.CLAUDE_CONFIG_DIR ? '' : homeOf(env);
+  if (!env.CLAUDE_CONFIG_DIR && !home) {
+    throw new InputError(
+      'no Claude Code sessions: HOME is empty and the account has no home folder',
+      'pass --transcripts DIR, the folder of session files (.jsonl)',
+    );
+  }
+  const place = env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, 'projects') : join(home, '.claude', 'projects');
   if (!existsSync(place)) {
     throw new InputError(
       `no Claude Code sessions: ${displayPath(place)} does not exist${env.CLAUDE_CONFIG_DIR ? ' ($CLAUDE_CONFIG_DIR is set)' : ''}`,
