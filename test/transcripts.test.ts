@@ -1083,6 +1083,23 @@ describe('the file system: a transcripts folder', () => {
     );
   });
 
+  it('transcripts that hold no line warn, as a folder of no *.jsonl does (they gave an empty table in silence)', async () => {
+    const empty = join(root, `${++n}.jsonl`);
+    writeFileSync(empty, '');
+    const blank = join(root, `${++n}`);
+    mkdirSync(blank);
+    writeFileSync(join(blank, 'a.jsonl'), '\ufeff\n \r\n\t\f\v\n');
+    writeFileSync(join(blank, 'b.jsonl'), '');
+    for (const args of [['census'], ['skills'], ['usage', 'session']]) {
+      expect((await cli([...args, '--transcripts', empty])).stderr).toBe(
+        `omg-evidence: warning: ${empty}: holds no line, so no session was read\n`,
+      );
+      expect((await cli([...args, '--transcripts', blank])).stderr).toBe(
+        `omg-evidence: warning: ${blank}: its 2 *.jsonl file(s) hold no line, so no session was read\n`,
+      );
+    }
+  });
+
   it('a linked folder is walked once, however it loops back', async () => {
     const dir = folder((d) => symlinkSync('.', join(d, 'again')));
     const run = await census(dir);

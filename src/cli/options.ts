@@ -2,11 +2,13 @@
  * Options several commands share, so they read and behave the same everywhere: --format, --from
  * and --transcripts.
  */
+import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../base/errors.js';
 import { listTranscriptFiles, type Evidence, type OpenOptions, type Source } from '../evidence.js';
 import { defaultFormat, type TableStyle } from '../output/formats.js';
 import { say, useColor, type IO } from './io.js';
+import { holdsNoLine } from '../base/no-line.js';
 import { displayPath } from '../base/paths.js';
 import { MEMORY_SIZE } from '../base/shapes.js';
 
@@ -104,12 +106,18 @@ export async function warnUnmatched(ev: Evidence, transcripts: string | undefine
 }
 
 /**
- * Warn, when the transcripts named gave nothing (`found` is 0), if they hold no `*.jsonl` at all:
- * an empty table from a wrong folder must not pass for a folder of sessions that made no call.
+ * Warn, when the transcripts named gave nothing (`found` is 0), if they hold no `*.jsonl` at all, or
+ * no line in any: an empty table from a wrong folder must not pass for sessions that made no call.
  */
 export function warnNoTranscripts(found: number, transcripts: string, onWarning: (w: string) => void): void {
-  if (found === 0 && listTranscriptFiles(transcripts).length === 0)
-    onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
+  if (found !== 0) return;
+  const files = listTranscriptFiles(transcripts);
+  if (files.length === 0) onWarning(`${displayPath(transcripts)}: holds no *.jsonl file, so no session was read`);
+  else if (files.every(holdsNoLine)) {
+    const what =
+      files.length === 1 && files[0] === resolve(transcripts) ? 'holds no line' : `its ${files.length} *.jsonl file(s) hold no line`;
+    onWarning(`${displayPath(transcripts)}: ${what}, so no session was read`);
+  }
 }
 
 export function memoryLimitOption(): Option {
