@@ -33,4 +33,12 @@ describe.skipIf(!canDrop)('a transcript the reader may not read', () => {
       );
     }
   });
+
+  it('--transcripts FILE.jsonl in a folder that can be listed, not searched (it was "no such transcripts directory")', () => {
+    const dir = folder();
+    chmodSync(join(dir, 'sub'), 0o444);
+    expect(unprivileged(['census', '--transcripts', 'sub/s.jsonl'], dir)).toEqual(
+      error(`sub/s.jsonl: cannot be read (EACCES) ${READ_HINT}`),
+    );
+  });
 });

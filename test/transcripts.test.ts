@@ -1055,6 +1055,16 @@ describe('the file system: a transcripts folder', () => {
     );
   });
 
+  it('--transcripts naming a FIFO says what it is (it was "neither a folder nor a .jsonl file")', async () => {
+    const fifo = join(root, `${++n}.jsonl`);
+    execFileSync('mkfifo', [fifo]);
+    expect(await census(fifo)).toEqual(
+      error(
+        `${fifo}: a FIFO (named pipe), where a folder or a .jsonl file is expected (pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>)`,
+      ),
+    );
+  });
+
   it('a directory named *.jsonl', async () => {
     const dir = folder((d) => mkdirSync(join(d, 'sub', 'agent-1.jsonl'), { recursive: true }));
     expect(await census(dir)).toEqual(

@@ -1166,6 +1166,17 @@ describe('usage: where it reads', () => {
     ]);
   });
 
+  it('$CLAUDE_CONFIG_DIR or HOME whose bytes are not UTF-8 is said so (it was "does not exist")', async () => {
+    const hint = ' (pass --transcripts DIR, the folder of session files (.jsonl))\n';
+    const config = await cli(['usage'], { env: { HOME: home, CLAUDE_CONFIG_DIR: '/tmp/cfg\ufffd' } });
+    expect([config.code, config.stderr]).toEqual([
+      1,
+      `omg-evidence: no Claude Code sessions: $CLAUDE_CONFIG_DIR is not UTF-8 (or holds U+FFFD)${hint}`,
+    ]);
+    const noHome = await cli(['usage'], { env: { HOME: '/tmp/h\ufffd' } });
+    expect([noHome.code, noHome.stderr]).toEqual([1, `omg-evidence: no Claude Code sessions: $HOME is not UTF-8 (or holds U+FFFD)${hint}`]);
+  });
+
   it("an empty HOME is the account's home, never the current folder (it read ./.claude/projects)", async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'omg-empty-home-'));
     try {

@@ -147,7 +147,7 @@ export function realPath(p: string): string {
   return existsSync(real) || !existsSync(p) ? real : resolve(p);
 }
 
-function kindOf(st: Stats): string {
+export function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isSocket()) return 'a socket';

@@ -9,7 +9,8 @@ import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
-import { bundledProbeDir, displayPath, inputFile, inputFolder, listDir, listFiles, mustRead, walkFiles } from '../base/paths.js';
+import { onPath } from '../base/io-error.js';
+import { bundledProbeDir, displayPath, inputFile, inputFolder, kindOf, listDir, listFiles, mustRead, walkFiles } from '../base/paths.js';
 
 export interface Probe {
   /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
@@ -140,17 +141,19 @@ function accountHome(): string {
 export function claudeSessionsDir(env: Record<string, string | undefined>): string {
   // As Claude Code does: with CLAUDE_CONFIG_DIR set, its folder alone (a misspelt one would
   // otherwise report another account's sessions).
-  const home = env.CLAUDE_CONFIG_DIR ? '' : homeOf(env);
-  if (!env.CLAUDE_CONFIG_DIR && !home) {
+  const config = env.CLAUDE_CONFIG_DIR;
+  const variable = config ? 'CLAUDE_CONFIG_DIR' : 'HOME';
+  const home = config ? '' : homeOf(env);
+  // Node reads a variable's bytes that are not UTF-8 as U+FFFD: the folder it names is never found.
+  const wrong = env[variable]?.includes('\ufffd')
+    ? `$${variable} is not UTF-8 (or holds U+FFFD)`
+    : !config && !home
+      ? 'HOME is empty and the account has no home folder'
+      : '';
+  const place = config ? join(config, 'projects') : join(home, '.claude', 'projects');
+  if (wrong || !existsSync(place)) {
     throw new InputError(
-      'no Claude Code sessions: HOME is empty and the account has no home folder',
-      'pass --transcripts DIR, the folder of session files (.jsonl)',
-    );
-  }
-  const place = env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, 'projects') : join(home, '.claude', 'projects');
-  if (!existsSync(place)) {
-    throw new InputError(
-      `no Claude Code sessions: ${displayPath(place)} does not exist${env.CLAUDE_CONFIG_DIR ? ' ($CLAUDE_CONFIG_DIR is set)' : ''}`,
+      `no Claude Code sessions: ${wrong || `${displayPath(place)} does not exist${config ? ' ($CLAUDE_CONFIG_DIR is set)' : ''}`}`,
       'pass --transcripts DIR, the folder of session files (.jsonl)',
     );
   }
@@ -180,9 +183,16 @@ export function findTranscripts(dirs: string[], warnings: string[] = []): Transc
       files.push(one);
       continue;
     }
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    // A folder on the way that cannot be searched is said so (EACCES), not "no such" folder.
+    const st = onPath(dir, () => statSync(dir, { throwIfNoEntry: false }));
+    if (!st?.isDirectory()) {
+      const what = !st
+        ? 'no such transcripts directory'
+        : st.isFile()
+          ? 'neither a folder nor a .jsonl file'
+          : `${kindOf(st)}, where a folder or a .jsonl file is expected`;
       throw new InputError(
-        `${displayPath(dir)}: ${existsSync(dir) ? 'neither a folder nor a .jsonl file' : 'no such transcripts directory'}`,
+        `${displayPath(dir)}: ${what}`,
         'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
       );
     }
