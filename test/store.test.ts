@@ -438,6 +438,48 @@ describe('what --db will not read', () => {
     expect(await cli(['census', '--db', file])).toEqual(refused(file, 'main.spawns_real, schema s, view main.spawns'));
   });
 
+  // Reading a view or a generated column runs the file's own SQL, for as long as it likes (a view over
+  // range(1e11), a column building 1 GB a row): error() here shows whether it ran before the refusal.
+  const ran = "error('the file''s own SQL ran')";
+  it('an omg_meta that is a view: refused from the catalog, its SQL never run', async () => {
+    const file = await builtThen(
+      `alter table omg_meta rename to omg_meta_t; create view omg_meta as select * from omg_meta_t where ${ran} is null`,
+    );
+    for (const command of ['census', 'verdict', 'sql']) {
+      expect(await cli([command, '--db', file, ...(command === 'sql' ? ['select 1'] : [])]), command).toEqual(
+        refused(file, 'main.omg_meta_t, view main.omg_meta'),
+      );
+    }
+    expect(await cli(['load', '--db', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: holds what omg-evidence did not build (main.omg_meta_t, view main.omg_meta), so it is left as it is (name another file, or give --force to replace it)\n`,
+    });
+  });
+
+  it('an omg_meta table with a generated column or a default: held to the layout before it is read', async () => {
+    // Its SQL runs as omg-evidence reads it (read-only), not as the test writes the row.
+    const late = `CASE WHEN current_setting('access_mode') = 'read_only' THEN ${ran} ELSE key END`;
+    for (const [sql, column] of [
+      [
+        `drop table omg_meta; create table omg_meta (key VARCHAR, "value" VARCHAR AS (${late})); insert into omg_meta (key) values ('version')`,
+        `"value" VARCHAR GENERATED ALWAYS AS(CASE  WHEN ((current_setting('access_mode') = 'read_only')) THEN ("error"('the file''s own SQL ran')) ELSE "key" END)`,
+      ],
+      [`alter table omg_meta alter column "value" set default 'x'`, `"value" VARCHAR DEFAULT('x')`],
+    ]) {
+      const file = await builtThen(sql!);
+      const why = `its column omg_meta.value is ${column}, not "value" VARCHAR as load makes it`;
+      expect(await cli(['census', '--db', file]), sql).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${file}: cannot be used: ${why} (rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts)\n`,
+      });
+      expect((await cli(['load', '--db', file])).stderr, sql).toBe(
+        `omg-evidence: ${file}: ${why}, so it is left as it is (name another file, or give --force to replace it)\n`,
+      );
+    }
+  });
+
   it('an index added to it', async () => {
     const file = await builtThen('create index by_arm on spawns (arm)');
     expect(await cli(['census', '--db', file])).toEqual(refused(file, 'index main.by_arm'));

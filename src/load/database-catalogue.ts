@@ -76,11 +76,12 @@ const columnOf = (part: string) => /^"((?:[^"]|"")*)"/.exec(part)?.[1]?.replaceA
 
 /**
  * How the tables in `catalog` differ from what this build's load makes, naming the first table.column
- * that does, or null when none does (what notBuilt finds is not looked at here).
+ * that does, or null when none does (what notBuilt finds is not looked at here). `only`: those tables.
  */
-export function layoutDiffers(catalog: CatalogEntry[]): string | null {
+export function layoutDiffers(catalog: CatalogEntry[], only?: string[]): string | null {
   const tables = new Map(catalog.filter((e) => e.definition !== null).map((e) => [e.name, e.definition!]));
   for (const [name, want] of builtLayout()) {
+    if (only && !only.includes(name)) continue;
     const table = name.slice('main.'.length);
     const has = tables.get(name);
     if (has === undefined) return `it has no table ${table}, which load makes`;

@@ -14,21 +14,28 @@ import { InputError } from '../base/errors.js';
 import { folderStays, refuseInsideEvidence, refuseInsideProbe } from '../base/replace-file.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
 import { filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
-import { layout, type Meta, readMeta, writeMeta } from './meta.js';
+import { layout, type Meta, NO_META, notBuiltHere, readMeta, writeMeta } from './meta.js';
 import { type Inputs, namedInputs } from './inputs.js';
 import { type LoadInputsOptions, loadInputs, type OpenOptions } from './open.js';
 import { lean } from './spill.js';
 import { layoutDiffers, notBuilt, readCatalog } from './database-catalogue.js';
 
 /**
- * What `db`'s catalog holds that load does not build, and how its tables differ from what this
- * build's load makes (database-catalogue.ts). A file an older omg-evidence built (`meta` says so) is
- * laid out as that one made it: staleness says so, and load rebuilds it.
+ * `db`'s record (omg_meta), what its catalog holds that load does not build, and how its tables differ
+ * from what this build's load makes (database-catalogue.ts). The catalog is read first, which runs
+ * none of the file's SQL: omg_meta is read only as a table laid out as load makes it, never as a view
+ * or through a generated column, whose SQL would run unbounded (meta is null when it is not read). A
+ * file an older omg-evidence built (its record says so) is laid out as that one made it: staleness says so.
  */
-async function catalogDiffers(db: Database, meta: Meta): Promise<{ added: string[]; altered: string | null }> {
+async function catalogDiffers(db: Database, file: string): Promise<{ meta: Meta | null; added: string[]; altered: string | null }> {
   const catalog = await readCatalog(db);
+  if (!catalog.some((e) => e.name === 'main.omg_meta' || e.name === 'view main.omg_meta')) throw notBuiltHere(file, NO_META);
+  const added = notBuilt(catalog);
+  const record = layoutDiffers(catalog, ['main.omg_meta']);
+  if (added.length || record) return { meta: null, added, altered: record };
+  const meta = await readMeta(db, file);
   const ours = meta.version === packageVersion && meta.layout === layout();
-  return { added: notBuilt(catalog), altered: ours ? layoutDiffers(catalog) : null };
+  return { meta, added, altered: ours ? layoutDiffers(catalog) : null };
 }
 
 /** Whether regular file `path` starts as a DuckDB database does: "DUCK" at bytes 8 to 11. */
@@ -125,16 +132,15 @@ export async function buildDatabaseFile(
     const db = await openReadOnly(file, real);
     try {
       // Someone's own DuckDB database is never replaced unasked.
-      const meta = await readMeta(db, file).catch(() => null);
-      if (!meta) throw notOurs;
+      const { meta, added, altered } = (await catalogDiffers(db, file).catch(() => null)) ?? { meta: null, added: [], altered: null };
       // A table, view or macro someone added to it is theirs: the file is not replaced unasked, and
       // it is not current either (a command would refuse to read it).
       // So is a table someone altered (a column's type or collation): the rows read otherwise.
-      const { added, altered } = await catalogDiffers(db, meta);
       const theirs = added.length ? `holds what omg-evidence did not build (${added.join(', ')})` : altered;
       if (theirs) {
         throw new InputError(`${displayPath(file)}: ${theirs}, so it is left as it is`, 'name another file, or give --force to replace it');
       }
+      if (!meta) throw notOurs;
       if (staleness(meta, inputs, true) === null) return false;
     } finally {
       db.close();
@@ -239,12 +245,13 @@ export async function openDatabaseFile(
   }
   const db = await openReadOnly(file, real, options.memoryLimit);
   try {
-    const meta = await readMeta(db, file);
-    const { added, altered } = await catalogDiffers(db, meta);
+    const { meta, added, altered } = await catalogDiffers(db, file);
     if (added.length) {
       throw new InputError(`${displayPath(file)}: cannot be used: it holds what load did not build (${added.join(', ')})`, rebuildForce);
     }
-    if (altered) throw new InputError(`${displayPath(file)}: cannot be used: ${altered}`, rebuildForce);
+    // No record read (meta null) comes with something added or altered.
+    if (altered || !meta)
+      throw new InputError(`${displayPath(file)}: cannot be used: ${altered ?? 'its omg_meta was not read'}`, rebuildForce);
     // Before staleness: with no probe recorded, the transcripts a command would name are none.
     if (probesDefault && meta.inputs.probes.length === 0 && paths.length === 0) {
       throw new InputError(

@@ -62,14 +62,20 @@ export async function writeMeta(
   return meta;
 }
 
+export const NO_META = 'no omg_meta table that it reads';
+
+/** Database file `file` refused as one omg-evidence did not build, for `why`. */
+export const notBuiltHere = (file: string, why: string) =>
+  new InputError(`${displayPath(file)}: not a database omg-evidence built (${why})`, 'build one with omg-evidence load … --db FILE');
+
+/** Read `db`'s omg_meta: only once database-file.ts has held its definition to the layout (a plain table). */
 export async function readMeta(db: Database, file: string): Promise<Meta> {
-  const refused = (why: string) =>
-    new InputError(`${displayPath(file)}: not a database omg-evidence built (${why})`, 'build one with omg-evidence load … --db FILE');
+  const refused = (why: string) => notBuiltHere(file, why);
   let rows: Record<string, unknown>[];
   try {
     rows = (await db.query(`select key, value from omg_meta`)).rows;
   } catch {
-    throw refused('no omg_meta table that it reads');
+    throw refused(NO_META);
   }
   // A database written before warnings were kept has none to say.
   const meta: Record<string, unknown> = { warnings: [] };
