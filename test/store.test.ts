@@ -153,6 +153,21 @@ describe('a database whose input files changed since it was built', () => {
     expect((await cli(['census', join(dir, 'p'), '--db', file])).code).toBe(0);
   });
 
+  it("one built with --transcripts DIR is refused by a command reading each probe's own transcripts/, once a probe has one", async () => {
+    const dir = temp();
+    const p = join(dir, 'p');
+    cpSync(join(repo, probeFixture('minimal')), p, { recursive: true });
+    mkdirSync(join(dir, 'tx'));
+    const file = join(dir, 'c.duckdb');
+    expect((await cli(['load', p, '--transcripts', join(dir, 'tx'), '--db', file])).code).toBe(0);
+    // With none of its own, census reads through --db the transcripts load was given (as verdict does).
+    expect((await cli(['census', p, '--db', file])).code).toBe(0);
+    mkdirSync(join(p, 'transcripts'));
+    const why = `it was built from the transcripts in ${join(dir, 'tx')}, not ${join(p, 'transcripts')}`;
+    for (const command of ['census', 'verdict']) expect(await cli([command, p, '--db', file]), command).toEqual(refused(file, why));
+    expect(await cli(['agree', p, '--db', file])).toEqual(refused(file, why));
+  });
+
   it('an input file added or removed is named', async () => {
     const probe = probeCopy('minimal');
     const db = join(temp(), 'p.duckdb');

@@ -91,7 +91,11 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false, own
   // For a command that reads the probes' own transcripts, from a database built from them (load's
   // default) or from none: a probe's transcripts/ made since would be read without --db.
   const mine = meta.inputs.probes.map((p) => join(p, 'transcripts'));
-  if (own && meta.inputs.transcripts.every((t) => mine.includes(t))) {
+  const foreign = meta.inputs.transcripts.some((t) => !mine.includes(t));
+  // From others (--transcripts DIR): without --db the command reads the probes' own, once one has any.
+  const now = mine.filter((t) => existsSync(t));
+  if (own && foreign && now.length) return staleness(meta, { transcripts: now });
+  if (own && !foreign) {
     const added = mine.find((t) => !meta.inputs.transcripts.includes(t) && existsSync(t));
     const named = meta.inputs.transcripts.map(displayPath).join(', ');
     if (added && meta.transcriptsNamed)
