@@ -23,7 +23,7 @@ import {
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { listFiles } from '../src/base/paths.js';
@@ -555,6 +555,19 @@ describe('what --db will not read', () => {
       stdout: '',
       stderr: `omg-evidence: ${file}: cannot be used: a write-ahead log beside it (${file}.wal) holds writes made after load (rebuild it with omg-evidence load … --db FILE --force, naming the same probes and transcripts)\n`,
     });
+  });
+
+  it('a write-ahead log beside it is left as it is by load, not called up to date; --force replaces both', async () => {
+    const file = await built();
+    writeFileSync(`${file}.wal`, '');
+    expect(await cli(['load', '--db', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${file}: a write-ahead log beside it (${file}.wal) holds writes made after load, so it is left as it is (name another file, or give --force to replace it)\n`,
+    });
+    expect((await cli(['load', '--db', file, '--force'])).code).toBe(0);
+    expect(readdirSync(dirname(file))).toEqual([basename(file)]);
+    expect((await cli(['census', '--db', file])).code).toBe(0);
   });
 
   it('a record of what it was built from (omg_meta) that is not as load writes it: said so, never a crash', async () => {

@@ -133,6 +133,13 @@ export async function buildDatabaseFile(
       'name another file, or give --force to replace it',
     );
     if (!isDuckDbFile(real)) throw notOurs;
+    // Writes made after load (which leaves no log), as a table added is: every --db command refuses it.
+    if (existsSync(`${real}.wal`)) {
+      throw new InputError(
+        `${displayPath(file)}: a write-ahead log beside it (${displayPath(`${file}.wal`)}) holds writes made after load, so it is left as it is`,
+        'name another file, or give --force to replace it',
+      );
+    }
     const db = await openReadOnly(file, real);
     try {
       // Someone's own DuckDB database is never replaced unasked.
