@@ -15,6 +15,7 @@
 --   governs   VARCHAR  started_at of the first spawn it governs, as recorded (NULL when none)
 --   governs_session VARCHAR  that spawn's session_id (of the least, among spawns that start together)
 --   voids     BOOLEAN  it declares an arm void
+--   spawns    STRUCT[] {session_id, started_at}: every spawn it governs, by started_at
 -- order:   probe, file
 
 with
@@ -53,6 +54,20 @@ governed as (
     where not f.is_addendum
 ),
 
+each_spawn as (
+    -- each spawn once per file that governs it
+    select distinct probe, file, started_at, session_id from governed
+),
+
+spawn_lists as (
+    select
+        probe,
+        file,
+        list({'session_id': session_id, 'started_at': started_at} order by started_at::TIMESTAMPTZ, session_id) as spawns
+    from each_spawn
+    group by all
+),
+
 jsonl_parts as (
     select
         f.probe,
@@ -81,9 +96,37 @@ sql_parts as (
     ) as x
     join jsonl_parts as p using (probe, file)
     group by all
+),
+
+sql_spawns as (
+    -- a .sql file governs the spawns of every file naming it
+    select distinct x.probe, 'registration/' || x.path as file, s.started_at, s.session_id
+    from (
+        select probe, file, "check" as path from conjuncts
+        union all
+        select probe, file, trigger as path from registered_arms where trigger is not null
+    ) as x
+    join each_spawn as s using (probe, file)
+),
+
+sql_lists as (
+    select
+        probe,
+        file,
+        list({'session_id': session_id, 'started_at': started_at} order by started_at::TIMESTAMPTZ, session_id) as spawns
+    from sql_spawns
+    group by all
+),
+
+parts as (
+    select p.*, coalesce(l.spawns, []) as spawns
+    from jsonl_parts as p
+    left join spawn_lists as l using (probe, file)
+    union all
+    select p.*, coalesce(l.spawns, []) as spawns
+    from sql_parts as p
+    left join sql_lists as l using (probe, file)
 )
 
-select probe, file, kind, governs, governs_session, voids from jsonl_parts
-union all
-select probe, file, kind, governs, governs_session, voids from sql_parts
+select probe, file, kind, governs, governs_session, voids, spawns from parts
 order by probe, file

@@ -392,6 +392,36 @@ describe('what the commits that first recorded a spawn held', () => {
     ]);
   });
 
+  it('a spawn recorded before the pre-registration is "no", though the spawn its data dates first was recorded after it', async () => {
+    // started_at is the data's: B's row, committed before prereg.jsonl, is not its first spawn by date.
+    const { dir, g } = committedProbe();
+    rmSync(join(dir, '.git'), { recursive: true });
+    const results = join(dir, 'results.jsonl');
+    const [a, b] = readFileSync(results, 'utf8').split('\n');
+    g(['init', '-q']);
+    g(['add', 'registration/addendum-1.jsonl']);
+    g(['commit', '-q', '-m', 'addendum 1: arm B'], '2026-08-10T09:00:00+09:00');
+    writeFileSync(results, `${b}\n`);
+    g(['add', 'results.jsonl', 'tool_use']);
+    g(['commit', '-q', '-m', 'B ran'], '2026-08-10T10:00:00+09:00');
+    g(['add', 'registration']);
+    g(['commit', '-q', '-m', 'the pre-registration'], '2026-08-11T10:00:00+09:00');
+    writeFileSync(results, `${a}\n${b}\n`);
+    g(['commit', '-q', '-am', 'A ran, dated before B'], '2026-08-12T16:00:00+09:00');
+    const { code, v } = await strict(dir);
+    const late = (f: string) => `${f} was committed after spawn bbbbbbbb-0000-4000-8000-000000000002 (${B}), a spawn it governs`;
+    expect([code, v.preregistered, v.preregistration.reason]).toEqual([
+      4,
+      'no',
+      `${late('registration/conjuncts/1-a-ran.sql')}; ${late('registration/prereg.jsonl')}`,
+    ]);
+    expect(orders(v)).toEqual({
+      'registration/addendum-1.jsonl': 'before',
+      'registration/conjuncts/1-a-ran.sql': 'after',
+      'registration/prereg.jsonl': 'after',
+    });
+  });
+
   it('a merge whose one parent already had the row did not record it, though its other parent lacks the registration', async () => {
     const { dir, g } = committedProbe();
     g(['checkout', '-q', '-b', 'side', 'HEAD~1']);

@@ -152,6 +152,58 @@ export function place(file: string, head: string, recs: Touch[], trees: Map<stri
   return same === null ? { order: 'before' } : { order: 'same', commit: same };
 }
 
+/** A spawn a part governs. */
+export interface Governed {
+  session: string;
+  started_at: string;
+}
+
+/**
+ * `file` against every spawn it governs (`spawns`, earliest first), any of whose rows may have been
+ * recorded first (its started_at is the data's, and can say anything): the first "after" or
+ * "changed", else "same", else "before"; `at` is the spawn it was found at, and `unrecorded` says
+ * that no commit records one of them.
+ */
+export function placeAll(
+  file: string,
+  head: string,
+  spawns: Governed[],
+  recorded: Map<string, Touch[]>,
+  trees: Map<string, Map<string, Entry>>,
+): { placed: Placed; at: Governed | null; unrecorded: boolean } {
+  let same: { placed: Placed; at: Governed } | null = null;
+  let unrecorded = false;
+  for (const s of spawns) {
+    const recs = recorded.get(s.session) ?? [];
+    if (!recs.length) unrecorded = true;
+    const placed = place(file, head, recs, trees);
+    if (placed.order === 'after' || placed.order === 'changed') return { placed, at: s, unrecorded };
+    if (placed.order === 'same') same ??= { placed, at: s };
+  }
+  return { ...(same ?? { placed: { order: 'before' }, at: null }), unrecorded };
+}
+
+/**
+ * The files under `registration/` that a parent of a commit that first recorded a spawn held and
+ * HEAD does not (removed after that spawn), each with the earliest such spawn (`spawns` earliest first).
+ */
+export function removedFiles(
+  spawns: Governed[],
+  recorded: Map<string, Touch[]>,
+  trees: Map<string, Map<string, Entry>>,
+  head: Map<string, Entry>,
+): Map<string, Governed> {
+  const removed = new Map<string, Governed>();
+  for (const s of spawns) {
+    for (const r of recorded.get(s.session) ?? []) {
+      for (const q of r.parents) {
+        for (const f of trees.get(q)!.keys()) if (f.startsWith('registration/') && !head.has(f) && !removed.has(f)) removed.set(f, s);
+      }
+    }
+  }
+  return removed;
+}
+
 /**
  * The entries under `registration/` and at `paths` in each of `commits`: those grepCalls read (`outs`
  * after the greps), and the others by one ls-tree each in one shell; null when git cannot read one.

@@ -2,16 +2,27 @@
  * Pre-registration order, from git. For each part of a probe's registration it finds the commit
  * that first added it and every later commit that changed it, and compares their committer dates
  * with the start of the first spawn that part governs (queries/registration_parts.sql says which),
- * and what it held before the commits that first recorded that spawn (git-recorded.ts).
+ * and what it held before the commits that first recorded each spawn it governs (git-recorded.ts).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
-import { type Entry, entriesOf, grepCalls, namedCommits, place, recordersOf, resultsLog, touchesOf, treesAt } from './git-recorded.js';
-import { gitAll, gitEach, type Repo, trustedDirectories } from './git-run.js';
+import {
+  entriesOf,
+  type Governed,
+  grepCalls,
+  namedCommits,
+  placeAll,
+  recordersOf,
+  removedFiles,
+  resultsLog,
+  touchesOf,
+  treesAt,
+} from './git-recorded.js';
+import { historiesOf, LOG, standing } from './git-history.js';
+import { gitAll, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
 
@@ -24,6 +35,8 @@ export interface Part {
   session?: string | null;
   /** It declares an arm void: it changes the verdict even when it governs no spawn. */
   voids?: boolean;
+  /** Every spawn it governs (its first alone when not given). */
+  spawns?: Governed[];
 }
 
 export interface Compared {
@@ -34,7 +47,7 @@ export interface Compared {
   committed_at: string | null;
   /** started_at of the first spawn it governs. */
   governs: string | null;
-  /** before | after | same commit as the evidence | changed after (<commit>) | removed after | its first spawn is in no commit of results.jsonl | not committed | uncommitted changes | a symbolic link | voids an arm, and no spawn it governs came after it | governs no spawn */
+  /** before | after | same commit as the evidence | changed after (<commit>) | removed after | a spawn it governs is in no commit of results.jsonl | not committed | uncommitted changes | a symbolic link | voids an arm, and no spawn it governs came after it | governs no spawn */
   order: string;
 }
 
@@ -45,77 +58,6 @@ export interface Preregistration {
   evidence_commit: string | null;
   compared: Compared[];
 }
-
-/**
- * Each of `files`' commits (relative to the probe), as `git log -- <file>` gives them one file at a
- * time, from `all`, one `git log --name-status` over them all: when no merge commit's tree differs
- * from any of its parents' at these paths (`touched` is empty), each file's walk and the walk over
- * all of them follow the same commits (at every merge the first parent), so a file's history is the
- * commits that list it. Otherwise, or when a path needs quoting, one log per file (gitEach).
- */
-async function historiesOf(repo: Repo, files: string[], all: string | null, touched: string | null): Promise<Commit[][]> {
-  if (all === null || touched !== '' || all.includes('"')) return (await gitEach(repo, LOG, files)).map(commitsOf);
-  const mine = new Map<string, Commit[]>(files.map((f) => [f, []]));
-  for (const { hash, date, changes } of recordsOf(all)) {
-    for (const line of changes) mine.get(line.slice(line.indexOf('\t') + 1))?.push({ hash, date, added: line.startsWith('A\t') });
-  }
-  return files.map((f) => mine.get(f)!);
-}
-
-/**
- * How each of `files` stands against HEAD: "same" when its bytes are those HEAD holds (line endings
- * aside), "link" when
- * HEAD holds a symbolic link (git dates the link, not the file it points at), "changed" otherwise.
- * The bytes are compared (`hash-object --no-filters` against `ls-tree`), not `git status`, which
- * trusts the index's skip-worktree and assume-unchanged flags and runs filters and `ident`, all of
- * which .git/ can set.
- */
-function standing(files: string[], held: Map<string, Entry>, hashes: string | null, dir: string): ('same' | 'link' | 'changed')[] {
-  const mine = (hashes ?? '').split('\n');
-  return files.map((f, i) => {
-    const h = held.get(f);
-    if (h?.mode === '120000') return 'link';
-    if (!h || hashes === null) return 'changed';
-    // A checkout may have written LF as CRLF (core.autocrlf, eol=crlf): the same file, as committed.
-    return h.hash === mine[i] || h.hash === blobHash(readFileSync(join(dir, f)).toString('latin1').replaceAll('\r\n', '\n'), h.hash)
-      ? 'same'
-      : 'changed';
-  });
-}
-
-/** The id git gives a blob of `latin1` (bytes, one character each), in the repository's own hash (SHA-1, or SHA-256 ids of 64). */
-function blobHash(latin1: string, like: string): string {
-  const bytes = Buffer.from(latin1, 'latin1');
-  return createHash(like.length === 64 ? 'sha256' : 'sha1')
-    .update(`blob ${bytes.length}\0`)
-    .update(bytes)
-    .digest('hex');
-}
-
-interface Commit {
-  hash: string;
-  date: string;
-  /** The commit added the file (its status is A, as `--diff-filter=A` selects). */
-  added: boolean;
-}
-
-const LOG = ['log', '--no-show-signature', '--no-ext-diff', '--no-textconv', '--name-status', '--format=%x00%H%x09%cI'];
-
-/** The records of `git log --name-status` output (LOG's format), newest first: a commit and its changed files' lines. */
-function recordsOf(out: string | null): { hash: string; date: string; changes: string[] }[] {
-  return (out ?? '')
-    .split('\0')
-    .filter(Boolean)
-    .map((record) => {
-      const [head, ...changes] = record.split('\n');
-      const [hash, date] = head!.split('\t');
-      return { hash: hash!, date: date!, changes: changes.filter(Boolean) };
-    });
-}
-
-/** The commits of one file's `git log --name-status`, newest first, each with whether it added the file. */
-const commitsOf = (out: string | null): Commit[] =>
-  recordsOf(out).map(({ hash, date, changes }) => ({ hash, date, added: changes.some((l) => l.startsWith('A\t')) }));
 
 const short = (hash: string) => hash.slice(0, 7);
 /** Whether instant `a` (a git date, or a spawn's started_at, held to RFC 3339 as it loads) comes after `b`. */
@@ -147,13 +89,24 @@ function enclosingRepository(dir: string): string | undefined {
  */
 const VOIDS_UNDATED = 'voids an arm, and no spawn it governs came after it';
 
-/** A part whose first spawn's row no commit of results.jsonl holds (it is not committed, or not as it loads). */
-const UNRECORDED = 'its first spawn is in no commit of results.jsonl';
+/** A part one of whose spawns' rows no commit of results.jsonl holds (it is not committed, or not as it loads). */
+const UNRECORDED = 'a spawn it governs is in no commit of results.jsonl';
 
-const lateReason = (c: Compared) =>
-  c.order === 'removed after'
-    ? `${c.file} was removed after the first spawn (${c.governs}${c.commit ? `, in ${c.commit}` : ''})`
-    : `${c.file} was ${c.order === 'after' ? 'committed' : 'changed'} after the first spawn it governs (${c.governs})`;
+/**
+ * Why `c` is late. `at`: the spawn it was found late for, named when it is not the first (the first
+ * it governs, or for a removed file the probe's): its row was recorded first whatever its started_at.
+ */
+function lateReason(c: Compared, at: Governed | undefined, first: string | null): string {
+  const which = at && at.started_at !== first ? `spawn ${at.session} (${at.started_at}` : null;
+  if (c.order === 'removed after')
+    return `${c.file} was removed after ${which ?? `the first spawn (${c.governs}`}${c.commit ? `, in ${c.commit}` : ''})`;
+  const verb = c.order === 'after' ? 'committed' : 'changed';
+  return `${c.file} was ${verb} after ${which ? `${which}), a spawn it governs` : `the first spawn it governs (${c.governs})`}`;
+}
+
+/** The spawns `p` governs; `parts` before spawns listed them were given the first alone. */
+const spawnsOf = (p: Part): Governed[] =>
+  p.spawns ?? (p.governs !== null && p.session ? [{ session: p.session, started_at: p.governs }] : []);
 
 const unreadable = (dir: string) =>
   new InputError(
@@ -197,8 +150,12 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const merged = merges
     ? [{ args: ['diff-tree', '--stdin', '-m', '-r', '--no-renames', '--name-only', '--no-commit-id', '--', ...logged], input: merges }]
     : [];
-  // The spawns whose recording commits are looked for: the first each part governs.
-  const sessions = [...new Set(parts.flatMap((p) => (p.governs !== null && p.session ? [p.session] : [])))];
+  // The spawns whose recording commits are looked for: every one a part governs (one grep takes them
+  // all), earliest first; a started_at is the data's, so any of them may have been recorded first.
+  const spawns = [...new Map(parts.flatMap(spawnsOf).map((g) => [g.session, g])).values()].sort((a, b) =>
+    after(a.started_at, b.started_at) ? 1 : after(b.started_at, a.started_at) ? -1 : a.session < b.session ? -1 : 1,
+  );
+  const sessions = spawns.map((g) => g.session);
   const touches = touchesOf(results);
   const greps = grepCalls(logged[0]!, touches, sessions, files);
   const outs = merged.length + greps.length ? await gitAll(repo, [...merged, ...greps]) : [];
@@ -216,19 +173,19 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const early = { touches, sessions, outs: outs.slice(merged.length) };
   const trees = await treesAt(repo, [...new Set(recs.flatMap((r) => [r.hash, ...r.parents]))], files, early);
   if (trees === null) throw unreadable(probeDir);
-  const firstPart = parts
-    .filter((p) => p.governs !== null && p.session)
-    .reduce<Part | null>((min, p) => (min === null || after(min.governs!, p.governs!) ? p : min), null);
-  // A file the registration held before the probe's first spawn was recorded, gone at HEAD: removed after it.
-  const held = (recorded.get(firstPart?.session ?? '') ?? []).flatMap((r) => r.parents.map((q) => trees.get(q)!));
-  const removed = [...new Set(held.flatMap((t) => [...t.keys()]))].filter((f) => f.startsWith('registration/') && !headTree.has(f));
-  const placed = parts.map((p, i) =>
-    headTree.has(files[i]!) ? place(files[i]!, headTree.get(files[i]!)!.hash, recorded.get(p.session ?? '') ?? [], trees) : null,
+  // A file the registration held before a spawn was recorded, gone at HEAD: removed after it.
+  const gone = removedFiles(spawns, recorded, trees, headTree);
+  const removed = [...gone.keys()];
+  const placings = parts.map((p, i) =>
+    headTree.has(files[i]!) ? placeAll(files[i]!, headTree.get(files[i]!)!.hash, spawnsOf(p), recorded, trees) : null,
   );
+  const placed = placings.map((x) => x?.placed);
   const changes = placed.flatMap((pl, i) => (pl?.order === 'changed' ? [{ file: files[i]!, since: pl.since }] : []));
   const named = await namedCommits(repo, changes, removed);
   const changedBy = new Map(changes.map((c, k) => [c.file, named[k]]));
   let sameAs: string | null = null;
+  // The spawn each late part or removed file was found late for (lateReason).
+  const lateAt = new Map<string, Governed>(gone);
   for (const [i, part] of parts.entries()) {
     const file = files[i]!;
     const history = histories[i]!;
@@ -248,6 +205,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       // HEAD's bytes are not those the file had before the commits that first recorded the spawn.
       const changed = history.find((c) => c.hash !== first.hash && after(c.date, part.governs!));
       const by = changedBy.get(file);
+      if (pl?.order === 'changed' || pl?.order === 'after') lateAt.set(file, placings[i]!.at!);
       if (changed) row.order = `changed after (${short(changed.hash)}, ${changed.date})`;
       else if (pl?.order === 'changed') row.order = `changed after (${by ? `${short(by.hash)}, ${by.date}` : `since ${short(pl.since)}`})`;
       else if (pl?.order === 'after') row.order = 'after';
@@ -256,7 +214,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
         row.order = 'same commit as the evidence';
         sameAs ??= pl.commit;
       } else if (after(first.date, part.governs)) row.order = 'after';
-      else if (!recorded.get(part.session ?? '')?.length) row.order = UNRECORDED;
+      else if (spawnsOf(part).some((g) => !recorded.get(g.session)?.length)) row.order = UNRECORDED;
       else row.order = 'before';
     }
     const late = row.order === 'after' || row.order.startsWith('changed after');
@@ -270,7 +228,7 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       file,
       commit: by ? short(by.hash) : null,
       committed_at: by?.date ?? null,
-      governs: firstPart!.governs,
+      governs: gone.get(file)!.started_at,
       order: 'removed after',
     });
   }
@@ -279,7 +237,14 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const shallowClone = shallow === 'true\n';
   const late = compared.filter((c) => (c.order === 'after' && !shallowClone) || /^(changed|removed) after/.test(c.order));
   if (late.length) {
-    return { answer: 'no', reason: late.map(lateReason).join('; '), evidence_commit: short(evidence.hash), compared };
+    return {
+      answer: 'no',
+      reason: late
+        .map((c) => lateReason(c, lateAt.get(c.file), c.order === 'removed after' ? (spawns[0]?.started_at ?? null) : c.governs))
+        .join('; '),
+      evidence_commit: short(evidence.hash),
+      compared,
+    };
   }
   if (shallowClone) {
     return {

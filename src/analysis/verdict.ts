@@ -76,6 +76,10 @@ export async function verdicts(ev: VerdictSource): Promise<Verdict[]> {
           governs: (r.governs as string | null) ?? null,
           session: (r.governs_session as string | null) ?? null,
           voids: r.voids === true,
+          spawns: (r.spawns as { session_id: string; started_at: string }[]).map((g) => ({
+            session: g.session_id,
+            started_at: g.started_at,
+          })),
         })),
       );
       // Awaited below; a failure of the checks first must not leave it unhandled.
