@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InputError } from '../src/base/errors.js';
+import { recordersOf } from '../src/analysis/git-recorded.js';
 import { gitAll } from '../src/analysis/git-run.js';
 import { binPath, cli, probeFixture, repo } from './helpers.js';
 
@@ -420,6 +421,30 @@ describe('what the commits that first recorded a spawn held', () => {
       'registration/conjuncts/1-a-ran.sql': 'after',
       'registration/prereg.jsonl': 'after',
     });
+  });
+
+  it('a row first committed in a results.jsonl git takes for binary (a NUL byte) is still found there: "after"', async () => {
+    const { dir, g } = committedProbe();
+    rmSync(join(dir, '.git'), { recursive: true });
+    const results = join(dir, 'results.jsonl');
+    const rows = readFileSync(results, 'utf8');
+    g(['init', '-q']);
+    writeFileSync(results, `${rows}\0\n`);
+    g(['add', 'results.jsonl', 'tool_use']);
+    g(['commit', '-q', '-m', 'the spawns, and a NUL'], '2026-08-12T16:00:00+09:00');
+    g(['add', 'registration']);
+    g(['commit', '-q', '-m', 'the registration, dated back'], '2026-08-11T10:00:00+09:00');
+    writeFileSync(results, rows);
+    g(['commit', '-q', '-am', 'no NUL'], '2026-08-12T17:00:00+09:00');
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, Object.values(orders(v))]).toEqual([4, 'no', ['after', 'after', 'after']]);
+  });
+
+  it('a line of git grep output that is not a match is unreadable, never a row not held', () => {
+    const touches = [{ hash: 'a'.repeat(40), parents: [] }];
+    const binary = `Binary file ${'a'.repeat(40)}:results.jsonl matches\n`;
+    expect(recordersOf([binary], touches, ['s1'])).toBeNull();
+    expect(recordersOf([`${'a'.repeat(40)}:results.jsonl\0"s1"\n`], touches, ['s1'])?.get('s1')).toEqual(touches);
   });
 
   it('a merge whose one parent already had the row did not record it, though its other parent lacks the registration', async () => {

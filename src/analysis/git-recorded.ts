@@ -101,25 +101,33 @@ export function grepCalls(path: string, touches: Touch[], sessions: string[], pa
   if (!revs.length || !sessions.length) return [];
   const greps = chunks(sessions, SESSIONS_PER_GREP).flatMap((some) =>
     chunks(revs, REVS_PER_GREP).map((batch) => ({
-      args: ['grep', '-o', '-z', '-E', '-f', '-', ...batch, '--', path],
+      // -a: a blob git takes for binary (a NUL byte in it) would print "Binary file … matches", not its rows.
+      args: ['grep', '-a', '-o', '-z', '-E', '-f', '-', ...batch, '--', path],
       input: `${some.map(jsonString).join('|')}\n`,
     })),
   );
   return [...greps, ...(revs.length <= EARLY ? revs.map((c) => treeCall(c, paths)) : [])];
 }
 
-/** For each session, the commits that first recorded it: their results.jsonl holds it and none of their parents' does. */
-export function recordersOf(outs: (string | null)[], touches: Touch[], sessions: string[]): Map<string, Touch[]> {
+/** One line of grepCalls' output: `<rev>:<path>\0<match>`, the match a JSON string. */
+const MATCH = /^([0-9a-f]{40}|[0-9a-f]{64}):[^\0\n]*\0("[^\n]*")$/;
+
+/**
+ * For each session, the commits that first recorded it: their results.jsonl holds it and none of
+ * their parents' does. Null when a line of git grep's output is not a match: a row it held would
+ * otherwise read as never recorded.
+ */
+export function recordersOf(outs: (string | null)[], touches: Touch[], sessions: string[]): Map<string, Touch[]> | null {
   const holding = new Map(sessions.map((s) => [s, new Set<string>()]));
   const of = sessionsOf(sessions);
-  // `<rev>:<path>\0<match>\n` per match (a match is one line's; none in a batch: grep exits 1, null).
+  // One line per match (a match is one line's; none in a batch: grep exits 1, null).
   for (const out of outs.slice(0, grepCount(touches, sessions))) {
-    for (let at = 0, nul = (out ?? '').indexOf('\0'); nul >= 0; nul = out!.indexOf('\0', at)) {
-      const eol = out!.indexOf('\n', nul);
-      const rev = out!.slice(at, out!.indexOf(':', at));
-      for (const s of of(out!.slice(nul + 1, eol))) holding.get(s)!.add(rev);
-      at = eol + 1;
+    for (const line of (out ?? '').split('\n').slice(0, -1)) {
+      const m = MATCH.exec(line);
+      if (!m) return null;
+      for (const s of of(m[2]!)) holding.get(s)!.add(m[1]!);
     }
+    if (out && !out.endsWith('\n')) return null;
   }
   return new Map(
     sessions.map((session) => {

@@ -161,6 +161,12 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const outs = merged.length + greps.length ? await gitAll(repo, [...merged, ...greps]) : [];
   const touched = merges === '' ? '' : outs[0]!;
   const recorded = recordersOf(outs.slice(merged.length), touches, sessions);
+  if (recorded === null) {
+    throw new InputError(
+      `${displayPath(probeDir)}: git grep printed a line that is not a match of a session_id in results.jsonl, so the commits that first recorded the spawns cannot be read`,
+      'it reads `git grep -a -o -z` output: is the git on PATH git 2.32 or later?',
+    );
+  }
   const [evidenceHistory, ...histories] = await historiesOf(repo, logged, all, touched);
   const headTree = entriesOf(tree);
   const stands = standing(files, headTree, hashes ?? null, probeDir);
