@@ -440,6 +440,17 @@ describe('what the commits that first recorded a spawn held', () => {
     expect([code, v.preregistered, Object.values(orders(v))]).toEqual([4, 'no', ['after', 'after', 'after']]);
   });
 
+  it('a registration file HEAD holds that the working tree has deleted is an uncommitted change, naming it', async () => {
+    const { dir } = committedProbe(failingConjunct);
+    rmSync(join(dir, 'registration', 'addendum-2.jsonl'));
+    const { code, v } = await strict(dir);
+    expect([code, v.preregistered, v.preregistration.reason]).toEqual([
+      4,
+      'not established',
+      'registration/addendum-2.jsonl: uncommitted changes',
+    ]);
+  });
+
   it('a line of git grep output that is not a match is unreadable, never a row not held', () => {
     const touches = [{ hash: 'a'.repeat(40), parents: [] }];
     const binary = `Binary file ${'a'.repeat(40)}:results.jsonl matches\n`;

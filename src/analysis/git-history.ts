@@ -3,7 +3,7 @@
  * output (git.ts runs the commands), never from the index git may be told to trust.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry } from './git-recorded.js';
 import { gitEach, type Repo } from './git-run.js';
@@ -42,6 +42,19 @@ export function standing(files: string[], held: Map<string, Entry>, hashes: stri
     return h.hash === mine[i] || h.hash === blobHash(readFileSync(join(dir, f)).toString('latin1').replaceAll('\r\n', '\n'), h.hash)
       ? 'same'
       : 'changed';
+  });
+}
+
+/**
+ * The files HEAD holds under `registration/` that are not among `files` (the loaded parts) and that
+ * the working tree has deleted, renamed or changed: what they register is not read, unseen.
+ */
+export function unloaded(files: string[], held: Map<string, Entry>, dir: string): string[] {
+  const loaded = new Set(files);
+  return [...held.keys()].filter((f) => {
+    if (!f.startsWith('registration/') || loaded.has(f)) return false;
+    const st = lstatSync(join(dir, f), { throwIfNoEntry: false });
+    return !st?.isFile() || standing([f], held, '', dir)[0] !== 'same';
   });
 }
 

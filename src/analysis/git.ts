@@ -21,7 +21,7 @@ import {
   touchesOf,
   treesAt,
 } from './git-recorded.js';
-import { historiesOf, LOG, standing } from './git-history.js';
+import { historiesOf, LOG, standing, unloaded } from './git-history.js';
 import { gitAll, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
@@ -237,6 +237,10 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       governs: gone.get(file)!.started_at,
       order: 'removed after',
     });
+  }
+  // A file HEAD's registration/ holds that is no loaded part, deleted or changed since: not read.
+  for (const file of unloaded(files, headTree, probeDir)) {
+    compared.push({ file, commit: null, committed_at: null, governs: null, order: 'uncommitted changes' });
   }
   // A shallow clone's oldest commits show every file as added there: a change after the spawns is
   // one, but a file's first commit is not known.
