@@ -3,7 +3,7 @@
  * repository's config names (core.fsmonitor, a hook, a clean filter), and the caller's GIT_*
  * variables do not send git to another repository. The pre-registration answer stays the same.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
@@ -712,6 +712,31 @@ describe('git is only read', () => {
     appendFileSync(join(dir, 'registration', 'conjuncts', name), '-- edited\n');
     expect(await order()).toBe('uncommitted changes');
     expect(existsSync(join(dir, 'ran-name'))).toBe(false);
+  });
+
+  it("an empty or relative entry of PATH never runs the probe's own git or sh: only absolute folders are searched", () => {
+    const { root, dir } = committedProbe();
+    for (const name of ['git', 'sh']) {
+      writeFileSync(join(dir, name), `#!/bin/sh\ntouch '${join(root, `ran-${name}`)}'\nexit 1\n`);
+      chmodSync(join(dir, name), 0o755);
+    }
+    const run = (PATH: string) =>
+      spawnSync(process.execPath, [binPath, 'verdict', dir, '--format', 'json'], {
+        cwd: root,
+        env: { ...process.env, PATH },
+        encoding: 'utf8',
+      });
+    const found = run(`:.:${process.env.PATH}`);
+    expect([found.status, JSON.parse(found.stdout).preregistered, readdirSync(root).filter((f) => f.startsWith('ran-'))]).toEqual([
+      0,
+      'yes',
+      [],
+    ]);
+    const none = run('.:');
+    expect([none.status, none.stderr]).toEqual([
+      1,
+      "omg-evidence: git-order: git is in no absolute folder of PATH, so the registration cannot be dated (install git, or name its folder on PATH by an absolute path: an empty or relative entry names the probe's folder, and is not searched)\n",
+    ]);
   });
 
   it("the repository's own log.follow and diff.renames do not change the answer", async () => {

@@ -6,7 +6,9 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
 import { timerAfter } from '../base/timer.js';
@@ -16,6 +18,23 @@ export interface GitCall {
   args: string[];
   config?: [string, string][];
   input?: string;
+}
+
+/** PATH's absolute folders: an empty or relative entry names the folder git runs in, the probe's, whose own `git` must not run. */
+const absolutePath = (env: NodeJS.ProcessEnv) => (env.PATH ?? '').split(delimiter).filter(isAbsolute);
+
+/** `name`'s absolute path, from PATH's absolute folders (looked up before any cwd is set), or null. */
+export function program(name: 'git' | 'sh', env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const dir of absolutePath(env)) {
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // Not there: the next folder.
+    }
+  }
+  return null;
 }
 
 /** A word for sh, single-quoted. */
@@ -94,24 +113,27 @@ function gitBatch(
   maxBuffer: number,
   seconds = GIT_SECONDS,
 ): Promise<(string | null)[] | undefined> {
+  const [sh, git] = [program('sh', env), program('git', env)];
+  if (sh === null || git === null) return Promise.resolve(undefined);
   // Each output ends with this mark and its exit status: no output can hold a mark it cannot know.
   const mark = `omg-${randomBytes(16).toString('hex')}-`;
   const lines = calls.map((c) => {
     const vars = configVars(c.config)
       .map(([k, v]) => `${k}=${quote(v)}`)
       .join(' ');
-    const run = `${vars} git ${c.args.map(quote).join(' ')} 2>/dev/null`;
+    const run = `${vars} ${quote(git)} ${c.args.map(quote).join(' ')} 2>/dev/null`;
     const command = c.input === undefined ? `${run} </dev/null` : `printf '%s' ${quote(c.input)} | ${run}`;
     return `${command}; printf '%s%d\\n' ${quote(mark)} "$?"\n`;
   });
-  const { ENV: _e, BASH_ENV: _b, ...shellEnv } = env;
+  const { ENV: _e, BASH_ENV: _b, ...rest } = env;
+  const shellEnv = { ...rest, PATH: absolutePath(env).join(delimiter) };
   return new Promise((done, fail) => {
     let late = false;
     const out: Buffer[] = [];
     let size = 0;
     // A process group of its own (spawn's `detached`; execFile leaves it out), so that a git the
     // shell waits on is stopped with it.
-    const child = spawn('sh', ['-s'], { cwd, env: shellEnv, detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(sh, ['-s'], { cwd, env: shellEnv, detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
     let signalled = false;
     const untrack = tracked(child.pid, () => {
       signalled = true;
@@ -220,9 +242,18 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 /** One git process: its output, or null when it fails. git reads only `input`: its stdin is closed after it. */
 function execGit(cwd: string, env: NodeJS.ProcessEnv, args: string[], input = '', seconds = GIT_SECONDS): Promise<string | null> {
+  const git = program('git', env);
+  if (git === null) return Promise.resolve(null);
   return new Promise((done, fail) => {
-    const options = { cwd, encoding: 'utf8' as const, env, maxBuffer: MAX_OUTPUT, timeout: seconds * 1000, killSignal: 'SIGKILL' as const };
-    const child = execFile('git', args, options, (err, out) => {
+    const options = {
+      cwd,
+      encoding: 'utf8' as const,
+      env: { ...env, PATH: absolutePath(env).join(delimiter) },
+      maxBuffer: MAX_OUTPUT,
+      timeout: seconds * 1000,
+      killSignal: 'SIGKILL' as const,
+    };
+    const child = execFile(git, args, options, (err, out) => {
       if (err?.killed && err.signal === 'SIGKILL') return fail(tooLong(cwd, seconds));
       done(err ? null : out);
     });

@@ -22,7 +22,7 @@ import {
   treesAt,
 } from './git-recorded.js';
 import { historiesOf, LOG, standing, unloaded } from './git-history.js';
-import { gitAll, type Repo, trustedDirectories } from './git-run.js';
+import { gitAll, program, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
 
@@ -139,6 +139,12 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
     const root = enclosingRepository(probeDir);
     if (root === undefined) {
       return { answer: 'not established', reason: 'the probe is not in a git repository', evidence_commit: null, compared };
+    }
+    if (program('git') === null) {
+      throw new InputError(
+        `${displayPath(probeDir)}: git is in no absolute folder of PATH, so the registration cannot be dated`,
+        "install git, or name its folder on PATH by an absolute path: an empty or relative entry names the probe's folder, and is not searched",
+      );
     }
     throw new InputError(
       `${displayPath(probeDir)}: git cannot read the repository at ${displayPath(root)}, so the registration cannot be dated`,
