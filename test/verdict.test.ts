@@ -968,6 +968,8 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
 });
 
 describe('the registration is complete or it is an error', () => {
+  const HINT =
+    'the registration is the files named *.jsonl directly in registration/ (beside them: *.sql checks and triggers, README.md); rename or move it there, or out of registration/';
   const REG_HINT = '(number the conjuncts 1..N, with no gap and no repeat)';
   const prereg = (fixture: string) => `${probeFixture(fixture)}/registration/prereg.jsonl`;
 
@@ -983,9 +985,27 @@ describe('the registration is complete or it is an error', () => {
       expect(await cli(['verdict', dir])).toEqual({
         code: 1,
         stdout: '',
-        stderr: `omg-evidence: ${join(dir, 'registration', name)}: registration records that are never read (the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/)\n`,
+        stderr: `omg-evidence: ${join(dir, 'registration', name)}: registration records that are never read (${HINT})\n`,
       });
     }
+  });
+
+  it('a file directly in registration/ that is no *.jsonl, *.sql or README.md is an error (x.ndjson, x.jsonl.bak, "x.jsonl ", x.json5)', async () => {
+    for (const name of ['x.ndjson', 'x.jsonl.bak', 'x.jsonl ', 'x.json5']) {
+      const dir = copyProbe(bundled);
+      writeFileSync(
+        join(dir, 'registration', name),
+        '{"kind":"conjunct","n":10,"required":"never","check":"conjuncts/9-t-ref-breaches.sql"}\n',
+      );
+      expect(await cli(['verdict', dir])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${join(dir, 'registration', name)}: a file of registration/ that is never read (${HINT})\n`,
+      });
+    }
+    const dir = copyProbe(bundled);
+    for (const name of ['README.md', '.DS_Store', 'x.sql']) writeFileSync(join(dir, 'registration', name), 'select 1\n');
+    expect((await cli(['verdict', dir])).code).toBe(0);
   });
 
   it('a registration record of an unknown kind ("conjunt") is an error naming file:line, for every command', async () => {

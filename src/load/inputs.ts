@@ -88,22 +88,28 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
   const regDir = join(dir, 'registration');
   const registered = inputFolder(regDir, real, dir);
   // The registration is the `*.jsonl` files directly in registration/. Records anywhere else there
-  // (a `.json` or `.JSONL` file, a `.jsonl` in a folder) would be registered in the author's eyes
-  // and never read: each is an error, as nothing registered may be dropped.
+  // (a `.json` or `.JSONL` file, a `.jsonl` in a folder, an `x.ndjson` or `x.jsonl.bak` beside them)
+  // would be registered in the author's eyes and never read: each is an error, as nothing registered
+  // may be dropped.
   if (registered) {
     for (const f of walkFiles(regDir)) {
-      if (!f.rel.includes('/') && f.rel.endsWith('.jsonl')) {
+      const direct = !f.rel.includes('/');
+      if (direct && f.rel.endsWith('.jsonl')) {
         files.push({ abs: join(regDir, f.rel), probe: id, kind: 'registration', rel: `registration/${f.rel}`, session: null });
-      } else if (/\.jsonl?$/i.test(f.rel)) {
+      } else if (/\.jsonl?$/i.test(f.rel) || (direct && !REGISTRATION_OTHERS.test(f.rel))) {
+        const what = /\.jsonl?$/i.test(f.rel) ? 'registration records that are never read' : 'a file of registration/ that is never read';
         throw new InputError(
-          `${displayPath(f.path)}: registration records that are never read`,
-          'the registration is the files named *.jsonl directly in registration/; rename or move it there, or out of registration/',
+          `${displayPath(f.path)}: ${what}`,
+          'the registration is the files named *.jsonl directly in registration/ (beside them: *.sql checks and triggers, README.md); rename or move it there, or out of registration/',
         );
       }
     }
   }
   return { probe: { id, dir, registered }, files, ignored };
 }
+
+/** What registration/ may hold directly beside its `*.jsonl` files: checks and triggers, a README, and Finder's own file. */
+const REGISTRATION_OTHERS = /^(.+\.sql|README\.md|\.DS_Store)$/s;
 
 const isTranscript = (name: string) => name.endsWith('.jsonl');
 
