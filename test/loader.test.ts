@@ -154,6 +154,8 @@ const bad: [fixture: string, message: string][] = [
     'reg-addendum-zero',
     'registration/addendum-0.jsonl:1: registration "addendum" record: "n" must be an integer ≥ 1 (see docs/registration.md)',
   ],
+  // An arm's number of counted spawns, as a budget's bounds: never below 0.
+  ['reg-arm-negative', 'registration/prereg.jsonl:2: registration "arm" record: "n" must not be negative (see docs/registration.md)'],
   [
     'reg-addendum-number',
     'registration/addendum-1.jsonl:1: registration "addendum" record: an addendum must be in the file its "n" names: "registration/addendum-2.jsonl" (each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md)',

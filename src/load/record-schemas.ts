@@ -249,6 +249,8 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
       { key: 'replaces', kinds: ['string'], required: false },
       { key: 'what', kinds: ['string'], required: false },
     ],
+    reads: ['n'],
+    checks: [{ bad: `try_cast(json ->> '$.n' as HUGEINT) < 0`, why: '"n" must not be negative' }],
     hint: REG_HINT,
   },
   conjunct: {
