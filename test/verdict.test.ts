@@ -572,6 +572,18 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it('a PIVOT without IN (…), which DuckDB runs as two statements, is refused saying it needs its values named', async () => {
+    const dir = copyProbe(probeFixture('attack-two-statements'));
+    const check = join(dir, 'registration', 'conjuncts', '1-a-ran.sql');
+    writeFileSync(check, 'select true as holds, (select count(*)::VARCHAR from (pivot spawns on arm using count(*))) as result\n');
+    expect(await cli(['verdict', dir])).toEqual(
+      refused(
+        check,
+        'a check is exactly one SELECT statement; this file holds 2 statements (CREATE, non-SELECT): a PIVOT needs its values named, PIVOT … ON col IN (…)',
+      ),
+    );
+  });
+
   it('one statement that is not a SELECT', async () => {
     expect(await cli(['verdict', probeFixture('attack-not-select')])).toEqual(
       refused(checkOf('attack-not-select', '1-a-ran.sql'), 'a check is exactly one SELECT statement; this file holds one UPDATE statement'),

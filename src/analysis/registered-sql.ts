@@ -106,10 +106,12 @@ export async function mustBeAQuestion(box: Database, sql: string, where: string,
     // prepares as a SELECT is a PRAGMA (DuckDB rewrites those that return rows); one that does not
     // prepare alone (COPY to a file, once sealed) is named for what it is not.
     const types = (await box.statementTypes(sql)).map((t) => (t === 'UNKNOWN' ? 'non-SELECT' : t));
+    // DuckDB runs a PIVOT without IN (…) as a CREATE of its values, then the query: name the cause.
+    const pivot = types[0] === 'CREATE' && /\bpivot\b/i.test(sql) && !/\bcreate\b/i.test(sql);
     const what =
       types.length === 1
         ? `one ${types[0] === 'SELECT' ? 'PRAGMA' : types[0]} statement`
-        : `${types.length} statements (${types.join(', ')})`;
+        : `${types.length} statements (${types.join(', ')})${pivot ? ': a PIVOT needs its values named, PIVOT … ON col IN (…)' : ''}`;
     throw new InputError(`${where}: a ${spec.what} is exactly one SELECT statement; this file holds ${what}`, hint);
   }
   const n = parsed.statements.length;
