@@ -1068,3 +1068,34 @@ describe('the registration is complete or it is an error', () => {
     expect((await cli(['verdict', dir, '--format', 'markdown'])).stdout).toContain('\n8 of 9 conjuncts hold\n');
   });
 });
+
+describe('markdown headings and lines show evidence text as a table cell does', () => {
+  it("a probe, a check's result and a model holding markup are escaped in the heading and the lines", async () => {
+    const { formatReport } = await import('../src/output/report.js');
+    const { costParts } = await import('../src/output/cost.js');
+    const md = formatReport(
+      [
+        { kind: 'heading', text: 'Verdict of exp: HOLDS <details>: DOES NOT HOLD' },
+        { kind: 'line', label: 'Why not', text: 'conjunct 1 (R) does not hold: *ok* <!-- hidden' },
+        { kind: 'line', label: 'Uniformity', text: 'main model m<script>x</script> in 2 of 2 spawns; a | b' },
+      ],
+      'markdown',
+    );
+    expect(md.split('\n').filter((l) => l)).toEqual([
+      '### Verdict of exp: HOLDS \\<details>: DOES NOT HOLD',
+      '**Why not:** conjunct 1 (R) does not hold: \\*ok\\* \\<!-- hidden',
+      '**Uniformity:** main model m\\<script>x\\</script> in 2 of 2 spawns; a \\| b',
+    ]);
+    const cost = {
+      probe: 'p <b>x</b> ##',
+      budget: { usd: null },
+      spawns: 0,
+      envelopes: 0,
+      unpriced: 0,
+      total_cost_usd: 0,
+      by_arm: [],
+      by_model: [],
+    };
+    expect(formatReport(costParts(cost as never), 'markdown').split('\n')[0]).toBe('### Cost of p \\<b>x\\</b> \\#\\#');
+  });
+});

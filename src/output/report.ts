@@ -3,7 +3,7 @@
  * (table) or for a document (markdown). Values arrive formatted; this module only arranges them.
  */
 import { dollars, tabulate, type Cell, type Column, type TableStyle } from './formats.js';
-import { displayed } from './shown.js';
+import { displayed, markdownText } from './shown.js';
 
 export type Part =
   | { kind: 'heading'; text: string }
@@ -12,11 +12,13 @@ export type Part =
 
 export function formatReport(parts: Part[], format: 'table' | 'markdown', style: TableStyle = {}): string {
   const out: string[] = [];
-  // In a document a line stays one line, as a table's cell does: a check's result or a probe's name
-  // holding a line break would otherwise start a heading or a paragraph of its own.
-  const one = (s: string) => displayed(format === 'markdown' ? s.replace(/\r\n|\r|\n/g, '<br>') : s);
+  // In a document a heading or a line shows its text as a table's cell does (markdownText), evidence and all:
+  // a probe named "x: HOLDS <details>" had hidden "DOES NOT HOLD", a `<!--` the lines after it.
+  const one = (s: string) => (format === 'markdown' ? markdownText(s.replace(/\r\n?/g, '\n')) : displayed(s));
   for (const p of parts) {
-    if (p.kind === 'heading') out.push(format === 'markdown' ? `### ${one(p.text)}\n` : `${one(p.text)}\n`);
+    // A heading's closing #s are not shown: a probe named "x ##" keeps them.
+    if (p.kind === 'heading')
+      out.push(format === 'markdown' ? `### ${one(p.text).replace(/#+$/, (m) => m.replace(/#/g, '\\#'))}\n` : `${one(p.text)}\n`);
     else if (p.kind === 'line') {
       const label = p.label ? (format === 'markdown' ? `**${p.label}:** ` : `${p.label}: `) : '';
       out.push(`${label}${one(p.text)}\n`);
