@@ -155,6 +155,34 @@ describe('hostile names', () => {
   });
 });
 
+describe('what audit masks', () => {
+  it("the page masks a secret and a home path of the evidence (a note, a forgeable call's command) as its Audit section does, and says so once", async () => {
+    const probe = join(tmp, 'leaky');
+    cpSync(bundled, probe, { recursive: true });
+    const key = 'sk-ant-api03-AbCdEf1234567890AbCdEf1234567890xyz';
+    const notes = join(probe, 'notes.jsonl');
+    writeFileSync(notes, readFileSync(notes, 'utf8').replace('"pilot, addendum 1"', `"token ${key} in /home/alice/notes"`));
+    const t = join(probe, 'transcripts', '6109925f-45cc-4105-a465-b7d7cac72982.jsonl');
+    const ghp = 'ghp_AbCdEf1234567890AbCdEf1234567890abcd';
+    writeFileSync(
+      t,
+      readFileSync(t, 'utf8').replace(
+        '"command":"touch /tmp/OMG-K-CEILING-BREACH"',
+        `"command":"touch /tmp/OMG-K-CEILING-BREACH /home/bob/x # ${ghp}"`,
+      ),
+    );
+    const r = await report([probe], 'leaky.html');
+    expect(r.code).toBe(0);
+    for (const clear of [key, ghp, '/home/alice', '/home/bob']) expect(r.html).not.toContain(clear);
+    expect(text(r.html)).toContain('token sk-ant-api0******** in /home/a****/notes');
+    expect(text(r.html)).toContain('touch /tmp/OMG-K-CEILING-BREACH /home/b**/x # ghp_AbCd********');
+    expect(r.stderr.match(/masks/g)).toEqual(['masks']);
+    expect(r.stderr).toContain(
+      'omg-evidence: warning: report: the page masks 2 text(s) of the evidence holding a home-directory path or a secret; run audit',
+    );
+  });
+});
+
 describe('element ids', () => {
   it('two probes whose names differ only in punctuation (a.b, a-b) give no id twice, and every id a page refers to exists', async () => {
     const x = join(tmp, 'ids');

@@ -17,6 +17,7 @@ import { onPath } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
 import { folderStays, refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
 import {
+  auditMask,
   claudeSessionsDir,
   Evidence,
   homeOf,
@@ -25,7 +26,7 @@ import {
   TRANSCRIPT_REPORT_QUERIES,
 } from '../../evidence.js';
 import { makeCommand, withEvidence } from '../command.js';
-import { say, type IO } from '../io.js';
+import { say, warn, type IO } from '../io.js';
 import { checkTimeoutOption, dbOption, fileToWrite, sayDefaultSessions, transcriptsOption } from '../options.js';
 import { progressReporter } from '../progress.js';
 
@@ -98,6 +99,23 @@ function checkTarget(path: string, force: boolean, isOwnReport: (text: string) =
   return { file, was };
 }
 
+/**
+ * `value` with every string in it, however deep, masked as audit prints it (`mask`), and the strings
+ * that held a home path or a secret: the page shows no more of the evidence than audit does.
+ */
+export function maskedEvidence<T>(value: T, mask: (s: string) => string, found = new Set<string>()): T {
+  if (typeof value === 'string') {
+    const shown = mask(value);
+    if (shown !== value) found.add(value);
+    return shown as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => maskedEvidence(v, mask, found)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskedEvidence(v, mask, found)])) as T;
+  }
+  return value;
+}
+
 export function makeReportCommand(io: IO): Command {
   return makeCommand<ReportOptions>(io, {
     name: 'report',
@@ -151,7 +169,14 @@ export function makeReportCommand(io: IO): Command {
         const transcripts = sessions
           ? await ev.transcriptReport(sourceName(opts.transcripts, dir!, io.env), listTranscriptFiles(dir!).length)
           : undefined;
-        return reportHtml({ probes: reports, transcripts, version: packageVersion });
+        // Each probe's audit is masked already; the rest of the page is masked as audit masks what it prints.
+        const mask = auditMask(io.env.HOME);
+        const found = new Set<string>();
+        const shown = reports.map((r) => ({ ...maskedEvidence({ ...r, audit: null }, mask, found), audit: r.audit }));
+        const sessionsShown = maskedEvidence(transcripts, mask, found);
+        if (found.size)
+          warn(io, `report: the page masks ${found.size} text(s) of the evidence holding a home-directory path or a secret; run audit`);
+        return reportHtml({ probes: shown, transcripts: sessionsShown, version: packageVersion });
       });
       // Only over what target() checked, into the folder checked: a file changed meanwhile is never lost.
       replaceFile(
