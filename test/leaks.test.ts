@@ -503,6 +503,10 @@ describe("a session folder's name in text", () => {
     expect(kinds('ran `tail -5 /tmp/claude-1000/-home-alice-spotter/tasks/b.output`')).toEqual(['1 home-path -home-a****']);
     expect(kinds('copied from ~/.claude/projects/-Users-bob-work-repo/3f2a.jsonl')).toEqual(['1 home-path -Users-b**']);
     expect(kinds('{"stderr":"cat: \\/tmp\\/claude-501\\/-Users-carol-dev-app\\/tasks"}')).toEqual(['1 home-path -Users-c****']);
+    expect(kinds('C:\\Users\\bob\\.claude\\projects\\C--Users-dave-repo\\s.jsonl')).toEqual([
+      '1 home-path C:\\Users\\b**',
+      '1 home-path -Users-d***',
+    ]);
   });
 
   // Windows' C:\Users\dana\repo is C--Users-dana-repo (its colon and backslashes each a dash), WSL's

@@ -325,6 +325,19 @@ describe('the sessions', () => {
     expect(byDefault).not.toContain(tmp);
   });
 
+  it("masks the user in a project folder's name, as audit does: -home-alice-repo, and Windows' C--Users-bob-repo", async () => {
+    const days = join(repo, 'test', 'fixtures', 'usage', 'days');
+    const sessions = join(tmp, 'slugs');
+    cpSync(join(days, '-work-demo'), join(sessions, '-home-alice-secretrepo'), { recursive: true });
+    cpSync(join(days, '-work-other'), join(sessions, 'C--Users-bob-clientwork'), { recursive: true });
+    const r = await report(['--transcripts', sessions], 'slugs.html');
+    expect(r.code).toBe(0);
+    expect(r.html).not.toMatch(/alice|bob/);
+    expect(text(r.html)).toContain('-home-a****-secretrepo');
+    expect(text(r.html)).toContain('C--Users-b**-clientwork');
+    expect(r.stderr).toContain('report: the page masks ');
+  });
+
   it("names another user's home folder from after it: the page holds no home path", () => {
     const env = { HOME: '/srv/operator' };
     expect(sourceName('/home/alice/sessions', '/home/alice/sessions', env)).toBe('…/sessions');
