@@ -141,12 +141,12 @@ export class Evidence {
   }
 
   /**
-   * Run the user's SQL. `source` says where it came from (the argument, a file, stdin). It runs in
-   * a sandbox (Database.sandbox), so nothing it does outlasts it: no later method sees a change.
+   * Run the user's SQL (from `source`) in a sandbox (Database.sandbox): no later method sees a change. Bounded
+   * as sql() is: with its default timeout and row limit unless `limits` says otherwise.
    */
   async sqlResult(text: string, source = 'query', limits: Limits & { maxRows?: number } = {}): Promise<Result> {
     if (this.only) args.refuse(this.only, 'SQL');
-    return this.#open().sandbox((box) => box.statements(text, source, limits));
+    return this.#open().sandbox((box) => box.statements(text, source, args.checkSqlLimits('sqlResult', text, limits)));
   }
 
   /**
@@ -155,7 +155,7 @@ export class Evidence {
    */
   async sqlStream(text: string, source: string, sink: RowSink, limits: Limits = {}): Promise<void> {
     if (this.only) args.refuse(this.only, 'SQL');
-    return this.#open().sandbox((box) => box.streamStatements(text, source, sink, limits));
+    return this.#open().sandbox((box) => box.streamStatements(text, source, sink, args.checkSqlLimits('sqlStream', text, limits)));
   }
 
   /**

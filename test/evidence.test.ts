@@ -445,6 +445,14 @@ describe('the library given the wrong types from plain JavaScript', () => {
       'sql(text, options): no option "timeOut"; the options are timeout, maxRows',
     );
     expect(await refused(() => e.sql!('select 1', null))).toBe('sql(text, options): options must be an object, such as { timeout: 10 }');
+    // sqlResult() and sqlStream() are bounded as sql() is: they had taken any SQL with no timeout and no row limit.
+    await expect(e.sqlResult!('select * from range(1000001)')).rejects.toThrow(/^query: returns more than 1000000 rows$/);
+    expect(await refused(() => e.sqlResult!('select 1', 'query', { maxRows: -5 }))).toBe(
+      'sqlResult(text, { maxRows }): maxRows must be a whole number of rows',
+    );
+    expect(await refused(() => e.sqlStream!('select 1', 'query', { mode: 'plain', columns() {}, rows() {} }, { timeout: -1 }))).toBe(
+      'sqlStream(text, { timeout }): timeout must be a number of seconds, 0 for none',
+    );
   });
 
   it('evidence opened with { tables } for sql() alone refuses its methods, whose queries may read a table not built', async () => {

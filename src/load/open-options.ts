@@ -85,20 +85,29 @@ function unknownKey(options: object, known: readonly string[], where: string): v
 }
 
 /** sql()'s text and options, with their defaults: a timeout of a minute, and at most a million rows. */
-export function checkSqlArguments(text: unknown, options: { timeout?: unknown; maxRows?: unknown } | undefined) {
-  if (typeof text !== 'string') throw new UsageError('sql(text): text must be SQL (a string)');
+export function checkSqlArguments(text: unknown, options: { timeout?: unknown; maxRows?: unknown } | undefined, where = 'sql') {
+  if (typeof text !== 'string') throw new UsageError(`${where}(text): text must be SQL (a string)`);
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
-    throw new UsageError('sql(text, options): options must be an object, such as { timeout: 10 }');
+    throw new UsageError(`${where}(text, options): options must be an object, such as { timeout: 10 }`);
   }
-  if (options) unknownKey(options, ['timeout', 'maxRows'], 'sql(text, options)');
+  if (options && where === 'sql') unknownKey(options, ['timeout', 'maxRows'], 'sql(text, options)');
   const { timeout = 60, maxRows = 1_000_000 } = options ?? {};
   if (typeof timeout !== 'number' || !(timeout >= 0)) {
-    throw new UsageError('sql(text, { timeout }): timeout must be a number of seconds, 0 for none');
+    throw new UsageError(`${where}(text, { timeout }): timeout must be a number of seconds, 0 for none`);
   }
   if (typeof maxRows !== 'number' || !Number.isSafeInteger(maxRows) || maxRows < 0) {
-    throw new UsageError('sql(text, { maxRows }): maxRows must be a whole number of rows');
+    throw new UsageError(`${where}(text, { maxRows }): maxRows must be a whole number of rows`);
   }
   return { timeout, maxRows };
+}
+
+/**
+ * sqlResult's and sqlStream's limits, checked and with sql()'s defaults: a minute, and for sqlResult, which
+ * gathers its rows, a million of them (sqlStream hands them on); a caller's SQL had run unbounded there.
+ */
+export function checkSqlLimits<L extends { timeout?: number; maxRows?: number }>(where: string, text: unknown, limits: L = {} as L): L {
+  const bounds = checkSqlArguments(text, limits, where);
+  return { ...limits, timeout: bounds.timeout, ...(where === 'sqlResult' ? { maxRows: bounds.maxRows } : {}) };
 }
 
 /** A method's `from`: records or transcripts, and the transcripts loaded when it is they. */
