@@ -152,7 +152,8 @@ describe('render format=svg', () => {
     const again = await cli(['render', '--force', doc]);
     expect([again.code, again.stderr]).toEqual([
       1,
-      expect.stringContaining(`adr.arms.svg is a link to ${doc}, not an .svg file: nothing was written`),
+      // The link's target is the document being rendered: refused as a chart over a document of the run.
+      `omg-evidence: ${doc}:3: arms writes adr.arms.svg, which is ${doc}, a document this run renders (give one of them file=NAME.svg, a name of its own)\n`,
     ]);
     expect({ results: readFileSync(results, 'utf8'), doc: readFileSync(doc, 'utf8') }).toEqual(before);
   });
@@ -325,6 +326,19 @@ describe('render format=svg', () => {
     );
     expect(readdirSync(dir).sort()).toEqual(['notes.markdown', 'notes.md', 'probe']);
     expect(readFileSync(md, 'utf8')).toBe(before);
+  });
+
+  it('a chart whose file= is another document of the run is refused, --force or not: the document is not replaced', async () => {
+    const { dir, doc } = scratch('arms probe=probe format=svg file=b.svg');
+    const b = join(dir, 'b.svg');
+    const writeUp = '# b, a write-up\n\n<!-- omg-evidence:begin verdict probe=probe -->\n<!-- omg-evidence:end -->\n';
+    writeFileSync(b, writeUp);
+    const r = await cli(['render', '--force', b, doc]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `omg-evidence: ${doc}:3: arms writes b.svg, which is ${b}, a document this run renders (give one of them file=NAME.svg, a name of its own)\n`,
+    );
+    expect(readFileSync(b, 'utf8')).toBe(writeUp);
   });
 
   it('a document reached through a symbolic link gets its SVG beside the file it points to, named after it', async () => {

@@ -188,7 +188,7 @@ export async function renderDocument(
   doc: Parsed,
   cache: EvidenceCache,
   help: () => string,
-  /** The SVG files other documents of this run write, by absolute path: where they are claimed. */
+  /** The SVG files other documents of this run write, and the documents, by absolute path: why a chart may not be one. */
   claimed: Map<string, string> = new Map(),
 ): Promise<Rendered[]> {
   const specs = doc.regions.map((r) => specOf(doc.path, r));
@@ -239,13 +239,13 @@ function sharedSvgFiles(doc: Parsed, specs: Spec[], claimed: Map<string, string>
     const line = doc.regions[i]!.begin;
     // Another region of the document, or another document of the run (notes.md beside notes.markdown).
     const other = first.get(target);
-    const elsewhere = other === undefined ? claimed.get(target) : `the region at line ${other}`;
+    const elsewhere = other === undefined ? claimed.get(target) : `as the region at line ${other} does`;
     if (elsewhere !== undefined)
-      fail(doc.path, line, `${spec.name} writes ${spec.file}, as ${elsewhere} does`, 'give one of them file=NAME.svg, a name of its own');
+      fail(doc.path, line, `${spec.name} writes ${spec.file}, ${elsewhere}`, 'give one of them file=NAME.svg, a name of its own');
     first.set(target, line);
   }
   for (const [i, target] of targets.entries()) {
-    if (target !== undefined) claimed.set(target, `${displayPath(doc.path)}:${doc.regions[i]!.begin}`);
+    if (target !== undefined) claimed.set(target, `as ${displayPath(doc.path)}:${doc.regions[i]!.begin} does`);
   }
 }
 

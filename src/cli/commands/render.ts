@@ -83,7 +83,8 @@ export function makeRenderCommand(io: IO, help: () => string): Command {
         const stale: string[] = [];
         const edited: string[] = [];
         const all: { doc: Parsed; rendered: Rendered[]; changed: Rendered[] }[] = [];
-        const claimed = new Map<string, string>();
+        // No chart is written over a document of the run: with --force, file=b.svg had replaced the write-up b.svg.
+        const claimed = new Map([...named].map(([k, d]) => [k, `which is ${displayPath(d)}, a document this run renders`]));
         for (const doc of parsed) {
           const rendered = await renderDocument(doc, cache, help, claimed);
           all.push({ doc, rendered, changed: rendered.filter((r) => !r.current) });
