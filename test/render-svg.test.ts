@@ -15,6 +15,7 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { displayed } from '../src/output/shown.js';
 import type { Region } from '../src/regions/document.js';
 import { refuseLinkedChart } from '../src/regions/render.js';
 import { writeFileAtomically } from '../src/regions/write-document.js';
+import { hashFileLf, sha256 } from '../src/base/hash.js';
 import { bundled, cli, probeFixture } from './helpers.js';
 
 const temps: string[] = [];
@@ -339,6 +341,25 @@ describe('render format=svg', () => {
       `omg-evidence: ${doc}:3: arms writes b.svg, which is ${b}, a document this run renders (give one of them file=NAME.svg, a name of its own)\n`,
     );
     expect(readFileSync(b, 'utf8')).toBe(writeUp);
+  });
+
+  it("a chart's file larger than a string may hold (600 MB, sparse) is compared through one buffer, not read whole: edited, exit 3", async () => {
+    const { doc, svg } = scratch('arms probe=probe format=svg');
+    writeFileSync(svg, '');
+    truncateSync(svg, 600 << 20);
+    const r = await cli(['render', '--check', doc]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('adr.md:3 (arms: its SVG');
+  }, 60_000);
+
+  it('a CRLF split across two reads of the one buffer is read as LF; a lone CR is kept', () => {
+    const { dir } = scratch();
+    const hex = (s: string) => sha256().update(s).digest('hex');
+    const cases = [`${'a'.repeat((1 << 20) - 1)}\r\nb`, 'x\ry\r\nz\r', `${'a'.repeat((1 << 20) - 1)}\rb`];
+    for (const [i, text] of cases.entries()) {
+      writeFileSync(join(dir, `${i}.svg`), text, 'latin1');
+      expect(hashFileLf(join(dir, `${i}.svg`))).toBe(hex(text.replaceAll('\r\n', '\n')));
+    }
   });
 
   it('a document reached through a symbolic link gets its SVG beside the file it points to, named after it', async () => {

@@ -88,3 +88,35 @@ export async function hashFileBeside(
   const content = h.digest('hex');
   return { content, edges: size <= 2 * block ? content : hashEdges(fd, size, block) };
 }
+
+const CR = Buffer.from('\r');
+
+/**
+ * SHA-256 (hex) of the file at `path` read with each CRLF as LF (git's autocrlf), through the one buffer:
+ * a chart's file of a gigabyte had been read whole into a string, past what a string may hold.
+ */
+export function hashFileLf(path: string): string {
+  const h = sha256();
+  const buf = chunk();
+  const fd = openSync(path, 'r');
+  try {
+    // A CR that ends a read waits for the next byte: before an LF it is dropped.
+    let held = false;
+    for (let pos = 0, n = readSync(fd, buf, 0, buf.length, 0); n > 0; pos += n, n = readSync(fd, buf, 0, buf.length, pos)) {
+      let part = buf.subarray(0, n);
+      if (held && part[0] !== 0x0a) h.update(CR);
+      held = part[n - 1] === 0x0d;
+      if (held) part = part.subarray(0, n - 1);
+      let from = 0;
+      for (let i = part.indexOf('\r\n'); i !== -1; i = part.indexOf('\r\n', from)) {
+        h.update(part.subarray(from, i));
+        from = i + 1;
+      }
+      h.update(part.subarray(from));
+    }
+    if (held) h.update(CR);
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest('hex');
+}

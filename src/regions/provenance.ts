@@ -5,12 +5,18 @@
  * line removed or altered) no longer matches: only a body exactly as render wrote it counts as
  * render's own, and only render's own (or nothing at all) may be overwritten without --force.
  */
-import { sha256 } from '../base/hash.js';
+import { hashFileLf, sha256 } from '../base/hash.js';
 
 const PREFIX = '<!-- omg-evidence:provenance ';
 const LINE = /^<!-- omg-evidence:provenance (\S(?:.*\S)?) content=([0-9a-f]{12}) -->$/;
 
 export const shortHash = (data: string | Buffer) => sha256().update(data).digest('hex').slice(0, 12);
+
+/** A chart's file as render compares it: its shortHash (each CRLF as LF), and whether it holds `data`. */
+export function chartOnDisk(path: string, data: string): { hash: string; same: boolean } {
+  const full = hashFileLf(path);
+  return { hash: full.slice(0, 12), same: full === sha256().update(data).digest('hex') };
+}
 
 /** The hash of a region's content (its lines joined by \n, ending with one) and of the provenance fields. */
 const seal = (fields: string, content: string) => shortHash(`${fields}\0${content}`);

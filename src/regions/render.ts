@@ -4,7 +4,7 @@
  * (inputs.ts); and which regions are current, stale or hand-edited. Writing (atomically) and
  * printing are the command's job.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { OmgError } from '../base/errors.js';
 import { displayPath, packageVersion } from '../base/paths.js';
@@ -23,7 +23,7 @@ import { formatResult } from '../output/sql.js';
 import { formatVerdicts } from '../output/verdict.js';
 import { fail, holds, TABLES, type Parsed, type Region } from './document.js';
 import { inputsHash, notAnInput, queryHash } from './inputs.js';
-import { bodyState, provenanceLine, shortHash } from './provenance.js';
+import { bodyState, chartOnDisk, provenanceLine, shortHash } from './provenance.js';
 
 const FORMATS = ['markdown', 'text', 'table', 'svg'] as const;
 
@@ -287,10 +287,10 @@ async function chartFile(doc: string, region: Region, spec: Spec, ev: Evidence) 
       'move it away, or give the region file=NAME.svg',
     );
   // Bytes, not text (a byte not UTF-8 reads as the U+FFFD a chart may hold); CRLF (git's autocrlf) changes no chart.
-  const onDisk = kind ? Buffer.from(onPath(path, () => readFileSync(path, 'latin1')).replaceAll('\r\n', '\n'), 'latin1') : null;
+  const onDisk = kind ? onPath(path, () => chartOnDisk(path, data)) : null;
   // The link's path, %-escaped where markdown would read a character otherwise.
   const link = `![${chart.title}](${spec.file!.replace(/[^\w.-]/g, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''))})`;
-  return { path, data, current: !!onDisk?.equals(Buffer.from(data)), onDisk: onDisk === null ? null : shortHash(onDisk), link };
+  return { path, data, current: onDisk?.same === true, onDisk: onDisk?.hash ?? null, link };
 }
 
 /**
