@@ -183,6 +183,28 @@ describe('what audit masks', () => {
   });
 });
 
+describe('the header', () => {
+  it('dates end at the last spawn that started, when it never ended (killed, no ended_at)', async () => {
+    const probe = join(tmp, 'unended');
+    expect((await cli(['init', probe])).code).toBe(0);
+    const file = join(probe, 'results.jsonl');
+    const first = JSON.parse(readFileSync(file, 'utf8'));
+    const { ended_at: _, ...second } = {
+      ...first,
+      seq: 2,
+      session_id: '00000000-0000-4000-8000-000000000002',
+      started_at: '2026-03-05T10:00:00.000Z',
+      exit_code: 143,
+      envelope: null,
+    };
+    writeFileSync(file, `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+    cpSync(join(probe, 'tool_use', `${first.session_id}.jsonl`), join(probe, 'tool_use', '00000000-0000-4000-8000-000000000002.jsonl'));
+    const r = await report([probe], 'unended.html');
+    expect(r.code).toBe(0);
+    expect(text(r.html)).toMatch(/dates \(UTC\) \S+ \S+ to 2026-03-05 10:00:00/);
+  });
+});
+
 describe('element ids', () => {
   it('two probes whose names differ only in punctuation (a.b, a-b) give no id twice, and every id a page refers to exists', async () => {
     const x = join(tmp, 'ids');
