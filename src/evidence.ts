@@ -27,9 +27,9 @@ import type { ProbeReport, TranscriptReport } from './output/html.js';
 import { probeReports, transcriptReport } from './analysis/report.js';
 export { PROBE_REPORT_QUERIES, TRANSCRIPT_REPORT_QUERIES } from './analysis/report.js';
 
-/** For the CLI, which reads no loader directly: what `--transcripts DIR` names, before any load. */
-export { claudeSessionsDir, homeOf, listTranscriptFiles } from './load/inputs.js';
-// What the front ends (cli/, regions/) use of the layers below, through the facade alone.
+// What the front ends (cli/, regions/) use of the layers below, through the facade alone (no loader directly).
+export { listTranscriptFiles } from './load/inputs.js';
+export { claudeSessionsDir, homeOf } from './load/sessions-home.js';
 export type { Row, Result } from './db/database.js';
 export type { Progress } from './load/transcripts.js';
 export type { ExtractReport } from './load/extract.js';

@@ -8,7 +8,8 @@
 import { lstatSync, readlinkSync } from 'node:fs';
 import { OmgError } from '../base/errors.js';
 import { hide } from '../base/home-paths.js';
-import { type Found, findLeaks, type Leak, type LeakKind, leakSpans, SLUG_BEFORE_LEAD } from '../base/leaks.js';
+import { type Found, findLeaks, type Leak, type LeakKind, leakSpans } from '../base/leaks.js';
+import { SESSION_SLUGS } from '../base/session-slugs.js';
 import { walkFiles } from '../base/paths.js';
 import { base64Leaks, readTexts } from './audit-read.js';
 
@@ -32,13 +33,6 @@ export interface Audit {
   /** Things worth saying that change no exit code (a binary file searched as bytes). */
   warnings: string[];
 }
-
-/**
- * A folder Claude Code names after a session's working folder (`-Users-alice-repo` under
- * ~/.claude/projects: each `/`, `\`, `:` and `.` a `-`), when it was in a home, anywhere in a path:
- * group 1 what stands before its lead (C- of C--Users-), group 2 its lead, group 3 the user's name.
- */
-const SESSION_SLUGS = new RegExp(String.raw`(?<=^|/)(${SLUG_BEFORE_LEAD})?(-(?:home|Users)-)([^-/]+)`, 'giu');
 
 /**
  * The leaks in a file's own name (its path in the probe, as a transcripts/ copy of a project

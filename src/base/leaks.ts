@@ -4,6 +4,7 @@
  * line with the match masked. Pure functions of strings: this module reads no file and no database.
  */
 import { type HomePathOptions, hide, homePaths, maskHomePath } from './home-paths.js';
+import { SLUG_IN_TEXT } from './session-slugs.js';
 import { decodeJsonEscapes } from './json-escapes.js';
 
 export type SecretKind =
@@ -125,22 +126,6 @@ const SECRET_RULES: SecretRule[] = [
     accept: (s) => !placeholder(s) && !acrossStrings(s),
   },
 ];
-
-/**
- * What stands in a session folder's name before `-home-` or `-Users-` when the working folder was
- * in a home: Claude Code writes each `/`, `\`, `:` and `.` as `-`, so Windows' C:\Users gives
- * `C--Users-`, WSL's /mnt/c/Users `-mnt-c-Users-`, a slug of a slug `…-claude-501--Users-`.
- */
-export const SLUG_BEFORE_LEAD = String.raw`[A-Za-z]-|-(?:mnt|cygdrive)-[A-Za-z]|-(?:usr|export)|(?:-private)?-tmp-claude-[0-9]+-`;
-
-/**
- * A folder Claude Code names after a session's working folder in a home (`-home-alice-repo`,
- * `C--Users-alice-repo`), in text where it keeps one: under ~/.claude/projects/ or /tmp/claude-<uid>/.
- */
-const SLUG_IN_TEXT = new RegExp(
-  String.raw`(?:projects|claude-[0-9]+)(?:[\\/]|%2[fF])+(?:${SLUG_BEFORE_LEAD})?(?<lead>-(?:home|Users)-)(?<user>[^-/\\\s"'%]+)`,
-  'dgiu',
-);
 
 /** A 40-character AWS secret access key standing alone: checked only near an access key id. */
 const AWS_SECRET_NEAR = /(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgu;
