@@ -59,15 +59,6 @@ each_spawn as (
     select distinct probe, file, started_at, session_id from governed
 ),
 
-spawn_lists as (
-    select
-        probe,
-        file,
-        list({'session_id': session_id, 'started_at': started_at} order by started_at::TIMESTAMPTZ, session_id) as spawns
-    from each_spawn
-    group by all
-),
-
 jsonl_parts as (
     select
         f.probe,
@@ -81,6 +72,13 @@ jsonl_parts as (
     group by all
 ),
 
+sql_files as (
+    -- each .sql file a record names: a conjunct's check, an arm's trigger
+    select probe, file, "check" as path from conjuncts
+    union all
+    select probe, file, trigger as path from registered_arms where trigger is not null
+),
+
 sql_parts as (
     select
         x.probe,
@@ -89,11 +87,7 @@ sql_parts as (
         arg_min(p.governs, (p.governs::TIMESTAMPTZ, p.governs_session)) as governs,
         arg_min(p.governs_session, (p.governs::TIMESTAMPTZ, p.governs_session)) as governs_session,
         false as voids
-    from (
-        select probe, file, "check" as path from conjuncts
-        union all
-        select probe, file, trigger as path from registered_arms where trigger is not null
-    ) as x
+    from sql_files as x
     join jsonl_parts as p using (probe, file)
     group by all
 ),
@@ -101,31 +95,27 @@ sql_parts as (
 sql_spawns as (
     -- a .sql file governs the spawns of every file naming it
     select distinct x.probe, 'registration/' || x.path as file, s.started_at, s.session_id
-    from (
-        select probe, file, "check" as path from conjuncts
-        union all
-        select probe, file, trigger as path from registered_arms where trigger is not null
-    ) as x
+    from sql_files as x
     join each_spawn as s using (probe, file)
 ),
 
-sql_lists as (
+spawn_lists as (
     select
         probe,
         file,
         list({'session_id': session_id, 'started_at': started_at} order by started_at::TIMESTAMPTZ, session_id) as spawns
-    from sql_spawns
+    from (
+        select probe, file, started_at, session_id from each_spawn
+        union all
+        select probe, file, started_at, session_id from sql_spawns
+    )
     group by all
 ),
 
 parts as (
     select p.*, coalesce(l.spawns, []) as spawns
-    from jsonl_parts as p
+    from (select * from jsonl_parts union all select * from sql_parts) as p
     left join spawn_lists as l using (probe, file)
-    union all
-    select p.*, coalesce(l.spawns, []) as spawns
-    from sql_parts as p
-    left join sql_lists as l using (probe, file)
 )
 
 select probe, file, kind, governs, governs_session, voids, spawns from parts
