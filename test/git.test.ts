@@ -40,15 +40,16 @@ afterEach(() => {
 function committedProbe(beforeEvidence?: (dir: string, g: (args: string[], date?: string) => Buffer) => void): {
   root: string;
   dir: string;
-  g: (args: string[], date?: string) => Buffer;
+  g: (args: string[], date?: string, input?: string) => Buffer;
 } {
   const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
   temps.push(root);
   const dir = join(root, 'git-order');
   cpSync(join(repo, probeFixture('git-order')), dir, { recursive: true });
-  const g = (args: string[], date?: string) =>
+  const g = (args: string[], date?: string, input?: string) =>
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
       cwd: dir,
+      input,
       stdio: 'pipe',
       env: {
         ...process.env,
@@ -756,6 +757,52 @@ describe('git is only read', () => {
     }
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[0]![0]).toBe('no');
+  });
+});
+
+describe("a history the probe's .git/ rewrites", () => {
+  // The data committed first, the registration after: "no". A forger gives the data's commit an older
+  // parent that holds the registration, HEAD's hash unchanged: by refs/replace/, or by .git/info/grafts.
+  it("a refs/replace/ graft, .git/info/grafts or a commit-graph does not change how HEAD's history is read", async () => {
+    const { dir, g } = committedProbe();
+    rmSync(join(dir, '.git'), { recursive: true });
+    g(['init', '-q']);
+    g(['add', 'results.jsonl', 'tool_use']);
+    g(['commit', '-q', '-m', 'data first'], '2026-08-12T16:00:00+09:00');
+    g(['add', 'registration']);
+    g(['commit', '-q', '-m', 'registration after'], '2026-08-13T10:00:00+09:00');
+    const answer = async () => {
+      const { v } = await verdict(dir);
+      return [v.preregistered, v.preregistration.reason];
+    };
+    const honest = await answer();
+    expect(honest[0]).toBe('no');
+    const data = g(['rev-parse', 'HEAD~1']).toString().trim();
+    const tree = g(['mktree'], undefined, `040000 tree ${g(['rev-parse', 'HEAD:registration']).toString().trim()}\tregistration\n`);
+    const older = g(['commit-tree', tree.toString().trim(), '-m', 'R0'], '2026-08-10T09:00:00+09:00').toString().trim();
+    g(['replace', '--graft', data, older]);
+    expect(await answer()).toEqual(honest);
+    g(['replace', '-d', data]);
+    writeFileSync(join(dir, '.git', 'info', 'grafts'), `${data} ${older}\n`);
+    expect(await answer()).toEqual(honest);
+    g(['commit-graph', 'write', '--reachable']);
+    expect(await answer()).toEqual(honest);
+  });
+
+  it("the repository's own grep and colour settings do not change the answer", async () => {
+    const { dir, g } = committedProbe();
+    const { v: before } = await verdict(dir);
+    for (const [k, v] of [
+      ['grep.lineNumber', 'true'],
+      ['grep.column', 'true'],
+      ['grep.fullName', 'true'],
+      ['color.grep', 'always'],
+      ['color.ui', 'always'],
+    ])
+      g(['config', k!, v!]);
+    const { v: after } = await verdict(dir);
+    expect([after.preregistered, after.preregistration.reason]).toEqual([before.preregistered, before.preregistration.reason]);
+    expect(before.preregistered).toBe('yes');
   });
 });
 

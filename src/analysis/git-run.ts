@@ -186,6 +186,8 @@ function gitBatch(
  * repositories found by discovery are left out. Needs git 2.32 (GIT_CONFIG_GLOBAL).
  */
 const SAFE_CONFIG = [
+  // A commit-graph file can name other parents than the commits do: the history is read from the commits.
+  'core.commitGraph=false',
   'core.fsmonitor=false',
   'core.hooksPath=/dev/null',
   'core.pager=cat',
@@ -195,6 +197,12 @@ const SAFE_CONFIG = [
   // A repository's own config must not change the answer: a file's history is of its path, with
   // or without other files logged beside it (log.follow applies to a lone path only).
   'diff.renames=false',
+  // git grep's output is read as `<rev>:<path>\0<match>`: no line numbers, columns or colours of the repository's.
+  'color.grep=never',
+  'color.ui=never',
+  'grep.column=false',
+  'grep.fullName=false',
+  'grep.lineNumber=false',
   'log.follow=false',
   'log.showSignature=false',
   'protocol.allow=never',
@@ -234,6 +242,10 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_NO_LAZY_FETCH: '1',
+    // refs/replace/ in the probe's .git/ would swap commits (their parents, their trees) for others.
+    GIT_NO_REPLACE_OBJECTS: '1',
+    // So would .git/info/grafts, which GIT_NO_REPLACE_OBJECTS leaves in force: an empty graft file is read instead.
+    GIT_GRAFT_FILE: '/dev/null',
     // A registration file named c[12].sql is that file, not a pattern that also matches c1.sql.
     GIT_LITERAL_PATHSPECS: '1',
     ...extra,
