@@ -64,8 +64,10 @@ export class VerdictError extends OmgError {
 export class QueryError extends OmgError {
   constructor(message: string, hint?: string, options?: ErrorOptions) {
     // What DuckDB says before its quote of the statement (a Binder Error's candidates, say) stays, on one line.
+    // The blank line before the quote holds no line break of its own: `\s*` there had tried every run of
+    // them from each one, quadratic in a message of many line breaks (an error() a check raised).
     const said = message
-      .split(/\n\s*\nLINE \d+:/)[0]!
+      .split(/\n[^\S\n]*\nLINE \d+:/)[0]!
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
