@@ -21,10 +21,10 @@ export interface GitCall {
 }
 
 /** PATH's absolute folders: an empty or relative entry names the folder git runs in, the probe's, whose own `git` must not run. */
-const absolutePath = (env: NodeJS.ProcessEnv) => (env.PATH ?? '').split(delimiter).filter(isAbsolute);
+const absolutePath = (env: Record<string, string | undefined>) => (env.PATH ?? '').split(delimiter).filter(isAbsolute);
 
 /** `name`'s absolute path, from PATH's absolute folders (looked up before any cwd is set), or null. */
-export function program(name: 'git' | 'sh', env: NodeJS.ProcessEnv = process.env): string | null {
+export function program(name: 'git' | 'sh', env: Record<string, string | undefined> = process.env): string | null {
   for (const dir of absolutePath(env)) {
     const file = join(dir, name);
     try {
