@@ -789,6 +789,61 @@ describe("a history the probe's .git/ rewrites", () => {
     expect(await answer()).toEqual(honest);
   });
 
+  // HEAD's tree holds the probe at p/ (its data committed first) and a decoy copy at the root, committed
+  // in the honest order. A .git/ that puts the work tree at p/ would have the decoy's history read.
+  it('a work tree the .git/ moves (core.worktree) or a .git file naming the repository folder of another is not read', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
+    temps.push(root);
+    const fixture = join(repo, probeFixture('git-order'));
+    cpSync(fixture, join(root, 'p'), { recursive: true });
+    cpSync(fixture, root, { recursive: true });
+    const g = (args: string[], date?: string) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: root,
+        stdio: 'pipe',
+        env: {
+          ...process.env,
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+        },
+      });
+    g(['init', '-q']);
+    g(['add', 'registration']);
+    g(['commit', '-q', '-m', 'the decoy registration'], '2026-08-11T10:00:00+09:00');
+    g(['add', '.']);
+    g(['reset', '-q', '--', 'p/registration']);
+    g(['commit', '-q', '-m', 'the data, the probe and the decoy'], '2026-08-12T16:00:00+09:00');
+    g(['add', 'p/registration']);
+    g(['commit', '-q', '-m', "the probe's registration, after its data"], '2026-08-13T10:00:00+09:00');
+    const answer = async () => {
+      const { v } = await verdict(join(root, 'p'));
+      return [v.preregistered, v.preregistration.reason];
+    };
+    expect((await answer())[0]).toBe('no');
+    g(['config', 'core.worktree', join(root, 'p')]);
+    expect(await answer()).toEqual([
+      'not established',
+      "git's work tree is ., not .., which holds the .git it reads (paths from the probe): which files of its history are the probe's cannot be told",
+    ]);
+    g(['config', '--unset', 'core.worktree']);
+    writeFileSync(join(root, 'p', '.git'), 'gitdir: ../.git\n');
+    expect(await answer()).toEqual([
+      'not established',
+      ".git names the repository folder ../.git, which is no linked work tree's nor a submodule's: which files of its history are the probe's cannot be told",
+    ]);
+  });
+
+  it("the repository's own log output encoding and showRoot do not change the answer", async () => {
+    const { dir, g } = committedProbe();
+    const { v: before } = await verdict(dir);
+    g(['config', 'i18n.logOutputEncoding', 'UTF-16']);
+    g(['config', 'log.showRoot', 'false']);
+    const { code, v: after } = await verdict(dir);
+    expect([code, after.preregistered, after.preregistration.reason]).toEqual([0, before.preregistered, before.preregistration.reason]);
+    expect(before.preregistered).toBe('yes');
+  });
+
   it("the repository's own grep and colour settings do not change the answer", async () => {
     const { dir, g } = committedProbe();
     const { v: before } = await verdict(dir);

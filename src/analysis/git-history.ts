@@ -1,10 +1,11 @@
 /**
  * A registration file's history, and how the working tree stands against HEAD: read from git's
- * output (git.ts runs the commands), never from the index git may be told to trust.
+ * output (git.ts runs the commands), never from the index git may be told to trust; and which
+ * repository the probe is in, and whether its .git is its own.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Entry } from './git-recorded.js';
 import { gitEach, type Repo } from './git-run.js';
 
@@ -91,3 +92,24 @@ function recordsOf(out: string | null): { hash: string; date: string; changes: s
 /** The commits of one file's `git log --name-status`, newest first, each with whether it added the file. */
 const commitsOf = (out: string | null): Commit[] =>
   recordsOf(out).map(({ hash, date, changes }) => ({ hash, date, added: changes.some((l) => l.startsWith('A\t')) }));
+
+/** The folder holding the `.git` (a folder, or a worktree's or submodule's file) that `dir` is under, if any. */
+export function enclosingRepository(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * The repository folder `root`'s .git names when it is a file naming one that is no linked work
+ * tree's (it holds no `commondir`) nor a submodule's (under `modules/`): another folder's, whose
+ * history a decoy could be ('' when it names none). Undefined when .git is a folder, or names such.
+ */
+export function borrowedGitDir(root: string): string | undefined {
+  const file = join(root, '.git');
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
+  const named = /^gitdir: (.*)$/m.exec(readFileSync(file, 'utf8'))?.[1];
+  const dir = named === undefined ? '' : resolve(root, named);
+  return dir && (existsSync(join(dir, 'commondir')) || dir.split(sep).includes('modules')) ? undefined : dir;
+}

@@ -187,6 +187,7 @@ function gitBatch(
  */
 const SAFE_CONFIG = [
   // A commit-graph file can name other parents than the commits do: the history is read from the commits.
+  'core.bare=false',
   'core.commitGraph=false',
   'core.fsmonitor=false',
   'core.hooksPath=/dev/null',
@@ -203,9 +204,15 @@ const SAFE_CONFIG = [
   'grep.column=false',
   'grep.fullName=false',
   'grep.lineNumber=false',
+  // log's output is read as UTF-8, a root commit's files listed too.
+  'i18n.logOutputEncoding=UTF-8',
   'log.follow=false',
+  'log.showRoot=true',
   'log.showSignature=false',
+  // A repository's own protocol.<name>.allow beats protocol.allow: a lazy fetch (git before 2.39.4
+  // ignores GIT_NO_LAZY_FETCH) of an ext:: remote would run its command.
   'protocol.allow=never',
+  ...['ext', 'file', 'git', 'http', 'https', 'ssh'].map((p) => `protocol.${p}.allow=never`),
   'safe.bareRepository=explicit',
 ];
 

@@ -5,10 +5,10 @@
  * and what it held before the commits that first recorded each spawn it governs (git-recorded.ts).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
+import { realOrNot } from '../base/replace-file.js';
 import {
   entriesOf,
   type Governed,
@@ -21,7 +21,7 @@ import {
   touchesOf,
   treesAt,
 } from './git-recorded.js';
-import { historiesOf, LOG, standing, unloaded } from './git-history.js';
+import { borrowedGitDir, enclosingRepository, historiesOf, LOG, standing, unloaded } from './git-history.js';
 import { gitAll, program, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
@@ -75,14 +75,6 @@ function after(a: string, b: string): boolean {
   return x! > y!;
 }
 
-/** The folder holding the `.git` (a folder, or a worktree's or submodule's file) that `dir` is under, if any. */
-function enclosingRepository(dir: string): string | undefined {
-  for (let d = resolve(dir); ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return undefined;
-  }
-}
-
 /**
  * The order of an addendum that voids an arm and rules no spawn (it registers no arm that ran, and
  * declares no pilot): nothing after it shows it came before the data it changes.
@@ -125,8 +117,9 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const logged = [relative(probeDir, evidenceFile), ...files];
   // Every file's history, results.jsonl's full history and how HEAD and the working tree stand, in
   // one shell; each later shell's commands take an earlier one's output.
-  const [shallow, head, all, merges, results, tree, hashes] = await gitAll(repo, [
+  const [shallow, top, head, all, merges, results, tree, hashes] = await gitAll(repo, [
     { args: ['rev-parse', '--is-shallow-repository'] },
+    { args: ['rev-parse', '--show-toplevel'] },
     { args: ['rev-parse', '--verify', '--quiet', 'HEAD'] },
     { args: [...LOG, '--no-renames', '--relative', '--', ...logged] },
     { args: ['rev-list', '--merges', 'HEAD'] },
@@ -150,6 +143,21 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
       `${displayPath(probeDir)}: git cannot read the repository at ${displayPath(root)}, so the registration cannot be dated`,
       'run `git status` there to see why (is git installed? a repository another user owns needs safe.directory)',
     );
+  }
+  // The .git/ names the work tree (core.worktree): one elsewhere would read another folder's files of
+  // HEAD's tree as the probe's, a decoy's history for its own.
+  const root = enclosingRepository(probeDir)!;
+  const worktree = top?.replace(/\n$/, '');
+  const borrowed = borrowedGitDir(root);
+  if (worktree === undefined || realOrNot(worktree) !== realOrNot(root) || borrowed !== undefined) {
+    // Paths from the probe: the answer is the same from any working folder.
+    const rel = (path: string) => relative(probeDir, path) || '.';
+    const where =
+      borrowed !== undefined
+        ? `${rel(join(root, '.git'))} names the repository folder ${borrowed ? rel(borrowed) : '(none)'}, which is no linked work tree's nor a submodule's`
+        : `git's work tree is ${worktree === undefined ? 'none (core.bare)' : rel(worktree)}, not ${rel(root)}, which holds the .git it reads (paths from the probe)`;
+    const reason = `${where}: which files of its history are the probe's cannot be told`;
+    return { answer: 'not established', reason, evidence_commit: null, compared };
   }
   if (head === null) return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
   if (all === null || merges === null || results === null || tree === null) throw unreadable(probeDir);
