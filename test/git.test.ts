@@ -791,7 +791,7 @@ describe("a history the probe's .git/ rewrites", () => {
 
   // HEAD's tree holds the probe at p/ (its data committed first) and a decoy copy at the root, committed
   // in the honest order. A .git/ that puts the work tree at p/ would have the decoy's history read.
-  it('a work tree the .git/ moves (core.worktree) or a .git file naming the repository folder of another is not read', async () => {
+  it('a work tree the .git/ moves (core.worktree, core.bare) is not read', async () => {
     const root = mkdtempSync(join(tmpdir(), 'omg-git-'));
     temps.push(root);
     const fixture = join(repo, probeFixture('git-order'));
@@ -827,10 +827,10 @@ describe("a history the probe's .git/ rewrites", () => {
       "git's work tree is ., not .., which holds the .git it reads (paths from the probe): which files of its history are the probe's cannot be told",
     ]);
     g(['config', '--unset', 'core.worktree']);
-    writeFileSync(join(root, 'p', '.git'), 'gitdir: ../.git\n');
+    g(['config', 'core.bare', 'true']);
     expect(await answer()).toEqual([
       'not established',
-      ".git names the repository folder ../.git, which is no linked work tree's nor a submodule's: which files of its history are the probe's cannot be told",
+      "git's work tree is none (core.bare), not .., which holds the .git it reads (paths from the probe): which files of its history are the probe's cannot be told",
     ]);
   });
 

@@ -1,11 +1,11 @@
 /**
  * A registration file's history, and how the working tree stands against HEAD: read from git's
  * output (git.ts runs the commands), never from the index git may be told to trust; and which
- * repository the probe is in, and whether its .git is its own.
+ * repository the probe is in.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Entry } from './git-recorded.js';
 import { gitEach, type Repo } from './git-run.js';
 
@@ -99,17 +99,4 @@ export function enclosingRepository(dir: string): string | undefined {
     if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return undefined;
   }
-}
-
-/**
- * The repository folder `root`'s .git names when it is a file naming one that is no linked work
- * tree's (it holds no `commondir`) nor a submodule's (under `modules/`): another folder's, whose
- * history a decoy could be ('' when it names none). Undefined when .git is a folder, or names such.
- */
-export function borrowedGitDir(root: string): string | undefined {
-  const file = join(root, '.git');
-  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
-  const named = /^gitdir: (.*)$/m.exec(readFileSync(file, 'utf8'))?.[1];
-  const dir = named === undefined ? '' : resolve(root, named);
-  return dir && (existsSync(join(dir, 'commondir')) || dir.split(sep).includes('modules')) ? undefined : dir;
 }

@@ -5,7 +5,7 @@
  * and what it held before the commits that first recorded each spawn it governs (git-recorded.ts).
  * It reads git, never writes, and answers "yes", "no" or "not established".
  */
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
 import { realOrNot } from '../base/replace-file.js';
@@ -21,7 +21,7 @@ import {
   touchesOf,
   treesAt,
 } from './git-recorded.js';
-import { borrowedGitDir, enclosingRepository, historiesOf, LOG, standing, unloaded } from './git-history.js';
+import { enclosingRepository, historiesOf, LOG, standing, unloaded } from './git-history.js';
 import { gitAll, program, type Repo, trustedDirectories } from './git-run.js';
 
 export type Answer = 'yes' | 'no' | 'not established';
@@ -148,15 +148,11 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   // HEAD's tree as the probe's, a decoy's history for its own.
   const root = enclosingRepository(probeDir)!;
   const worktree = top?.replace(/\n$/, '');
-  const borrowed = borrowedGitDir(root);
-  if (worktree === undefined || realOrNot(worktree) !== realOrNot(root) || borrowed !== undefined) {
+  if (worktree === undefined || realOrNot(worktree) !== realOrNot(root)) {
     // Paths from the probe: the answer is the same from any working folder.
     const rel = (path: string) => relative(probeDir, path) || '.';
-    const where =
-      borrowed !== undefined
-        ? `${rel(join(root, '.git'))} names the repository folder ${borrowed ? rel(borrowed) : '(none)'}, which is no linked work tree's nor a submodule's`
-        : `git's work tree is ${worktree === undefined ? 'none (core.bare)' : rel(worktree)}, not ${rel(root)}, which holds the .git it reads (paths from the probe)`;
-    const reason = `${where}: which files of its history are the probe's cannot be told`;
+    const where = worktree === undefined ? 'none (core.bare)' : rel(worktree);
+    const reason = `git's work tree is ${where}, not ${rel(root)}, which holds the .git it reads (paths from the probe): which files of its history are the probe's cannot be told`;
     return { answer: 'not established', reason, evidence_commit: null, compared };
   }
   if (head === null) return { answer: 'not established', reason: 'results.jsonl is not committed', evidence_commit: null, compared };
