@@ -32,6 +32,22 @@ afterEach(() => {
   for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
 });
 
+/** git in `cwd`, as a test's author: no system or global config, `date` as both commit dates, `input` on stdin. */
+const gitIn =
+  (cwd: string) =>
+  (args: string[], date?: string, input?: string): Buffer =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+      cwd,
+      input,
+      stdio: 'pipe',
+      env: {
+        ...process.env,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+      },
+    });
+
 /**
  * The git-order fixture in a fresh repository: the registration committed a day before the
  * spawns (and `beforeEvidence`'s commits), the evidence after them (so the answer is "yes").
@@ -46,18 +62,7 @@ function committedProbe(beforeEvidence?: (dir: string, g: (args: string[], date?
   temps.push(root);
   const dir = join(root, 'git-order');
   cpSync(join(repo, probeFixture('git-order')), dir, { recursive: true });
-  const g = (args: string[], date?: string, input?: string) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
-      cwd: dir,
-      input,
-      stdio: 'pipe',
-      env: {
-        ...process.env,
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
-      },
-    });
+  const g = gitIn(dir);
   g(['init', '-q']);
   g(['add', 'registration']);
   g(['commit', '-q', '-m', 'registration'], '2026-08-11T10:00:00+09:00');
@@ -355,12 +360,7 @@ describe('what the commits that first recorded a spawn held', () => {
     const one = join(root, 'git-order');
     cpSync(dir, one, { recursive: true });
     rmSync(join(one, '.git'), { recursive: true });
-    const git = (args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
-        cwd: one,
-        stdio: 'pipe',
-        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-      });
+    const git = gitIn(one);
     git(['init', '-q']);
     git(['add', '.']);
     git(['commit', '-q', '-m', 'all at once']);
@@ -653,12 +653,7 @@ describe('git is only read', () => {
     temps.push(root);
     const dir = join(root, 'p\nq', 'git-order');
     cpSync(join(repo, probeFixture('git-order')), dir, { recursive: true });
-    const g = (args: string[], date: string) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
-        cwd: root,
-        stdio: 'pipe',
-        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
-      });
+    const g = gitIn(root);
     g(['init', '-q'], '2026-08-11T10:00:00+09:00');
     g(['add', '-A', join(dir, 'registration')], '2026-08-11T10:00:00+09:00');
     g(['commit', '-q', '-m', 'registration'], '2026-08-11T10:00:00+09:00');
@@ -797,17 +792,7 @@ describe("a history the probe's .git/ rewrites", () => {
     const fixture = join(repo, probeFixture('git-order'));
     cpSync(fixture, join(root, 'p'), { recursive: true });
     cpSync(fixture, root, { recursive: true });
-    const g = (args: string[], date?: string) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
-        cwd: root,
-        stdio: 'pipe',
-        env: {
-          ...process.env,
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
-        },
-      });
+    const g = gitIn(root);
     g(['init', '-q']);
     g(['add', 'registration']);
     g(['commit', '-q', '-m', 'the decoy registration'], '2026-08-11T10:00:00+09:00');
