@@ -453,6 +453,16 @@ describe('the library given the wrong types from plain JavaScript', () => {
     expect(await refused(() => e.sqlStream!('select 1', 'query', { mode: 'plain', columns() {}, rows() {} }, { timeout: -1 }))).toBe(
       'sqlStream(text, { timeout }): timeout must be a number of seconds, 0 for none',
     );
+    // A misspelt limit had left the default in force, unsaid; sqlStream gathers no rows, so it takes no maxRows.
+    expect(await refused(() => e.sqlResult!('select 1', 'query', { maxrows: 5 }))).toBe(
+      'sqlResult(text, options): no option "maxrows"; the options are timeout, timeoutName, memoryName, maxRows',
+    );
+    expect(await refused(() => e.sqlStream!('select 1', 'query', { mode: 'plain', columns() {}, rows() {} }, { maxRows: 5 }))).toBe(
+      'sqlStream(text, options): no option "maxRows"; the options are timeout, timeoutName, memoryName',
+    );
+    expect(await refused(() => e.sqlResult!('select 1', 'query', { timeoutName: 7 }))).toBe(
+      'sqlResult(text, { timeoutName }): timeoutName must be a string',
+    );
   });
 
   it('evidence opened with { tables } for sql() alone refuses its methods, whose queries may read a table not built', async () => {

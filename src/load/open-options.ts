@@ -85,12 +85,18 @@ function unknownKey(options: object, known: readonly string[], where: string): v
 }
 
 /** sql()'s text and options, with their defaults: a timeout of a minute, and at most a million rows. */
-export function checkSqlArguments(text: unknown, options: { timeout?: unknown; maxRows?: unknown } | undefined, where = 'sql') {
+export function checkSqlArguments(
+  text: unknown,
+  options: { timeout?: unknown; maxRows?: unknown } | undefined,
+  where = 'sql',
+  known: readonly string[] = ['timeout', 'maxRows'],
+) {
   if (typeof text !== 'string') throw new UsageError(`${where}(text): text must be SQL (a string)`);
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {
     throw new UsageError(`${where}(text, options): options must be an object, such as { timeout: 10 }`);
   }
-  if (options && where === 'sql') unknownKey(options, ['timeout', 'maxRows'], 'sql(text, options)');
+  // A misspelt limit ({ timeOut: 5 }) would otherwise leave the default in force, unsaid.
+  if (options) unknownKey(options, known, `${where}(text, options)`);
   const { timeout = 60, maxRows = 1_000_000 } = options ?? {};
   if (typeof timeout !== 'number' || !(timeout >= 0)) {
     throw new UsageError(`${where}(text, { timeout }): timeout must be a number of seconds, 0 for none`);
@@ -106,7 +112,12 @@ export function checkSqlArguments(text: unknown, options: { timeout?: unknown; m
  * gathers its rows, a million of them (sqlStream hands them on); a caller's SQL had run unbounded there.
  */
 export function checkSqlLimits<L extends { timeout?: number; maxRows?: number }>(where: string, text: unknown, limits: L = {} as L): L {
-  const bounds = checkSqlArguments(text, limits, where);
+  const names = ['timeout', 'timeoutName', 'memoryName', ...(where === 'sqlResult' ? ['maxRows'] : [])];
+  const bounds = checkSqlArguments(text, limits, where, names);
+  for (const name of ['timeoutName', 'memoryName'] as const) {
+    const v = (limits as Record<string, unknown>)[name];
+    if (v !== undefined && typeof v !== 'string') throw new UsageError(`${where}(text, { ${name} }): ${name} must be a string`);
+  }
   return { ...limits, timeout: bounds.timeout, ...(where === 'sqlResult' ? { maxRows: bounds.maxRows } : {}) };
 }
 
