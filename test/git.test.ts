@@ -181,6 +181,17 @@ describe('what git is trusted to say', () => {
       `omg-evidence: ${dir}: git cannot read the repository at ${dir}, so the registration cannot be dated (run \`git status\` there to see why (is git installed? a repository another user owns needs safe.directory))\n`,
     ]);
   });
+
+  it('a git grep that fails (a blob of results.jsonl missing) is an error, never a spawn no commit recorded', async () => {
+    const { dir, g } = committedProbe();
+    const blob = g(['rev-parse', 'HEAD:results.jsonl']).toString().trim();
+    rmSync(join(dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    const run = await cli(['verdict', dir]);
+    expect([run.code, run.stderr]).toEqual([
+      1,
+      `omg-evidence: ${dir}: git grep could not read the history of results.jsonl, so the commits that first recorded the spawns cannot be read (run \`git fsck\` there to see why)\n`,
+    ]);
+  });
 });
 
 describe('a date set back', () => {
@@ -456,7 +467,15 @@ describe('what the commits that first recorded a spawn held', () => {
     const touches = [{ hash: 'a'.repeat(40), parents: [] }];
     const binary = `Binary file ${'a'.repeat(40)}:results.jsonl matches\n`;
     expect(recordersOf([binary], touches, ['s1'])).toBeNull();
-    expect(recordersOf([`${'a'.repeat(40)}:results.jsonl\0"s1"\n`], touches, ['s1'])?.get('s1')).toEqual(touches);
+    expect((recordersOf([`${'a'.repeat(40)}:results.jsonl\0"s1"\n`], touches, ['s1']) as Map<string, unknown>).get('s1')).toEqual(touches);
+    // No match (git grep's status 1) is '': no row; a grep that failed is null, unread.
+    expect((recordersOf([''], touches, ['s1']) as Map<string, unknown>).get('s1')).toEqual([]);
+    expect(recordersOf([null], touches, ['s1'])).toBe('unread');
+    // What git says follows its matches: a hint is no failure, an error (a blob it cannot read, exit 1 still) is.
+    expect(
+      (recordersOf(['hint: Support for <GIT_DIR>/info/grafts is deprecated\n'], touches, ['s1']) as Map<string, unknown>).get('s1'),
+    ).toEqual([]);
+    expect(recordersOf([`error: '${'a'.repeat(40)}:results.jsonl': unable to read d95ebaa\n`], touches, ['s1'])).toBe('unread');
   });
 
   it('a merge whose one parent already had the row did not record it, though its other parent lacks the registration', async () => {

@@ -104,6 +104,10 @@ export function grepCalls(path: string, touches: Touch[], sessions: string[], pa
       // -a: a blob git takes for binary (a NUL byte in it) would print "Binary file … matches", not its rows.
       args: ['grep', '-a', '-o', '-z', '-E', '-f', '-', ...batch, '--', path],
       input: `${some.map(jsonString).join('|')}\n`,
+      // 1: no match in this batch. git grep that cannot read a blob says so and still exits 1: what it
+      // says follows its output, as a line that is no match.
+      none: 1,
+      said: true,
     })),
   );
   return [...greps, ...(revs.length <= EARLY ? revs.map((c) => treeCall(c, paths)) : [])];
@@ -114,15 +118,20 @@ const MATCH = /^([0-9a-f]{40}|[0-9a-f]{64}):[^\0\n]*\0("[^\n]*")$/;
 
 /**
  * For each session, the commits that first recorded it: their results.jsonl holds it and none of
- * their parents' does. Null when a line of git grep's output is not a match: a row it held would
- * otherwise read as never recorded.
+ * their parents' does. 'unread' when a grep failed, and null when a line of its output is not a
+ * match: a row it held would otherwise read as never recorded.
  */
-export function recordersOf(outs: (string | null)[], touches: Touch[], sessions: string[]): Map<string, Touch[]> | null {
+export function recordersOf(outs: (string | null)[], touches: Touch[], sessions: string[]): Map<string, Touch[]> | 'unread' | null {
   const holding = new Map(sessions.map((s) => [s, new Set<string>()]));
   const of = sessionsOf(sessions);
-  // One line per match (a match is one line's; none in a batch: grep exits 1, null).
-  for (const out of outs.slice(0, grepCount(touches, sessions))) {
-    for (const line of (out ?? '').split('\n').slice(0, -1)) {
+  const greps = outs.slice(0, grepCount(touches, sessions));
+  // A grep that failed, or said it could not read something (git's "error:" and "fatal:").
+  if (greps.some((out) => out === null || /^(error|fatal): /m.test(out))) return 'unread';
+  // One line per match (a match is one line's; none in a batch: grep exits 1, ''), beside what git
+  // says that is no failure (a hint of GIT_GRAFT_FILE's, a warning).
+  for (const out of greps as string[]) {
+    for (const line of out.split('\n').slice(0, -1)) {
+      if (/^(hint|warning): /.test(line)) continue;
       const m = MATCH.exec(line);
       if (!m) return null;
       for (const s of of(m[2]!)) holding.get(s)!.add(m[1]!);

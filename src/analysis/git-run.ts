@@ -18,6 +18,10 @@ export interface GitCall {
   args: string[];
   config?: [string, string][];
   input?: string;
+  /** The exit status that means "nothing found" (git grep's 1): the output is then empty, where any other failure is null. */
+  none?: number;
+  /** Its messages (stderr) follow its output, for a command that can fail and still exit with `none` (git grep that cannot read a blob). */
+  said?: boolean;
 }
 
 /** PATH's absolute folders: an empty or relative entry names the folder git runs in, the probe's, whose own `git` must not run. */
@@ -121,7 +125,7 @@ function gitBatch(
     const vars = configVars(c.config)
       .map(([k, v]) => `${k}=${quote(v)}`)
       .join(' ');
-    const run = `${vars} ${quote(git)} ${c.args.map(quote).join(' ')} 2>/dev/null`;
+    const run = `${vars} ${quote(git)} ${c.args.map(quote).join(' ')} ${c.said ? '2>&1' : '2>/dev/null'}`;
     const command = c.input === undefined ? `${run} </dev/null` : `printf '%s' ${quote(c.input)} | ${run}`;
     return `${command}; printf '%s%d\\n' ${quote(mark)} "$?"\n`;
   });
@@ -167,7 +171,8 @@ function gitBatch(
         if (end < 0) return done(undefined);
         const eol = all.indexOf('\n', end);
         const status = all.toString('latin1', end + mark.length, eol);
-        results.push(status === '0' ? all.toString('utf8', at, end) : null);
+        const ok = status === '0' || status === String(calls[k]!.none);
+        results.push(ok ? all.toString('utf8', at, end) : null);
         at = eol + 1;
       }
       done(at === all.length ? results : undefined);
@@ -260,7 +265,14 @@ function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** One git process: its output, or null when it fails. git reads only `input`: its stdin is closed after it. */
-function execGit(cwd: string, env: NodeJS.ProcessEnv, args: string[], input = '', seconds = GIT_SECONDS): Promise<string | null> {
+function execGit(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  input = '',
+  seconds = GIT_SECONDS,
+  call: Pick<GitCall, 'none' | 'said'> = {},
+): Promise<string | null> {
   const git = program('git', env);
   if (git === null) return Promise.resolve(null);
   return new Promise((done, fail) => {
@@ -272,9 +284,10 @@ function execGit(cwd: string, env: NodeJS.ProcessEnv, args: string[], input = ''
       timeout: seconds * 1000,
       killSignal: 'SIGKILL' as const,
     };
-    const child = execFile(git, args, options, (err, out) => {
+    const child = execFile(git, args, options, (err, out, said) => {
       if (err?.killed && err.signal === 'SIGKILL') return fail(tooLong(cwd, seconds));
-      done(err ? null : out);
+      const all = call.said ? out + said : out;
+      done(!err ? all : call.none !== undefined && err.code === call.none ? (call.said ? said : '') : null);
     });
     // A git that exits before it has read its input (EPIPE) says so by its exit status.
     child.stdin?.on('error', () => undefined);
@@ -304,7 +317,7 @@ export async function gitAll(repo: Repo, calls: GitCall[], seconds = GIT_SECONDS
   return (
     batch ??
     Promise.all(
-      calls.map((c) => execGit(repo.cwd, safeEnv(Object.fromEntries(configVars(c.config))), [...safe, ...c.args], c.input, seconds)),
+      calls.map((c) => execGit(repo.cwd, safeEnv(Object.fromEntries(configVars(c.config))), [...safe, ...c.args], c.input, seconds, c)),
     )
   );
 }

@@ -171,6 +171,12 @@ export async function preregistration(probeDir: string, evidenceFile: string, pa
   const outs = merged.length + greps.length ? await gitAll(repo, [...merged, ...greps]) : [];
   const touched = merges === '' ? '' : outs[0]!;
   const recorded = recordersOf(outs.slice(merged.length), touches, sessions);
+  if (recorded === 'unread') {
+    throw new InputError(
+      `${displayPath(probeDir)}: git grep could not read the history of results.jsonl, so the commits that first recorded the spawns cannot be read`,
+      'run `git fsck` there to see why',
+    );
+  }
   if (recorded === null) {
     throw new InputError(
       `${displayPath(probeDir)}: git grep printed a line that is not a match of a session_id in results.jsonl, so the commits that first recorded the spawns cannot be read`,
