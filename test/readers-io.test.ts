@@ -4,10 +4,10 @@
  * A mode-000 file is unreadable only to a user who is not root: as root, these run the bin as nobody.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canDrop, fixtures, tempFolders, unprivileged } from './helpers.js';
+import { binPath, canDrop, fixtures, tempFolders, unprivileged } from './helpers.js';
 
 const temp = tempFolders('omg-readers-');
 const SESSION = join(fixtures, 'transcripts', 'census-two-sessions', 'aaaaaaaa-0000-4000-8000-000000000002.jsonl');
@@ -39,6 +39,64 @@ describe.skipIf(!canDrop)('a transcript the reader may not read', () => {
     chmodSync(join(dir, 'sub'), 0o444);
     expect(unprivileged(['census', '--transcripts', 'sub/s.jsonl'], dir)).toEqual(
       error(`sub/s.jsonl: cannot be read (EACCES) ${READ_HINT}`),
+    );
+  });
+});
+
+/** The bin run in `cwd`, as a user runs it. */
+function inFolder(args: string[], cwd: string) {
+  const r = spawnSync(process.execPath, [binPath, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+// Every command that opens a probe: census, verdict, usage and report had said "unexpected error … this
+// is a bug" (the probe's own transcripts/ was looked for with a stat that throws on these), and arms
+// "no such probe directory", which sends the user after the wrong cause.
+const PROBE_COMMANDS = [
+  ['census'],
+  ['verdict'],
+  ['arms'],
+  ['usage', 'model'],
+  ['load', '--db', 'x.duckdb'],
+  ['report', '--html', 'x.html'],
+];
+
+describe('a probe path the system refuses', () => {
+  it('a path through a file (ENOTDIR), a loop of links (ELOOP) or a name too long (ENAMETOOLONG): the path and the code, exit 1', () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'file'), '');
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    const long = 'a'.repeat(300);
+    for (const args of PROBE_COMMANDS) {
+      expect(inFolder([...args, 'file/x'], dir)).toEqual(
+        error(`file/x: a path through a file, where a folder is expected (ENOTDIR) ${READ_HINT}`),
+      );
+      expect(inFolder([...args, 'loop-a'], dir)).toEqual(error(`loop-a: cannot be read (ELOOP) ${READ_HINT}`));
+      const run = inFolder([...args, long], dir);
+      expect([run.code, run.stdout, run.stderr.split('\n').length, run.stderr]).toEqual([
+        1,
+        '',
+        2,
+        expect.stringMatching(/: cannot be read \(ENAMETOOLONG\) \(shorten the name/),
+      ]);
+    }
+  });
+
+  it.skipIf(!canDrop)('a folder the user may not enter (EACCES), as a probe and as the folder of --db or --html', () => {
+    const dir = folder();
+    mkdirSync(join(dir, 'locked'));
+    mkdirSync(join(dir, 'locked', 'inner'));
+    chmodSync(join(dir, 'locked'), 0o700);
+    for (const args of PROBE_COMMANDS) {
+      expect(unprivileged([...args, 'locked/inner'], dir)).toEqual(error(`locked/inner: cannot be read (EACCES) ${READ_HINT}`));
+    }
+    const bundled = join(fixtures, '..', '..', 'evidence', '0017-staged-agent-restores-layer-1');
+    expect(unprivileged(['load', bundled, '--db', 'locked/inner/x.duckdb'], dir)).toEqual(
+      error(`locked/inner: cannot be read (EACCES) ${READ_HINT}`),
+    );
+    expect(unprivileged(['report', bundled, '--html', 'locked/inner/x.html'], dir)).toEqual(
+      error(`locked/inner: cannot be read (EACCES) ${READ_HINT}`),
     );
   });
 });

@@ -3,6 +3,7 @@
  * InputError every reader and writer gives: the path, what could not be done, the system's code, and
  * what to do; never "unexpected error".
  */
+import { type Stats, statSync } from 'node:fs';
 import { InputError, OmgError } from './errors.js';
 import { displayPath } from './paths-shown.js';
 
@@ -39,6 +40,20 @@ export function onPath<T>(p: string, step: () => T, what?: string, hint?: string
     return step();
   } catch (err) {
     if (err instanceof OmgError || typeof (err as NodeJS.ErrnoException).code !== 'string') throw err;
+    throw ioError(p, err, what, hint);
+  }
+}
+
+/**
+ * `p`'s stat (through links), or undefined when nothing is there (ENOENT). Any other failure (EACCES,
+ * ELOOP, ENAMETOOLONG, ENOTDIR: a path through a file) is ioError's InputError: existsSync reads each
+ * as "no such file", which sends the user after the wrong cause.
+ */
+export function statThere(p: string, what?: string, hint?: string): Stats | undefined {
+  try {
+    return statSync(p);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw ioError(p, err, what, hint);
   }
 }

@@ -5,7 +5,7 @@
  * named, whose files changed since, or whose tables or record of its files are laid out otherwise
  * than this build's (one built by an older omg-evidence), is refused.
  */
-import { closeSync, existsSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { checkPath } from '../base/path-given.js';
 import { Database } from '../db/database.js';
@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { InputError } from '../base/errors.js';
 import { folderStays, refuseInsideEvidence, refuseInsideProbe } from '../base/replace-file.js';
 import { displayPath, namedFile, packageVersion } from '../base/paths.js';
+import { statThere } from '../base/io-error.js';
 import { filesChanged, fingerprinting, isFingerprint, loadedAsListed, openFile, unmovedSince } from './fingerprint.js';
 import { layout, type Meta, NO_META, notBuiltHere, readMeta, writeMeta } from './meta.js';
 import { type Inputs, namedInputs } from './inputs.js';
@@ -117,10 +118,10 @@ export async function buildDatabaseFile(
 ): Promise<boolean> {
   const file = resolve(checkPath('the database file', path));
   const folder = dirname(file);
-  if (!existsSync(folder))
-    throw new InputError(`${displayPath(folder)}: no such folder`, 'make it first, or give --db a file in a folder that exists');
-  if (!statSync(folder).isDirectory()) throw new InputError(`${displayPath(folder)}: not a folder`, 'give --db a file in a folder');
-  if (existsSync(file) && statSync(file).isDirectory()) {
+  const there = statThere(folder);
+  if (!there) throw new InputError(`${displayPath(folder)}: no such folder`, 'make it first, or give --db a file in a folder that exists');
+  if (!there.isDirectory()) throw new InputError(`${displayPath(folder)}: not a folder`, 'give --db a file in a folder');
+  if (statThere(file)?.isDirectory()) {
     throw new InputError(`${displayPath(file)}: is a folder, not a database file`, 'give --db the path of a file');
   }
   refuseInsideEvidence(file, [...inputs.probes, ...inputs.transcripts], 'the database');

@@ -95,8 +95,10 @@ export function prepareExportFolder(dir: string, force: boolean | undefined): st
   try {
     st = statSync(dir, { throwIfNoEntry: false });
   } catch (err) {
-    // ENOTDIR: a file (or FIFO) stands where a folder of the path should be.
-    throw ioError(dir, err, 'cannot be a folder', 'name a folder whose every parent is a folder');
+    // ENOTDIR: a file (or FIFO) stands where a folder of the path should be; else (EACCES, ELOOP) it cannot be read.
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      throw ioError(dir, err, 'cannot be a folder', 'name a folder whose every parent is a folder');
+    throw ioError(dir, err, 'cannot be read', 'name a folder you may read and write');
   }
   if (st && !st.isDirectory()) {
     throw new InputError(`${displayPath(dir)}: exists and is not a folder`, 'name a new or empty folder for the Parquet files');

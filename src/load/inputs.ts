@@ -8,7 +8,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
-import { onPath } from '../base/io-error.js';
+import { onPath, statThere } from '../base/io-error.js';
 import { bundledProbeDir, displayPath, inputFile, inputFolder, kindOf, listDir, listFiles, mustRead, walkFiles } from '../base/paths.js';
 
 export interface Probe {
@@ -38,9 +38,10 @@ export interface SourceFile {
  */
 export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]; ignored: string[] } {
   const dir = resolve(path);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+  const st = statThere(dir);
+  if (!st?.isDirectory()) {
     throw new InputError(
-      `${displayPath(dir)}: ${existsSync(dir) ? 'not a directory, where a probe directory is expected' : 'no such probe directory'}`,
+      `${displayPath(dir)}: ${st ? 'not a directory, where a probe directory is expected' : 'no such probe directory'}`,
       'give the path of a probe directory, one that holds results.jsonl',
     );
   }
@@ -254,7 +255,7 @@ export const ownTranscriptsRead = (transcripts: boolean | string | undefined, ow
  */
 function ownTranscripts(probe: string): string | undefined {
   const dir = resolve(probe);
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  if (!statThere(dir)?.isDirectory()) return undefined;
   return inputFolder(join(dir, 'transcripts'), realpathSync(dir), dir) ? join(dir, 'transcripts') : undefined;
 }
 

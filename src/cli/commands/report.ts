@@ -13,7 +13,7 @@ import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
-import { onPath } from '../../base/io-error.js';
+import { onPath, statThere } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
 import { folderStays, refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
 import {
@@ -72,9 +72,10 @@ function target(path: string, force: boolean, isOwnReport: (text: string) => boo
 function checkTarget(path: string, force: boolean, isOwnReport: (text: string) => boolean): { file: string; was: Buffer | null } {
   const shown = displayPath(path);
   const folder = dirname(path);
-  if (existsSync(folder) && !statSync(folder).isDirectory())
+  const there = statThere(folder);
+  if (there && !there.isDirectory())
     throw new InputError(`${shown}: ${displayPath(folder)} is a file, not a folder`, 'name a file in a folder that exists');
-  if (!existsSync(folder)) {
+  if (!there) {
     throw new InputError(
       `${shown}: the folder ${displayPath(folder)} does not exist`,
       'create it first, or name a file in a folder that exists',
