@@ -411,6 +411,25 @@ describe('what reaches the terminal', () => {
   });
 });
 
+describe("an option's value that reads as an option", () => {
+  // `report --html --force p` had written a page named --force, and `load --db --wide p` a database named --wide.
+  it.each([
+    [['report', '--html', '--force'], '--html --force'],
+    [['load', '--db', '--wide'], '--db --wide'],
+    [['census', '--transcripts', '--db', 'x'], '--transcripts --db'],
+    [['sql', '-F', '-q', 'x'], '--file -q'],
+    [['export', '--parquet', '--force'], '--parquet --force'],
+  ])('%j is a usage error, naming it', (args, given) => {
+    const value = given.split(' ')[1];
+    const flag = given.split(' ')[0];
+    expect(bin(args)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `omg-evidence: ${given}: its value looks like an option (give ${flag} a path; for a name that starts with -, ./${value})\n`,
+    });
+  });
+});
+
 describe('an empty path', () => {
   // '' is the current folder to the OS: it had been read as a probe or sessions, written as a
   // database or a page, or (--db '') ignored, and the evidence loaded instead.

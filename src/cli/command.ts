@@ -80,6 +80,14 @@ function refuseBadPaths(cmd: Command, args: unknown[], opts: object): void {
     const value = (opts as Record<string, unknown>)[o.attributeName()];
     if (!/<(file|dir)>/.test(o.flags)) continue;
     if (value === '') throw new UsageError(`${o.long} is empty`, EMPTY_HINT);
+    // `report --html --force p` had written a page named --force: an option's value that reads as an
+    // option is one whose value was left out.
+    if (typeof value === 'string' && /^-./.test(value)) {
+      throw new UsageError(
+        `${o.long} ${value}: its value looks like an option`,
+        `give ${o.long} a path; for a name that starts with -, ./${value}`,
+      );
+    }
     if (typeof value === 'string' && value.includes('\ufffd')) throw notUtf8(`${o.long}`, value);
   }
   cmd.registeredArguments.forEach((a, i) => {
