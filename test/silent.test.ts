@@ -31,6 +31,26 @@ describe('a transcripts folder with no *.jsonl is warned of (exit 0)', () => {
   });
 });
 
+describe('a transcripts folder none of whose lines is as Claude Code writes is warned of (exit 0)', () => {
+  // A probe named by --transcripts: its records' file names had passed for three sessions that made no call.
+  it('census --transcripts PROBE', async () => {
+    const probe = join('test', 'fixtures', 'probes', 'git-order');
+    const run = await cli(['census', '--transcripts', probe, '--format', 'csv']);
+    expect(run.code).toBe(0);
+    expect(
+      run.stdout
+        .split('\n')
+        .slice(1, -1)
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['addendum-1', 'prereg', 'results']);
+    expect(run.stderr).toBe(
+      warning(
+        `${probe}: no line of its 3 session(s) has a version, a model, a timestamp or a tool call, as Claude Code's do: is it a folder of session transcripts (such as ~/.claude/projects/<project>)?`,
+      ),
+    );
+  });
+});
+
 describe('a probe run with --transcripts DIR that matches none of its spawns is warned of (exit 0)', () => {
   const none = (dir: string) => warning(`${probeId}: no transcript in ${dir} holds the session of any of its 28 spawn(s)`);
   for (const dir of [noJsonl, otherSession]) {

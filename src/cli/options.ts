@@ -120,6 +120,19 @@ export function warnNoTranscripts(found: number, transcripts: string, onWarning:
   }
 }
 
+/**
+ * Warn when sessions were read but not one line of theirs is as Claude Code writes (a version, a
+ * model, a timestamp or a call): `--transcripts` named a probe or ~/.claude, whose files' names had
+ * passed for sessions that made no call.
+ */
+export function warnNotSessions(sessions: Record<string, unknown>[], transcripts: string, onWarning: (w: string) => void): void {
+  const some = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== null);
+  if (!sessions.length || sessions.some((s) => some(s.versions) || some(s.models) || some(s.first_timestamp) || some(s.tools))) return;
+  onWarning(
+    `${displayPath(transcripts)}: no line of its ${sessions.length} session(s) has a version, a model, a timestamp or a tool call, as Claude Code's do: is it a folder of session transcripts (such as ~/.claude/projects/<project>)?`,
+  );
+}
+
 export function memoryLimitOption(): Option {
   return new Option(
     '--memory-limit <size>',

@@ -11,7 +11,16 @@ import type { CensusRow } from '../../output/census-block.js';
 import { TABULAR_FORMATS } from '../../output/formats.js';
 import { type Call, makeEvidenceCommand } from '../command.js';
 import type { IO } from '../io.js';
-import { dbOption, fromOption, resolveSource, transcriptsOnly, transcriptsOption, warnNoTranscripts, warnUnmatched } from '../options.js';
+import {
+  dbOption,
+  fromOption,
+  resolveSource,
+  transcriptsOnly,
+  transcriptsOption,
+  warnNoTranscripts,
+  warnNotSessions,
+  warnUnmatched,
+} from '../options.js';
 import { progressReporter } from '../progress.js';
 
 type Options = { format?: CensusFormat; wide?: boolean; from?: Source; transcripts?: string; db?: string };
@@ -55,6 +64,7 @@ export function makeCensusCommand(io: IO): Command {
       if (standalone(call)) {
         const sessions = await ev.sessionRows();
         warnNoTranscripts(sessions.length, opts.transcripts!, onWarning);
+        warnNotSessions(sessions, opts.transcripts!, onWarning);
         return { sessions };
       }
       const source = resolveSource(opts.from, opts.transcripts);
