@@ -100,6 +100,13 @@ describe('colour', () => {
     expect(run.stdout.split('\n')[0]).toMatch(/^┌─/);
   });
 
+  it('TERM=dumb turns it off on a terminal (it had written escapes there); FORCE_COLOR still turns it on', async () => {
+    const run = await cli(args, { tty: true, env: { NO_COLOR: undefined, TERM: 'dumb' } });
+    expect(run.stdout).not.toContain(ESC);
+    const forced = await cli(args, { tty: true, env: { NO_COLOR: undefined, TERM: 'dumb', FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain(ESC);
+  });
+
   it('FORCE_COLOR turns it on in a pipe, and wins over NO_COLOR', async () => {
     for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '', NO_COLOR: '1' }, { FORCE_COLOR: '3' }]) {
       const run = await cli(args, { env });

@@ -61,12 +61,14 @@ export function visible(text: string): string {
 }
 
 /**
- * Colour on a terminal unless NO_COLOR is set (to anything but ''); FORCE_COLOR turns it on
+ * Colour on a terminal unless NO_COLOR is set (to anything but '') or TERM is dumb; FORCE_COLOR turns it on
  * anywhere, and off when it is 0 or false. As Node reads them, FORCE_COLOR wins over NO_COLOR.
  */
 export function useColor(io: IO): boolean {
   const force = io.env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';
   if (io.env.NO_COLOR) return false;
+  // A terminal that says it cannot show colour (TERM=dumb: Emacs' shell, some CI logs) gets none, as Node's hasColors() says.
+  if (io.env.TERM === 'dumb') return false;
   return io.stdoutIsTTY;
 }
