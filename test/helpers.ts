@@ -79,7 +79,7 @@ export const binPath = join(
  * Run the built bin in a child process. One that has not ended in two minutes is killed (code -1):
  * a test of what must not hang fails, where a hang would stop the whole suite.
  */
-export function bin(args: string[], opts: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+export function bin(args: string[], opts: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Run {
   const r = spawnSync(process.execPath, [binPath, ...args], {
     cwd: opts.cwd ?? repo,
     input: opts.input,

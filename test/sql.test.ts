@@ -279,6 +279,26 @@ describe('sql', () => {
     }
   });
 
+  it("a query whose bytes are not UTF-8 is an error naming its line (a Latin-1 é had run as U+FFFD: select 'é' = chr(233) was false)", () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'latin1.sql'), Buffer.from("select 1 as a,\n'caf\xe9' as b\n", 'latin1'));
+    expect(bin(['sql', '-F', join(dir, 'latin1.sql')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'latin1.sql')}:2: the query is not UTF-8, so nothing was run (save it as UTF-8)\n`,
+    });
+    expect(bin(['sql'], { input: Buffer.from("select 'caf\xe9'", 'latin1') })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'omg-evidence: <stdin>:1: the query is not UTF-8, so nothing was run (save it as UTF-8)\n',
+    });
+    expect(bin(['sql', '-F', join(dir, 'none.sql')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'none.sql')}: cannot read the query: ENOENT (give -F a file of SQL that exists and that you may read; for stdin, leave -F out)\n`,
+    });
+  });
+
   it('an empty query is a usage error', () => {
     expect(bin(['sql'], { input: '  \n' })).toEqual({
       code: 2,

@@ -5,6 +5,7 @@
  * transaction that is rolled back (Evidence.sqlStream), so it cannot change the evidence either.
  * Its result is printed a chunk at a time as DuckDB makes it, within --memory-limit and --timeout.
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { InputError, OutputClosed, UsageError } from '../../base/errors.js';
@@ -58,7 +59,7 @@ function readQueryText(fd: number, source: string): string {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
       continue;
     }
-    if (n === 0) return Buffer.concat(chunks, total).toString('utf8');
+    if (n === 0) return utf8Query(Buffer.concat(chunks, total), source);
     total += n;
     if (total > MAX_QUERY_BYTES) {
       throw new InputError(
@@ -99,6 +100,21 @@ interface Options {
   timeout: number;
 }
 
+/**
+ * The query's text: its bytes as UTF-8, strictly. A byte that is not UTF-8 (a Latin-1 é) would be read
+ * as U+FFFD, and the query would run as another one than written; the error names its line.
+ */
+function utf8Query(bytes: Buffer, source: string): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  let line = 1;
+  for (let from = 0; ; line++) {
+    const end = bytes.indexOf(0x0a, from);
+    if (end < 0 || !isUtf8(bytes.subarray(from, end))) break;
+    from = end + 1;
+  }
+  throw new InputError(`${source}:${line}: the query is not UTF-8, so nothing was run`, 'save it as UTF-8');
+}
+
 /** The query and where it came from (for messages): -F's file, stdin, or the argument. */
 function theQuery(query: string | undefined, rest: string[], opts: Options, stdin: () => string) {
   if (opts.file !== undefined) {
@@ -114,6 +130,7 @@ function theQuery(query: string | undefined, rest: string[], opts: Options, stdi
       if (err instanceof InputError) throw err;
       throw new InputError(
         `${displayPath(opts.file)}: cannot read the query: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        'give -F a file of SQL that exists and that you may read; for stdin, leave -F out',
       );
     }
     // With -F, every argument is a probe.
