@@ -49,7 +49,7 @@ export function transcriptsOption(reads: 'own' | 'alone' | 'sessions' | 'extra')
   const what = "folder of session transcripts, or one session's .jsonl";
   const when = {
     own: "default: each probe's own transcripts/",
-    alone: "in place of each probe's own transcripts/, which --from transcripts reads; alone when no probe is named",
+    alone: "in place of each probe's own transcripts/, which --from transcripts reads; alone when no probe and no --from is given",
     sessions: "default: each probe's own transcripts/; with no probe, Claude Code's sessions",
     extra: 'exported too; default: none',
   }[reads];

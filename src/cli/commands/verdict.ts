@@ -19,7 +19,8 @@ export function makeVerdictCommand(io: IO): Command {
     Awaited<ReturnType<Evidence['verdicts']>>
   >(io, {
     name: 'verdict',
-    description: "the probe's verdict against the conjuncts registered before its first spawn (exit 4 when it does not hold)",
+    description:
+      "the probe's verdict against its registered conjuncts, and whether git shows them registered before its first spawn (exit 4 when it does not hold)",
     formats: ['table', 'markdown', 'json'],
     options: [
       dbOption(),
