@@ -430,6 +430,18 @@ describe("an option's value that reads as an option", () => {
   });
 });
 
+describe('an option of one value given twice', () => {
+  // The last had won: `--transcripts A --transcripts B` read B alone, A's sessions dropped without a word.
+  it.each([
+    [['census', '--transcripts', 'a', '--transcripts', 'b'], '--transcripts'],
+    [['census', '-f', 'csv', '--format', 'json'], '--format'],
+    [['verdict', '--check-timeout', '1', '--check-timeout', '60'], '--check-timeout'],
+    [['sql', '-F', 'a.sql', '-F', 'b.sql'], '--file'],
+  ])('%j is a usage error, naming it', (args, flag) => {
+    expect(bin(args)).toEqual({ code: 2, stdout: '', stderr: `omg-evidence: ${flag} is given more than once (give ${flag} once)\n` });
+  });
+});
+
 describe('an empty path', () => {
   // '' is the current folder to the OS: it had been read as a probe or sessions, written as a
   // database or a page, or (--db '') ignored, and the evidence loaded instead.

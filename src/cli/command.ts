@@ -53,6 +53,7 @@ export function makeCommand<O extends object>(io: IO, spec: CommandSpec<O>): Com
   for (const o of spec.leading ?? []) cmd.addOption(o);
   if (spec.formats) cmd.addOption(formatOption(spec.formats, spec.formatNote)).addOption(wideOption());
   for (const o of spec.options ?? []) cmd.addOption(o);
+  refuseRepeatedOptions(cmd);
   return cmd.action(async (...given: unknown[]) => {
     // Commander passes the positional arguments, then the options, then the command.
     const args = given.slice(0, -2);
@@ -69,6 +70,20 @@ export function makeCommand<O extends object>(io: IO, spec: CommandSpec<O>): Com
       onWarning: (w) => warn(io, w),
     });
   });
+}
+
+/**
+ * An option of one value given twice (`--transcripts A --transcripts B`) had kept the last, A's
+ * sessions dropped without a word: a usage error, as commander counts none.
+ */
+function refuseRepeatedOptions(cmd: Command): void {
+  for (const o of cmd.options) {
+    if (!(o.required || o.optional) || o.variadic) continue;
+    let seen = 0;
+    cmd.on(`option:${o.name()}`, () => {
+      if (++seen > 1) throw new UsageError(`${o.long} is given more than once`, `give ${o.long} once`);
+    });
+  }
 }
 
 /**
