@@ -168,14 +168,14 @@ describe('the answer to each Skill call', () => {
   });
 
   // Its conjuncts would read no answer: deleting the file had turned a skill's launches into none.
-  it('a probe without skill_results.jsonl lacks the answer its transcript holds: it differs', async () => {
+  // The probe no longer loads (loader.test.ts, skill-results-absent), so agree compares nothing.
+  it('a probe without skill_results.jsonl whose Skill call names a skill is refused', async () => {
     const run = await cli(['agree', probeFixture('agree-no-skill-results'), '--format', 'text']);
-    expect(run).toEqual({
-      code: 3,
-      stdout:
-        'A           aaaaaaaa  differs: skill result toolu_a1: records no skill_results.jsonl, transcripts is_error=false Launching skill: ns:x\n',
-      stderr: 'omg-evidence: agree: 1 of 1 spawn(s) compared: 0 agree, 1 differ; 0 gone\n',
-    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'omg-evidence: test/fixtures/probes/agree-no-skill-results/tool_use/aaaaaaaa-0000-4000-8000-000000000001.jsonl:1: tool_use record: Skill call "toolu_a1" names a skill, and there is no test/fixtures/probes/agree-no-skill-results/skill_results.jsonl (a probe whose Skill calls name skills commits skill_results.jsonl, a row per call: run `omg-evidence extract`, or commit the file)\n',
+    );
   });
 });
 

@@ -110,6 +110,11 @@ const bad: [fixture: string, message: string][] = [
     // It names the file the row is missing from, not only the file whose line is in it.
     `tool_use/${S2}.jsonl:2: tool_use record: Skill call "toolu_3" has no row in test/fixtures/probes/skill-call-no-result/skill_results.jsonl (skill_results.jsonl holds one row per Skill call of the probe)`,
   ],
+  // Deleting the file had emptied every row at once: a conjunct that reads them saw no launch, and held.
+  [
+    'skill-results-absent',
+    `tool_use/${S1}.jsonl:3: tool_use record: Skill call "toolu_02" names a skill, and there is no test/fixtures/probes/skill-results-absent/skill_results.jsonl (a probe whose Skill calls name skills commits skill_results.jsonl, a row per call: run \`omg-evidence extract\`, or commit the file)`,
+  ],
   // A second note or pilot listing of a spawn had joined it to spawns twice: two spawns, its cost twice.
   [
     'duplicate-note',

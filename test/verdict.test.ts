@@ -411,7 +411,7 @@ describe('arms and cost', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.split('\r\n').slice(1, 3)).toEqual([
-      `arms-large-seq,A-ONE,A,,1,unregistered,0,"{'Skill': 1, 'Write': 2}","","",BREACH ×1,"",0,"",""`,
+      `arms-large-seq,A-ONE,A,,1,unregistered,0,"{'Skill': 1, 'Write': 2}",ns:thing 1 of 1,"",BREACH ×1,"",0,"",""`,
       'arms-large-seq,A-TWO,A,,1,unregistered,0,{},"","","",M@HOME ×1,0,"",""',
     ]);
   });

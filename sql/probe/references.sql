@@ -4,9 +4,10 @@
 -- no Skill or SlashCommand call of its session; 'skill-unnamed', a row of a call that records no
 -- skill; 'skill-name', a row whose skill is not the one its call records; 'skill-arm', a row whose
 -- arm is not its spawn's; 'skill-missing', a call naming a skill, of a probe that has
--- skill_results.jsonl, with no row there (name = the call's id; a call that names none has no row,
--- as extract writes none). The verdict counts these rows: one invented, altered or left out would
--- change what a conjunct sees.
+-- skill_results.jsonl, with no row there, and 'skill-file', such a call of a probe that has none
+-- (name = the call's id; a call that names none has no row, as extract writes none). The verdict
+-- counts these rows: one invented, altered or left out, or the file deleted, would change what a
+-- conjunct sees.
 select 'note' as what, r.file, n.rec, n.session_id as name, null::VARCHAR as probe, null::BIGINT as n from spawn_notes n
 join records r on r.probe = n.probe and r.kind = 'notes' and r.rec = n.rec
 where not exists (select 1 from spawns s where s.probe = n.probe and s.session_id = n.session_id)
@@ -36,10 +37,10 @@ from (
 )
 where what is not null
 union all
-select 'skill-missing', r.file, r.rec, t.tool_use_id, t.session_id, null
+select case when exists (select 1 from source_files f where f.probe = t.probe and f.kind = 'skill_results')
+            then 'skill-missing' else 'skill-file' end, r.file, r.rec, t.tool_use_id, t.session_id, null
 from tool_uses t
 join records r on r.probe = t.probe and r.kind = 'tool_use' and r.file_session = t.session_id and r.rec = t.ordinal
 where t.name in ('Skill', 'SlashCommand') and t.skill is not null
-  and exists (select 1 from source_files f where f.probe = t.probe and f.kind = 'skill_results')
   and not exists (select 1 from skill_calls c where c.probe = t.probe and c.session_id = t.session_id and c.tool_use_id = t.tool_use_id)
 order by what, file, rec, probe

@@ -250,7 +250,7 @@ async function checkReferences(db: Database): Promise<void> {
 function inProbeOf(file: string, what: string): (name: string) => string {
   const at = file.lastIndexOf(`${sep}registration${sep}`);
   const probe =
-    what === 'skill-missing'
+    what === 'skill-missing' || what === 'skill-file'
       ? dirname(dirname(file))
       : (what === 'pilot' || what === 'void') && at >= 0
         ? file.slice(0, at)
@@ -291,6 +291,11 @@ const REFERENCES: Record<string, [(name: string, session: string, inProbe: (name
   'skill-missing': [
     (id, _, inProbe) => `tool_use record: Skill call "${id}" has no row in ${inProbe('skill_results.jsonl')}`,
     'skill_results.jsonl holds one row per Skill call of the probe',
+  ],
+  // Without the file its rows would all be gone, and a conjunct that reads them would see no launch.
+  'skill-file': [
+    (id, _, inProbe) => `tool_use record: Skill call "${id}" names a skill, and there is no ${inProbe('skill_results.jsonl')}`,
+    'a probe whose Skill calls name skills commits skill_results.jsonl, a row per call: run `omg-evidence extract`, or commit the file',
   ],
 };
 
