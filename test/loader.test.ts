@@ -80,6 +80,11 @@ const bad: [fixture: string, message: string][] = [
     'bad-tool-use-record',
     `tool_use/${S1}.jsonl:2: tool_use record: "name" must be a string, got an integer 7 (each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use)`,
   ],
+  // census had listed a Bash call's "skill" beside the Skill calls' skills, which skills and arms never show.
+  [
+    'tool-use-skill-other-call',
+    `tool_use/${S1}.jsonl:2: tool_use record: "skill" is the skill a Skill or SlashCommand call named, and this is a call of "Bash" (leave "skill" out of any other call's record; see docs/evidence-format.md#tool-use)`,
+  ],
   // The verdict counts skill_results' rows: each pairs one Skill call of the spawn's tool_use
   // records, its skill and its arm, and each call of a probe that has the file has its row.
   [

@@ -5,7 +5,8 @@
  * every key of `json` and of `env` it names.
  */
 import { describe, expect, it } from 'vitest';
-import { NOTES, REGISTRATION, REGISTRATION_KINDS, RESULTS, SKILL_RESULTS, TOOL_USE } from '../src/load/record-schemas.js';
+import { NOTES, RESULTS, SKILL_RESULTS, TOOL_USE } from '../src/load/record-schemas.js';
+import { REGISTRATION, REGISTRATION_KINDS } from '../src/load/registration-schemas.js';
 import type { RecordSchema } from '../src/load/validate.js';
 
 /** The top-level keys of `column` that `sql` reads: `json ->> '$.k'`, `json -> 'k'`, `json_type(json, '$.k')`. */

@@ -1,13 +1,13 @@
 /**
- * The schemas of a probe's committed records (docs/evidence-format.md) and of its registration
- * (docs/registration.md). Only what the tables need is required; every other key is kept.
+ * The schemas of a probe's committed records (docs/evidence-format.md); its registration's are in
+ * registration-schemas.ts. Only what the tables need is required; every other key is kept.
  */
 import { itemsCheck, type RecordSchema } from './validate.js';
 
 const SESSION_ID_RE = `'[0-9a-f]+(-[0-9a-f]+)*'`;
 
 /** TRUE when a JSON array at `path` has an item for which `itemBad(x)` holds. */
-function anyItem(path: string, itemBad: string): string {
+export function anyItem(path: string, itemBad: string): string {
   // A JSON null item reads as SQL NULL, which no test of its type would catch.
   return `len(list_filter(from_json(json -> '${path}', '["JSON"]'), x -> x is null or (${itemBad}))) > 0`;
 }
@@ -24,7 +24,7 @@ function anyUsage(itemBad: string): string {
 const COSTS = `list_transform(map_values(from_json(env -> '$.modelUsage', '"MAP(VARCHAR, JSON)"')), x -> try_cast(x ->> '$.costUSD' as DOUBLE))`;
 
 /** TRUE when the number at `path` of `column` is present but not finite: DuckDB reads 1e999 as no number. */
-function notFinite(column: string, path: string): string {
+export function notFinite(column: string, path: string): string {
   return `json_type(${column}, '${path}') is not null and not coalesce(isfinite(try_cast(${column} ->> '${path}' as DOUBLE)), false)`;
 }
 
@@ -173,8 +173,17 @@ export const TOOL_USE: RecordSchema = {
     { key: 'skill', kinds: ['string'], required: false },
     { key: 'agent_id', kinds: ['string'], required: false },
   ],
-  reads: ['input_keys'],
-  checks: [{ bad: anyItem('$.input_keys', `json_type(x) <> 'VARCHAR'`), why: '"input_keys" must hold strings only' }],
+  reads: ['name', 'input_keys'],
+  checks: [
+    { bad: anyItem('$.input_keys', `json_type(x) <> 'VARCHAR'`), why: '"input_keys" must hold strings only' },
+    // kinds[4] is "skill": on another call census had listed a skill that skills and arms never show.
+    {
+      bad: `kinds[4] is not null and (json ->> '$.name') not in ('Skill', 'SlashCommand')`,
+      why: '"skill" is the skill a Skill or SlashCommand call named, and this is a call of',
+      value: `json ->> '$.name'`,
+      hint: 'leave "skill" out of any other call\'s record; see docs/evidence-format.md#tool-use',
+    },
+  ],
   hint: 'each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use',
 };
 
@@ -211,105 +220,4 @@ export const NOTES: RecordSchema = {
     { key: 'note', kinds: ['string'] },
   ],
   hint: 'each line is {"session_id":"…","note":"…"}; see docs/evidence-format.md#notes-jsonl',
-};
-
-const REG_HINT = 'see docs/registration.md';
-
-/** Registration records by `kind`. A kind not listed here is an error (REGISTRATION's check). */
-export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
-  probe: {
-    what: 'registration "probe" record',
-    fields: [{ key: 'title', kinds: ['string'], required: false }],
-    hint: REG_HINT,
-  },
-  budget: {
-    what: 'registration "budget" record',
-    fields: [
-      { key: 'usd', kinds: ['number'] },
-      { key: 'spawns', kinds: ['integer'] },
-    ],
-    reads: ['usd', 'spawns'],
-    checks: [
-      { bad: notFinite('json', '$.usd'), why: '"usd" must be a finite number' },
-      {
-        bad: `try_cast(json ->> '$.usd' as DOUBLE) < 0 or try_cast(json ->> '$.spawns' as HUGEINT) < 0`,
-        why: '"usd" and "spawns" must not be negative',
-      },
-    ],
-    hint: REG_HINT,
-  },
-  arm: {
-    what: 'registration "arm" record',
-    fields: [
-      { key: 'arm', kinds: ['string'] },
-      { key: 'phase', kinds: ['string'] },
-      { key: 'n', kinds: ['integer'] },
-      { key: 'trigger', kinds: ['string'], required: false },
-      { key: 'addendum', kinds: ['integer'], required: false },
-      { key: 'replaces', kinds: ['string'], required: false },
-      { key: 'what', kinds: ['string'], required: false },
-    ],
-    reads: ['n'],
-    checks: [{ bad: `try_cast(json ->> '$.n' as HUGEINT) < 0`, why: '"n" must not be negative' }],
-    hint: REG_HINT,
-  },
-  conjunct: {
-    what: 'registration "conjunct" record',
-    fields: [
-      { key: 'n', kinds: ['integer'] },
-      { key: 'required', kinds: ['string'] },
-      { key: 'check', kinds: ['string'] },
-    ],
-    hint: REG_HINT,
-  },
-  addendum: {
-    what: 'registration "addendum" record',
-    fields: [
-      { key: 'n', kinds: ['integer'] },
-      { key: 'text', kinds: ['string'] },
-      { key: 'pilot', kinds: ['array'], required: false },
-      { key: 'void', kinds: ['array'], required: false },
-    ],
-    reads: ['n', 'pilot', 'void'],
-    checks: [
-      // Each addendum has its own file, so that git dates it apart; registration order ranks a file
-      // by the addendum in it.
-      { bad: `try_cast(json ->> '$.n' as HUGEINT) < 1`, why: '"n" must be an integer ≥ 1' },
-      {
-        bad: `rel <> format('registration/addendum-{}.jsonl', json ->> 'n')`,
-        why: 'an addendum must be in the file its "n" names:',
-        value: `format('registration/addendum-{}.jsonl', json ->> 'n')`,
-        hint: 'each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md',
-      },
-      {
-        bad: anyItem('$.pilot', `json_type(x) <> 'VARCHAR'`),
-        why: '"pilot" must list session ids (strings)',
-      },
-      {
-        bad: anyItem(
-          '$.void',
-          `json_type(x) <> 'OBJECT' or coalesce(json_type(x, '$.arm'), '') <> 'VARCHAR' or coalesce(json_type(x, '$.reason'), '') <> 'VARCHAR'`,
-        ),
-        why: 'every "void" item must be {"arm":"…","reason":"…"}',
-      },
-    ],
-    hint: REG_HINT,
-  },
-};
-
-const KINDS = Object.keys(REGISTRATION_KINDS);
-
-export const REGISTRATION: RecordSchema = {
-  what: 'registration record',
-  fields: [{ key: 'kind', kinds: ['string'] }],
-  reads: ['kind'],
-  checks: [
-    {
-      bad: `not list_contains([${KINDS.map((k) => `'${k}'`).join(', ')}], json ->> 'kind')`,
-      why: 'unknown kind',
-      value: `json ->> 'kind'`,
-      hint: `the kinds are ${KINDS.join(', ')}; see docs/registration.md`,
-    },
-  ],
-  hint: REG_HINT,
 };
