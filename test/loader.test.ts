@@ -101,6 +101,15 @@ const bad: [fixture: string, message: string][] = [
     'skill-result-error-null',
     'skill_results.jsonl:1: skill_results.jsonl row: "is_error" is null (nothing answered the call) but "result" holds a text (an answered call has "is_error" true or false; one nothing answered has "is_error" and "result" null)',
   ],
+  // is_error false beside no answer, or beside the error the transcripts read: arms had listed the call both fired and Unknown.
+  [
+    'skill-result-false-unanswered',
+    'skill_results.jsonl:1: skill_results.jsonl row: "is_error" is false (something answered the call) but "result" is null (nothing did) (an answered call has its text in "result"; one nothing answered has "is_error" and "result" null)',
+  ],
+  [
+    'skill-result-false-tool-use-error',
+    'skill_results.jsonl:1: skill_results.jsonl row: "is_error" is false but "result" holds a <tool_use_error>, which the transcripts read as an error (a result holding <tool_use_error> has "is_error" true, as agree and skills read it from the transcripts)',
+  ],
   // A call that records no skill: a row would name any skill it liked.
   [
     'skill-result-unnamed-call',

@@ -201,6 +201,7 @@ const skillResultsKind = (key: string): string => kindOf(SKILL_RESULTS_FIELDS, k
 export const SKILL_RESULTS: RecordSchema = {
   what: 'skill_results.jsonl row',
   fields: SKILL_RESULTS_FIELDS,
+  reads: ['is_error', 'result'],
   // is_error null says nothing answered the call: a text beside it says something did, and the
   // verdict's skill conjuncts, which read the text, would count an answer the row denies.
   checks: [
@@ -208,6 +209,17 @@ export const SKILL_RESULTS: RecordSchema = {
       bad: `${skillResultsKind('is_error')} = 'NULL' and ${skillResultsKind('result')} = 'VARCHAR'`,
       why: '"is_error" is null (nothing answered the call) but "result" holds a text',
       hint: 'an answered call has "is_error" true or false; one nothing answered has "is_error" and "result" null',
+    },
+    // is_error false says something answered, and without error: arms had listed the call both fired and failed.
+    {
+      bad: `${skillResultsKind('is_error')} = 'BOOLEAN' and (json ->> 'is_error') = 'false' and ${skillResultsKind('result')} = 'NULL'`,
+      why: '"is_error" is false (something answered the call) but "result" is null (nothing did)',
+      hint: 'an answered call has its text in "result"; one nothing answered has "is_error" and "result" null',
+    },
+    {
+      bad: `${skillResultsKind('is_error')} = 'BOOLEAN' and (json ->> 'is_error') = 'false' and contains(json ->> 'result', '<tool_use_error>')`,
+      why: '"is_error" is false but "result" holds a <tool_use_error>, which the transcripts read as an error',
+      hint: 'a result holding <tool_use_error> has "is_error" true, as agree and skills read it from the transcripts',
     },
   ],
   hint: 'each line pairs one Skill call with its tool_result: {"session_id","tool_use_id","skill","is_error","result"}; see docs/evidence-format.md#skill-results-jsonl',
