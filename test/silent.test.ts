@@ -136,6 +136,19 @@ describe('extract', () => {
     expect(readFileSync(join(tmp, 'skill_results.jsonl'), 'utf8')).toBe('');
   });
 
+  // It wrote the first copy of a call written again naming another tool in silence, where census and agree warn.
+  it("gives the loader's warning of a call written again naming another tool, as census does", async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'omg-silent-'));
+    const probe = join('test', 'fixtures', 'probes', 'forge-decoy');
+    const run = await extract(join(probe, 'transcripts'), tmp, join(probe, 'results.jsonl'));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `${warning(
+        `${probe}/transcripts/000000fa-0000-4000-8000-0000000000fa.jsonl:1: call toolu_fa1 (Read) is written again naming another tool or input: this first copy counts`,
+      )}omg-evidence: extract: wrote 2 file(s), 0 unchanged, in ${tmp}\n`,
+    );
+  });
+
   it('warns of the rows that opened a session no transcript holds (one FILE.jsonl)', async () => {
     tmp = mkdtempSync(join(tmpdir(), 'omg-silent-'));
     const run = await extract(oneFile, tmp);

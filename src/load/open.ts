@@ -178,9 +178,12 @@ export async function loadForExtract(
   try {
     const loaded = await loadResultsFile(db, results);
     for (const w of loaded.warnings) onWarning?.(w);
-    await loadTranscripts(db, files, { lines: false, messages: false, mirrors: false });
+    // The loader's own warnings, as census and agree give them: a call written again naming another
+    // tool is written from its first copy, which had passed in silence.
+    const read = await loadTranscripts(db, files, { lines: false, messages: false, mirrors: false });
+    for (const w of read) onWarning?.(w);
     await db.seal();
-    return { db, probes: loaded.probes, warnings: loaded.warnings };
+    return { db, probes: loaded.probes, warnings: [...loaded.warnings, ...read] };
   } catch (err) {
     db.close();
     throw err;
