@@ -428,6 +428,25 @@ describe('arms and cost', () => {
     expect(sum(c.by_arm)).toBe(2.4616);
     expect(sum(c.by_model)).toBe(2.4616);
   });
+
+  // Spawn 2's modelUsage entry for m gives no costUSD and no inputTokens: the model's cost and input
+  // are unknown, not spawn 1's part of them (by arm goes blank the same way).
+  it('cost by model: a model one envelope gives no costUSD or token count for is blank there, not a part', async () => {
+    const probe = probeFixture('cost-model-partial');
+    const c = JSON.parse((await cli(['cost', probe, '--format', 'json'])).stdout);
+    expect(c.by_model).toEqual([
+      {
+        model: 'm',
+        spawns: 2,
+        cost_usd: null,
+        input_tokens: null,
+        output_tokens: 25,
+        cache_read_input_tokens: null,
+        cache_creation_input_tokens: null,
+      },
+    ]);
+    expect((await cli(['cost', probe, '--format', 'markdown'])).stdout).toContain('\n| m | 2 |  |  | 25 |  |  |\n');
+  });
 });
 
 describe('registration SQL is a question, never a change: exit 1, naming the file', () => {
