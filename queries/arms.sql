@@ -17,7 +17,8 @@
 --   tools          STRUCT[]  {name, count}: tool_use records over the spawns, by name
 --   skills         STRUCT[]  {skill, definition, spawns}: skills launched, and by how many spawns
 --   unknown_skills STRUCT[]  {skill, spawns}: skills the CLI answered "Unknown skill", by how many spawns
---   artifacts      STRUCT[]  {label, present, absent}: checked files, by label
+--   artifacts      STRUCT[]  {label, present, absent}: by label, the spawns that found its file and those that
+--                            did not (a spawn listing a label twice counts once, present when either was)
 --   markers        STRUCT[]  {marker, spawns}: LABEL (in REPO) or LABEL@DIR, by how many spawns
 --   denials        BIGINT    permission denials in the envelopes
 --   errors         VARCHAR[] first stderr line of each distinct failure
@@ -108,15 +109,14 @@ unknown_skills as (
 checked as (
     select probe, arm, list({'label': label, 'present': present, 'absent': absent} order by first) as artifacts
     from (
-        select
-            d.probe,
-            d.arm,
-            a.label,
-            count(*) filter (where a.present) as present,
-            count(*) filter (where not a.present) as absent,
-            min({'seq': d.seq, 'ordinal': a.ordinal}) as first
-        from described as d
-        join artifacts as a using (probe, session_id)
+        select probe, arm, label, count(*) filter (where present) as present, count(*) filter (where not present) as absent, min(first) as first
+        from (
+            -- spawns, not items: one that lists a label twice counts once, present when any of its files was
+            select d.probe, d.arm, d.session_id, a.label, bool_or(a.present) as present, min({'seq': d.seq, 'ordinal': a.ordinal}) as first
+            from described as d
+            join artifacts as a using (probe, session_id)
+            group by all
+        )
         group by all
     )
     group by all

@@ -416,6 +416,13 @@ describe('arms and cost', () => {
     ]);
   });
 
+  // Spawn 1 lists BREACH twice, absent then present; spawn 2 once, absent: counted by item, that was 1 present, 2 absent.
+  it('arms counts checked files by spawn: a spawn listing a label twice counts once, present when either was', async () => {
+    const run = await cli(['arms', probeFixture('arms-artifact-twice'), '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)[0]).toMatchObject({ n: 2, artifacts: [{ label: 'BREACH', present: 1, absent: 1 }] });
+  });
+
   it('cost: the total, by arm and by model, and the share of the budget', async () => {
     const c = JSON.parse((await cli(['cost', '--format', 'json'])).stdout);
     expect(Object.keys(c)).toEqual(['probe', 'total_cost_usd', 'spawns', 'envelopes', 'unpriced', 'budget', 'by_arm', 'by_model']);
