@@ -19,8 +19,8 @@
 --                           have none (left out of spent_usd)
 --   bound_usd      DOUBLE   the registered bound (NULL when none is registered)
 --   bound_spawns   BIGINT
---   share_usd      DOUBLE   spent_usd / bound_usd, to 4 places
---   share_spawns   DOUBLE   spawns / bound_spawns, to 4 places
+--   share_usd      DOUBLE   spent_usd / bound_usd, to 4 places; NULL when the bound is 0 (no share)
+--   share_spawns   DOUBLE   spawns / bound_spawns, to 4 places; NULL when the bound is 0
 --   within         BOOLEAN  both within their bounds; NULL when no bound is registered, or when
 --                           unpriced spawns leave it unknown (spent_usd and spawns within)
 -- order:   probe
@@ -52,8 +52,8 @@ final as (
         s.unpriced,
         b.usd as bound_usd,
         b.spawns as bound_spawns,
-        round(s.spent_usd / b.usd, 4) as share_usd,
-        round(s.spawns / b.spawns, 4) as share_spawns,
+        round(s.spent_usd / nullif(b.usd, 0), 4) as share_usd,
+        round(s.spawns / nullif(b.spawns, 0), 4) as share_spawns,
         case
             when b.probe is null then null
             when s.spent_usd > b.usd or s.spawns > b.spawns then false

@@ -12,8 +12,8 @@
 --                            unknown cost, left out of total_cost_usd; budget.sql counts them so)
 --   budget_usd      DOUBLE   the registered bound, NULL when none
 --   budget_spawns   BIGINT
---   share_usd       DOUBLE   total_cost_usd / budget_usd, to 4 places
---   share_spawns    DOUBLE   spawns / budget_spawns, to 4 places
+--   share_usd       DOUBLE   total_cost_usd / budget_usd, to 4 places; NULL when the bound is 0 (no share)
+--   share_spawns    DOUBLE   spawns / budget_spawns, to 4 places; NULL when the bound is 0
 -- order:   probe
 
 with
@@ -43,8 +43,8 @@ select
     t.unpriced,
     b.usd as budget_usd,
     b.spawns as budget_spawns,
-    round(t.total_cost_usd / b.usd, 4) as share_usd,
-    round(t.spawns / b.spawns, 4) as share_spawns
+    round(t.total_cost_usd / nullif(b.usd, 0), 4) as share_usd,
+    round(t.spawns / nullif(b.spawns, 0), 4) as share_spawns
 from totals as t
 left join budgets as b using (probe)
 order by t.probe

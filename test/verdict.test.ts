@@ -193,6 +193,19 @@ describe('a mutated probe fails the verdict, exit 4, naming why', () => {
     expect(run.stderr).toMatch(/the verdict does not hold: over budget: \$12\.\d+ of \$12, 28 of 40 spawns\n$/);
   });
 
+  // A bound of 0 is allowed; x / 0 had printed NaN% and Infinity%, where the JSON said null.
+  it('a budget of $0 and 0 spawns has no share: the percentages are left out, null in JSON', async () => {
+    const probe = probeFixture('budget-zero');
+    const run = await cli(['verdict', probe, '--format', 'markdown']);
+    expect(run.code).toBe(4);
+    expect(run.stdout).toContain('\n**Budget:** $0.5000 of $0, 1 of 0 spawns: OVER\n');
+    expect((await cli(['cost', probe, '--format', 'markdown'])).stdout).toContain(
+      '\n**Spent:** $0.5000 over 1 spawns (1 with an envelope): against the $0 bound, against the 0 spawns\n',
+    );
+    const budget = JSON.parse((await cli(['cost', probe, '--format', 'json'])).stdout).budget;
+    expect(budget).toEqual({ usd: 0, spawns: 0, share_usd: null, share_spawns: null });
+  });
+
   it('an envelope without total_cost_usd: its cost is unknown, not $0, so the budget cannot be checked', async () => {
     const dir = copyProbe(bundled);
     editRows(dir, (rows) =>

@@ -22,7 +22,7 @@ export function costParts(c: CostReport): Part[] {
         `${spent} over ${c.spawns} spawns (${c.envelopes} with an envelope${c.unpriced ? `; ${c.unpriced} that ran with no total_cost_usd: not counted` : ''})` +
         (b.usd === null
           ? '; no budget is registered'
-          : `: ${share} of the ${bound(b.usd)} bound, ${percent(b.share_spawns)} of the ${b.spawns} spawns`),
+          : `: ${b.share_usd === null ? 'against' : `${share} of`} the ${bound(b.usd)} bound, ${b.share_spawns === null ? 'against' : `${percent(b.share_spawns)} of`} the ${b.spawns} spawns`),
     },
     {
       kind: 'table',

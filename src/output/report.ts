@@ -35,6 +35,11 @@ export function percent(ratio: number | null): string {
   return `${digits}e+${Number(exponent) + 2}%`;
 }
 
+/** " (20.51%)" after a figure and its bound; nothing for a bound of 0, of which there is no share (NULL). */
+export function shareOf(ratio: number | null): string {
+  return ratio === null ? '' : ` (${percent(ratio)})`;
+}
+
 /** Dollars spent, for display: 2.4616 → "$2.4616", 0.145952 → "$0.1460"; unknown is "?". */
 export function usd(value: number | null): string {
   return value === null ? '?' : dollars(value);
