@@ -146,9 +146,13 @@ denials as (
 ),
 
 errors as (
-    select probe, arm, list(distinct split_part(trim(stderr), chr(10), 1) order by split_part(trim(stderr), chr(10), 1)) as errors
-    from described
-    where exit_code <> 0 and coalesce(trim(stderr), '') <> ''
+    select probe, arm, list(distinct line order by line) as errors
+    from (
+        -- a CRLF file's line ends in \r\n: the \r is not part of the line
+        select probe, arm, regexp_split_to_array(trim(stderr), '\r?\n')[1] as line
+        from described
+        where exit_code <> 0 and coalesce(trim(stderr), '') <> ''
+    )
     group by all
 ),
 

@@ -436,6 +436,13 @@ describe('arms and cost', () => {
     expect(JSON.parse(run.stdout)[0]).toMatchObject({ n: 2, artifacts: [{ label: 'BREACH', present: 1, absent: 1 }] });
   });
 
+  // Spawn 1's .err file ends its lines in CRLF, spawn 2's in LF: one complaint, not two.
+  it("arms lists a CRLF .err file's first line without its \\r", async () => {
+    const run = await cli(['arms', probeFixture('arms-err-crlf'), '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)[0].errors).toEqual(['Error: bad thing']);
+  });
+
   it('cost: the total, by arm and by model, and the share of the budget', async () => {
     const c = JSON.parse((await cli(['cost', '--format', 'json'])).stdout);
     expect(Object.keys(c)).toEqual(['probe', 'total_cost_usd', 'spawns', 'envelopes', 'unpriced', 'budget', 'by_arm', 'by_model']);
