@@ -175,6 +175,15 @@ const bad: [fixture: string, message: string][] = [
   ],
   // An arm's number of counted spawns, as a budget's bounds: never below 0.
   ['reg-arm-negative', 'registration/prereg.jsonl:2: registration "arm" record: "n" must not be negative (see docs/registration.md)'],
+  // An arm's "addendum" and "replaces" are what its note says: they had loaded naming nothing.
+  [
+    'reg-arm-addendum-file',
+    'registration/prereg.jsonl:2: registration "arm" record: "addendum" is not the n of its file (see docs/registration.md)',
+  ],
+  [
+    'reg-arm-replaces-unknown',
+    'registration/addendum-1.jsonl:2: arm replaces arm "NOPE", which is not registered ("replaces" names an arm of an "arm" record, spelled as it is there)',
+  ],
   [
     'reg-addendum-number',
     'registration/addendum-1.jsonl:1: registration "addendum" record: an addendum must be in the file its "n" names: "registration/addendum-2.jsonl" (each addendum has a file of its own, named by its number, so that git dates it apart; see docs/registration.md)',

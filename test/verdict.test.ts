@@ -436,6 +436,13 @@ describe('arms and cost', () => {
     expect(JSON.parse(run.stdout)[0]).toMatchObject({ n: 2, artifacts: [{ label: 'BREACH', present: 1, absent: 1 }] });
   });
 
+  // A-TWO, of addendum-1.jsonl, replaces A-ONE and gives no "addendum": its note had been dropped (format of NULL).
+  it("arms notes a replacement's addendum from its file when the arm record does not name it", async () => {
+    const run = await cli(['arms', probeFixture('arms-replaces-derived'), '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)[1]).toMatchObject({ arm: 'A-TWO', notes: ['replaces A-ONE (addendum 1)'] });
+  });
+
   // Spawn 1's .err file ends its lines in CRLF, spawn 2's in LF: one complaint, not two.
   it("arms lists a CRLF .err file's first line without its \\r", async () => {
     const run = await cli(['arms', probeFixture('arms-err-crlf'), '--format', 'json']);

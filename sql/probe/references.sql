@@ -1,5 +1,5 @@
--- Notes and pilots that name no spawn and voids that name no registered arm (errors: 'note',
--- 'pilot', 'void', at file and rec); and skill results that do not pair the Skill calls of the
+-- Notes and pilots that name no spawn, and voids and replacements that name no registered arm
+-- (errors: 'note', 'pilot', 'void', 'replaces', at file and rec); and skill results that do not pair the Skill calls of the
 -- spawns' tool_use records one to one (errors, at file and rec): 'skill-call', a row whose call is
 -- no Skill or SlashCommand call of its session; 'skill-unnamed', a row of a call that records no
 -- skill; 'skill-name', a row whose skill is not the one its call records; 'skill-arm', a row whose
@@ -19,6 +19,10 @@ union all
 select 'void', r.file, r.rec, v.arm, null, null from void_arms v
 join records r on r.probe = v.probe and r.kind = 'registration' and (r.json ->> 'kind') = 'addendum' and (r.json ->> 'n')::BIGINT = v.addendum
 where not exists (select 1 from registered_arms a where a.probe = v.probe and a.arm = v.arm)
+union all
+select 'replaces', r.file, r.rec, a.replaces, null, null from registered_arms a
+join records r on r.probe = a.probe and r.kind = 'registration' and r.rel = a.file and r.rec = a.rec
+where a.replaces is not null and not exists (select 1 from registered_arms b where b.probe = a.probe and b.arm = a.replaces)
 union all
 -- From skill_calls and tool_uses, typed once; the record's own arm, not skill_calls' (which falls back to the spawn's).
 select what, file, ordinal, case when what in ('skill-call', 'skill-unnamed') then tool_use_id when what = 'skill-name' then recorded else arm end, session_id, null

@@ -41,8 +41,12 @@ export const REGISTRATION_KINDS: Record<string, RecordSchema> = {
       { key: 'replaces', kinds: ['string'], required: false },
       { key: 'what', kinds: ['string'], required: false },
     ],
-    reads: ['n'],
-    checks: [{ bad: `try_cast(json ->> '$.n' as HUGEINT) < 0`, why: '"n" must not be negative' }],
+    reads: ['n', 'addendum'],
+    checks: [
+      { bad: `try_cast(json ->> '$.n' as HUGEINT) < 0`, why: '"n" must not be negative' },
+      // An arm an addendum registers is in that addendum's file: a note had named another addendum.
+      { bad: `rel <> format('registration/addendum-{}.jsonl', json ->> '$.addendum')`, why: '"addendum" is not the n of its file' },
+    ],
     hint: REG_HINT,
   },
   conjunct: {
