@@ -4,7 +4,7 @@
 -- with {"command":"/name"}. From records, the pairs are skill_results.jsonl; from transcripts,
 -- tool_use is paired with tool_result by id within the session, sub-agent calls included.
 --
--- reads:   skill_calls, transcript_tool_uses, transcript_tool_results, spawns
+-- reads:   skill_calls, tool_uses, transcript_tool_uses, transcript_tool_results, spawns
 -- params:  from  'records' or 'transcripts'
 -- returns: one row per call
 --   probe        VARCHAR  the probe (NULL for a session that belongs to no loaded probe)
@@ -30,12 +30,15 @@ from_records as (
         s.seq,
         c.arm,
         c.session_id,
-        c.ordinal,
+        -- call order is the call's place in the tool_use file; skill_results.jsonl's lines break a tie
+        t.ordinal,
+        c.ordinal as line,
         c.tool_use_id,
         c.skill,
         c.is_error,
         c.result
     from skill_calls as c
+    left join tool_uses as t using (probe, session_id, tool_use_id)
     left join spawns as s using (probe, session_id)
     where $from = 'records'
 ),
@@ -47,6 +50,7 @@ from_transcripts as (
         s.arm,
         t.session_id,
         t.ordinal,
+        null as line,
         t.tool_use_id,
         t.skill,
         r.is_error,
@@ -72,6 +76,7 @@ final as (
         arm,
         session_id,
         ordinal,
+        line,
         tool_use_id,
         skill,
         is_error,
@@ -91,4 +96,4 @@ select
     result,
     case when is_error = false and contains(launched, ':') then split_part(launched, ':', 1) end as definition
 from final
-order by probe nulls last, seq nulls last, session_id, ordinal
+order by probe nulls last, seq nulls last, session_id, ordinal, line

@@ -132,6 +132,13 @@ describe('census of other probes', () => {
     ]);
   });
 
+  // skill_results.jsonl lists toolu_b before toolu_a; the tool_use file calls toolu_a first.
+  it('skills from records lists the calls in call order, not skill_results.jsonl line order', async () => {
+    const run = await cli(['skills', probeFixture('skills-call-order'), '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).map((r: { tool_use_id: string }) => r.tool_use_id)).toEqual(['toolu_a', 'toolu_b']);
+  });
+
   it('shortens namespaced skills from the second on', async () => {
     const { censusLine } = await import('../src/output/census-block.js');
     const line = censusLine({
