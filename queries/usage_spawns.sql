@@ -118,14 +118,19 @@ per_model as (
             and coalesce(t.cache_read_input_tokens, 0) <= coalesce(u.cache_read_input_tokens, 0)
             and (
                 (t.cost = 0 and coalesce(u.cost, 0) = 0)
-                or abs((t.cost::DOUBLE
-                        + case when t.cache_creation_input_tokens = u.cache_creation_input_tokens
-                                    and t.cache_read_input_tokens = u.cache_read_input_tokens
-                                    and (u.model_key is distinct from m.main_key
-                                         or u.output_tokens - t.output_tokens <= u.input_tokens - t.input_tokens)
-                               then ((u.input_tokens - t.input_tokens) * p.input
-                                     + (u.output_tokens - t.output_tokens) * p.output)::DOUBLE / 1000000
-                               else 0 end) / nullif(u.cost, 0) - 1) <= $tolerance::DOUBLE
+                -- In DECIMAL, as |t - c| <= tolerance × c: a ratio in DOUBLE put a model exactly 1% off (0.08811
+                -- against 0.089) a float step past 1%. A cost past DECIMAL(38, 9)'s 10^29 agrees with nothing.
+                or (try_cast(u.cost as DECIMAL(38, 9)) <> 0
+                    and abs(t.cost
+                            + case when t.cache_creation_input_tokens = u.cache_creation_input_tokens
+                                        and t.cache_read_input_tokens = u.cache_read_input_tokens
+                                        and (u.model_key is distinct from m.main_key
+                                             or u.output_tokens - t.output_tokens <= u.input_tokens - t.input_tokens)
+                                   then (((u.input_tokens - t.input_tokens) * p.input
+                                          + (u.output_tokens - t.output_tokens) * p.output) * 0.000001::DECIMAL(7, 6))::DECIMAL(38, 9)
+                                   else 0 end
+                            - try_cast(u.cost as DECIMAL(38, 9)))
+                        <= $tolerance::DECIMAL(38, 9) * abs(try_cast(u.cost as DECIMAL(38, 9))))
             ) as agrees
     from (
         select probe, session_id, model_key,
@@ -222,7 +227,7 @@ final as (
             when e.session_id is not null and x.session_id is not null then 'differ'
             -- With no modelUsage, the envelope's total counts every response the transcript shows, and Claude Code's
             -- own calls besides: responses that cost more than it (the priced ones alone) cannot be explained.
-            when e.session_id is null and c.priced_cost::DOUBLE > s.cost_usd * (1 + $tolerance::DOUBLE) then 'differ'
+            when e.session_id is null and c.priced_cost > try_cast(s.cost_usd as DECIMAL(38, 9)) * (1 + $tolerance::DECIMAL(38, 9)) then 'differ'
             when d.differing_priced > 0 then 'differ'
             when c.cost_usd is null then 'unpriced'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.

@@ -1276,6 +1276,42 @@ describe('agree --usage', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a model exactly 1% off agrees: the ratio is compared in DECIMAL (in DOUBLE, 0.08811 / 0.089 - 1 was a float step past 1%)', async () => {
+    const session = '1bb76aee-fd7f-4674-920e-6c3d197d6720';
+    // Line 9 is msg_01y218's final snapshot; the transcript's opus cost is 0.087137 before the edit.
+    for (const [name, out, read, cost, total] of [
+      ['exactly-1pc-under', 38, 46, 0.089, 0.090665], // 0.08811 = 0.99 × 0.089
+      ['exactly-1pc-over', 37, 20, 0.0872, 0.088865], // 0.088072 = 1.01 × 0.0872
+    ] as const) {
+      const probe = join(tmp, name);
+      cpSync(bundled, probe, { recursive: true });
+      const transcript = join(probe, 'transcripts', `${session}.jsonl`);
+      const lines = readFileSync(transcript, 'utf8').split('\n');
+      const line = JSON.parse(lines[8]!) as { message: { usage: Record<string, number> } };
+      line.message.usage.output_tokens! += out;
+      line.message.usage.cache_read_input_tokens! += read;
+      lines[8] = JSON.stringify(line);
+      writeFileSync(transcript, lines.join('\n'));
+      const results = join(probe, 'results.jsonl');
+      const rows = readFileSync(results, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { session_id: string; envelope: Record<string, unknown> });
+      const envelope = rows.find((r) => r.session_id === session)!.envelope;
+      const opus = (envelope.modelUsage as Record<string, Record<string, number>>)['claude-opus-5[1m]']!;
+      opus.outputTokens! += out;
+      opus.cacheReadInputTokens! += read;
+      opus.costUSD = cost;
+      envelope.total_cost_usd = total;
+      writeFileSync(results, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+      expect([r.code, r.stderr]).toEqual([
+        0,
+        'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 27 agree, 0 differ; 1 gone\n',
+      ]);
+    }
+  });
+
   it('a transcript that shows none of the model its envelope charged most differs (it had been gone, and agree passed)', async () => {
     const probe = join(tmp, 'lost-responses');
     cpSync(bundled, probe, { recursive: true });
