@@ -1206,14 +1206,24 @@ describe('usage: where it reads', () => {
     ]);
   });
 
+  it('usage model refuses --breakdown (exit 2): it had been ignored, silently', async () => {
+    expect(await cli(['usage', 'model', '--transcripts', fixture('days'), '--breakdown'], { env: HOME })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'omg-evidence: usage model takes no --breakdown: each of its rows is one model\n',
+    });
+  });
+
   it('--db reads the database load built from the same transcripts, with the same answers; a price table cannot re-price it', async () => {
     const db = join(tmp, 'days.duckdb');
     const days = ['--transcripts', fixture('days')];
     expect((await cli(['load', ...days, '--db', db])).code).toBe(0);
     for (const report of ['daily', 'session', 'model']) {
-      const fresh = await cli(['usage', report, ...days, '-f', 'csv', '--timezone', 'UTC', '--breakdown']);
+      // The model report takes no --breakdown (each row is one model).
+      const breakdown = report === 'model' ? [] : ['--breakdown'];
+      const fresh = await cli(['usage', report, ...days, '-f', 'csv', '--timezone', 'UTC', ...breakdown]);
       expect(fresh.code).toBe(0);
-      expect(await cli(['usage', report, ...days, '--db', db, '-f', 'csv', '--timezone', 'UTC', '--breakdown'])).toEqual(fresh);
+      expect(await cli(['usage', report, ...days, '--db', db, '-f', 'csv', '--timezone', 'UTC', ...breakdown])).toEqual(fresh);
     }
     expect(await cli(['usage', ...days, '--db', db, '--pricing', 'data/pricing.json'])).toEqual({
       code: 2,

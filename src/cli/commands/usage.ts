@@ -144,6 +144,8 @@ export function makeUsageCommand(io: IO) {
     if (bySpawn && (call.opts.since || call.opts.until || call.opts.breakdown || named)) {
       throw new UsageError('--by spawn takes no report, --since, --until or --breakdown: it lists every spawn of the probe');
     }
+    // Each row of the model report is one model: a breakdown by model would repeat it, so it was dropped silently.
+    if (report === 'model' && call.opts.breakdown) throw new UsageError('usage model takes no --breakdown: each of its rows is one model');
     return { report, probes, bySpawn, standalone: probes.length === 0 && !bySpawn };
   };
   return makeEvidenceCommand<UsageOptions, Usage>(io, {
