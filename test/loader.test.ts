@@ -182,7 +182,7 @@ const bad: [fixture: string, message: string][] = [
   ],
   [
     'reg-arm-replaces-unknown',
-    'registration/addendum-1.jsonl:2: arm replaces arm "NOPE", which is not registered ("replaces" names an arm of an "arm" record, spelled as it is there)',
+    'registration/addendum-1.jsonl:2: arm replaces arm "NOPE", which is not registered ("replaces" names a registered arm, spelled as it is there)',
   ],
   [
     'reg-addendum-number',
@@ -606,7 +606,11 @@ describe('the file system: anything in a probe that is not a regular file inside
   });
 
   it('a directory named *.jsonl or *.err', async () => {
-    const jsonl = probe((d) => mkdirSync(join(d, 'skill_results.jsonl')));
+    const jsonl = probe((d) => {
+      // minimal's Skill call has its row: the file gives way to the folder.
+      rmSync(join(d, 'skill_results.jsonl'));
+      mkdirSync(join(d, 'skill_results.jsonl'));
+    });
     expect(await refused(jsonl)).toEqual(
       error(`${jsonl}/skill_results.jsonl: a directory, where a file is expected; nothing was read from it ${HINT_FILE}`),
     );

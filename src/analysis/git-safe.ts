@@ -44,7 +44,7 @@ export interface Repo {
   trusted: string[];
 }
 
-export function safeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function safeEnv(extra: Record<string, string>): Record<string, string | undefined> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_')));
   return {
     ...env,

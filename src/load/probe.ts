@@ -273,10 +273,7 @@ const REFERENCES: Record<string, [(name: string, session: string, inProbe: (name
     'a pilot is named by the full session_id of a results.jsonl row',
   ],
   void: [(arm) => `addendum voids arm "${arm}", which is not registered`, 'a void names an arm of an "arm" record, spelled as it is there'],
-  replaces: [
-    (arm) => `arm replaces arm "${arm}", which is not registered`,
-    '"replaces" names an arm of an "arm" record, spelled as it is there',
-  ],
+  replaces: [(arm) => `arm replaces arm "${arm}", which is not registered`, '"replaces" names a registered arm, spelled as it is there'],
   'skill-call': [
     (id, session) => `skill_results.jsonl row: call "${id}" is no Skill call of session "${session}" in tool_use/`,
     "a skill result pairs a Skill call of its spawn's tool_use/<session_id>.jsonl, by its id",
