@@ -8,7 +8,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
-import { onPath, statThere } from '../base/io-error.js';
+import { statThere } from '../base/io-error.js';
 import { bundledProbeDir, displayPath, inputFile, inputFolder, kindOf, listDir, listFiles, mustRead, walkFiles } from '../base/paths.js';
 
 export interface Probe {
@@ -152,7 +152,7 @@ export function findTranscripts(dirs: string[], warnings: string[] = []): Transc
       continue;
     }
     // A folder on the way that cannot be searched is said so (EACCES), not "no such" folder.
-    const st = onPath(dir, () => statSync(dir, { throwIfNoEntry: false }));
+    const st = statThere(dir);
     if (!st?.isDirectory()) {
       const what = !st
         ? 'no such transcripts directory'

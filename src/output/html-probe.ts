@@ -5,7 +5,7 @@ import { forgeryWarnings } from './census-block.js';
 import { censusCells } from './census.js';
 import { costByArmChart, costByModelChart, skillResolutionChart, spawnsOverTimeChart, toolsPerArmChart } from './charts.js';
 import { badge, bdi, type Col, esc, figure, type ProbeReport, table } from './html-parts.js';
-import { bound, shareOf, usd } from './report.js';
+import { bound, budgetFigures, usd } from './report.js';
 import { uniformityText } from './verdict.js';
 
 function budgetBar(b: Budget): string {
@@ -14,7 +14,7 @@ function budgetBar(b: Budget): string {
   const share = Math.max(0, b.share_usd ?? (b.spent_usd > 0 ? 1 : 0));
   const shown = Math.min(100, share * 100);
   const state = b.within === null ? 'unknown' : b.within ? 'within' : 'over';
-  const text = `${usd(b.spent_usd)} of ${bound(b.bound_usd)}${shareOf(b.share_usd)}, ${b.spawns} of ${b.bound_spawns} spawns${shareOf(b.share_spawns)}: ${state}`;
+  const text = `${budgetFigures(b)}: ${state}`;
   return `<div class="budget">
 <div class="bar" role="img" aria-label="${esc(`cost against the budget: ${text}`)}"><div class="fill ${state}" style="width:${shown.toFixed(2)}%"></div></div>
 <p>${esc(text)}${b.unpriced ? esc(`; ${b.unpriced} spawn(s) with no total_cost_usd not counted`) : ''}</p>

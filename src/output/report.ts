@@ -4,6 +4,7 @@
  */
 import { dollars, tabulate, type Cell, type Column, type TableStyle } from './formats.js';
 import { displayed, markdownText } from './shown.js';
+import type { Budget } from '../base/shapes.js';
 
 export type Part =
   | { kind: 'heading'; text: string }
@@ -33,6 +34,11 @@ export function percent(ratio: number | null): string {
   if (Number.isFinite(ratio * 100) || !Number.isFinite(ratio)) return `${Number((ratio * 100).toFixed(2))}%`;
   const [digits, exponent] = ratio.toExponential(2).split('e');
   return `${digits}e+${Number(exponent) + 2}%`;
+}
+
+/** A budget's figures against its bounds, as the verdict and the report state them: "$0.5000 of $1 (50.00%), 3 of 4 spawns (75.00%)". */
+export function budgetFigures(b: Budget): string {
+  return `${usd(b.spent_usd)} of ${bound(b.bound_usd!)}${shareOf(b.share_usd)}, ${b.spawns} of ${b.bound_spawns} spawns${shareOf(b.share_spawns)}`;
 }
 
 /** " (20.51%)" after a figure and its bound; nothing for a bound of 0, of which there is no share (NULL). */

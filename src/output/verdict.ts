@@ -4,7 +4,7 @@
  */
 import type { Budget, Conjunct } from '../base/shapes.js';
 import { toJson, type Row, type TableStyle } from './formats.js';
-import { bound, formatReport, shareOf, usd, type Part } from './report.js';
+import { budgetFigures, formatReport, usd, type Part } from './report.js';
 
 export type VerdictFormat = 'table' | 'markdown' | 'json';
 
@@ -94,7 +94,7 @@ export function verdictParts(v: Verdict): Part[] {
       text:
         (b.bound_usd === null
           ? `${usd(b.spent_usd)}, ${b.spawns} spawns; no budget is registered`
-          : `${usd(b.spent_usd)} of ${bound(b.bound_usd)}${shareOf(b.share_usd)}, ${b.spawns} of ${b.bound_spawns} spawns${shareOf(b.share_spawns)}: ${b.within === null ? 'UNKNOWN' : b.within ? 'within' : 'OVER'}`) +
+          : `${budgetFigures(b)}: ${b.within === null ? 'UNKNOWN' : b.within ? 'within' : 'OVER'}`) +
         (b.unpriced ? `; ${b.unpriced} spawn(s) with no total_cost_usd not counted` : ''),
     },
     { kind: 'line', label: 'Uniformity', text: `${uniformityText(v.uniformity)}${outliers ? '' : '; no outlier'}` },
