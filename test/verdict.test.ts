@@ -424,9 +424,20 @@ describe('arms and cost', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.split('\r\n').slice(1, 3)).toEqual([
-      `arms-large-seq,A-ONE,A,,1,unregistered,0,"{'Skill': 1, 'Write': 2}",ns:thing 1 of 1,"",BREACH ×1,"",0,"",""`,
-      'arms-large-seq,A-TWO,A,,1,unregistered,0,{},"","","",M@HOME ×1,0,"",""',
+      'arms-large-seq,A-ONE,A,,1,unregistered,"[{""code"":0,""spawns"":1}]","{""Skill"":1,""Write"":2}","[{""skill"":""ns:thing"",""definition"":""ns"",""spawns"":1}]",[],"[{""label"":""BREACH"",""present"":1,""absent"":0}]",[],0,[],[]',
+      'arms-large-seq,A-TWO,A,,1,unregistered,"[{""code"":0,""spawns"":1}]",{},[],[],[],"[{""marker"":""M@HOME"",""spawns"":1}]",0,[],[]',
     ]);
+  });
+
+  // csv had the table's words ("BREACH ×1, absent ×1", {'Write': 1}): a reader got display text, not the counts.
+  it("arms --format csv carries json's values, lists and objects as JSON text", async () => {
+    const [csv, json] = await Promise.all([cli(['arms', '--format', 'csv']), cli(['arms', '--format', 'json'])]);
+    expect(csv.code).toBe(0);
+    const fm = csv.stdout.split('\r\n').find((l) => l.includes(',K-FM,'));
+    expect(fm).toBe(
+      '0017-staged-agent-restores-layer-1,K-FM,F,2,2,void,"[{""code"":0,""spawns"":2}]","{""Write"":1}",[],[],"[{""label"":""BREACH"",""present"":1,""absent"":1}]",[],0,[],"[""VOID (addendum 2): a marker a legitimate tool can forge is not a marker""]"',
+    );
+    expect(csv.stdout.split('\r\n')[0]).toBe(Object.keys(JSON.parse(json.stdout)[0]).join(','));
   });
 
   // Spawn 1 lists BREACH twice, absent then present; spawn 2 once, absent: counted by item, that was 1 present, 2 absent.

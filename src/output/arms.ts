@@ -3,7 +3,7 @@
  * table, in words.
  */
 import { pythonDict, type ToolCount, toolsObject } from './census-block.js';
-import { tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
+import { jsonCells, tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
 
 interface Arm {
   probe: string;
@@ -80,5 +80,7 @@ export function formatArms(rows: Row[], format: TabularFormat, style: TableStyle
     { key: 'errors' },
     { key: 'notes' },
   ];
-  return tabulate(format, columns, arms, { cells: armCells, json: armJson, style });
+  // csv carries json's values (lists and objects as JSON text); the words are the table's and markdown's.
+  const cells = format === 'csv' ? (a: Arm) => jsonCells(armJson(a)) : armCells;
+  return tabulate(format, columns, arms, { cells, json: armJson, style });
 }
