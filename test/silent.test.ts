@@ -136,6 +136,20 @@ describe('extract', () => {
     expect(readFileSync(join(tmp, 'skill_results.jsonl'), 'utf8')).toBe('');
   });
 
+  // A line of session B in session A's file: its call went to no record, and nothing said so.
+  it("warns of a line of another session in a spawn's transcript file, naming file:line", async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'omg-silent-'));
+    const dir = join('test', 'fixtures', 'extract', 'other-session-line');
+    const file = join(dir, 'transcripts', 'aaaaaaaa-0000-4000-8000-000000000001.jsonl');
+    const run = await extract(join(dir, 'transcripts'), tmp, join(dir, 'results.jsonl'));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      warning(
+        `${file}:4: a line of session bbbbbbbb-0000-4000-8000-000000000002 in the file of session aaaaaaaa-0000-4000-8000-000000000001: no results.jsonl row names its session; ignored`,
+      ) + `omg-evidence: extract: wrote 2 file(s), 0 unchanged, in ${tmp}\n`,
+    );
+  });
+
   // It wrote the first copy of a call written again naming another tool in silence, where census and agree warn.
   it("gives the loader's warning of a call written again naming another tool, as census does", async () => {
     tmp = mkdtempSync(join(tmpdir(), 'omg-silent-'));

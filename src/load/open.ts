@@ -10,7 +10,7 @@ import { readQuery } from '../db/queries.js';
 import { findTranscripts, namedInputs, ownTranscriptsRead, type Inputs, type Probe, type TranscriptFile } from './inputs.js';
 import { loadProbes, loadResultsFile } from './probe.js';
 import { spillInto } from './spill.js';
-import { checkTranscriptOwners } from './transcript-owners.js';
+import { checkTranscriptOwners, strayLines } from './transcript-owners.js';
 import { REGISTRATION_ANSWERS, registeredTablesRead } from './tables-named.js';
 import { loadTranscripts, type Progress } from './transcripts.js';
 
@@ -180,7 +180,8 @@ export async function loadForExtract(
     for (const w of loaded.warnings) onWarning?.(w);
     // The loader's own warnings, as census and agree give them: a call written again naming another
     // tool is written from its first copy, which had passed in silence.
-    const read = await loadTranscripts(db, files, { lines: false, messages: false, mirrors: false });
+    const read = await loadTranscripts(db, files, { lines: false, messages: false, mirrors: false, strays: true });
+    read.push(...(await strayLines(db)));
     for (const w of read) onWarning?.(w);
     await db.seal();
     return { db, probes: loaded.probes, warnings: [...loaded.warnings, ...read] };

@@ -9,6 +9,7 @@ import { type Database, textList } from '../db/database.js';
 import { readSql } from '../db/queries.js';
 import { InputError } from '../base/errors.js';
 import { displayPath } from '../base/paths.js';
+import { lineOf } from './jsonl.js';
 import type { Probe } from './inputs.js';
 
 const HINT =
@@ -56,4 +57,24 @@ export async function checkTranscriptOwners(db: Database, probes: Probe[]): Prom
     `${at(r.dir, r.file)}: session ${r.session_id} is a spawn of probe ${r.probe} (seq ${r.seq}), not of ${root}, whose transcripts/ holds it`,
     `a probe's transcripts/ holds its own spawns' sessions: move the file to probe ${r.probe}'s, or ${HINT}`,
   );
+}
+
+/**
+ * A warning for each of the first lines of one session in another's file where either is a spawn
+ * (sql/probe/transcript-strays.sql): a call there counts for its line's session, not its file's, as
+ * census and agree count it. Drops transcript_strays.
+ */
+export async function strayLines(db: Database): Promise<string[]> {
+  const { rows } = await db.query(readSql('probe/transcript-strays'), undefined, "checking each transcript's sessions");
+  await db.exec('drop table transcript_strays');
+  const shown = rows
+    .slice(0, 5)
+    .map(
+      (r) =>
+        `${lineOf(String(r.abs), Number(r.rec))}: a line of session ${r.session_id} in the file of session ${r.file_session}: ${
+          r.named ? `its calls are written to ${r.session_id}'s record` : 'no results.jsonl row names its session; ignored'
+        }`,
+    );
+  const more = Number(rows[0]?.strays ?? 0) - shown.length;
+  return more > 0 ? [...shown, `…and ${more} more line(s) of one session in another's transcript file`] : shown;
 }

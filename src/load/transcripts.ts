@@ -88,6 +88,8 @@ export interface LoadOptions {
   committed?: string[];
   /** Keep where each session's lines are (owners.sql), for the probes' check of their own transcripts/. */
   owners?: boolean;
+  /** Keep each file's first line of each session not its own (strays.sql), for extract's warning. */
+  strays?: boolean;
   /**
    * How many JSON readers may run beside the load on other connections (the probes' loader): room
    * is kept for them in a load that spills (spill.ts).
@@ -226,6 +228,7 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
       await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
       // Where each session is, for the probes' check of their own transcripts/ (transcript-owners.ts).
       if (options.owners) await db.exec(readSql('transcripts/owners'), undefined, 'reading the transcripts');
+      if (options.strays) await db.exec(readSql('transcripts/strays'), undefined, 'reading the transcripts');
       if (lines) {
         // The pass's rows, the largest table of a load, are freed before the other tables are built.
         await db.exec(readSql('transcripts/lines'), undefined, 'building the transcript tables');
