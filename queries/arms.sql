@@ -34,10 +34,10 @@ described as (
 ),
 
 arm_list as (
-    select probe, ordinal, arm, phase, n as registered_n, trigger, addendum, replaces, file
+    select probe, ordinal, arm, phase, n as registered_n, trigger, addendum, replaces
     from registered_arms
     union all
-    select probe, null, arm, min(phase), null, null, null, null, null
+    select probe, null, arm, min(phase), null, null, null, null
     from spawns as s
     where not exists (select 1 from registered_arms as r where r.probe = s.probe and r.arm = s.arm)
     group by probe, arm
@@ -189,9 +189,8 @@ final as (
         list_filter([
             case when p.k > 0 then format('{} pilot spawn(s) not counted (addendum {})', p.k, p.addendum) end,
             case when v.arm is not null then format('VOID (addendum {}): {}', v.addendum, v.reason) end,
-            -- an arm an addendum registers need not repeat its number: its file has it
-            case when a.replaces is not null then 'replaces ' || a.replaces || coalesce(format(' (addendum {})',
-                coalesce(a.addendum, try_cast(regexp_extract(a.file, '^registration/addendum-([0-9]+)\.jsonl$', 1) as BIGINT))), '') end,
+            -- registered_arms' addendum: the record's, or its file's number
+            case when a.replaces is not null then 'replaces ' || a.replaces || coalesce(format(' (addendum {})', a.addendum), '') end,
             case when a.trigger is not null then
                 format('conditional: trigger {} ({})', case when t.fired then 'fired' else 'did not fire' end, coalesce(t.observed, 'not evaluated'))
             end

@@ -454,6 +454,18 @@ describe('arms and cost', () => {
     expect(JSON.parse(run.stdout)[1]).toMatchObject({ arm: 'A-TWO', notes: ['replaces A-ONE (addendum 1)'] });
   });
 
+  // The view had the record's addendum alone: NULL for A-TWO, which arms said was addendum 1's.
+  it('registered_arms gives the addendum from the file when the arm record does not name it, as arms does', async () => {
+    const run = await cli([
+      'sql',
+      'select arm, addendum from registered_arms order by ordinal',
+      probeFixture('arms-replaces-derived'),
+      '-f',
+      'csv',
+    ]);
+    expect(run).toEqual({ code: 0, stdout: 'arm,addendum\r\nA-ONE,\r\nA-TWO,1\r\n', stderr: '' });
+  });
+
   // Spawn 1's .err file ends its lines in CRLF, spawn 2's in LF: one complaint, not two.
   it("arms lists a CRLF .err file's first line without its \\r", async () => {
     const run = await cli(['arms', probeFixture('arms-err-crlf'), '--format', 'json']);

@@ -6,12 +6,15 @@ select probe, rel as file, rec, json ->> 'kind' as kind, json as record
 from records where kind = 'registration';
 
 -- Registration order: the pre-registration's files first, then each addendum's file by its number.
+-- An arm an addendum registers need not repeat its number: its file (addendum-<n>.jsonl) has it.
 create or replace table registered_arms as
 with file_rank as (
     select distinct probe, file, omg_registration_place(file) as rank from registration_records
 )
 select a.probe, row_number() over (partition by a.probe order by f.rank, a.file, a.rec) as ordinal,
-       t.arm, t.phase, t.n, t.trigger, t.addendum, t.replaces, t.what, a.file, a.rec, a.record
+       t.arm, t.phase, t.n, t.trigger,
+       coalesce(t.addendum, try_cast(regexp_extract(a.file, '^registration/addendum-([0-9]+)\.jsonl$', 1) as BIGINT)) as addendum,
+       t.replaces, t.what, a.file, a.rec, a.record
 from (select probe, file, rec, record, from_json(record,
         '{"arm":"VARCHAR","phase":"VARCHAR","n":"BIGINT","trigger":"VARCHAR","addendum":"BIGINT","replaces":"VARCHAR","what":"VARCHAR"}') as t
       from registration_records where kind = 'arm') as a

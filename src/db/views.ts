@@ -131,7 +131,8 @@ export const VIEWS: View[] = [
       phase: 'phase id',
       n: 'registered number of counted spawns',
       trigger: 'the trigger .sql of a conditional arm',
-      addendum: 'the addendum that registered it',
+      addendum:
+        "the addendum that registered it: the record's `addendum`, or its file's number (`registration/addendum-2.jsonl`); NULL in the pre-registration",
       replaces: 'the arm it replaces',
       what: 'what the arm does',
       file: 'the registration file, relative to the probe',
