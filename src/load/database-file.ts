@@ -65,6 +65,18 @@ async function openReadOnly(file: string, real: string, memoryLimit?: string): P
   }
 }
 
+/**
+ * Refuse `file` when a write-ahead log is beside it (at `real`): load leaves none, so it holds writes made
+ * after load, which DuckDB replays as it opens the file, though the file's own bytes are as load wrote them.
+ */
+function refuseLog(file: string, real: string, said: (log: string) => string, hint: string): void {
+  if (!existsSync(`${real}.wal`)) return;
+  throw new InputError(
+    `${displayPath(file)}: ${said(`a write-ahead log beside it (${displayPath(`${file}.wal`)}) holds writes made after load`)}`,
+    hint,
+  );
+}
+
 const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
 /**
@@ -134,13 +146,8 @@ export async function buildDatabaseFile(
       'name another file, or give --force to replace it',
     );
     if (!isDuckDbFile(real)) throw notOurs;
-    // Writes made after load (which leaves no log), as a table added is: every --db command refuses it.
-    if (existsSync(`${real}.wal`)) {
-      throw new InputError(
-        `${displayPath(file)}: a write-ahead log beside it (${displayPath(`${file}.wal`)}) holds writes made after load, so it is left as it is`,
-        'name another file, or give --force to replace it',
-      );
-    }
+    // Writes made after load, as a table added is: every --db command refuses it.
+    refuseLog(file, real, (log) => `${log}, so it is left as it is`, 'name another file, or give --force to replace it');
     const db = await openReadOnly(file, real);
     try {
       // Someone's own DuckDB database is never replaced unasked.
@@ -247,14 +254,7 @@ export async function openDatabaseFile(
     );
   if (!isDuckDbFile(real))
     throw new InputError(`${displayPath(file)}: not a DuckDB database file`, 'give --db a file that omg-evidence load built');
-  // DuckDB replays a write-ahead log as it opens the file: what was written after load (which
-  // leaves none) would be read, though the file's own bytes are as load wrote them.
-  if (existsSync(`${real}.wal`)) {
-    throw new InputError(
-      `${displayPath(file)}: cannot be used: a write-ahead log beside it (${displayPath(`${file}.wal`)}) holds writes made after load`,
-      rebuildForce,
-    );
-  }
+  refuseLog(file, real, (log) => `cannot be used: ${log}`, rebuildForce);
   const db = await openReadOnly(file, real, options.memoryLimit);
   try {
     const { meta, added, altered } = await catalogDiffers(db, file);
