@@ -65,6 +65,20 @@ describe("a table's width", () => {
 });
 
 describe('stderr', () => {
+  // A model id is the transcript's: its escape sequence and newline are shown as \u escapes, never sent to the terminal.
+  it("report's warning of a model with no price shows the id's control characters escaped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-printed-'));
+    try {
+      const run = await cli(['report', '--transcripts', 'test/fixtures/usage/control-model', '--html', join(dir, 'r.html')]);
+      expect(run.code).toBe(0);
+      expect(run.stderr.split('\n')[0]).toBe(
+        'omg-evidence: warning: no price for model evil\\u001b]0;pwned\\u0007\\u000ax in data/pricing.json: the cost of its 1 response(s) is left empty (null); --pricing FILE can price it',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("shows an invisible character as its code point: a model id's zero-width space had read as the real model", async () => {
     const run = await cli(['usage', 'model', '--transcripts', 'test/fixtures/usage/invisible-model', '-f', 'csv']);
     expect(run.code).toBe(0);
