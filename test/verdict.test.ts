@@ -488,6 +488,14 @@ describe('arms and cost', () => {
 
   // Spawn 2's modelUsage entry for m gives no costUSD and no inputTokens: the model's cost and input
   // are unknown, not spawn 1's part of them (by arm goes blank the same way).
+  // A count a double holds exactly (up to 2^53 - 1) is a JSON number; past it, its exact digits as a string, never rounded.
+  it('cost --format json: a token count up to 2^53 - 1 is a number, one past it its decimal string', async () => {
+    const run = await cli(['cost', probeFixture('cost-tokens-past-double'), '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('"input_tokens": 9007199254740991,\n');
+    expect(run.stdout).toContain('"output_tokens": "9007199254740993",\n');
+  });
+
   it('cost by model: a model one envelope gives no costUSD or token count for is blank there, not a part', async () => {
     const probe = probeFixture('cost-model-partial');
     const c = JSON.parse((await cli(['cost', probe, '--format', 'json'])).stdout);
