@@ -1206,6 +1206,23 @@ describe('usage: where it reads', () => {
     ]);
   });
 
+  // The probe had been read past: the report counted --transcripts DIR's sessions, whatever the probe.
+  it('a probe and --transcripts together are a usage error (exit 2); --by spawn takes both', async () => {
+    const both = ['test/fixtures/probes/minimal', '--transcripts', fixture('days')];
+    for (const report of [[], ['model']]) {
+      expect(await cli(['usage', ...report, ...both], { env: HOME })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          "omg-evidence: a probe and --transcripts exclude each other: the report reads the probe's own transcripts/, or the sessions in --transcripts DIR " +
+          '(give one of them; usage --by spawn PROBE --transcripts DIR takes both, for the sessions of its spawns)\n',
+      });
+    }
+    expect(
+      (await cli(['usage', '--by', 'spawn', bundled, '--transcripts', join(bundled, 'transcripts'), '-f', 'csv'], { env: HOME })).code,
+    ).toBe(0);
+  });
+
   it('usage model refuses --breakdown (exit 2): it had been ignored, silently', async () => {
     expect(await cli(['usage', 'model', '--transcripts', fixture('days'), '--breakdown'], { env: HOME })).toEqual({
       code: 2,
