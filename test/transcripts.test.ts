@@ -828,6 +828,19 @@ describe('extract', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  // The hint had been "remove it, or put the file itself in its place", of the probe's own folder.
+  it('--results naming a probe folder: the hint names its results.jsonl', async () => {
+    out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
+    const probe = 'evidence/0017-staged-agent-restores-layer-1';
+    const run = await cli(['extract', '--transcripts', join(probe, 'transcripts'), '--results', probe, '--out', out]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${probe}: a directory, where a results.jsonl is expected (give the file itself: ${probe}/results.jsonl)\n`,
+    });
+    expect(existsSync(out)).toBe(false);
+  });
+
   // The loader refuses a SlashCommand record with "command" and no "skill": extract had written one.
   it('refuses a call whose input has the key naming a skill but names none ("/"), and writes nothing', async () => {
     out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');

@@ -1231,6 +1231,21 @@ describe('usage: where it reads', () => {
     });
   });
 
+  // The hint had said to rebuild the file, which would only have made one of ~/.claude/projects.
+  it('--db without --transcripts: the hint names the --transcripts the file was built from', async () => {
+    const db = join(tmp, 'days-hint.duckdb');
+    expect((await cli(['load', '--transcripts', fixture('days'), '--db', db])).code).toBe(0);
+    const config = join(tmp, 'claude-config');
+    mkdirSync(join(config, 'projects'), { recursive: true });
+    expect(await cli(['usage', '--db', db], { env: { ...HOME, CLAUDE_CONFIG_DIR: config } })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `omg-evidence: ${db}: cannot be used: it was built from the transcripts in ${fixture('days')}, not ${join(config, 'projects')} ` +
+        `(name what it was built from beside --db FILE: --transcripts ${fixture('days')}; or load these inputs into another file)\n`,
+    });
+  });
+
   it('--db reads the database load built from the same transcripts, with the same answers; a price table cannot re-price it', async () => {
     const db = join(tmp, 'days.duckdb');
     const days = ['--transcripts', fixture('days')];

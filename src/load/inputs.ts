@@ -54,6 +54,22 @@ function probeDir(path: string): { dir: string; real: string; results: string } 
   return { dir, real, results };
 }
 
+/** The results.jsonl that extract's --results names, checked: a regular file, which may link anywhere. */
+export function namedResults(path: string): { abs: string; dir: string } {
+  const abs = resolve(path);
+  const dir = dirname(abs);
+  // A probe's folder, as the other commands take it: the hint had said to remove the folder.
+  if (statThere(abs)?.isDirectory()) {
+    const inside = join(abs, 'results.jsonl');
+    const hint = existsSync(inside) ? `give the file itself: ${displayPath(inside)}` : 'give the path of a results.jsonl';
+    throw new InputError(`${displayPath(abs)}: a directory, where a results.jsonl is expected`, hint);
+  }
+  if (!existsSync(dir) || !inputFile(abs, '/', dir)) {
+    throw new InputError(`${displayPath(abs)}: no such results file`, 'give the path of a results.jsonl');
+  }
+  return { abs, dir };
+}
+
 /**
  * Find a probe's files, and the entries of its tool_use/ that are none of them (`ignored`, paths
  * relative to the probe). Throws when the directory is missing or holds no results.jsonl.
