@@ -10,7 +10,7 @@
 await import('./db/prestart.js');
 
 // The CLI loads once DuckDB has started (prestart.ts): a static import would be evaluated first.
-const [{ main }, { Database }, { closeStdout, stdoutClosed }] = await Promise.all([
+const [{ main }, { Database }, { closeStdout, stdoutClosed, stdoutWritten }] = await Promise.all([
   import('./cli/main.js'),
   import('./db/database.js'),
   import('./cli/io.js'),
@@ -41,5 +41,8 @@ process.exitCode = code;
 // After an error (1) or a usage error (2) stdout is incomplete anyway: a reader that has stopped
 // reading (a query stopped by --timeout while it held the rows) does not keep the process.
 const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((done) => stream.write('', () => done()));
-await Promise.all([...(code === 1 || code === 2 || stdoutClosed() ? [] : [flushed(process.stdout)]), flushed(process.stderr)]);
+// A command that wrote nothing there does not write to it at all: an empty write to a full device
+// fails (ENOSPC), and had made init DIR > /dev/full exit 1, its probe written whole.
+const flushOut = !(code === 1 || code === 2 || stdoutClosed() || !stdoutWritten());
+await Promise.all([...(flushOut ? [flushed(process.stdout)] : []), flushed(process.stderr)]);
 process.exit(code);

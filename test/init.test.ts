@@ -5,7 +5,7 @@
  * leaves it as it was.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,9 +34,10 @@ describe('init', () => {
     const cwd = temp();
     const init = bin(['init', 'my-probe'], { cwd });
     expect(init.stderr).toBe(
-      'omg-evidence: init: wrote a probe of 5 files to my-probe; next: omg-evidence census my-probe, verdict my-probe, render my-probe/README.md\n',
+      FILES.map((f) => `${f}\n`).join('') +
+        'omg-evidence: init: wrote a probe of 5 files to my-probe; next: omg-evidence census my-probe, verdict my-probe, render my-probe/README.md\n',
     );
-    expect(init.stdout).toBe(FILES.map((f) => `${f}\n`).join(''));
+    expect(init.stdout).toBe('');
     expect(init.code).toBe(0);
     // The probe id is filled in where the templates ask for it.
     expect(readFileSync(join(cwd, 'my-probe', 'registration', 'prereg.jsonl'), 'utf8')).toContain(
@@ -64,6 +65,18 @@ describe('init', () => {
     const check = bin(['render', '--check', 'my-probe/README.md'], { cwd });
     expect(check.stdout).toBe('');
     expect(check.code).toBe(0);
+  });
+
+  // The files were listed on stdout: a stdout that failed made a probe written whole exit 1, its
+  // folder left behind (and init of it again refused: not empty).
+  it('a stdout that cannot be written (> /dev/full) does not fail it: the probe is whole, exit 0', () => {
+    const cwd = temp();
+    const r = spawnSync('sh', ['-c', 'exec "$0" "$@" > /dev/full', process.execPath, binPath, 'init', 'p'], { cwd, encoding: 'utf8' });
+    expect([r.status, r.stderr.split('\n').at(-2)]).toEqual([
+      0,
+      'omg-evidence: init: wrote a probe of 5 files to p; next: omg-evidence census p, verdict p, render p/README.md',
+    ]);
+    expect(bin(['verdict', 'p', '--format', 'json'], { cwd }).code).toBe(0);
   });
 
   it('writes into an empty folder', () => {
@@ -192,8 +205,8 @@ describe('init', () => {
     const cwd = temp();
     const run = bin(['init', '--', '-dash'], { cwd });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe(
-      'omg-evidence: init: wrote a probe of 5 files to -dash; next: omg-evidence census ./-dash, verdict ./-dash, render ./-dash/README.md\n',
+    expect(run.stderr.split('\n').at(-2)).toBe(
+      'omg-evidence: init: wrote a probe of 5 files to -dash; next: omg-evidence census ./-dash, verdict ./-dash, render ./-dash/README.md',
     );
   });
 
@@ -201,8 +214,8 @@ describe('init', () => {
     const cwd = temp();
     const run = bin(['init', "Bob's probe"], { cwd });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe(
-      `omg-evidence: init: wrote a probe of 5 files to Bob's probe; next: omg-evidence census 'Bob'\\''s probe', verdict 'Bob'\\''s probe', render 'Bob'\\''s probe/README.md'\n`,
+    expect(run.stderr.split('\n').at(-2)).toBe(
+      `omg-evidence: init: wrote a probe of 5 files to Bob's probe; next: omg-evidence census 'Bob'\\''s probe', verdict 'Bob'\\''s probe', render 'Bob'\\''s probe/README.md'`,
     );
     expect(bin(['census', "Bob's probe"], { cwd }).code).toBe(0);
   });

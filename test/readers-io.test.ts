@@ -100,3 +100,42 @@ describe('a probe path the system refuses', () => {
     );
   });
 });
+
+// agree and usage looked for the probe's transcripts/ first, and said "the probe has no transcripts/
+// folder" of a path that does not exist, or cannot be read: every command now says what the path is.
+const EVERY_PROBE_COMMAND = [
+  ...PROBE_COMMANDS,
+  ['agree'],
+  ['usage', 'daily'],
+  ['skills'],
+  ['cost'],
+  ['audit'],
+  ['census', '--from', 'transcripts'],
+];
+const PROBE_HINT = '(give the path of a probe directory, one that holds results.jsonl)';
+
+describe('a probe path that is no probe, in every command that opens one', () => {
+  it('missing, a file, or a folder without results.jsonl: the same message, exit 1', () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'file'), '');
+    mkdirSync(join(dir, 'empty'));
+    for (const args of EVERY_PROBE_COMMAND) {
+      expect([args, inFolder([...args, 'nope'], dir)]).toEqual([args, error(`nope: no such probe directory ${PROBE_HINT}`)]);
+      expect([args, inFolder([...args, 'file'], dir)]).toEqual([
+        args,
+        error(`file: not a directory, where a probe directory is expected ${PROBE_HINT}`),
+      ]);
+      expect([args, inFolder([...args, 'empty'], dir)]).toEqual([args, error(`empty: not a probe: it has no results.jsonl ${PROBE_HINT}`)]);
+    }
+  });
+
+  it.skipIf(!canDrop)('a probe folder the user may not read (mode 000): its results.jsonl cannot be read, exit 1', () => {
+    const dir = folder();
+    mkdirSync(join(dir, 'p'));
+    writeFileSync(join(dir, 'p', 'results.jsonl'), '');
+    chmodSync(join(dir, 'p'), 0o000);
+    for (const args of EVERY_PROBE_COMMAND) {
+      expect([args, unprivileged([...args, 'p'], dir)]).toEqual([args, error(`p/results.jsonl: cannot be read (EACCES) ${READ_HINT}`)]);
+    }
+  });
+});

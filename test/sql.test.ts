@@ -838,7 +838,7 @@ describe('persisted databases', () => {
     const run = await cli(['census', probeFixture('second'), '--db', db]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `omg-evidence: ${db}: cannot be used: it was built from test/fixtures/probes/minimal, not test/fixtures/probes/second (rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts)\n`,
+      `omg-evidence: ${db}: cannot be used: it was built from test/fixtures/probes/minimal, not test/fixtures/probes/second (name what it was built from beside --db FILE: test/fixtures/probes/minimal; or load these inputs into another file)\n`,
     );
     expect((await cli(['census', '--from', 'transcripts', probeFixture('minimal'), '--db', db])).code).toBe(1);
   });
@@ -1194,7 +1194,7 @@ describe('persisted databases of transcripts only', () => {
     expect(await cli(['sql', ...transcripts, '--db', db, 'select 1'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `omg-evidence: ${db}: cannot be used: it was built from ${probe}, and no probe is named (rebuild it with omg-evidence load … --db FILE, naming the same probes and transcripts)\n`,
+      stderr: `omg-evidence: ${db}: cannot be used: it was built from ${probe}, and no probe is named (name what it was built from beside --db FILE: ${probe} --transcripts test/fixtures/transcripts/edge-cases; or load these inputs into another file)\n`,
     });
     expect((await cli(['sql', 'select 1', probe, ...transcripts, '--db', db])).code).toBe(0);
   });

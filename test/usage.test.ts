@@ -1206,11 +1206,43 @@ describe('usage: where it reads', () => {
     ]);
   });
 
+  // The probe had been read past: the report counted --transcripts DIR's sessions, whatever the probe.
+  it('a probe and --transcripts together are a usage error (exit 2); --by spawn takes both', async () => {
+    const both = ['test/fixtures/probes/minimal', '--transcripts', fixture('days')];
+    for (const report of [[], ['model']]) {
+      expect(await cli(['usage', ...report, ...both], { env: HOME })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          "omg-evidence: a probe and --transcripts exclude each other: the report reads the probe's own transcripts/, or the sessions in --transcripts DIR " +
+          '(give one of them; usage --by spawn PROBE --transcripts DIR takes both, for the sessions of its spawns)\n',
+      });
+    }
+    expect(
+      (await cli(['usage', '--by', 'spawn', bundled, '--transcripts', join(bundled, 'transcripts'), '-f', 'csv'], { env: HOME })).code,
+    ).toBe(0);
+  });
+
   it('usage model refuses --breakdown (exit 2): it had been ignored, silently', async () => {
     expect(await cli(['usage', 'model', '--transcripts', fixture('days'), '--breakdown'], { env: HOME })).toEqual({
       code: 2,
       stdout: '',
       stderr: 'omg-evidence: usage model takes no --breakdown: each of its rows is one model\n',
+    });
+  });
+
+  // The hint had said to rebuild the file, which would only have made one of ~/.claude/projects.
+  it('--db without --transcripts: the hint names the --transcripts the file was built from', async () => {
+    const db = join(tmp, 'days-hint.duckdb');
+    expect((await cli(['load', '--transcripts', fixture('days'), '--db', db])).code).toBe(0);
+    const config = join(tmp, 'claude-config');
+    mkdirSync(join(config, 'projects'), { recursive: true });
+    expect(await cli(['usage', '--db', db], { env: { ...HOME, CLAUDE_CONFIG_DIR: config } })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `omg-evidence: ${db}: cannot be used: it was built from the transcripts in ${fixture('days')}, not ${join(config, 'projects')} ` +
+        `(name what it was built from beside --db FILE: --transcripts ${fixture('days')}; or load these inputs into another file)\n`,
     });
   });
 

@@ -23,8 +23,15 @@ export function closeStdout(): void {
   stdoutGone = true;
 }
 
+let stdoutUsed = false;
+/** Whether anything was written to stdout: bin.ts waits for it to be flushed, and only then. */
+export const stdoutWritten = (): boolean => stdoutUsed;
+
 export const processIO: IO = {
-  stdout: (t) => void (stdoutGone || process.stdout.write(t)),
+  stdout: (t) => {
+    stdoutUsed = true;
+    if (!stdoutGone) process.stdout.write(t);
+  },
   stderr: (t) => void process.stderr.write(t),
   stdoutIsTTY: Boolean(process.stdout.isTTY),
   stderrIsTTY: Boolean(process.stderr.isTTY),

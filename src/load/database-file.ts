@@ -119,6 +119,18 @@ export function staleness(meta: Meta, named: Partial<Inputs>, exact = false, own
 }
 
 /**
+ * When the file is current but other inputs are named, what to name instead: a rebuild, which the
+ * hint had said, would only make a file for these inputs (`usage --db F` names ~/.claude/projects).
+ */
+function builtFrom(meta: Meta, named: Partial<Inputs>): string | undefined {
+  const other = (k: 'probes' | 'transcripts') => named[k] !== undefined && !same(named[k], meta.inputs[k]);
+  if (staleness(meta, {}) || !(other('probes') || other('transcripts'))) return undefined;
+  const given = meta.transcriptsNamed ? meta.inputs.transcripts.map((t) => `--transcripts ${displayPath(t)}`) : [];
+  const inputs = [...meta.inputs.probes.map(displayPath), ...given].join(' ') || 'no input';
+  return `name what it was built from beside --db FILE: ${inputs}; or load these inputs into another file`;
+}
+
+/**
  * Build database file `file` from `inputs`: loaded in memory, then copied into a file beside it
  * (Database.copyTo) and renamed into place. Returns false, writing nothing, when `file` is already
  * current (unless `options.force`).
@@ -290,7 +302,7 @@ export async function openDatabaseFile(
       named.transcripts = namedInputs(probes, options.transcripts, false).transcripts;
     }
     const why = staleness(meta, named, false, options.ownTranscripts === true && options.transcripts === undefined);
-    if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, rebuild);
+    if (why) throw new InputError(`${displayPath(file)}: cannot be used: ${why}`, builtFrom(meta, named) ?? rebuild);
     // What loading the evidence warned of is said again: the database holds what it was built from.
     for (const w of meta.warnings) options.onWarning?.(w);
     return { db, meta };

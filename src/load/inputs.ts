@@ -32,11 +32,8 @@ export interface SourceFile {
   session: string | null;
 }
 
-/**
- * Find a probe's files, and the entries of its tool_use/ that are none of them (`ignored`, paths
- * relative to the probe). Throws when the directory is missing or holds no results.jsonl.
- */
-export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]; ignored: string[] } {
+/** A probe's directory, its real path and its results.jsonl; throws when it is no probe's. */
+function probeDir(path: string): { dir: string; real: string; results: string } {
   const dir = resolve(path);
   const st = statThere(dir);
   if (!st?.isDirectory()) {
@@ -54,6 +51,31 @@ export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]
       'give the path of a probe directory, one that holds results.jsonl',
     );
   }
+  return { dir, real, results };
+}
+
+/** The results.jsonl that extract's --results names, checked: a regular file, which may link anywhere. */
+export function namedResults(path: string): { abs: string; dir: string } {
+  const abs = resolve(path);
+  const dir = dirname(abs);
+  // A probe's folder, as the other commands take it: the hint had said to remove the folder.
+  if (statThere(abs)?.isDirectory()) {
+    const inside = join(abs, 'results.jsonl');
+    const hint = existsSync(inside) ? `give the file itself: ${displayPath(inside)}` : 'give the path of a results.jsonl';
+    throw new InputError(`${displayPath(abs)}: a directory, where a results.jsonl is expected`, hint);
+  }
+  if (!existsSync(dir) || !inputFile(abs, '/', dir)) {
+    throw new InputError(`${displayPath(abs)}: no such results file`, 'give the path of a results.jsonl');
+  }
+  return { abs, dir };
+}
+
+/**
+ * Find a probe's files, and the entries of its tool_use/ that are none of them (`ignored`, paths
+ * relative to the probe). Throws when the directory is missing or holds no results.jsonl.
+ */
+export function discoverProbe(path: string): { probe: Probe; files: SourceFile[]; ignored: string[] } {
+  const { dir, real, results } = probeDir(path);
   const id = basename(dir);
   const files: SourceFile[] = [{ abs: results, probe: id, kind: 'results', rel: 'results.jsonl', session: null }];
   const toolDir = join(dir, 'tool_use');
@@ -251,12 +273,12 @@ export const ownTranscriptsRead = (transcripts: boolean | string | undefined, ow
 
 /**
  * A probe's own transcripts/, checked as its tool_use/ is (a link must resolve inside the probe: one
- * to `/` had census walk the whole file system); undefined when absent, or when the probe is none.
+ * to `/` had census walk the whole file system); undefined when absent. Throws when the probe is none.
  */
 function ownTranscripts(probe: string): string | undefined {
-  const dir = resolve(probe);
-  if (!statThere(dir)?.isDirectory()) return undefined;
-  return inputFolder(join(dir, 'transcripts'), realpathSync(dir), dir) ? join(dir, 'transcripts') : undefined;
+  // A path that is no probe is said as every command says it, before its transcripts/.
+  const { dir, real } = probeDir(probe);
+  return inputFolder(join(dir, 'transcripts'), real, dir) ? join(dir, 'transcripts') : undefined;
 }
 
 /** The probes and transcript folders that `paths` and `options` name. */

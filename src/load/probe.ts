@@ -9,14 +9,13 @@
  *   registered_arms, addenda, pilot_sessions, void_arms, conjuncts, budgets, spawn_notes,
  *   registration_records, source_files.
  */
-import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import { type Database, pathList, sqlString } from '../db/database.js';
-import { InputError } from '../base/errors.js';
 import { errText, physicalLine, readJsonl } from './jsonl.js';
 import { firstHomePath, HOME_PATH_RE2 } from '../base/home-paths.js';
-import { displayPath, inputFile } from '../base/paths.js';
-import { discoverProbe, type Probe, type SourceFile } from './inputs.js';
+import { displayPath } from '../base/paths.js';
+import { discoverProbe, namedResults, type Probe, type SourceFile } from './inputs.js';
 import { NOTES, RESULTS, SKILL_RESULTS, TOOL_USE } from './record-schemas.js';
 import { REGISTRATION, REGISTRATION_KINDS } from './registration-schemas.js';
 import { PARALLEL_BYTES } from '../db/engine.js';
@@ -51,12 +50,7 @@ export async function loadProbes(db: Database, paths: string[]): Promise<LoadRes
  * the name of the file's directory.
  */
 export async function loadResultsFile(db: Database, path: string): Promise<LoadResult> {
-  const abs = resolve(path);
-  const dir = dirname(abs);
-  // A file the user names may link anywhere; it must still be a regular file.
-  if (!existsSync(dir) || !inputFile(abs, '/', dir)) {
-    throw new InputError(`${displayPath(abs)}: no such results file`, 'give the path of a results.jsonl');
-  }
+  const { abs, dir } = namedResults(path);
   const probe: Probe = { id: basename(dir), dir, registered: false };
   const file: SourceFile = { abs, probe: probe.id, kind: 'results', rel: basename(abs), session: null };
   return { probes: [probe], warnings: await loadFiles(db, [file], false) };

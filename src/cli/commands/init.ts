@@ -16,8 +16,9 @@ export function makeInitCommand(io: IO): Command {
     action: async ({ args }) => {
       const dir = String(args[0]);
       const written = scaffoldProbe(dir);
-      // The files are the data; what to do next is a note.
-      io.stdout(written.map((f) => `${f}\n`).join(''));
+      // On stderr, as every command that writes files says what it wrote: a stdout that failed
+      // (init DIR > /dev/full) had made a probe written whole exit 1, its folder left behind.
+      io.stderr(written.map((f) => `${f}\n`).join(''));
       const d = displayPath(dir);
       const [p, readme] = [shellWord(d), shellWord(`${d}/README.md`)];
       say(io, `init: wrote a probe of ${written.length} files to ${d}; next: omg-evidence census ${p}, verdict ${p}, render ${readme}`);

@@ -144,6 +144,13 @@ export function makeUsageCommand(io: IO) {
     if (bySpawn && (call.opts.since || call.opts.until || call.opts.breakdown || named)) {
       throw new UsageError('--by spawn takes no report, --since, --until or --breakdown: it lists every spawn of the probe');
     }
+    // The report reads a probe's own transcripts or --transcripts DIR: with both, the probe was read past unsaid.
+    if (probes.length && call.opts.transcripts !== undefined && !bySpawn) {
+      throw new UsageError(
+        "a probe and --transcripts exclude each other: the report reads the probe's own transcripts/, or the sessions in --transcripts DIR",
+        'give one of them; usage --by spawn PROBE --transcripts DIR takes both, for the sessions of its spawns',
+      );
+    }
     // Each row of the model report is one model: a breakdown by model would repeat it, so it was dropped silently.
     if (report === 'model' && call.opts.breakdown) throw new UsageError('usage model takes no --breakdown: each of its rows is one model');
     return { report, probes, bySpawn, standalone: probes.length === 0 && !bySpawn };
