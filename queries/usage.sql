@@ -30,8 +30,9 @@
 --   cache_creation_input_tokens  BIGINT
 --   cache_read_input_tokens      BIGINT
 --   total_tokens                 BIGINT   the four summed
---   cost_usd                     DECIMAL  NULL when a response of the row has no price (unpriced)
---   unpriced                     BIGINT   responses whose model has no price
+--   cost_usd                     DECIMAL  NULL when a response of the row has no cost (unpriced)
+--   unpriced                     BIGINT   responses of no cost: their model has no price, or none of
+--                                         their lines has usage (the tokens are the others')
 --   first_at                     VARCHAR  the row's first response (the earliest instant), YYYY-MM-DD
 --                                         HH:MM:SS in timezone, with its offset (+HH:MM) when the zone
 --                                         repeats that time (a fall back's repeated hour)

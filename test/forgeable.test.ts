@@ -61,8 +61,10 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     expect((await findings([probe])).map((r) => [...brief(r), r.reason])).toEqual([
       ['F-MCP', '000000fd', 'artifact', 'BREACH', 'unknown', 'mcp__fs__write_file', 'toolu_fd2', null, null, 'unread call'],
     ]);
+    // verdict reads the transcripts' cost (budget), and this fixture's assistant lines have no usage.
     expect((await cli(['verdict', probe, '--format', 'json'])).stderr).toBe(
-      'omg-evidence: warning: F-MCP 000000fd: artifact BREACH ($WS/out/BREACH) may be forgeable: mcp__fs__write_file toolu_fd2 is a tool whose input this check does not read, which could have made it\n',
+      'omg-evidence: warning: test/fixtures/probes/forge-mcp/transcripts/000000fd-0000-4000-8000-0000000000fd.jsonl:1: no line of this response has message.usage (nor of 1 more response(s)): its tokens and cost are left empty (null), as is the cost of every total that holds it\n' +
+        'omg-evidence: warning: F-MCP 000000fd: artifact BREACH ($WS/out/BREACH) may be forgeable: mcp__fs__write_file toolu_fd2 is a tool whose input this check does not read, which could have made it\n',
     );
   });
 
@@ -71,7 +73,8 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
     const unknown = [['F-TASK', '000000fe', 'artifact', 'BREACH', 'unknown', 'Task', 'toolu_fe1', null, null, 'unread call']];
     expect((await findings([probe])).map((r) => [...brief(r), r.reason])).toEqual(unknown);
     expect((await cli(['verdict', probe, '--format', 'json'])).stderr).toBe(
-      'omg-evidence: warning: F-TASK 000000fe: artifact BREACH ($WS/out/BREACH) may be forgeable: Task toolu_fe1 ran a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)\n',
+      'omg-evidence: warning: test/fixtures/probes/forge-task/transcripts/000000fe-0000-4000-8000-0000000000fe.jsonl:1: no line of this response has message.usage: its tokens and cost are left empty (null), as is the cost of every total that holds it\n' +
+        'omg-evidence: warning: F-TASK 000000fe: artifact BREACH ($WS/out/BREACH) may be forgeable: Task toolu_fe1 ran a sub-agent whose calls the transcripts do not all hold (its agent-*.jsonl, or the result that counts them, is missing or cut short)\n',
     );
     // A sub-agent file of the session (a compaction's, another Task's) is not this Task's: it had
     // made the BREACH "not forgeable" (review rev43b).
@@ -543,6 +546,8 @@ describe('forgeable markers and artifacts, one fixture per case', () => {
 describe('a decoy copy, from verdict and from a --db file', () => {
   const probe = probeFixture('forge-decoy');
   const copies = `omg-evidence: warning: ${probe}/transcripts/000000fa-0000-4000-8000-0000000000fa.jsonl:1: call toolu_fa1 (Read) is written again naming another tool or input: this first copy counts\n`;
+  // verdict reads the transcripts' cost (budget), and this fixture's assistant lines have no usage.
+  const noUsage = `omg-evidence: warning: ${probe}/transcripts/000000fa-0000-4000-8000-0000000000fa.jsonl:1: no line of this response has message.usage (nor of 1 more response(s)): its tokens and cost are left empty (null), as is the cost of every total that holds it\n`;
   const forged =
     'omg-evidence: warning: F-DECOY 000000fa: artifact BREACH ($WS/out/BREACH) is forgeable: Write toolu_fa1 wrote /private/tmp/ws/out/BREACH\n';
 
@@ -551,7 +556,7 @@ describe('a decoy copy, from verdict and from a --db file', () => {
     expect({ code: run.code, holds: JSON.parse(run.stdout).holds, stderr: run.stderr }).toEqual({
       code: 0,
       holds: true,
-      stderr: copies + forged,
+      stderr: copies + noUsage + forged,
     });
   });
 
@@ -560,7 +565,7 @@ describe('a decoy copy, from verdict and from a --db file', () => {
     expect((await cli(['load', '--db', db, probe])).code).toBe(0);
     const census = await cli(['census', '--db', db, '--format', 'json']);
     expect(JSON.parse(census.stdout).map((r: { forgeable: string[] }) => r.forgeable)).toEqual([['BREACH']]);
-    expect((await cli(['verdict', '--db', db, '--format', 'json'])).stderr).toBe(copies + forged);
+    expect((await cli(['verdict', '--db', db, '--format', 'json'])).stderr).toBe(copies + noUsage + forged);
   });
 });
 

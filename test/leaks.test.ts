@@ -414,8 +414,10 @@ describe('export writes no absolute path', () => {
       join(dir, 'transcripts'),
     ]);
     expect(r.code).toBe(0);
+    // Its one assistant line has no usage: export builds transcript_messages, and says so.
     expect(r.stderr).toBe(
-      'omg-evidence: warning: export: transcript_tool_results: 1 row(s) hold a home-directory path (first: /home/alice); the Parquet file keeps them as they are\n' +
+      'omg-evidence: warning: test/fixtures/extract/home-leak/transcripts/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: no line of this response has message.usage: its tokens and cost are left empty (null), as is the cost of every total that holds it\n' +
+        'omg-evidence: warning: export: transcript_tool_results: 1 row(s) hold a home-directory path (first: /home/alice); the Parquet file keeps them as they are\n' +
         `omg-evidence: export: 24 view(s) written to ${pq}\n`,
     );
   });

@@ -5,8 +5,11 @@
  * plain line-by-line read of every *.jsonl under the folders named.
  *
  * Its method: every `assistant` line with a `message.usage` is a snapshot of one API response,
- * named by `message.id` and `requestId` (a line without requestId, or with an empty one, takes the one another line of
- * its message.id gives); a line with no message.id is a response of its own. Of each response's
+ * and so is every `progress` line whose `data.message` is an assistant record with one (a sub-agent's
+ * line mirrored into its parent's file), read as that record: in the progress line's session, with
+ * the record's own id, requestId and usage. A snapshot is named by `message.id` and `requestId` (a
+ * line without requestId, or with an empty one, takes the one another line of its message.id in the
+ * same session gives); a line with no message.id is a response of its own. Of each response's
  * snapshots the one with the most output_tokens counts, the later read on ties; it counts once,
  * in the session of the first line read of it (files are read in sorted path order). Per session,
  * each usage field is summed over its responses, in all and per model (with the 1-hour part of
@@ -39,26 +42,28 @@ for (const file of process.argv.slice(2).flatMap(files).sort()) {
       if (text.trim() === '') return;
       const line = JSON.parse(text);
       fileSession ??= line.sessionId ?? null;
-      const usage = line.message?.usage;
-      if (line.type !== 'assistant' || !usage) return;
+      const mirror = line.type === 'progress' && line.data?.message?.type === 'assistant' ? line.data.message : null;
+      const record = mirror ?? line;
+      const usage = record.message?.usage;
+      if ((line.type !== 'assistant' && !mirror) || !usage) return;
       snapshots.push({
-        id: line.message.id,
-        request: line.requestId,
+        id: record.message.id,
+        request: record.requestId,
         session: line.sessionId ?? fileSession,
-        model: line.message.model,
+        model: record.message.model,
         usage,
         where: `${file}:${i}`,
       });
     });
 }
 
-// A message id's requestId, for its lines without one.
+// A message id's requestId in its session, for its lines without one.
 const requestOf = new Map();
-for (const s of snapshots) if (s.id && s.request) requestOf.set(s.id, s.request);
+for (const s of snapshots) if (s.id && s.request) requestOf.set(`${s.session}\0${s.id}`, s.request);
 
 const responses = new Map();
 for (const s of snapshots) {
-  const key = s.id ? `${s.id}\0${s.request || requestOf.get(s.id) || ''}` : s.where;
+  const key = s.id ? `${s.id}\0${s.request || requestOf.get(`${s.session}\0${s.id}`) || ''}` : s.where;
   const seen = responses.get(key);
   if (!seen) responses.set(key, { session: s.session, model: s.model, usage: s.usage });
   else if ((s.usage.output_tokens ?? 0) >= (seen.usage.output_tokens ?? 0)) seen.usage = s.usage;

@@ -129,6 +129,9 @@ describe('token totals equal an independent count (test/usage-count.mjs)', () =>
       'days',
       'ids-with-colons',
       'empty-request-id',
+      'mirror-only',
+      'mirror-and-own-file',
+      'request-other-session',
     ]) {
       const dir = join(repo, fixture(name));
       const got = await sessionsOf(dir);
@@ -225,6 +228,90 @@ describe('how a response is counted (test/fixtures/usage)', () => {
         agent_id: 'a1',
       },
     ]);
+  });
+
+  // One query per pass that reads responses: transcript_messages alone (responses), with
+  // transcript_sessions (usage), with transcript_lines (full).
+  const everyPass = [
+    'from transcript_messages as m',
+    'from transcript_messages as m join transcript_sessions as s using (session_id)',
+    'from transcript_messages as m, (select count(*) from transcript_lines) as l',
+  ];
+  const rowsInEveryPass = async (name: string, columns: string) => {
+    const runs = [];
+    for (const from of everyPass) {
+      const r = await cli(['sql', '--transcripts', fixture(name), `select ${columns} ${from} order by m.first_timestamp`, '-f', 'json'], {
+        env: HOME,
+      });
+      runs.push({ code: r.code, stderr: r.stderr, rows: JSON.parse(r.stdout || 'null') });
+    }
+    return runs;
+  };
+
+  it('an assistant line with no usage is a response of unknown tokens: counts and cost NULL (not 0), one warning naming its line and how many more, in every pass', async () => {
+    const warning =
+      'omg-evidence: warning: test/fixtures/usage/no-usage/-work-demo/44444444-0000-4000-8000-000000000041.jsonl:3: no line of this response has message.usage (nor of 1 more response(s)): its tokens and cost are left empty (null), as is the cost of every total that holds it\n';
+    const rows = [
+      { message_id: 'msg_U1', output_tokens: 20, cost_usd: 0.00164, lines: 1 },
+      // usage: null, then a response whose two lines have no usage: they had been dropped in silence.
+      { message_id: 'msg_N1', output_tokens: null, cost_usd: null, lines: 1 },
+      { message_id: 'msg_N2', output_tokens: null, cost_usd: null, lines: 2 },
+      // A response whose first line has no usage counts at the line that has one.
+      { message_id: 'msg_P', output_tokens: 7, cost_usd: 0.001315, lines: 2 },
+    ];
+    for (const run of await rowsInEveryPass('no-usage', 'm.message_id, m.output_tokens, m.cost_usd, m.lines')) {
+      expect(run).toEqual({ code: 0, stderr: warning, rows });
+    }
+    // A total that holds them has no cost, as one holding an unpriced response has none; its tokens are the known ones.
+    const r = await cli(['usage', '--transcripts', fixture('no-usage'), '--timezone', 'UTC', '-f', 'json'], { env: HOME });
+    expect([r.code, r.stderr]).toEqual([0, warning]);
+    const total = (JSON.parse(r.stdout) as Record<string, unknown>[]).at(-1)!;
+    expect([total.responses, total.output_tokens, total.cost_usd, total.unpriced]).toEqual([4, 27, null, 2]);
+    expect(Object.values(await sessionsOf(join(repo, fixture('no-usage'))))[0]!.cost_usd).toBeNull();
+  });
+
+  it("a sub-agent's responses that only its parent's progress lines mirror are counted, at their final snapshot, as the sub-agent's, in every pass", async () => {
+    const rows = [
+      { message_id: 'msg_M0', request_id: 'req_M0', output_tokens: 30, is_sidechain: false, agent_id: null, lines: 1 },
+      // Mirrored twice as it streamed (1, then 12 output tokens), at the sub-agent's own timestamp.
+      { message_id: 'msg_M1', request_id: 'req_M1', output_tokens: 12, is_sidechain: true, agent_id: 'b1', lines: 2 },
+      { message_id: 'msg_M2', request_id: 'req_M2', output_tokens: 4, is_sidechain: true, agent_id: 'b1', lines: 1 },
+    ];
+    const columns = 'm.message_id, m.request_id, m.output_tokens, m.is_sidechain, m.agent_id, m.lines';
+    for (const run of await rowsInEveryPass('mirror-only', columns)) expect(run).toEqual({ code: 0, stderr: '', rows });
+    const [first] = await rowsInEveryPass('mirror-only', "strftime(m.first_timestamp, '%H:%M:%S') as at");
+    expect(first!.rows).toEqual([{ at: '11:00:01' }, { at: '11:00:02' }, { at: '11:00:06' }]);
+  });
+
+  it("a response in a sub-agent's own file and mirrored in its parent's progress lines counts once, its lines without requestId keyed by the mirror's", async () => {
+    const rows = [
+      { message_id: 'msg_M0', output_tokens: 30, agent_id: null, lines: 1, file: '-work-demo/66666666-0000-4000-8000-000000000061.jsonl' },
+      {
+        message_id: 'msg_M1',
+        output_tokens: 12,
+        agent_id: 'b1',
+        lines: 4,
+        file: '-work-demo/66666666-0000-4000-8000-000000000061/subagents/agent-b1.jsonl',
+      },
+      {
+        message_id: 'msg_M2',
+        output_tokens: 4,
+        agent_id: 'b1',
+        lines: 2,
+        file: '-work-demo/66666666-0000-4000-8000-000000000061/subagents/agent-b1.jsonl',
+      },
+    ];
+    const columns = 'm.message_id, m.output_tokens, m.agent_id, m.lines, m.file';
+    for (const run of await rowsInEveryPass('mirror-and-own-file', columns)) expect(run).toEqual({ code: 0, stderr: '', rows });
+  });
+
+  it("a line without requestId takes its message's from its own session only: another session's message.id is another response", async () => {
+    const rows = [
+      { session_id: '77777777-0000-4000-8000-000000000071', message_id: 'msg_X', request_id: 'req_X', output_tokens: 50 },
+      { session_id: '77777777-0000-4000-8000-000000000072', message_id: 'msg_X', request_id: null, output_tokens: 8 },
+    ];
+    const columns = 'm.session_id, m.message_id, m.request_id, m.output_tokens';
+    for (const run of await rowsInEveryPass('request-other-session', columns)) expect(run).toEqual({ code: 0, stderr: '', rows });
   });
 
   it('<synthetic> costs nothing, and is not warned of', async () => {
@@ -1380,8 +1467,22 @@ describe('agree --usage', () => {
         .replace(',"modelUsage":{"m":{"costUSD":0.01}}', '')
         .replace('"total_cost_usd":0.01', '"total_cost_usd":5'),
     );
-    const r = await cli(['usage', '--by', 'spawn', probe, '-f', 'json'], { env: HOME });
-    const first = (JSON.parse(r.stdout) as Record<string, unknown>[])[0]!;
+    // Its one assistant line has no usage: a response of unknown cost, which cannot agree either.
+    const firstOf = async () =>
+      (JSON.parse((await cli(['usage', '--by', 'spawn', probe, '-f', 'json'], { env: HOME })).stdout) as Record<string, unknown>[])[0]!;
+    let first = await firstOf();
+    expect([first.session_id, first.responses, first.cost_usd, first.envelope_cost_usd, first.verdict]).toEqual([
+      'aaaaaaaa-0000-4000-8000-000000000001',
+      1,
+      null,
+      5,
+      'unpriced',
+    ]);
+    expect((await cli(['agree', '--usage', probe], { env: HOME })).code).toBe(3);
+    // Without it, a transcript of no response.
+    const transcript = join(probe, 'transcripts', 'aaaaaaaa-0000-4000-8000-000000000001.jsonl');
+    writeFileSync(transcript, readFileSync(transcript, 'utf8').replace('"type":"assistant"', '"type":"system"'));
+    first = await firstOf();
     expect([first.session_id, first.responses, first.cost_usd, first.envelope_cost_usd, first.verdict]).toEqual([
       'aaaaaaaa-0000-4000-8000-000000000001',
       0,
@@ -1819,7 +1920,7 @@ describe('agree --usage', () => {
     const r = await cli(['agree', '--usage', '--pricing', file, '-f', 'text'], { env: HOME });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n').slice(1)).toEqual([
-      'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 unpriced: nothing was compared (give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table))',
+      'omg-evidence: agree --usage: 0 of 28 spawn(s) compared within 1%: 0 agree, 0 differ; 1 gone, 27 unpriced: nothing was compared (give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model, or none of whose lines has usage, has none in any table))',
       '',
     ]);
   });

@@ -127,30 +127,40 @@ create or replace temp macro omg_instant(ts) as
 create or replace temp macro omg_project(abs) as
     regexp_extract(abs, '([^/]+)/(?:[^/]+/subagents/)?[^/]+$', 1);
 
--- An assistant line's API response as the line states it, for transcript_messages (messages.sql):
--- its ids, model and usage snapshot, and where and by whom it was made. NULL for any other line,
--- and for an assistant line with no usage. `o` gives its record number; the other arguments are
--- the line's fields as read_json types them.
-create or replace temp macro omg_response(o, type, session_id, ts, message, request_id, sidechain, agent, cwd, git_branch) as
-    case when type = 'assistant' and message.usage is not null then {
+-- TRUE when a `progress` line mirrors a sub-agent's API response: since 2.1.38 Claude Code copies a
+-- sub-agent's lines into its parent's file (data.message, the sub-agent's record, whose message has
+-- its usage). Where the sub-agent's own file is missing the mirror is the only trace of the response;
+-- where it is not, the two share message.id and requestId and count once (messages.sql). A mirror
+-- without usage is no snapshot: Claude Code writes none, and it would count a response of no tokens.
+create or replace temp macro omg_mirrored(type, mirror) as
+    coalesce(type = 'progress' and mirror.type = 'assistant' and mirror.message.usage is not null, false);
+
+-- An assistant line's API response as the line states it, or the one a progress line mirrors
+-- (`mirrored`; the pass gives the mirrored record's fields then): its ids, model and usage snapshot
+-- `u`, and where and by whom it was made. NULL for any other line. An assistant line with no usage
+-- is a response too, of unknown tokens (messages.ts warns of it): dropped, it had passed in silence.
+-- `o` gives its record number; the other arguments are the fields as read_json types them. A
+-- mirror's usage is not checked (mistyped.sql reads the line's own): the sub-agent's file is.
+create or replace temp macro omg_response(o, type, mirrored, session_id, ts, message_id, model, u, request_id, sidechain, agent, cwd, git_branch) as
+    case when type = 'assistant' or mirrored then {
         'o': o,
         'session_id': session_id,
         'timestamp': ts ->> '$',
-        'message_id': message.id,
+        'message_id': message_id,
         'request_id': request_id,
-        'model': message.model,
-        'input_tokens': omg_tokens(message.usage.input_tokens),
-        'output_tokens': omg_tokens(message.usage.output_tokens),
-        'cache_creation_input_tokens': omg_tokens(message.usage.cache_creation_input_tokens),
-        'cache_read_input_tokens': omg_tokens(message.usage.cache_read_input_tokens),
-        'cache_creation_5m_input_tokens': omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_5m_input_tokens')),
-        'cache_creation_1h_input_tokens': omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_1h_input_tokens')),
-        'service_tier': message.usage.service_tier,
-        'is_sidechain': coalesce(sidechain, false),
+        'model': model,
+        'input_tokens': omg_tokens(u.input_tokens),
+        'output_tokens': omg_tokens(u.output_tokens),
+        'cache_creation_input_tokens': omg_tokens(u.cache_creation_input_tokens),
+        'cache_read_input_tokens': omg_tokens(u.cache_read_input_tokens),
+        'cache_creation_5m_input_tokens': omg_tokens(omg_cache_split(u.cache_creation, 'ephemeral_5m_input_tokens')),
+        'cache_creation_1h_input_tokens': omg_tokens(omg_cache_split(u.cache_creation, 'ephemeral_1h_input_tokens')),
+        'service_tier': u.service_tier,
+        'is_sidechain': mirrored or coalesce(sidechain, false),
         'agent_id': agent,
         'cwd': cwd,
         'git_branch': git_branch,
-        'mistyped': omg_usage_mistyped(message.usage)
+        'mistyped': not mirrored and omg_usage_mistyped(u)
     } end;
 
 -- An assistant line's calls: its one content block `b1` as a call (`n` blocks), or its list

@@ -7,7 +7,8 @@
 -- one; a line without takes its message's requestId). Its usage is its final snapshot: the line
 -- with the largest output_tokens, the last in file order on ties. A response written in two files
 -- (a sub-agent's and its parent's, or a resumed session's copy) counts once, in the session of its
--- earliest line. A line with no message.id (or an empty one) is a response of its own.
+-- earliest line. A line with no message.id (or an empty one) is a response of its own. A response none
+-- of whose lines has usage is one of unknown tokens: its counts and cost are NULL.
 
 create or replace table transcript_messages as
 -- Per file, not per line: its project, and its place in file order (file_no) for the keys below.
@@ -24,12 +25,16 @@ responses_read as not materialized (
     from scan_responses
 ),
 
--- A line without requestId takes its message's (a join: a window over every line sorts them).
+-- A line without requestId takes its message's in the same session (a join: a window over every line
+-- sorts them): a message.id of another session is another response, however alike (a gateway's ids, a
+-- copied session), and had lent its requestId. Not the same file: a sub-agent's line in its own file
+-- and its mirror in the parent's (progress) are one response, which one requestId keys.
 requests as (
-    select id, max(request_id) as message_request
-    from responses_read
-    where id is not null and request_id is not null
-    group by id
+    select coalesce(r.session_id, f.session_id) as session_id, r.id, max(r.request_id) as message_request
+    from responses_read as r
+    join files as f using (fid)
+    where r.id is not null and r.request_id is not null
+    group by all
 ),
 
 lines as (
@@ -42,10 +47,12 @@ lines as (
            case when r.id is not null then coalesce(r.request_id, q.message_request) end as k_request,
            case when r.id is null then f.file_no end as k_file,
            case when r.id is null then r.o end as k_line,
-           r.* exclude (fid, o, session_id, timestamp, id)
+           r.* exclude (fid, o, session_id, timestamp, id),
+           -- An assistant line with no usage (none of the four counts: usage-check.sql refuses usage of none).
+           coalesce(r.input_tokens, r.output_tokens, r.cache_creation_input_tokens, r.cache_read_input_tokens) is not null as has_usage
     from responses_read as r
     join files as f using (fid)
-    left join requests as q using (id)
+    left join requests as q on q.id = r.id and q.session_id = coalesce(r.session_id, f.session_id)
     where r.o - f.first + 1 <= f.n
 ),
 
@@ -72,7 +79,9 @@ snapshots as (
                   'cache_creation_5m_input_tokens': cache_creation_5m_input_tokens,
                   'cache_creation_1h_input_tokens': cache_creation_1h_input_tokens, 'service_tier': service_tier,
                   'file_no': file_no, 'rec': rec},
-                   {'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': file_no, 'rec': rec}) as f,
+                   {'usage': has_usage, 'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': file_no,
+                    'rec': rec}) as f,
+           bool_or(has_usage) as has_usage,
            arg_min({'session_id': session_id, 'project': project, 'cwd': cwd, 'git_branch': git_branch},
                    {'unknown': line_at is null, 'at': coalesce(line_at, '-infinity'::TIMESTAMPTZ),
                     'ends': coalesce(ends_at, 'infinity'::TIMESTAMPTZ), 'file': file_no, 'rec': rec}) as first,
@@ -118,7 +127,9 @@ select s.first.session_id,
        -- Cache writes without the 5-minute/1-hour split (before about 2.0) are priced as 5-minute ones,
        -- the only kind Claude Code wrote then. Per million as a DECIMAL factor: dividing would make a DOUBLE,
        -- whose rounding shows in a large cost's last digits.
+       -- A response none of whose lines has usage costs what nobody knows: NULL, never 0 (no-usage.sql warns).
        case when s.model = '<synthetic>' then 0::DECIMAL(38, 9)
+            when not s.has_usage then null
             else ((coalesce(s.f.input_tokens, 0) * p.input
                    + coalesce(s.f.output_tokens, 0) * p.output
                    + (coalesce(s.f.cache_creation_input_tokens, 0) - coalesce(s.f.cache_creation_1h_input_tokens, 0)) * p.cache_write_5m
@@ -128,7 +139,8 @@ select s.first.session_id,
        s.n_lines as lines,
        fl.file,
        s.f.rec,
-       s.mixed_models
+       s.mixed_models,
+       not s.has_usage as no_usage
 from responses as s
 join files as fl on fl.file_no = s.f.file_no
 left join model_prices as p on p.model = omg_price_key(s.model)

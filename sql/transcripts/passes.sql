@@ -59,32 +59,39 @@ from (
 -- (is_response) and responses.sql groups the rest. Flat rows cost less than a list of structs
 -- collected per group (bench/README.md, usage).
 create or replace temp macro omg_scan_responses(files) as table
-select filename as abs, ordinality as o, sessionId as session_id,
-       omg_keyless(type, null, sessionId, null, timestamp, version, isSidechain, agentId, message) as keyless,
+select abs, o, sessionId as session_id,
+       omg_keyless(type, null, sessionId, null, ts, version, isSidechain, agentId, line_message) as keyless,
        -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
-       omg_line_mistyped(timestamp, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as mistyped,
-       coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
-       timestamp ->> '$' as timestamp,
-       message.id as message_id,
-       requestId as request_id,
-       message.model as model,
-       omg_tokens(message.usage.input_tokens) as input_tokens,
-       omg_tokens(message.usage.output_tokens) as output_tokens,
-       omg_tokens(message.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
-       omg_tokens(message.usage.cache_read_input_tokens) as cache_read_input_tokens,
-       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
-       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
-       message.usage.service_tier as service_tier,
-       coalesce(isSidechain, false) as is_sidechain,
-       agentId as agent_id,
+       omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(line_message.usage), false) as mistyped,
+       coalesce(type = 'assistant', false) or mirrored as is_response,
+       case when mirrored then coalesce(mirror.timestamp, ts) else ts end ->> '$' as timestamp,
+       m.id as message_id,
+       case when mirrored then mirror.requestId else requestId end as request_id,
+       m.model as model,
+       omg_tokens(m.usage.input_tokens) as input_tokens,
+       omg_tokens(m.usage.output_tokens) as output_tokens,
+       omg_tokens(m.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
+       omg_tokens(m.usage.cache_read_input_tokens) as cache_read_input_tokens,
+       omg_tokens(omg_cache_split(m.usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
+       omg_tokens(omg_cache_split(m.usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
+       m.usage.service_tier as service_tier,
+       mirrored or coalesce(isSidechain, false) as is_sidechain,
+       case when mirrored then data_agent else agentId end as agent_id,
        cwd,
        gitBranch as git_branch
-from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
-               hive_partitioning = false, maximum_object_size = 268435456,
-               columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
-                          isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
-                          message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR))'})
-     with ordinality;
+from (
+    -- A progress line that mirrors a sub-agent's response (omg_mirrored) is read as that response.
+    select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version, isSidechain, agentId, requestId, cwd,
+           gitBranch, message as line_message, data.agentId as data_agent, omg_mirrored(type, data.message) as mirrored,
+           data.message as mirror, case when mirrored then data.message.message else line_message end as m
+    from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
+                   hive_partitioning = false, maximum_object_size = 268435456,
+                   columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
+                              isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
+                              message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR))',
+                              data: 'STRUCT(agentId VARCHAR, message STRUCT(type VARCHAR, timestamp JSON, requestId VARCHAR, message STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR))))'})
+         with ordinality
+);
 
 create or replace temp macro omg_scan_usage(files) as table
 select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VARCHAR as uuid,
@@ -95,16 +102,25 @@ select abs, o, type, null::VARCHAR as subtype, sessionId as session_id, null::VA
        omg_calls(type, n, message.content) as calls,
        null as result1,
        null as results,
-       omg_response(o, type, sessionId, ts, message, requestId, isSidechain, agentId, cwd, gitBranch) as response
+       omg_response(o, type, mirrored, sessionId, r_ts, r_id, r_model, r_usage, r_request, isSidechain, r_agent, cwd, gitBranch) as response
 from (
     select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version as ver, isSidechain, agentId,
-           requestId, cwd, gitBranch, message, len(message.content) as n, message.content[1] as b1
+           cwd, gitBranch, message, len(message.content) as n, message.content[1] as b1,
+           -- A progress line that mirrors a sub-agent's response (omg_mirrored) gives that response's fields.
+           omg_mirrored(type, data.message) as mirrored,
+           case when mirrored then coalesce(data.message.timestamp, timestamp) else timestamp end as r_ts,
+           case when mirrored then data.message.message.id else message.id end as r_id,
+           case when mirrored then data.message.message.model else message.model end as r_model,
+           case when mirrored then data.message.message.usage else message.usage end as r_usage,
+           case when mirrored then data.message.requestId else requestId end as r_request,
+           case when mirrored then data.agentId else agentId end as r_agent
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
                               isSidechain: 'BOOLEAN', agentId: 'VARCHAR', requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
                               message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
-                                  input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])'})
+                                  input STRUCT(skill VARCHAR, command VARCHAR, file_path VARCHAR, notebook_path VARCHAR))[])',
+                              data: 'STRUCT(agentId VARCHAR, message STRUCT(type VARCHAR, timestamp JSON, requestId VARCHAR, message STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR))))'})
          with ordinality
 );
 
@@ -118,28 +134,39 @@ select abs, o, type, subtype, sessionId as session_id, uuid,
        omg_result1(type, n, b1, toolUseResult) as result1,
        omg_results(type, n, message.content, toolUseResult) as results,
        -- A response's fields as columns: omg_response's CASE of a struct costs more to build and keep.
-       -- Its o, session, timestamp, model, isSidechain and agentId are the line's columns above.
-       coalesce(type = 'assistant' and message.usage is not null, false) as is_response,
-       message.id as message_id, requestId as request_id,
-       omg_tokens(message.usage.input_tokens) as input_tokens,
-       omg_tokens(message.usage.output_tokens) as output_tokens,
-       omg_tokens(message.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
-       omg_tokens(message.usage.cache_read_input_tokens) as cache_read_input_tokens,
-       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
-       omg_tokens(omg_cache_split(message.usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
-       message.usage.service_tier as service_tier, cwd, gitBranch as git_branch,
-       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as usage_mistyped
+       -- Its o and session are the line's columns above, and so are its timestamp, model, isSidechain
+       -- and agentId but for a mirror's (omg_mirrored), which `mirror` gives (NULL on every other line).
+       coalesce(type = 'assistant', false) or mirrored as is_response,
+       r_id as message_id, r_request as request_id,
+       omg_tokens(r_usage.input_tokens) as input_tokens,
+       omg_tokens(r_usage.output_tokens) as output_tokens,
+       omg_tokens(r_usage.cache_creation_input_tokens) as cache_creation_input_tokens,
+       omg_tokens(r_usage.cache_read_input_tokens) as cache_read_input_tokens,
+       omg_tokens(omg_cache_split(r_usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
+       omg_tokens(omg_cache_split(r_usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
+       r_usage.service_tier as service_tier, cwd, gitBranch as git_branch,
+       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as usage_mistyped,
+       case when mirrored then {'timestamp': r_ts ->> '$', 'model': r_model, 'agent_id': r_agent} end as mirror
 from (
     select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
-           isSidechain, agentId, toolUseResult, requestId, cwd, gitBranch, message,
-           len(message.content) as n, message.content[1] as b1
+           isSidechain, agentId, toolUseResult, cwd, gitBranch, message,
+           len(message.content) as n, message.content[1] as b1,
+           -- A progress line that mirrors a sub-agent's response (omg_mirrored) gives that response's fields.
+           omg_mirrored(type, data.message) as mirrored,
+           case when mirrored then coalesce(data.message.timestamp, timestamp) else timestamp end as r_ts,
+           case when mirrored then data.message.message.id else message.id end as r_id,
+           case when mirrored then data.message.message.model else message.model end as r_model,
+           case when mirrored then data.message.message.usage else message.usage end as r_usage,
+           case when mirrored then data.message.requestId else requestId end as r_request,
+           case when mirrored then data.agentId else agentId end as r_agent
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
                               version: 'JSON', isSidechain: 'BOOLEAN', agentId: 'VARCHAR', toolUseResult: 'VARCHAR',
                               requestId: 'VARCHAR', cwd: 'VARCHAR', gitBranch: 'VARCHAR',
                               message: 'STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR), content STRUCT(type VARCHAR, id VARCHAR, name VARCHAR,
-                                  input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content VARCHAR)[])'})
+                                  input MAP(VARCHAR, VARCHAR), tool_use_id VARCHAR, is_error BOOLEAN, content VARCHAR)[])',
+                              data: 'STRUCT(agentId VARCHAR, message STRUCT(type VARCHAR, timestamp JSON, requestId VARCHAR, message STRUCT(model VARCHAR, id VARCHAR, usage STRUCT(input_tokens JSON, output_tokens JSON, cache_creation_input_tokens JSON, cache_read_input_tokens JSON, cache_creation JSON, service_tier VARCHAR))))'})
          with ordinality
 );
 

@@ -90,10 +90,17 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
     );
   }
   const mixed = (await db.query(readSql('transcripts/mixed-models'), undefined, 'building the transcript messages')).rows[0];
-  await db.exec('alter table transcript_messages drop column mixed_models');
-  if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
+  const unknown = (await db.query(readSql('transcripts/no-usage'), undefined, 'building the transcript messages')).rows[0];
   const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
+  await db.exec('alter table transcript_messages drop column mixed_models; alter table transcript_messages drop column no_usage');
+  if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
   return [
+    // Not an error: such a line is rare but real, and census, skills and verdict read no usage.
+    ...(unknown
+      ? [
+          `${lineOf(String(unknown.abs), Number(unknown.rec))}: no line of this response has message.usage${Number(unknown.n) > 1 ? ` (nor of ${Number(unknown.n) - 1} more response(s))` : ''}: its tokens and cost are left empty (null), as is the cost of every total that holds it`,
+        ]
+      : []),
     ...(mixed
       ? [
           `${lineOf(String(mixed.abs), Number(mixed.rec))}: the lines of a response (one message.id) name different models${Number(mixed.n) > 1 ? `, as do ${Number(mixed.n) - 1} more response(s)` : ''}: each is counted once, under the model of its final snapshot (its line of the most output tokens, the last on ties)`,

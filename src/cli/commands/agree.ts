@@ -23,7 +23,7 @@ const USAGE_HINTS: Record<string, string> = {
   'no model usage':
     'the envelopes give no modelUsage (an older Claude Code), so each transcript was only checked not to cost more than total_cost_usd: usage --by spawn shows the ratios',
   unpriced:
-    'give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model has none in any table)',
+    'give --pricing FILE, a price table with a price for the models the warnings name (a response that names no model, or none of whose lines has usage, has none in any table)',
 };
 
 const UNPRICED_DB_HINT =
