@@ -161,14 +161,11 @@ describe('the answer to each Skill call', () => {
     expect(run.stderr).toBe('omg-evidence: agree: 2 of 2 spawn(s) compared: 1 agree, 1 differ; 0 gone\n');
   });
 
-  // A record that keeps "skill" among its input keys and drops the skill is refused as it loads
-  // (loader.test.ts, tool-use-skill-stripped); one that drops the key too needs no row, and differs.
   it("an answer in the transcript with no row in the probe's skill_results.jsonl differs", async () => {
     const run = await cli(['agree', probeFixture('agree-result-no-row'), '--format', 'text']);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe(
-      'A           aaaaaaaa  differs: input keys toolu_a1: records [], transcripts ["skill"]\n' +
-        'A           aaaaaaaa  differs: skill result toolu_a1: records no row, transcripts is_error=false Launching skill: ns:x\n' +
+      'A           aaaaaaaa  differs: skill result toolu_a1: records no row, transcripts is_error=false Launching skill: ns:x\n' +
         'A           aaaaaaaa  differs: skills call order: records , transcripts ns:x\n',
     );
   });
