@@ -29,8 +29,6 @@ const HINT_LINE = '(every line must be one JSON object; fix or remove that line)
 const HINT_ROW = '(see docs/evidence-format.md#results-jsonl)';
 const COST_SUM =
   '"envelope.total_cost_usd" must not be less than the sum of its "modelUsage" entries\' "costUSD" (by more than a micro-dollar)';
-const SKILL_HINT =
-  'write the skill the call named in "skill", and its row in skill_results.jsonl, as extract does; see docs/evidence-format.md#tool-use';
 const S1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const S2 = 'bbbbbbbb-0000-4000-8000-000000000002';
 const TOKENS =
@@ -86,16 +84,6 @@ const bad: [fixture: string, message: string][] = [
   [
     'tool-use-skill-other-call',
     `tool_use/${S1}.jsonl:2: tool_use record: "skill" is the skill a Skill or SlashCommand call named, and this is a call of "Bash" (leave "skill" out of any other call's record; see docs/evidence-format.md#tool-use)`,
-  ],
-  // A call whose input holds the key naming its skill, with "skill" stripped: its skill_results row
-  // could be deleted, unseen without transcripts (the hostile edit of the bundled probe, below).
-  [
-    'tool-use-skill-stripped',
-    `tool_use/${S1}.jsonl:2: tool_use record: a Skill call whose input has "skill" or "command" names a skill, and this record has no "skill" (${SKILL_HINT})`,
-  ],
-  [
-    'tool-use-slash-stripped',
-    `tool_use/${S1}.jsonl:2: tool_use record: a SlashCommand call whose input has "command" names a skill (the command without its "/"), and this record has no "skill" (${SKILL_HINT})`,
   ],
   // The verdict counts skill_results' rows: each pairs one Skill call of the spawn's tool_use
   // records, its skill and its arm, and each call of a probe that has the file has its row.
@@ -830,39 +818,6 @@ describe('a value quoted in an error', () => {
 });
 
 describe('skill_results.jsonl pairs the calls that name a skill', () => {
-  // The bundled probe, without transcripts: a K-REPO-N call launched the repo's own skill, so
-  // conjunct 7 fails; stripping "skill" from its record and deleting its row had made it hold.
-  it('a Skill record stripped of its "skill", its row deleted, is refused, and conjunct 7 no longer flips', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'omg-stripped-'));
-    try {
-      const probe = join(dir, 'p');
-      cpSync(bundled, probe, { recursive: true });
-      rmSync(join(probe, 'transcripts'), { recursive: true });
-      const rows = join(probe, 'skill_results.jsonl');
-      const unknown = '"is_error":true,"result":"<tool_use_error>Unknown skill: omg-repo-house-html</tool_use_error>"';
-      writeFileSync(rows, readFileSync(rows, 'utf8').replace(unknown, '"is_error":false,"result":"Launching skill: omg-repo-house-html"'));
-      const honest = await cli(['verdict', probe]);
-      expect(honest.stderr).toContain('conjunct 7 (K-UPONLY/K-REPO-N/K-REPO-D fire the repo copy 0 of n) does not hold: 1,');
-      const calls = join(probe, 'tool_use', 'afbb2a87-6719-42bb-a06a-53cac2619b12.jsonl');
-      writeFileSync(calls, readFileSync(calls, 'utf8').replace(',"skill":"omg-repo-house-html"}', '}'));
-      writeFileSync(
-        rows,
-        readFileSync(rows, 'utf8')
-          .split('\n')
-          .filter((l) => !l.includes('toolu_01AL0RlxUnq4UCPGdZ3DQMwz'))
-          .join('\n'),
-      );
-      const run = await cli(['verdict', probe]);
-      expect(run).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: `omg-evidence: ${calls}:1: tool_use record: a Skill call whose input has "skill" or "command" names a skill, and this record has no "skill" (${SKILL_HINT})\n`,
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   // extract writes no row for a Skill call sent without a skill (an InputValidationError in real
   // sessions), nor for a SlashCommand without a command: such a call needs none.
   it('a Skill or SlashCommand call that names none needs no row', async () => {

@@ -841,20 +841,6 @@ describe('extract', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  // The loader refuses a SlashCommand record with "command" and no "skill": extract had written one.
-  it('refuses a call whose input has the key naming a skill but names none ("/"), and writes nothing', async () => {
-    out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
-    const run = await cli(args(out, join('test', 'fixtures', 'extract', 'slash-names-none')));
-    expect(run).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        'omg-evidence: test/fixtures/extract/slash-names-none/transcripts/aaaaaaaa-0000-4000-8000-000000000001.jsonl:2: refusing to write SlashCommand call "toolu_S": ' +
-        'its input has the key that names a skill, but names none (a tool_use record of such a call must hold the skill it named (docs/evidence-format.md#tool-use); leave this spawn out)\n',
-    });
-    expect(existsSync(out)).toBe(false);
-  });
-
   it('refuses $HOME as set, wherever it is', async () => {
     out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
     const run = await cli(args(out, join('test', 'fixtures', 'extract', 'home-env')), { env: { HOME: '/srv/operator' } });

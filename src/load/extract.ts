@@ -12,7 +12,6 @@ import { InputError } from '../base/errors.js';
 import { ioError } from '../base/io-error.js';
 import { checkPath } from '../base/path-given.js';
 import { errText, lineOf } from './jsonl.js';
-import { namesSkill } from './record-schemas.js';
 import { firstHomePath } from '../base/home-paths.js';
 import { decodeJsonEscapes } from '../base/json-escapes.js';
 import { displayPath, inputFile, inputFolder, isWithin, makeFolders, takeBackFolders } from '../base/paths.js';
@@ -87,13 +86,6 @@ export async function extract(ev: ExtractSource, options: ExtractOptions, transc
       for (const k of r.input_keys as string[]) check(k, where, 'input key');
       check(r.skill, where, 'skill');
       check(r.agent_id, where, 'agent_id');
-      // The loader refuses such a record (record-schemas.ts): an input of null, "" or "/" names nothing.
-      if (r.skill === null && namesSkill(String(r.name), r.input_keys as string[])) {
-        throw new InputError(
-          `${where()}: refusing to write ${r.name} call ${JSON.stringify(r.id)}: its input has the key that names a skill, but names none`,
-          'a tool_use record of such a call must hold the skill it named (docs/evidence-format.md#tool-use); leave this spawn out',
-        );
-      }
       const record: Record<string, unknown> = { id: r.id, name: r.name, input_keys: r.input_keys };
       if (r.skill !== null) record.skill = r.skill;
       if (r.agent_id !== null) record.agent_id = r.agent_id;

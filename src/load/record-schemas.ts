@@ -164,20 +164,6 @@ export const RESULTS: RecordSchema = {
   hint: 'see docs/evidence-format.md#results-jsonl',
 };
 
-/** The input keys that name a skill, by tool (the harness's contract, sql/transcripts/macros.sql). */
-const SKILL_KEYS: Record<string, string[]> = { Skill: ['skill', 'command'], SlashCommand: ['command'] };
-
-/** TRUE when a call of tool `name` whose input has `keys` names a skill: its record must say which. */
-export const namesSkill = (name: string, keys: readonly string[]): boolean =>
-  (Object.hasOwn(SKILL_KEYS, name) ? SKILL_KEYS[name]! : []).some((k) => keys.includes(k));
-
-/** TRUE when a tool_use record's "input_keys" holds one of `keys`. */
-const inputHas = (keys: string[]): string =>
-  `list_has_any(from_json(json -> '$.input_keys', '["VARCHAR"]'), [${keys.map((k) => `'${k}'`).join(', ')}])`;
-
-const SKILL_HINT =
-  'write the skill the call named in "skill", and its row in skill_results.jsonl, as extract does; see docs/evidence-format.md#tool-use';
-
 export const TOOL_USE: RecordSchema = {
   what: 'tool_use record',
   fields: [
@@ -196,18 +182,6 @@ export const TOOL_USE: RecordSchema = {
       why: '"skill" is the skill a Skill or SlashCommand call named, and this is a call of',
       value: `json ->> '$.name'`,
       hint: 'leave "skill" out of any other call\'s record; see docs/evidence-format.md#tool-use',
-    },
-    // A call whose input holds the key naming its skill names one: with "skill" stripped, its
-    // skill_results row could be deleted unseen, and a conjunct would count one call fewer.
-    {
-      bad: `kinds[4] is null and (json ->> '$.name') = 'Skill' and ${inputHas(SKILL_KEYS.Skill!)}`,
-      why: 'a Skill call whose input has "skill" or "command" names a skill, and this record has no "skill"',
-      hint: SKILL_HINT,
-    },
-    {
-      bad: `kinds[4] is null and (json ->> '$.name') = 'SlashCommand' and ${inputHas(SKILL_KEYS.SlashCommand!)}`,
-      why: 'a SlashCommand call whose input has "command" names a skill (the command without its "/"), and this record has no "skill"',
-      hint: SKILL_HINT,
     },
   ],
   hint: 'each line is {"id","name","input_keys":[…]} with optional "skill" and "agent_id"; see docs/evidence-format.md#tool-use',
