@@ -3,7 +3,7 @@
  * of (exit 0); `--transcripts FILE.jsonl` reads that file; and `extract` writes a probe that loads,
  * the spawn that opened no session (K-NEG) included.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -147,6 +147,31 @@ describe('extract', () => {
       warning(
         `${file}:4: a line of session bbbbbbbb-0000-4000-8000-000000000002 in the file of session aaaaaaaa-0000-4000-8000-000000000001: no results.jsonl row names its session; ignored`,
       ) + `omg-evidence: extract: wrote 2 file(s), 0 unchanged, in ${tmp}\n`,
+    );
+  });
+
+  // The count after the first five had said "lines" of what it counts per session (review rev48a).
+  it('names each other session at its first line, five of them, and counts the sessions after', async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'omg-silent-'));
+    const dir = join('test', 'fixtures', 'extract', 'other-session-line');
+    const probe = join(tmp, 'p');
+    cpSync(dir, probe, { recursive: true });
+    const file = join(probe, 'transcripts', 'aaaaaaaa-0000-4000-8000-000000000001.jsonl');
+    const stray = readFileSync(file, 'utf8').split('\n')[3]!;
+    // Seven more sessions, two lines each: 7 sessions after the first (bbbbbbbb), 14 lines.
+    const more = [1, 2, 3, 4, 5, 6, 7].flatMap((i) => {
+      const line = stray.replaceAll('bbbbbbbb-0000-4000-8000-000000000002', `cccccccc-0000-4000-8000-00000000000${i}`);
+      return [line.replace('toolu_B', `toolu_C${i}a`), line.replace('toolu_B', `toolu_C${i}b`)];
+    });
+    writeFileSync(file, `${readFileSync(file, 'utf8').trimEnd()}\n${more.join('\n')}\n`);
+    const run = await extract(join(probe, 'transcripts'), join(tmp, 'out'), join(probe, 'results.jsonl'));
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n').filter((l) => l.includes('warning'));
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toContain(`${file}:4: a line of session bbbbbbbb-0000-4000-8000-000000000002`);
+    expect(lines[1]).toContain(`${file}:5: a line of session cccccccc-0000-4000-8000-000000000001`);
+    expect(lines[5]).toBe(
+      "omg-evidence: warning: …and 3 more session(s) with lines in another session's transcript file (each shown at its first line)",
     );
   });
 

@@ -45,12 +45,13 @@ export function fromOption(): Option {
 }
 
 /** --transcripts, described as the command reads it. */
-export function transcriptsOption(reads: 'own' | 'alone' | 'sessions' | 'extra'): Option {
+export function transcriptsOption(reads: 'own' | 'alone' | 'sessions' | 'usage' | 'extra'): Option {
   const what = "folder of session transcripts, or one session's .jsonl";
   const when = {
     own: "default: each probe's own transcripts/",
     alone: "in place of each probe's own transcripts/, which --from transcripts reads; alone when no probe and no --from is given",
     sessions: "default: each probe's own transcripts/; with no probe, Claude Code's sessions",
+    usage: "in place of a probe, which it excludes but for --by spawn; default: Claude Code's sessions",
     extra: 'exported too; default: none',
   }[reads];
   return new Option('--transcripts <dir>', `${what} (${when})`);

@@ -60,7 +60,7 @@ export async function checkTranscriptOwners(db: Database, probes: Probe[]): Prom
 }
 
 /**
- * A warning for each of the first lines of one session in another's file where either is a spawn
+ * A warning for the first line of each session found in another's file where either is a spawn
  * (sql/probe/transcript-strays.sql): a call there counts for its line's session, not its file's, as
  * census and agree count it. Drops transcript_strays.
  */
@@ -76,5 +76,7 @@ export async function strayLines(db: Database): Promise<string[]> {
         }`,
     );
   const more = Number(rows[0]?.strays ?? 0) - shown.length;
-  return more > 0 ? [...shown, `…and ${more} more line(s) of one session in another's transcript file`] : shown;
+  return more > 0
+    ? [...shown, `…and ${more} more session(s) with lines in another session's transcript file (each shown at its first line)`]
+    : shown;
 }

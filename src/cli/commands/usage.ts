@@ -163,12 +163,12 @@ export function makeUsageCommand(io: IO) {
     arguments: [
       [
         '[what...]',
-        `the report: ${USAGE_REPORTS.join(' | ')} (default: daily); then probe directories, whose transcripts are read (default: --transcripts DIR, else Claude Code's own sessions)`,
+        `the report: ${USAGE_REPORTS.join(' | ')} (default: daily); then probe directories, whose own transcripts/ are read (not with --transcripts DIR, but for --by spawn; with neither, Claude Code's own sessions)`,
       ],
     ],
     formats: TABULAR_FORMATS,
     options: [
-      transcriptsOption('sessions'),
+      transcriptsOption('usage'),
       whenOption('--since', 'count responses from this date or timestamp on (in --timezone unless it gives its offset)'),
       whenOption('--until', 'count responses up to this date (all of it) or timestamp'),
       timezoneOption(),
