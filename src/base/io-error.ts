@@ -8,6 +8,7 @@ import { InputError, OmgError } from './errors.js';
 import { displayPath } from './paths-shown.js';
 
 const READ_HINT = 'check that the file exists and that you may read it';
+const LOOP_HINT = 'point the link at a file or folder that exists, or give another path';
 const TOO_LONG_HINT = 'shorten the name or the path: it is longer than the file system allows';
 
 /** An I/O failure on `p` as an InputError: `p: what (CODE) (hint)`. */
@@ -29,6 +30,10 @@ export function ioError(p: string, err: unknown, what = 'cannot be read', hint =
   }
   if (e.code === 'ENAMETOOLONG') {
     return new InputError(`${displayPath(p)}: ${what} (ENAMETOOLONG)`, TOO_LONG_HINT, { cause: err });
+  }
+  // As paths.ts says it of a file: "cannot be read … check that the file exists" sent the user after a file.
+  if (e.code === 'ELOOP' && what === 'cannot be read') {
+    return new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, LOOP_HINT, { cause: err });
   }
   const said = e.code === 'ENOTDIR' && what === 'cannot be read' ? 'a path through a file, where a folder is expected' : what;
   return new InputError(`${displayPath(p)}: ${said} (${e.code ?? e.message})`, hint, { cause: err });
