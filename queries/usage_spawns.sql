@@ -41,7 +41,8 @@
 --   verdict                    VARCHAR    agree (no model in differing_models), differ
 --                                         (so too when the transcript does not show the model the
 --                                         envelope charged most, or one that used the prompt cache, or
---                                         shows a response of a model modelUsage does not list, or of none, or
+--                                         shows a response of a model modelUsage does not list, or of none,
+--                                         or one none of whose lines has usage, or
 --                                         when, with no modelUsage, its priced responses cost more than
 --                                         total_cost_usd by more than the tolerance), gone (no transcript),
 --                                         no envelope, no model usage (an envelope without modelUsage, and
@@ -63,7 +64,10 @@ counted as (
         coalesce(sum(m.cache_read_input_tokens), 0)::BIGINT as cache_read_input_tokens,
         case when count(m.session_id) = 0 then 0 when bool_and(m.cost_usd is not null) then sum(m.cost_usd) end as cost_usd,
         -- What the priced responses cost: the least the whole transcript can cost when a model has no price.
-        coalesce(sum(m.cost_usd), 0) as priced_cost
+        coalesce(sum(m.cost_usd), 0) as priced_cost,
+        -- Responses none of whose lines has usage (all four counts NULL): their tokens are unknown.
+        count(m.session_id) filter (where m.model is distinct from '<synthetic>' and m.input_tokens is null and m.output_tokens is null
+                                    and m.cache_creation_input_tokens is null and m.cache_read_input_tokens is null) as no_usage
     from transcript_sessions as t
     left join transcript_messages as m using (session_id)
     group by all
@@ -229,6 +233,9 @@ final as (
             -- own calls besides: responses that cost more than it (the priced ones alone) cannot be explained.
             when e.session_id is null and c.priced_cost > try_cast(s.cost_usd as DECIMAL(38, 9)) * (1 + $tolerance::DECIMAL(38, 9)) then 'differ'
             when d.differing_priced > 0 then 'differ'
+            -- Before unpriced: a response whose usage is gone (stripped) cannot agree with what its envelope
+            -- charged, and as unpriced it had passed (exit 0).
+            when c.no_usage > 0 then 'differ'
             when c.cost_usd is null then 'unpriced'
             -- A spawn that made no model call (an API error: only <synthetic> lines) costs 0 both ways.
             -- Its envelope says so too: one with no modelUsage but a cost had agreed with an empty transcript.

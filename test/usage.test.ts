@@ -1457,6 +1457,28 @@ describe('agree --usage', () => {
     expect(r.code).toBe(3);
   });
 
+  it("a response whose lines' usage is removed differs (as unpriced, its tokens unknown, it had passed with exit 0)", async () => {
+    const probe = join(tmp, 'usage-stripped');
+    cpSync(bundled, probe, { recursive: true });
+    const transcript = join(probe, 'transcripts', '1bb76aee-fd7f-4674-920e-6c3d197d6720.jsonl');
+    const lines = readFileSync(transcript, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; message: { id?: string; usage?: unknown } });
+    const first = lines.find((l) => l.type === 'assistant')!.message.id;
+    for (const l of lines) if (l.type === 'assistant' && l.message.id === first) delete l.message.usage;
+    writeFileSync(transcript, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const r = await cli(['agree', '--usage', probe, '-f', 'text'], { env: HOME });
+    expect(r.stdout.split('\n')[0]).toMatch(
+      /^K-RES {7}1bb76aee {2}differ: transcripts -, envelope \$0\.087137, ratio -; envelope only: claude-haiku-4-5; models that differ: claude-opus-5$/,
+    );
+    expect(r.stderr.split('\n').slice(-2)).toEqual([
+      'omg-evidence: agree --usage: 27 of 28 spawn(s) compared within 1%: 26 agree, 1 differ; 1 gone',
+      '',
+    ]);
+    expect(r.code).toBe(3);
+  });
+
   it('an envelope with a cost and no modelUsage does not agree with a transcript of no response (it had agreed at $0 against $5)', async () => {
     const probe = join(tmp, 'no-model-usage');
     cpSync(join(repo, probeFixture('agree-empty-transcript')), probe, { recursive: true });
