@@ -471,6 +471,37 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     expect(user.stdout.split('\r\n')[1]).toBe('2026-03-01,false,1,1,10,5,0,0,15,0.000175,0');
   });
 
+  // A mirror had passed unchecked: "5000" counted nothing, a string usage read as one of no tokens (review rev48b).
+  it("a mirrored response's usage and timestamp are checked as a line's are, in every pass that reads usage", async () => {
+    for (const [name, what, hint] of [
+      [
+        'mirror-tokens-string',
+        '"data.message.message.usage.output_tokens" must be an integer, got "5000"',
+        "a response's usage counts its tokens in integers",
+      ],
+      [
+        'mirror-usage-string',
+        '"data.message.message.usage" must be an object that counts tokens (input_tokens, output_tokens, cache_creation_input_tokens or cache_read_input_tokens), got "lots"',
+        "a response's usage is an object of token counts, as Claude Code writes it",
+      ],
+      [
+        'mirror-timestamp-number',
+        '"data.message.timestamp" must be a string, got 12345',
+        "a transcript line's timestamp and version are strings",
+      ],
+    ]) {
+      const file = `${fixture(name!)}/-work-demo/11111111-0000-4000-8000-000000000001.jsonl`;
+      const stderr = `omg-evidence: ${file}:2: transcript line: ${what} (${hint})\n`;
+      for (const args of [
+        ['usage', '--transcripts', fixture(name!), '--timezone', 'UTC'],
+        ['sql', '--transcripts', fixture(name!), 'select count(*) from transcript_tool_uses, transcript_messages'],
+        ['sql', '--transcripts', fixture(name!), 'select count(*) from transcript_lines, transcript_messages'],
+      ]) {
+        expect(await cli(args, { env: HOME }), `${name} ${args[0]} ${args.at(-1)}`).toEqual({ code: 1, stdout: '', stderr });
+      }
+    }
+  });
+
   it('usage that counts no token, or a cache_creation that is not an object, is an error at its line, never a response of no tokens', async () => {
     const COUNTS = 'an object that counts tokens (input_tokens, output_tokens, cache_creation_input_tokens or cache_read_input_tokens)';
     for (const [name, what] of [
@@ -1498,7 +1529,7 @@ describe('agree --usage', () => {
       1,
       null,
       5,
-      'unpriced',
+      'differ',
     ]);
     expect((await cli(['agree', '--usage', probe], { env: HOME })).code).toBe(3);
     // Without it, a transcript of no response.
