@@ -140,7 +140,7 @@ create or replace temp macro omg_mirrored(type, mirror) as
 -- `u`, and where and by whom it was made. NULL for any other line. An assistant line with no usage
 -- is a response too, of unknown tokens (messages.ts warns of it): dropped, it had passed in silence.
 -- `o` gives its record number; the other arguments are the fields as read_json types them. A
--- mirror's usage is not checked (mistyped.sql reads the line's own): the sub-agent's file is.
+-- mirror's usage and timestamp are checked as a line's are (mistyped.sql): its own file may be missing.
 create or replace temp macro omg_response(o, type, mirrored, session_id, ts, message_id, model, u, request_id, sidechain, agent, cwd, git_branch) as
     case when type = 'assistant' or mirrored then {
         'o': o,
@@ -160,7 +160,7 @@ create or replace temp macro omg_response(o, type, mirrored, session_id, ts, mes
         'agent_id': agent,
         'cwd': cwd,
         'git_branch': git_branch,
-        'mistyped': not mirrored and omg_usage_mistyped(u)
+        'mistyped': omg_usage_mistyped(u) or (mirrored and omg_mistyped(ts))
     } end;
 
 -- An assistant line's calls: its one content block `b1` as a call (`n` blocks), or its list

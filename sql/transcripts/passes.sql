@@ -62,7 +62,8 @@ create or replace temp macro omg_scan_responses(files) as table
 select abs, o, sessionId as session_id,
        omg_keyless(type, null, sessionId, null, ts, version, isSidechain, agentId, line_message) as keyless,
        -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
-       omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(line_message.usage), false) as mistyped,
+       omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(line_message.usage), false)
+       or (mirrored and (omg_mistyped(mirror.timestamp) or omg_usage_mistyped(mirror.message.usage))) as mistyped,
        coalesce(type = 'assistant', false) or mirrored as is_response,
        case when mirrored then coalesce(mirror.timestamp, ts) else ts end ->> '$' as timestamp,
        m.id as message_id,
@@ -145,7 +146,8 @@ select abs, o, type, subtype, sessionId as session_id, uuid,
        omg_tokens(omg_cache_split(r_usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
        omg_tokens(omg_cache_split(r_usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
        r_usage.service_tier as service_tier, cwd, gitBranch as git_branch,
-       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as usage_mistyped,
+       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false)
+       or (mirrored and (omg_mistyped(r_ts) or omg_usage_mistyped(r_usage))) as usage_mistyped,
        case when mirrored then {'timestamp': r_ts ->> '$', 'model': r_model, 'agent_id': r_agent} end as mirror
 from (
     select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
