@@ -211,11 +211,9 @@ export function csvField(v: Cell): string {
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-/** A json row as csv carries it: a list or an object as its JSON text, any other value as it is. */
+/** A json row as csv carries it: each value as cellOf makes it (a list or an object as its JSON text). */
 export function jsonCells(row: Record<string, unknown>): Record<string, Cell> {
-  return Object.fromEntries(
-    Object.entries(row).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Cell)]),
-  );
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, cellOf(v)]));
 }
 
 export function toJson(value: unknown): string {
