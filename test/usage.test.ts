@@ -17,10 +17,13 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TRANSCRIPT_REPORT_QUERIES } from '../src/analysis/report.js';
 import { sourceName } from '../src/cli/commands/report.js';
+import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
-import { namedInputs } from '../src/load/inputs.js';
+import { findTranscripts, namedInputs } from '../src/load/inputs.js';
 import { loadInputs } from '../src/load/open.js';
+import { loadTranscripts } from '../src/load/transcripts.js';
 import { bin, bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
 
 const samples = join(shared, 'samples', 'claude-code', 'transcripts');
@@ -237,6 +240,24 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     'from transcript_messages as m join transcript_sessions as s using (session_id)',
     'from transcript_messages as m, (select count(*) from transcript_lines) as l',
   ];
+  // The pass report --transcripts takes (the calls' lean fields, each response kept in a list per file
+  // and session) has no SQL of its own on the command line: it is loaded for report's queries, as
+  // report loads it, and the rows and warnings given as the command line would print them.
+  const rowsInReportPass = async (dir: string, columns: string) => {
+    const warnings: string[] = [];
+    const loaded = await loadInputs(namedInputs([], dir, false), {
+      queries: TRANSCRIPT_REPORT_QUERIES,
+      onWarning: (w) => warnings.push(w),
+    });
+    try {
+      const q = `select to_json(coalesce(list(t order by k), [])) as j
+                 from (select ${columns}, row_number() over (order by m.first_timestamp) as k from transcript_messages as m) as t`;
+      const rows = JSON.parse(String((await loaded.db.query(q)).rows[0]!.j)).map(({ k: _, ...r }: Record<string, unknown>) => r);
+      return { code: 0, stderr: warnings.map((w) => `omg-evidence: warning: ${w}\n`).join(''), rows };
+    } finally {
+      loaded.db.close();
+    }
+  };
   const rowsInEveryPass = async (name: string, columns: string) => {
     const runs = [];
     for (const from of everyPass) {
@@ -245,8 +266,57 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       });
       runs.push({ code: r.code, stderr: r.stderr, rows: JSON.parse(r.stdout || 'null') });
     }
+    runs.push(await rowsInReportPass(join(repo, fixture(name)), columns));
     return runs;
   };
+
+  it('many responses in many files load in every pass, in bounded memory (the pass report takes had needed 3.3 GB for 20,000)', async () => {
+    // 40 sessions of 500 responses, a file each: DuckDB had materialised the unnest of each file's listed
+    // responses as a common subplan of messages.sql, in 11 s and 3.3 GB (report ran out of memory on every bench corpus).
+    const [files, each] = [40, 500];
+    const dir = join(tmp, 'many-responses');
+    mkdirSync(join(dir, '-work-demo'), { recursive: true });
+    for (let f = 0; f < files; f++) {
+      const sid = `77777777-0000-4000-8000-${String(f).padStart(12, '0')}`;
+      const line = (i: number) =>
+        JSON.stringify({
+          type: 'assistant',
+          sessionId: sid,
+          timestamp: new Date(Date.UTC(2026, 2, 1, 10) + i * 1000).toISOString(),
+          requestId: `req_${f}_${i}`,
+          message: {
+            id: `msg_${f}_${i}`,
+            model: 'claude-opus-4-5-20251101',
+            content: [{ type: 'text', text: 'ok' }],
+            usage: { input_tokens: 1, output_tokens: 2 },
+          },
+        });
+      writeFileSync(join(dir, '-work-demo', `${sid}.jsonl`), `${Array.from({ length: each }, (_, i) => line(i)).join('\n')}\n`);
+    }
+    const n = files * each;
+    for (const from of everyPass) {
+      const r = await cli(['sql', '--transcripts', dir, `select count(*) as n, sum(m.output_tokens) as output ${from}`, '-f', 'json'], {
+        env: HOME,
+      });
+      expect({ from, code: r.code, stderr: r.stderr, rows: JSON.parse(r.stdout || 'null') }).toEqual({
+        from,
+        code: 0,
+        stderr: '',
+        rows: [{ n, output: 2 * n }],
+      });
+    }
+    // report's pass (the calls' lean fields and the responses, no line or result: what TRANSCRIPT_REPORT_QUERIES
+    // read), within 1.5 GiB (the JSON reader alone takes 512 MiB).
+    const db = await Database.open();
+    try {
+      await db.exec("SET GLOBAL memory_limit = '1536MiB'");
+      await loadTranscripts(db, findTranscripts([dir]), { lines: false, results: false, mirrors: false, fullCalls: false });
+      const row = (await db.query('select count(*) as n, sum(output_tokens) as output from transcript_messages')).rows[0]!;
+      expect({ n: Number(row.n), output: Number(row.output) }).toEqual({ n, output: 2 * n });
+    } finally {
+      db.close();
+    }
+  });
 
   it('an assistant line with no usage is a response of unknown tokens: counts and cost NULL (not 0), one warning naming its line and how many more, in every pass', async () => {
     const warning =

@@ -222,8 +222,6 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
     await room(0, async () => {
       if (into !== 'scan_groups') {
         await db.exec(readSql(lines ? 'transcripts/groups' : 'transcripts/responses'), undefined, 'reading the transcripts');
-      } else if (messages) {
-        await db.exec(readSql('transcripts/responses-listed'), undefined, 'reading the transcripts');
       }
       await db.exec(readSql('transcripts/files-seen'), undefined, 'reading the transcripts');
       // Where each session is, for the probes' check of their own transcripts/ (transcript-owners.ts).
@@ -258,13 +256,17 @@ export async function loadTranscripts(db: Database, files: TranscriptFile[], opt
   if (results) await settle().then(() => buildResults(db, rescan).catch(whole));
   if (mirrors) await buildSubagentReads(db, rescan).catch(whole);
   readWhole(sized);
-  // Freed before transcript_messages is built, unless its responses are read from it (responses-listed.sql).
-  if (into !== 'scan_groups') await db.exec('drop table scan_groups');
+  // The responses a pass listed per file and session become rows once the tables above are built
+  // from scan_groups, which is then freed before transcript_messages is built.
+  if (into === 'scan_groups' && messages) await db.exec(readSql('transcripts/responses-listed'), undefined, 'reading the transcripts');
+  await db.exec('drop table scan_groups');
   if (messages) await settle();
   const warnings = messages ? await buildMessages(db, options.pricing ?? DEFAULT_PRICING, calls, room) : [];
-  // The full pass's responses are a table (groups.sql), the others' a view; transcript_scan is dropped already.
-  const drops = [lines ? 'drop table scan_responses' : messages && 'drop view scan_responses', !lines && `drop table ${into}`];
-  const all = [...drops.filter(Boolean), 'drop table scan_files', 'drop table transcript_input_files'];
+  // usage's pass keeps its rows (scan_rows), its responses a view of them; the full pass's responses
+  // (groups.sql) and the listed ones are a table. transcript_scan is dropped already.
+  const drops =
+    into === 'scan_rows' ? ['drop view scan_responses', 'drop table scan_rows'] : lines || messages ? ['drop table scan_responses'] : [];
+  const all = [...drops, 'drop table scan_files', 'drop table transcript_input_files'];
   await db.exec(all.join('; '), undefined, 'building the transcript tables');
   if (cores > 1) await db.useThreads();
   return [...differ, ...warnings];
