@@ -65,7 +65,7 @@ select abs, o, sessionId as session_id,
        omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(line_message.usage), false)
        or (mirrored and (omg_mistyped(mirror.timestamp) or omg_usage_mistyped(mirror.message.usage))) as mistyped,
        coalesce(type = 'assistant', false) or mirrored as is_response,
-       case when mirrored then coalesce(mirror.timestamp, ts) else ts end ->> '$' as timestamp,
+       case when mirrored then coalesce(mirror.timestamp, ts) when type = 'assistant' then ts end ->> '$' as timestamp,
        m.id as message_id,
        case when mirrored then mirror.requestId else requestId end as request_id,
        m.model as model,
@@ -78,8 +78,10 @@ select abs, o, sessionId as session_id,
        m.usage.service_tier as service_tier,
        mirrored or coalesce(isSidechain, false) as is_sidechain,
        case when mirrored then data_agent else agentId end as agent_id,
-       cwd,
-       gitBranch as git_branch
+       -- Where a response was made: only a response's is read (messages.sql), and the rows of other lines
+       -- are held while transcript_messages is built (usage's peak memory, bench/README.md).
+       case when type = 'assistant' or mirrored then cwd end as cwd,
+       case when type = 'assistant' or mirrored then gitBranch end as git_branch
 from (
     -- A progress line that mirrors a sub-agent's response (omg_mirrored) is read as that response.
     select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version, isSidechain, agentId, requestId, cwd,
