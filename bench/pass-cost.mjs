@@ -37,6 +37,10 @@ for (const arg of positionals.slice(1)) {
   for (const f of ['rfc3339', 'transcripts/macros', 'transcripts/passes'].filter((f) => existsSync(join(tree, `sql/${f}.sql`))))
     await con.run(readFileSync(join(tree, `sql/${f}.sql`), 'utf8'));
   await con.run('SET preserve_insertion_order = false');
+  // The passes that keep rows keep each file's number (files.sql), which they join on its path.
+  await con.run(
+    `create table transcript_input_files as select unnest(${list}::VARCHAR[]) as abs, generate_subscripts(${list}::VARCHAR[], 1) as fid`,
+  );
   const sql = readFileSync(join(tree, `sql/transcripts/${pass}.sql`), 'utf8').replaceAll('$files', list);
   passes.push({ label, con, sql: `create or replace temp table pass_out as ${sql}`, times: [] });
 }

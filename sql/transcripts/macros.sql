@@ -40,6 +40,18 @@ create or replace temp macro omg_tokens_mistyped(v) as
 create or replace temp macro omg_cache_split(cc, key) as
     nullif(json_extract(cc, '$.' || key), 'null');
 
+-- A usage snapshot's counts and service tier, as a response's columns (unnest() it into them): for a
+-- line's usage and a mirrored one's alike.
+create or replace temp macro omg_usage_fields(u) as {
+    'input_tokens': omg_tokens(u.input_tokens),
+    'output_tokens': omg_tokens(u.output_tokens),
+    'cache_creation_input_tokens': omg_tokens(u.cache_creation_input_tokens),
+    'cache_read_input_tokens': omg_tokens(u.cache_read_input_tokens),
+    'cache_creation_5m_input_tokens': omg_tokens(omg_cache_split(u.cache_creation, 'ephemeral_5m_input_tokens')),
+    'cache_creation_1h_input_tokens': omg_tokens(omg_cache_split(u.cache_creation, 'ephemeral_1h_input_tokens')),
+    'service_tier': u.service_tier
+};
+
 -- TRUE when a response's usage is not what it counts with (mistyped.sql says what): usage that
 -- counts no tokens (not an object, or an object with none of the four counts: read as a STRUCT,
 -- "lots" and {} look alike), cache_creation that is not an object, or a mistyped token count. The
@@ -135,6 +147,25 @@ create or replace temp macro omg_project(abs) as
 create or replace temp macro omg_mirrored(type, mirror) as
     coalesce(type = 'progress' and mirror.type = 'assistant' and mirror.message.usage is not null, false);
 
+-- The passes that keep rows keep a mirroring line's `data` whole (`mirror`, NULL on every other line)
+-- and read it as a response after the pass, where mirrors are few: choosing between a line's fields
+-- and a mirror's on every line had cost the pass about a fifth (bench/README.md). A mirror's timestamp
+-- and usage are checked as a line's are (mistyped.sql): its own file may be missing.
+create or replace temp macro omg_mirror_mistyped(mirror) as
+    mirror is not null and (omg_mistyped(mirror.message.timestamp) or omg_usage_mistyped(mirror.message.message.usage));
+
+-- The response a mirror gives (unnest() it into a response's columns): at the sub-agent's own
+-- timestamp, or else at its line's (`ts`, as text), and where its line was made (`cwd`, `git_branch`).
+create or replace temp macro omg_mirror_response(mirror, ts, cwd, git_branch) as struct_concat({
+    'timestamp': case when mirror.message.timestamp is not null then mirror.message.timestamp ->> '$' else ts end,
+    'message_id': mirror.message.message.id,
+    'request_id': mirror.message.requestId,
+    'model': mirror.message.message.model}, omg_usage_fields(mirror.message.message.usage), {
+    'is_sidechain': true,
+    'agent_id': mirror.agentId,
+    'cwd': cwd,
+    'git_branch': git_branch});
+
 -- An assistant line's API response as the line states it, or the one a progress line mirrors
 -- (`mirrored`; the pass gives the mirrored record's fields then): its ids, model and usage snapshot
 -- `u`, and where and by whom it was made. NULL for any other line. An assistant line with no usage
@@ -142,26 +173,19 @@ create or replace temp macro omg_mirrored(type, mirror) as
 -- `o` gives its record number; the other arguments are the fields as read_json types them. A
 -- mirror's usage and timestamp are checked as a line's are (mistyped.sql): its own file may be missing.
 create or replace temp macro omg_response(o, type, mirrored, session_id, ts, message_id, model, u, request_id, sidechain, agent, cwd, git_branch) as
-    case when type = 'assistant' or mirrored then {
+    case when type = 'assistant' or mirrored then struct_concat({
         'o': o,
         'session_id': session_id,
         'timestamp': ts ->> '$',
         'message_id': message_id,
         'request_id': request_id,
-        'model': model,
-        'input_tokens': omg_tokens(u.input_tokens),
-        'output_tokens': omg_tokens(u.output_tokens),
-        'cache_creation_input_tokens': omg_tokens(u.cache_creation_input_tokens),
-        'cache_read_input_tokens': omg_tokens(u.cache_read_input_tokens),
-        'cache_creation_5m_input_tokens': omg_tokens(omg_cache_split(u.cache_creation, 'ephemeral_5m_input_tokens')),
-        'cache_creation_1h_input_tokens': omg_tokens(omg_cache_split(u.cache_creation, 'ephemeral_1h_input_tokens')),
-        'service_tier': u.service_tier,
+        'model': model}, omg_usage_fields(u), {
         'is_sidechain': mirrored or coalesce(sidechain, false),
         'agent_id': agent,
         'cwd': cwd,
         'git_branch': git_branch,
         'mistyped': omg_usage_mistyped(u) or (mirrored and omg_mistyped(ts))
-    } end;
+    }) end;
 
 -- An assistant line's calls: its one content block `b1` as a call (`n` blocks), or its list
 -- `content` of several. The passes read b1 (message.content[1]) once per line, in their inner

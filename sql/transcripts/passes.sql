@@ -57,36 +57,29 @@ from (
 -- The pass for what reads transcript_messages and no other table but transcript_files (usage):
 -- one row per line, its flat typed fields, never its content; messages.sql reads the responses
 -- (is_response) and responses.sql groups the rest. Flat rows cost less than a list of structs
--- collected per group (bench/README.md, usage).
+-- collected per group (bench/README.md, usage). A line that mirrors a response keeps it in `mirror`
+-- (omg_mirror_response).
 create or replace temp macro omg_scan_responses(files) as table
 select abs, o, sessionId as session_id,
-       omg_keyless(type, null, sessionId, null, ts, version, isSidechain, agentId, line_message) as keyless,
+       omg_keyless(type, null, sessionId, null, ts, version, isSidechain, agentId, message) as keyless,
        -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
-       omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(line_message.usage), false)
-       or (mirrored and (omg_mistyped(mirror.timestamp) or omg_usage_mistyped(mirror.message.usage))) as mistyped,
-       coalesce(type = 'assistant', false) or mirrored as is_response,
-       case when mirrored then coalesce(mirror.timestamp, ts) when type = 'assistant' then ts end ->> '$' as timestamp,
-       m.id as message_id,
-       case when mirrored then mirror.requestId else requestId end as request_id,
-       m.model as model,
-       omg_tokens(m.usage.input_tokens) as input_tokens,
-       omg_tokens(m.usage.output_tokens) as output_tokens,
-       omg_tokens(m.usage.cache_creation_input_tokens) as cache_creation_input_tokens,
-       omg_tokens(m.usage.cache_read_input_tokens) as cache_read_input_tokens,
-       omg_tokens(omg_cache_split(m.usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
-       omg_tokens(omg_cache_split(m.usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
-       m.usage.service_tier as service_tier,
-       mirrored or coalesce(isSidechain, false) as is_sidechain,
-       case when mirrored then data_agent else agentId end as agent_id,
-       -- Where a response was made: only a response's is read (messages.sql), and the rows of other lines
-       -- are held while transcript_messages is built (usage's peak memory, bench/README.md).
-       case when type = 'assistant' or mirrored then cwd end as cwd,
-       case when type = 'assistant' or mirrored then gitBranch end as git_branch
+       omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as mistyped,
+       coalesce(type = 'assistant', false) as is_response,
+       case when type in ('assistant', 'progress') then ts end ->> '$' as timestamp,
+       message.id as message_id,
+       requestId as request_id,
+       message.model as model,
+       unnest(omg_usage_fields(message.usage)),
+       coalesce(isSidechain, false) as is_sidechain,
+       agentId as agent_id,
+       -- When and where a response was made: only a response's, or its mirror's line's, is read
+       -- (messages.sql), and the rows of other lines are held while transcript_messages is built.
+       case when type in ('assistant', 'progress') then cwd end as cwd,
+       case when type in ('assistant', 'progress') then gitBranch end as git_branch,
+       case when omg_mirrored(type, data.message) then data end as mirror
 from (
-    -- A progress line that mirrors a sub-agent's response (omg_mirrored) is read as that response.
     select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version, isSidechain, agentId, requestId, cwd,
-           gitBranch, message as line_message, data.agentId as data_agent, omg_mirrored(type, data.message) as mirrored,
-           data.message as mirror, case when mirrored then data.message.message else line_message end as m
+           gitBranch, message, data
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
@@ -137,32 +130,18 @@ select abs, o, type, subtype, sessionId as session_id, uuid,
        omg_result1(type, n, b1, toolUseResult) as result1,
        omg_results(type, n, message.content, toolUseResult) as results,
        -- A response's fields as columns: omg_response's CASE of a struct costs more to build and keep.
-       -- Its o and session are the line's columns above, and so are its timestamp, model, isSidechain
-       -- and agentId but for a mirror's (omg_mirrored), which `mirror` gives (NULL on every other line).
-       coalesce(type = 'assistant', false) or mirrored as is_response,
-       r_id as message_id, r_request as request_id,
-       omg_tokens(r_usage.input_tokens) as input_tokens,
-       omg_tokens(r_usage.output_tokens) as output_tokens,
-       omg_tokens(r_usage.cache_creation_input_tokens) as cache_creation_input_tokens,
-       omg_tokens(r_usage.cache_read_input_tokens) as cache_read_input_tokens,
-       omg_tokens(omg_cache_split(r_usage.cache_creation, 'ephemeral_5m_input_tokens')) as cache_creation_5m_input_tokens,
-       omg_tokens(omg_cache_split(r_usage.cache_creation, 'ephemeral_1h_input_tokens')) as cache_creation_1h_input_tokens,
-       r_usage.service_tier as service_tier, cwd, gitBranch as git_branch,
-       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false)
-       or (mirrored and (omg_mistyped(r_ts) or omg_usage_mistyped(r_usage))) as usage_mistyped,
-       case when mirrored then {'timestamp': r_ts ->> '$', 'model': r_model, 'agent_id': r_agent} end as mirror
+       -- Its o, session, timestamp, model, isSidechain and agentId are the line's columns above; a
+       -- mirror's response is read after the pass (omg_mirror_response).
+       coalesce(type = 'assistant', false) as is_response,
+       message.id as message_id, requestId as request_id,
+       unnest(omg_usage_fields(message.usage)),
+       cwd, gitBranch as git_branch,
+       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as usage_mistyped,
+       case when omg_mirrored(type, data.message) then data end as mirror
 from (
     select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
            isSidechain, agentId, toolUseResult, cwd, gitBranch, message,
-           len(message.content) as n, message.content[1] as b1,
-           -- A progress line that mirrors a sub-agent's response (omg_mirrored) gives that response's fields.
-           omg_mirrored(type, data.message) as mirrored,
-           case when mirrored then coalesce(data.message.timestamp, timestamp) else timestamp end as r_ts,
-           case when mirrored then data.message.message.id else message.id end as r_id,
-           case when mirrored then data.message.message.model else message.model end as r_model,
-           case when mirrored then data.message.message.usage else message.usage end as r_usage,
-           case when mirrored then data.message.requestId else requestId end as r_request,
-           case when mirrored then data.agentId else agentId end as r_agent
+           requestId, data, len(message.content) as n, message.content[1] as b1
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
