@@ -270,9 +270,10 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     return runs;
   };
 
-  it('many responses in many files load in every pass, in bounded memory (the pass report takes had needed 3.3 GB for 20,000)', async () => {
+  it("many responses in many files load in report's pass in bounded memory (it had needed 3.3 GB for 20,000)", async () => {
     // 40 sessions of 500 responses, a file each: DuckDB had materialised the unnest of each file's listed
-    // responses as a common subplan of messages.sql, in 11 s and 3.3 GB (report ran out of memory on every bench corpus).
+    // responses as a common subplan of messages.sql, in 11-14 s and 3.3 GB (report ran out of memory on every
+    // bench corpus). The other passes keep responses as rows and never listed them.
     const [files, each] = [40, 500];
     const dir = join(tmp, 'many-responses');
     mkdirSync(join(dir, '-work-demo'), { recursive: true });
@@ -294,17 +295,6 @@ describe('how a response is counted (test/fixtures/usage)', () => {
       writeFileSync(join(dir, '-work-demo', `${sid}.jsonl`), `${Array.from({ length: each }, (_, i) => line(i)).join('\n')}\n`);
     }
     const n = files * each;
-    for (const from of everyPass) {
-      const r = await cli(['sql', '--transcripts', dir, `select count(*) as n, sum(m.output_tokens) as output ${from}`, '-f', 'json'], {
-        env: HOME,
-      });
-      expect({ from, code: r.code, stderr: r.stderr, rows: JSON.parse(r.stdout || 'null') }).toEqual({
-        from,
-        code: 0,
-        stderr: '',
-        rows: [{ n, output: 2 * n }],
-      });
-    }
     // report's pass (the calls' lean fields and the responses, no line or result: what TRANSCRIPT_REPORT_QUERIES
     // read), within 1.5 GiB (the JSON reader alone takes 512 MiB).
     const db = await Database.open();
@@ -316,7 +306,8 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     } finally {
       db.close();
     }
-  });
+    // Its own bound: a busy machine (a suite beside it) had taken it past vitest's default.
+  }, 120_000);
 
   it('an assistant line with no usage is a response of unknown tokens: counts and cost NULL (not 0), one warning naming its line and how many more, in every pass', async () => {
     const warning =

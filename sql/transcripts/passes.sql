@@ -65,6 +65,8 @@ select abs, o, sessionId as session_id,
        -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
        omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as mistyped,
        coalesce(type = 'assistant', false) as is_response,
+       -- When and where a response was made (timestamp, cwd, gitBranch): only a response's, or its mirror's
+       -- line's, is read (messages.sql), and the rows of other lines are held while transcript_messages is built.
        case when type in ('assistant', 'progress') then ts end ->> '$' as timestamp,
        message.id as message_id,
        requestId as request_id,
@@ -72,8 +74,6 @@ select abs, o, sessionId as session_id,
        unnest(omg_usage_fields(message.usage)),
        coalesce(isSidechain, false) as is_sidechain,
        agentId as agent_id,
-       -- When and where a response was made: only a response's, or its mirror's line's, is read
-       -- (messages.sql), and the rows of other lines are held while transcript_messages is built.
        case when type in ('assistant', 'progress') then cwd end as cwd,
        case when type in ('assistant', 'progress') then gitBranch end as git_branch,
        case when omg_mirrored(type, data.message) then data end as mirror
