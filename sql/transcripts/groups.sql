@@ -4,7 +4,7 @@ create or replace temp table scan_groups as
 select i.abs, g.session_id, g.g
 from (
     select fid, session_id,
-           omg_group(o, keyless, mistyped or usage_mistyped or omg_mirror_mistyped(mirror), type, timestamp, version, model,
+           omg_group(o, keyless, mistyped or usage_mistyped, type, timestamp, version, model,
                      is_sidechain, agent_id, call1, calls, result1, results) as g
     from transcript_scan
     group by fid, session_id
@@ -21,6 +21,5 @@ select fid, o, session_id, timestamp, message_id, request_id, model, input_token
 from transcript_scan
 where is_response
 union all by name
-select fid, o, session_id, unnest(omg_mirror_response(mirror, timestamp, cwd, git_branch))
-from transcript_scan
-where mirror is not null;
+select fid, o, session_id, unnest(omg_mirror_response(m, timestamp, cwd, git_branch))
+from (select *, omg_mirror_of(mirror) as m from transcript_scan where mirror is not null);

@@ -147,14 +147,26 @@ create or replace temp macro omg_project(abs) as
 create or replace temp macro omg_mirrored(type, mirror) as
     coalesce(type = 'progress' and mirror.type = 'assistant' and mirror.message.usage is not null, false);
 
--- The passes that keep rows keep a mirroring line's `data` whole (`mirror`, NULL on every other line)
--- and read it as a response after the pass, where mirrors are few: choosing between a line's fields
--- and a mirror's on every line had cost the pass about a fifth (bench/README.md). A mirror's timestamp
--- and usage are checked as a line's are (mistyped.sql): its own file may be missing.
-create or replace temp macro omg_mirror_mistyped(mirror) as
-    mirror is not null and (omg_mistyped(mirror.message.timestamp) or omg_usage_mistyped(mirror.message.message.usage));
+-- The passes that keep rows keep a mirroring line's `data` whole, as read_json typed it, in JSON
+-- (`mirror`, NULL on every other line: a column of that struct had cost 40 MB of rows per 560 MB of
+-- transcripts), and read it as a response after the pass, where mirrors are few: choosing between a
+-- line's fields and a mirror's on every line had cost the pass about a fifth (bench/README.md).
+-- omg_mirror_of types it back as the passes read `data`.
+create or replace temp macro omg_mirror_of(mirror) as
+    from_json(mirror, '{"agentId": "VARCHAR", "message": {"type": "VARCHAR", "timestamp": "JSON", "requestId": "VARCHAR",
+                        "message": {"model": "VARCHAR", "id": "VARCHAR", "usage": {"input_tokens": "JSON", "output_tokens": "JSON",
+                        "cache_creation_input_tokens": "JSON", "cache_read_input_tokens": "JSON", "cache_creation": "JSON",
+                        "service_tier": "VARCHAR"}}}}');
 
--- The response a mirror gives (unnest() it into a response's columns): at the sub-agent's own
+-- TRUE when a line mirrors a response (omg_mirrored) whose timestamp or usage is mistyped, checked as
+-- a line's are (mistyped.sql): its own file may be missing. `data` as the passes read it; a CASE, not
+-- an AND, which DuckDB evaluates whole on every line.
+create or replace temp macro omg_mirror_mistyped(type, data) as
+    case when omg_mirrored(type, data.message)
+         then omg_mistyped(data.message.timestamp) or omg_usage_mistyped(data.message.message.usage)
+         else false end;
+
+-- The response a mirror (omg_mirror_of) gives (unnest() it into a response's columns): at the sub-agent's own
 -- timestamp, or else at its line's (`ts`, as text), and where its line was made (`cwd`, `git_branch`).
 create or replace temp macro omg_mirror_response(mirror, ts, cwd, git_branch) as struct_concat({
     'timestamp': case when mirror.message.timestamp is not null then mirror.message.timestamp ->> '$' else ts end,

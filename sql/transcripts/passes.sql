@@ -63,7 +63,8 @@ create or replace temp macro omg_scan_responses(files) as table
 select abs, o, sessionId as session_id,
        omg_keyless(type, null, sessionId, null, ts, version, isSidechain, agentId, message) as keyless,
        -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
-       omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as mistyped,
+       omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false)
+       or omg_mirror_mistyped(type, data) as mistyped,
        coalesce(type = 'assistant', false) as is_response,
        -- When and where a response was made (timestamp, cwd, gitBranch): only a response's, or its mirror's
        -- line's, is read (messages.sql), and the rows of other lines are held while transcript_messages is built.
@@ -76,7 +77,7 @@ select abs, o, sessionId as session_id,
        agentId as agent_id,
        case when type in ('assistant', 'progress') then cwd end as cwd,
        case when type in ('assistant', 'progress') then gitBranch end as git_branch,
-       case when omg_mirrored(type, data.message) then data end as mirror
+       case when omg_mirrored(type, data.message) then to_json(data) end as mirror
 from (
     select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version, isSidechain, agentId, requestId, cwd,
            gitBranch, message, data
@@ -136,8 +137,8 @@ select abs, o, type, subtype, sessionId as session_id, uuid,
        message.id as message_id, requestId as request_id,
        unnest(omg_usage_fields(message.usage)),
        cwd, gitBranch as git_branch,
-       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) as usage_mistyped,
-       case when omg_mirrored(type, data.message) then data end as mirror
+       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) or omg_mirror_mistyped(type, data) as usage_mistyped,
+       case when omg_mirrored(type, data.message) then to_json(data) end as mirror
 from (
     select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
            isSidechain, agentId, toolUseResult, cwd, gitBranch, message,

@@ -5,18 +5,22 @@ select i.abs, g.session_id, g.g
 from (
     select fid, session_id,
            {'lines': count(*), 'first_o': min(o), 'keyless_o': list(o) filter (where keyless),
-            'mistyped_o': min(o) filter (where mistyped or omg_mirror_mistyped(mirror))} as g
+            'mistyped_o': min(o) filter (where mistyped)} as g
     from scan_rows
     group by fid, session_id
 ) as g
 join transcript_input_files as i using (fid);
 
--- Each assistant line's response, and each one a progress line mirrors (omg_mirror_response).
+-- Each response a progress line mirrors (omg_mirror_response), as a row of its own after the lines
+-- (scan_groups has counted them): updated in place, the lines had held each update's old values too,
+-- and a union with the other responses had been read whole again by each of messages.sql's readers.
+insert into scan_rows by name
+select fid, o, session_id, false as keyless, false as mistyped, true as is_response,
+       unnest(omg_mirror_response(omg_mirror_of(mirror), timestamp, cwd, git_branch))
+from scan_rows
+where mirror is not null;
+
 create or replace temp view scan_responses as
 select * exclude (keyless, mistyped, is_response, mirror)
 from scan_rows
-where is_response
-union all by name
-select fid, o, session_id, unnest(omg_mirror_response(mirror, timestamp, cwd, git_branch))
-from scan_rows
-where mirror is not null;
+where is_response;
