@@ -27,6 +27,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { Evidence } from '../src/evidence.js';
 import { findTranscripts } from '../src/load/inputs.js';
+import { macros } from '../src/load/rescans.js';
 import { loadTranscripts } from '../src/load/transcripts.js';
 import { armJson } from '../src/output/arms.js';
 import { bundled, cli, probeFixture, repo, shared, withoutShared } from './helpers.js';
@@ -469,6 +470,23 @@ describe('one exact pass: goldens of every transcript fixture and sample', () =>
 
   // The loader runs one scan per thread, each over a share of the files: every table must be the
   // same whatever the split, record numbers included.
+  // The passes keep a mirroring line's data as JSON, which omg_mirror_of types again: it must type it as
+  // read_json did in every pass, or a mirror would read differently after the pass than in it.
+  it("a mirror is typed back as every pass types a progress line's data (omg_mirror_of)", async () => {
+    const passes = readFileSync(join(repo, 'sql', 'transcripts', 'passes.sql'), 'utf8');
+    const typed = [...passes.matchAll(/\bdata: '([^']+)'/g)].map((m) => m[1]!.replace(/\s+/g, ' '));
+    expect(typed.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(typed).size).toBe(1);
+    const db = await Database.open();
+    try {
+      await db.exec(macros());
+      const t = String((await db.query("select typeof(omg_mirror_of('{}')) as t")).rows[0]!.t);
+      expect(t.replaceAll('"', '')).toBe(typed[0]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('every table is the same whether the files are read in one scan or several', async () => {
     // census-bom-pair, read in two or three scans, puts its BOM file in a scan of its own.
     const dirs = [

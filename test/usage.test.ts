@@ -342,6 +342,11 @@ describe('how a response is counted (test/fixtures/usage)', () => {
     for (const run of await rowsInEveryPass('mirror-only', columns)) expect(run).toEqual({ code: 0, stderr: '', rows });
     const [first] = await rowsInEveryPass('mirror-only', "strftime(m.first_timestamp, '%H:%M:%S') as at");
     expect(first!.rows).toEqual([{ at: '11:00:01' }, { at: '11:00:02' }, { at: '11:00:06' }]);
+    // A mirror that gives no timestamp of its own is at its progress line's (11:00:03), in every pass.
+    const at = [{ at: '11:00:01' }, { at: '11:00:03' }, { at: '11:00:06' }];
+    for (const run of await rowsInEveryPass('mirror-no-timestamp', "strftime(m.first_timestamp, '%H:%M:%S') as at")) {
+      expect(run).toEqual({ code: 0, stderr: '', rows: at });
+    }
   });
 
   it("a response in a sub-agent's own file and mirrored in its parent's progress lines counts once, its lines without requestId keyed by the mirror's", async () => {

@@ -1,5 +1,6 @@
 -- transcript_messages: one row per API response, from the responses the pass kept (scan_responses:
--- fid, o and the columns of omg_response), priced by model_prices.
+-- fid, o and a response's columns: an assistant line's, or those a progress line mirrors), priced
+-- by model_prices.
 --
 -- Claude Code writes a streamed response as one line per content block, each repeating the
 -- response's usage as it stood then: output_tokens grows line by line, so only the last snapshot

@@ -55,10 +55,10 @@ from (
 );
 
 -- The pass for what reads transcript_messages and no other table but transcript_files (usage):
--- one row per line, its flat typed fields, never its content; messages.sql reads the responses
--- (is_response) and responses.sql groups the rest. Flat rows cost less than a list of structs
--- collected per group (bench/README.md, usage). A line that mirrors a response keeps it in `mirror`
--- (omg_mirror_response).
+-- one row per line, its flat typed fields, never its content; responses.sql groups them, and adds
+-- a row for each response a line mirrors (`mirror`: its data as JSON, omg_mirror_of); messages.sql
+-- reads the responses (is_response). Flat rows cost less than a list of structs collected per group
+-- (bench/README.md, usage).
 create or replace temp macro omg_scan_responses(files) as table
 select abs, o, sessionId as session_id,
        omg_keyless(type, null, sessionId, null, ts, version, isSidechain, agentId, message) as keyless,
@@ -66,17 +66,17 @@ select abs, o, sessionId as session_id,
        omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false)
        or omg_mirror_mistyped(type, data) as mistyped,
        coalesce(type = 'assistant', false) as is_response,
-       -- When and where a response was made (timestamp, cwd, gitBranch): only a response's, or its mirror's
-       -- line's, is read (messages.sql), and the rows of other lines are held while transcript_messages is built.
-       case when type in ('assistant', 'progress') then ts end ->> '$' as timestamp,
+       -- When and where a response was made (timestamp, cwd, gitBranch): only a response's line's, or a
+       -- mirror's, is read (messages.sql), and the rows of other lines are held while transcript_messages is built.
+       case when type = 'assistant' or omg_mirrored(type, data.message) then ts end ->> '$' as timestamp,
        message.id as message_id,
        requestId as request_id,
        message.model as model,
        unnest(omg_usage_fields(message.usage)),
        coalesce(isSidechain, false) as is_sidechain,
        agentId as agent_id,
-       case when type in ('assistant', 'progress') then cwd end as cwd,
-       case when type in ('assistant', 'progress') then gitBranch end as git_branch,
+       case when type = 'assistant' or omg_mirrored(type, data.message) then cwd end as cwd,
+       case when type = 'assistant' or omg_mirrored(type, data.message) then gitBranch end as git_branch,
        case when omg_mirrored(type, data.message) then to_json(data) end as mirror
 from (
     select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version, isSidechain, agentId, requestId, cwd,
