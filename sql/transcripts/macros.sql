@@ -158,13 +158,11 @@ create or replace temp macro omg_mirror_of(mirror) as
                         "cache_creation_input_tokens": "JSON", "cache_read_input_tokens": "JSON", "cache_creation": "JSON",
                         "service_tier": "VARCHAR"}}}}');
 
--- TRUE when a line mirrors a response (omg_mirrored) whose timestamp or usage is mistyped, checked as
--- a line's are (mistyped.sql): its own file may be missing. `data` as the passes read it; a CASE, not
--- an AND, which DuckDB evaluates whole on every line.
-create or replace temp macro omg_mirror_mistyped(type, data) as
-    case when omg_mirrored(type, data.message)
-         then omg_mistyped(data.message.timestamp) or omg_usage_mistyped(data.message.message.usage)
-         else false end;
+-- TRUE when a line mirrors a response (`mirrored`, omg_mirrored) whose timestamp or usage is mistyped,
+-- checked as a line's are (mistyped.sql): its own file may be missing. `data` as the passes read it; a
+-- CASE, not an AND, which DuckDB evaluates whole on every line.
+create or replace temp macro omg_mirror_mistyped(mirrored, data) as
+    case when mirrored then omg_mistyped(data.message.timestamp) or omg_usage_mistyped(data.message.message.usage) else false end;
 
 -- The response a mirror (omg_mirror_of) gives (unnest() it into a response's columns): at the sub-agent's own
 -- timestamp, or else at its line's (`ts`, as text), and where its line was made (`cwd`, `git_branch`).

@@ -64,23 +64,23 @@ select abs, o, sessionId as session_id,
        omg_keyless(type, null, sessionId, null, ts, version, isSidechain, agentId, message) as keyless,
        -- Only a response's usage is counted, so only an assistant line's is checked (as omg_response does).
        omg_line_mistyped(ts, version) or coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false)
-       or omg_mirror_mistyped(type, data) as mistyped,
+       or omg_mirror_mistyped(mirrored, data) as mistyped,
        coalesce(type = 'assistant', false) as is_response,
        -- When and where a response was made (timestamp, cwd, gitBranch): only a response's line's, or a
        -- mirror's, is read (messages.sql), and the rows of other lines are held while transcript_messages is built.
-       case when type = 'assistant' or omg_mirrored(type, data.message) then ts end ->> '$' as timestamp,
+       case when type = 'assistant' or mirrored then ts end ->> '$' as timestamp,
        message.id as message_id,
        requestId as request_id,
        message.model as model,
        unnest(omg_usage_fields(message.usage)),
        coalesce(isSidechain, false) as is_sidechain,
        agentId as agent_id,
-       case when type = 'assistant' or omg_mirrored(type, data.message) then cwd end as cwd,
-       case when type = 'assistant' or omg_mirrored(type, data.message) then gitBranch end as git_branch,
-       case when omg_mirrored(type, data.message) then to_json(data) end as mirror
+       case when type = 'assistant' or mirrored then cwd end as cwd,
+       case when type = 'assistant' or mirrored then gitBranch end as git_branch,
+       case when mirrored then to_json(data) end as mirror
 from (
     select filename as abs, ordinality as o, type, sessionId, timestamp as ts, version, isSidechain, agentId, requestId, cwd,
-           gitBranch, message, data
+           gitBranch, message, data, omg_mirrored(type, data.message) as mirrored
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', sessionId: 'VARCHAR', timestamp: 'JSON', version: 'JSON',
@@ -137,12 +137,12 @@ select abs, o, type, subtype, sessionId as session_id, uuid,
        message.id as message_id, requestId as request_id,
        unnest(omg_usage_fields(message.usage)),
        cwd, gitBranch as git_branch,
-       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) or omg_mirror_mistyped(type, data) as usage_mistyped,
-       case when omg_mirrored(type, data.message) then to_json(data) end as mirror
+       coalesce(type = 'assistant' and omg_usage_mistyped(message.usage), false) or omg_mirror_mistyped(mirrored, data) as usage_mistyped,
+       case when mirrored then to_json(data) end as mirror
 from (
     select filename as abs, ordinality as o, type, subtype, sessionId, uuid, timestamp as ts, version as ver,
            isSidechain, agentId, toolUseResult, cwd, gitBranch, message,
-           requestId, data, len(message.content) as n, message.content[1] as b1
+           requestId, data, omg_mirrored(type, data.message) as mirrored, len(message.content) as n, message.content[1] as b1
     from read_json(files, format = 'newline_delimited', records = true, ignore_errors = true, filename = true,
                    hive_partitioning = false, maximum_object_size = 268435456,
                    columns = {type: 'VARCHAR', subtype: 'VARCHAR', sessionId: 'VARCHAR', uuid: 'VARCHAR', timestamp: 'JSON',
