@@ -12,58 +12,46 @@ with line as (
     where ordinality = $rec
 ),
 
-listed as (
-    select [
-        {'k': 'timestamp', 'want': 'a string', 'v': json -> '$.timestamp'},
-        {'k': 'version', 'want': 'a string', 'v': json -> '$.version'},
-        {'k': 'message.usage', 'want': 'an object that counts tokens (input_tokens, output_tokens, cache_creation_input_tokens or cache_read_input_tokens)',
-         'v': json -> '$.message.usage'},
-        {'k': 'message.usage.cache_creation', 'want': 'an object', 'v': json -> '$.message.usage.cache_creation'},
-        {'k': 'message.usage.input_tokens', 'want': 'an integer', 'v': json -> '$.message.usage.input_tokens'},
-        {'k': 'message.usage.output_tokens', 'want': 'an integer', 'v': json -> '$.message.usage.output_tokens'},
-        {'k': 'message.usage.cache_creation_input_tokens', 'want': 'an integer',
-         'v': json -> '$.message.usage.cache_creation_input_tokens'},
-        {'k': 'message.usage.cache_read_input_tokens', 'want': 'an integer',
-         'v': json -> '$.message.usage.cache_read_input_tokens'},
-        {'k': 'message.usage.cache_creation.ephemeral_5m_input_tokens', 'want': 'an integer',
-         'v': json -> '$.message.usage.cache_creation.ephemeral_5m_input_tokens'},
-        {'k': 'message.usage.cache_creation.ephemeral_1h_input_tokens', 'want': 'an integer',
-         'v': json -> '$.message.usage.cache_creation.ephemeral_1h_input_tokens'},
-        -- A progress line that mirrors a sub-agent's response (omg_mirrored) is read as that response:
-        -- its fields are none on any other line.
-        {'k': 'data.message.timestamp', 'want': 'a string', 'v': case when mirror then json -> '$.data.message.timestamp' end},
-        {'k': 'data.message.message.usage', 'want': 'an object that counts tokens (input_tokens, output_tokens, cache_creation_input_tokens or cache_read_input_tokens)',
-         'v': case when mirror then json -> '$.data.message.message.usage' end},
-        {'k': 'data.message.message.usage.cache_creation', 'want': 'an object', 'v': case when mirror then json -> '$.data.message.message.usage.cache_creation' end},
-        {'k': 'data.message.message.usage.input_tokens', 'want': 'an integer', 'v': case when mirror then json -> '$.data.message.message.usage.input_tokens' end},
-        {'k': 'data.message.message.usage.output_tokens', 'want': 'an integer', 'v': case when mirror then json -> '$.data.message.message.usage.output_tokens' end},
-        {'k': 'data.message.message.usage.cache_creation_input_tokens', 'want': 'an integer',
-         'v': case when mirror then json -> '$.data.message.message.usage.cache_creation_input_tokens' end},
-        {'k': 'data.message.message.usage.cache_read_input_tokens', 'want': 'an integer',
-         'v': case when mirror then json -> '$.data.message.message.usage.cache_read_input_tokens' end},
-        {'k': 'data.message.message.usage.cache_creation.ephemeral_5m_input_tokens', 'want': 'an integer',
-         'v': case when mirror then json -> '$.data.message.message.usage.cache_creation.ephemeral_5m_input_tokens' end},
-        {'k': 'data.message.message.usage.cache_creation.ephemeral_1h_input_tokens', 'want': 'an integer',
-         'v': case when mirror then json -> '$.data.message.message.usage.cache_creation.ephemeral_1h_input_tokens' end}] as l
-    from line
+-- A response's usage fields, by their path under its usage object, in the order they are looked at.
+usage_fields as (
+    select *
+    from (values (1, '', 'an object that counts tokens (input_tokens, output_tokens, cache_creation_input_tokens or cache_read_input_tokens)'),
+                 (2, '.cache_creation', 'an object'),
+                 (3, '.input_tokens', 'an integer'),
+                 (4, '.output_tokens', 'an integer'),
+                 (5, '.cache_creation_input_tokens', 'an integer'),
+                 (6, '.cache_read_input_tokens', 'an integer'),
+                 (7, '.cache_creation.ephemeral_5m_input_tokens', 'an integer'),
+                 (8, '.cache_creation.ephemeral_1h_input_tokens', 'an integer')) as t(n, path, want)
 ),
 
--- Each field with its place in the list, which the list's own length gives.
+-- The line's fields, in order: its timestamp and version, its own response's usage, and, on a progress
+-- line that mirrors a sub-agent's response (omg_mirrored), that response's timestamp and usage (none on
+-- any other line).
 fields as (
-    select unnest(l) as x, unnest(range(1, len(l) + 1)) as i
-    from listed
+    select 1 as i, 'timestamp' as k, 'a string' as want, json -> '$.timestamp' as v from line
+    union all
+    select 2, 'version', 'a string', json -> '$.version' from line
+    union all
+    select 10 + u.n, 'message.usage' || u.path, u.want, json -> ('$.message.usage' || u.path) from line, usage_fields as u
+    union all
+    select 20, 'data.message.timestamp', 'a string', case when mirror then json -> '$.data.message.timestamp' end from line
+    union all
+    select 20 + u.n, 'data.message.message.usage' || u.path, u.want,
+           case when mirror then json -> ('$.data.message.message.usage' || u.path) end
+    from line, usage_fields as u
 )
 
-select x.k as k, x.want as want, left(x.v::VARCHAR, 60) as v
+select k, want, left(v::VARCHAR, 60) as v
 from fields
-where coalesce(json_type(x.v), 'NULL') <> 'NULL'
-  and case x.want
-          when 'a string' then json_type(x.v) <> 'VARCHAR'
-          when 'an object' then json_type(x.v) <> 'OBJECT'
-          when 'an integer' then omg_tokens_mistyped(x.v)
+where coalesce(json_type(v), 'NULL') <> 'NULL'
+  and case want
+          when 'a string' then json_type(v) <> 'VARCHAR'
+          when 'an object' then json_type(v) <> 'OBJECT'
+          when 'an integer' then omg_tokens_mistyped(v)
           -- As the pass reads usage: a count that is JSON null counts nothing.
-          else json_type(x.v) <> 'OBJECT'
-               or list_bool_and([coalesce(json_type(x.v, '$.' || c), 'NULL') = 'NULL'
+          else json_type(v) <> 'OBJECT'
+               or list_bool_and([coalesce(json_type(v, '$.' || c), 'NULL') = 'NULL'
                                  for c in ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens']])
       end
 order by i
