@@ -555,6 +555,17 @@ describe('how a response is counted (test/fixtures/usage)', () => {
         '"data.message.timestamp" must be a string, got 12345',
         "a transcript line's timestamp and version are strings",
       ],
+      // A count that is an integer but no count is named where the mirror holds it, not as the line's own usage.
+      [
+        'mirror-tokens-negative',
+        '"data.message.message.usage.output_tokens" must not be negative, got -5000',
+        "a response's usage counts its tokens",
+      ],
+      [
+        'mirror-cache-1h-over',
+        '"data.message.message.usage.cache_creation.ephemeral_1h_input_tokens" must not exceed "cache_creation_input_tokens" (100), got 1000000',
+        "a response's usage counts its tokens",
+      ],
     ]) {
       const file = `${fixture(name!)}/-work-demo/11111111-0000-4000-8000-000000000001.jsonl`;
       const stderr = `omg-evidence: ${file}:2: transcript line: ${what} (${hint})\n`;

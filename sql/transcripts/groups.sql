@@ -17,9 +17,9 @@ join transcript_input_files as i using (fid);
 create or replace temp table scan_responses as
 select fid, o, session_id, timestamp, message_id, request_id, model, input_tokens, output_tokens,
        cache_creation_input_tokens, cache_read_input_tokens, cache_creation_5m_input_tokens,
-       cache_creation_1h_input_tokens, service_tier, is_sidechain, agent_id, cwd, git_branch
+       cache_creation_1h_input_tokens, service_tier, is_sidechain, agent_id, cwd, git_branch, false as mirrored
 from transcript_scan
 where is_response
 union all by name
-select fid, o, session_id, unnest(omg_mirror_response(m, timestamp, cwd, git_branch))
+select fid, o, session_id, unnest(omg_mirror_response(m, timestamp, cwd, git_branch)), true as mirrored
 from (select *, omg_mirror_of(mirror) as m from transcript_scan where mirror is not null);

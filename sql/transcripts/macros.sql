@@ -194,6 +194,7 @@ create or replace temp macro omg_response(o, type, mirrored, session_id, ts, mes
         'agent_id': agent,
         'cwd': cwd,
         'git_branch': git_branch,
+        'mirrored': mirrored,
         'mistyped': omg_usage_mistyped(u) or (mirrored and omg_mistyped(ts))
     }) end;
 

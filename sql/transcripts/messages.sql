@@ -79,7 +79,7 @@ snapshots as (
                   'cache_read_input_tokens': cache_read_input_tokens,
                   'cache_creation_5m_input_tokens': cache_creation_5m_input_tokens,
                   'cache_creation_1h_input_tokens': cache_creation_1h_input_tokens, 'service_tier': service_tier,
-                  'file_no': file_no, 'rec': rec},
+                  'file_no': file_no, 'rec': rec, 'mirrored': mirrored},
                    {'usage': has_usage, 'known': output_tokens is not null, 'tokens': coalesce(output_tokens, 0), 'file': file_no,
                     'rec': rec}) as f,
            bool_or(has_usage) as has_usage,
@@ -141,7 +141,9 @@ select s.first.session_id,
        fl.file,
        s.f.rec,
        s.mixed_models,
-       not s.has_usage as no_usage
+       not s.has_usage as no_usage,
+       -- Whether the final snapshot is a mirror's (usage-check.sql names its fields under data.message.message).
+       s.f.mirrored as usage_mirrored
 from responses as s
 join files as fl on fl.file_no = s.f.file_no
 left join model_prices as p on p.model = omg_price_key(s.model)

@@ -2,9 +2,10 @@
 -- priced: a negative token count, more 1-hour cache writes than cache writes in all, or a split
 -- (5-minute and 1-hour writes) that adds up to more than them: the 5-minute share is priced as the
 -- writes less the 1-hour ones, and a split past the total says the line is no count. Its file's
--- absolute path (scan_files) and record, the field and its value, for an error at file:line.
+-- absolute path (scan_files) and record, the field (its path in the line: a mirror's usage is
+-- under data.message.message) and its value, for an error at file:line.
 with fields as (
-    select f.abs, m.rec,
+    select f.abs, m.rec, if(m.usage_mirrored, 'data.message.message.usage', 'message.usage') as usage_path,
            unnest([{'field': 'input_tokens', 'value': m.input_tokens},
                    {'field': 'output_tokens', 'value': m.output_tokens},
                    {'field': 'cache_creation_input_tokens', 'value': m.cache_creation_input_tokens},
@@ -17,7 +18,7 @@ with fields as (
     join scan_files as f using (file)
 )
 
-select abs, rec, x.field as field, x.value as value,
+select abs, rec, usage_path || '.' || x.field as field, x.value as value,
        case when x.value < 0 then 'must not be negative'
             -- No cache_creation_input_tokens writes none, as the WHERE below reads it (a NULL would blank the message).
             when x.field = 'cache_creation.ephemeral_1h_input_tokens'

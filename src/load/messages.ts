@@ -75,7 +75,7 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
     throw recordError(
       String(bad.abs),
       Number(bad.rec),
-      `transcript line: "message.usage.${bad.field}" ${bad.problem}, got ${bad.value}`,
+      `transcript line: "${bad.field}" ${bad.problem}, got ${bad.value}`,
       "a response's usage counts its tokens",
     );
   }
@@ -92,7 +92,9 @@ export async function buildMessages(db: Database, pricing: string, sessions: boo
   const mixed = (await db.query(readSql('transcripts/mixed-models'), undefined, 'building the transcript messages')).rows[0];
   const unknown = (await db.query(readSql('transcripts/no-usage'), undefined, 'building the transcript messages')).rows[0];
   const unpriced = (await db.query(readSql('transcripts/unpriced'), undefined, 'building the transcript messages')).rows;
-  await db.exec('alter table transcript_messages drop column mixed_models; alter table transcript_messages drop column no_usage');
+  await db.exec(
+    'alter table transcript_messages drop column mixed_models; alter table transcript_messages drop column no_usage; alter table transcript_messages drop column usage_mirrored',
+  );
   if (sessions) await db.exec(readSql('transcripts/sessions-usage'), undefined, 'building the transcript messages');
   return [
     // Not an error: such a line is rare but real, and census, skills and verdict read no usage.
