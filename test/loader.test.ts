@@ -632,6 +632,19 @@ describe('the file system: anything in a probe that is not a regular file inside
     expect(await refused(loop)).toEqual(error(`${loop}/registration/a.jsonl: a symbolic link loop (ELOOP) ${HINT_FILE}`));
   });
 
+  // The path given had read "no such probe directory", though the user can see it there.
+  it('a probe path, or a --transcripts folder, that is a dangling link says where it points', async () => {
+    const link = join(root, `${++n}-dangling`);
+    symlinkSync(join(root, 'gone'), link);
+    const said = `${link}: a dangling symbolic link: it points at ${root}/gone, which does not exist`;
+    for (const command of ['census', 'verdict', 'agree']) {
+      expect(await refused(link, [command])).toEqual(error(`${said} (give the path of a probe directory, one that holds results.jsonl)`));
+    }
+    expect(await refused(link, ['usage', '--transcripts'])).toEqual(
+      error(`${said} (pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>)`),
+    );
+  });
+
   it('a symbolic link that resolves outside the probe', async () => {
     const dir = probe((d) => symlinkSync('/etc/passwd', join(d, 'notes.jsonl')));
     expect(await refused(dir)).toEqual(

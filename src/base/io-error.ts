@@ -3,8 +3,9 @@
  * InputError every reader and writer gives: the path, what could not be done, the system's code, and
  * what to do; never "unexpected error".
  */
-import { type Stats, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
 import { InputError, OmgError } from './errors.js';
+import { maskHomePaths } from './home-paths.js';
 import { displayPath } from './paths-shown.js';
 
 const READ_HINT = 'check that the file exists and that you may read it';
@@ -47,6 +48,15 @@ export function onPath<T>(p: string, step: () => T, what?: string, hint?: string
     if (err instanceof OmgError || typeof (err as NodeJS.ErrnoException).code !== 'string') throw err;
     throw ioError(p, err, what, hint);
   }
+}
+
+/** An InputError when `p` is a symbolic link to nothing, naming what it points at: "no such" sent the user after `p`. */
+export function danglingLink(p: string, hint: string): InputError | undefined {
+  if (!lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
+  return new InputError(
+    `${displayPath(p)}: a dangling symbolic link: it points at ${maskHomePaths(readlinkSync(p))}, which does not exist`,
+    hint,
+  );
 }
 
 /**

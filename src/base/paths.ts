@@ -13,7 +13,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   rmdirSync,
   statSync,
@@ -22,8 +21,7 @@ import {
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
-import { maskHomePaths } from './home-paths.js';
-import { ioError } from './io-error.js';
+import { danglingLink, ioError } from './io-error.js';
 import { displayPath, isWithin } from './paths-shown.js';
 
 // Where most callers have always found them.
@@ -167,12 +165,7 @@ function resolveLink(p: string, realRoot: string, folder: string): string {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, NOT_REGULAR_HINT);
-    if (code === 'ENOENT')
-      throw new InputError(
-        `${displayPath(p)}: a dangling symbolic link: it points at ${maskHomePaths(readlinkSync(p))}, which does not exist`,
-        NOT_REGULAR_HINT,
-      );
-    throw ioError(p, err);
+    throw (code === 'ENOENT' && danglingLink(p, NOT_REGULAR_HINT)) || ioError(p, err);
   }
   if (!isWithin(real, realRoot)) {
     throw new InputError(
@@ -222,11 +215,9 @@ export function namedFile(p: string, expected: string): string | undefined {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, `give the path of ${expected}`);
     if (code !== 'ENOENT') throw ioError(p, err);
-    if (!lstatSync(p, { throwIfNoEntry: false })) return undefined;
-    throw new InputError(
-      `${displayPath(p)}: a dangling symbolic link: it points at ${maskHomePaths(readlinkSync(p))}, which does not exist`,
-      `give the path of ${expected}`,
-    );
+    const dangling = danglingLink(p, `give the path of ${expected}`);
+    if (dangling) throw dangling;
+    return undefined;
   }
   const st = statSync(real);
   if (!st.isFile()) throw new InputError(`${displayPath(p)}: ${kindOf(st)}, where ${expected} is expected`, `give the path of ${expected}`);

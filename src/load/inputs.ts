@@ -8,7 +8,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
-import { statThere } from '../base/io-error.js';
+import { danglingLink, statThere } from '../base/io-error.js';
 import { bundledProbeDir, displayPath, inputFile, inputFolder, kindOf, listDir, listFiles, mustRead, walkFiles } from '../base/paths.js';
 
 export interface Probe {
@@ -37,9 +37,13 @@ function probeDir(path: string): { dir: string; real: string; results: string } 
   const dir = resolve(path);
   const st = statThere(dir);
   if (!st?.isDirectory()) {
-    throw new InputError(
-      `${displayPath(dir)}: ${st ? 'not a directory, where a probe directory is expected' : 'no such probe directory'}`,
-      'give the path of a probe directory, one that holds results.jsonl',
+    const hint = 'give the path of a probe directory, one that holds results.jsonl';
+    throw (
+      (!st && danglingLink(dir, hint)) ||
+      new InputError(
+        `${displayPath(dir)}: ${st ? 'not a directory, where a probe directory is expected' : 'no such probe directory'}`,
+        hint,
+      )
     );
   }
   // Every file is checked to be a regular file inside the probe before anything opens one.
@@ -181,10 +185,8 @@ export function findTranscripts(dirs: string[], warnings: string[] = []): Transc
         : st.isFile()
           ? 'neither a folder nor a .jsonl file'
           : `${kindOf(st)}, where a folder or a .jsonl file is expected`;
-      throw new InputError(
-        `${displayPath(dir)}: ${what}`,
-        'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>',
-      );
+      const hint = 'pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>';
+      throw (!st && danglingLink(dir, hint)) || new InputError(`${displayPath(dir)}: ${what}`, hint);
     }
     const skipped: string[] = [];
     const keep = (name: string) => isTranscript(name) || (looksLikeTranscript(name) && skipped.push(name) < 0);
