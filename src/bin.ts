@@ -19,19 +19,19 @@ const [{ main }, { Database }, { closeStdout, stdoutClosed, stdoutWritten }] = a
 // A reader that stops early (`omg-evidence census | head`) closes the pipe: that is the end of
 // the output, not an error. The command still ends with its own exit code: `verdict | head` is 4
 // when the verdict does not hold (a query being printed is stopped: sql.ts).
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (stream === process.stdout && (err.code === 'EPIPE' || stdoutClosed())) return closeStdout();
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    // Any other (a full disk, EIO): what was written is not all of it, which stderr says if it can.
-    if (stream === process.stdout) {
-      process.stderr.write(
-        `omg-evidence: cannot write the output (${err.code ?? err.message}); what was written is incomplete (check the disk or device stdout goes to)\n`,
-      );
-    }
-    process.exit(1);
-  });
-}
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE' || stdoutClosed()) return closeStdout();
+  // Any other (a full disk, EIO): what was written is not all of it, which stderr says if it can.
+  process.stderr.write(
+    `omg-evidence: cannot write the output (${err.code ?? err.message}); what was written is incomplete (check the disk or device stdout goes to)\n`,
+  );
+  process.exit(1);
+});
+// stderr carries no data: a stderr that cannot be written (2>/dev/full) does not change what the command
+// did or its exit code (it had made init exit 1, its probe written whole). A reader of it that stopped stops us.
+process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+});
 
 // The process ends with the command: in-memory databases end with it (Database.leaveToExit).
 Database.leaveToExit();

@@ -79,6 +79,14 @@ describe('init', () => {
     expect(bin(['verdict', 'p', '--format', 'json'], { cwd }).code).toBe(0);
   });
 
+  // stderr carries no data: init 2>/dev/full had exited 1 with its probe written whole.
+  it('a stderr that cannot be written (2> /dev/full) does not fail it either: exit 0, the probe whole', () => {
+    const cwd = temp();
+    const r = spawnSync('sh', ['-c', 'exec "$0" "$@" 2> /dev/full', process.execPath, binPath, 'init', 'p'], { cwd, encoding: 'utf8' });
+    expect([r.status, r.stdout]).toEqual([0, '']);
+    expect(bin(['verdict', 'p', '--format', 'json'], { cwd }).code).toBe(0);
+  });
+
   it('writes into an empty folder', () => {
     const cwd = temp();
     mkdirSync(join(cwd, 'empty'));
