@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { formatAgree } from '../src/output/agree.js';
+import { displayedInTerminal, markdownText, oneLineValues, visibleControls } from '../src/output/shown.js';
 import { cli } from './helpers.js';
 
 const ESC = '\x1b';
@@ -190,5 +191,43 @@ describe("agree's names that differ only where a reader cannot see", () => {
   it('are kept exact in csv and json', () => {
     expect(JSON.parse(formatAgree(rows, 'json')).map((r: { item: string }) => r.item)).toEqual(['Bash ', 't1']);
     expect(formatAgree(rows, 'csv')).toContain('E\u0301crire');
+  });
+});
+
+// String.replace with a function gathers every match first: at about 67 million V8 stopped the process with a
+// native stack trace (`sql -f markdown "select repeat(chr(1), 70000000)"`, hunt50). A long value is rewritten in
+// parts, a million characters at a time.
+describe('a long value', () => {
+  it('of 70 million controls is shown, not a crash of the process', () => {
+    const shown = visibleControls('\x01'.repeat(70_000_000));
+    expect([shown.length, shown.slice(0, 2), shown.slice(-2)]).toEqual([70_000_000, '\u2401\u2401', '\u2401\u2401']);
+  }, 120_000);
+
+  const MIB = 1 << 20;
+  // `seam` across each million's boundary, in filler that no rule reads (x), and the same text in pieces short
+  // enough for one String.replace each, cut in that filler: the long text must show as its pieces do.
+  it.each([
+    ['a surrogate pair (an emoji is no lone surrogate)', '😀\u200b😀😀'],
+    ['a CRLF (one <br>, not a CR and a <br>)', '\r\n\r\n'],
+    ['controls, separators and tabs', '\x01\u2028\t\n\x7f\u2029'],
+    ['markup whose meaning depends on its neighbours', 'www.x_y_ *a* &amp; <b> http://'],
+  ])('is shown as its pieces are, with %s at each seam', (_, seam) => {
+    const pieces: string[] = [];
+    let at = 0;
+    for (const b of [MIB, 2 * MIB, 3 * MIB]) {
+      const start = b - 1 - Math.floor(seam.length / 2);
+      pieces.push('x'.repeat(b - 500 - at), `${'x'.repeat(start - (b - 500))}${seam}${'x'.repeat(b + 500 - start - seam.length)}`);
+      at = b + 500;
+    }
+    pieces.push('x'.repeat(1000));
+    const whole = pieces.join('');
+    expect(whole.length).toBeGreaterThan(3 * MIB);
+    for (const [name, f] of [
+      ['displayedInTerminal', displayedInTerminal],
+      ['markdownText', (t: string) => markdownText(t)],
+      ['oneLineValues', (t: string) => oneLineValues(t)],
+    ] as const) {
+      expect(f(whole) === pieces.map(f).join(''), name).toBe(true);
+    }
   });
 });
