@@ -27,11 +27,10 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   );
   process.exit(1);
 });
-// stderr carries no data: a stderr that cannot be written (2>/dev/full) does not change what the command
-// did or its exit code (it had made init exit 1, its probe written whole). A reader of it that stopped stops us.
-process.stderr.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-});
+// stderr carries no data: a stderr that cannot be written (2>/dev/full), or whose reader has gone (EPIPE),
+// changes neither what the command does nor its exit code (init had exited 1 with its probe written whole, and a
+// warning into a closed pipe had ended a command at once with exit 0, its output unwritten).
+process.stderr.on('error', () => undefined);
 
 // The process ends with the command: in-memory databases end with it (Database.leaveToExit).
 Database.leaveToExit();

@@ -564,6 +564,22 @@ describe('output that cannot be written', () => {
       'omg-evidence: cannot write the output (ENOSPC); what was written is incomplete (check the disk or device stdout goes to)\n',
     ]);
   });
+
+  // stderr carries no data: a warning into a pipe whose reader has gone (EPIPE) had ended the command at once,
+  // exit 0 and its output unwritten; an error's exit 1 had become 0 (review rev50).
+  it.each([
+    [['usage', '--transcripts', 'test/fixtures/usage/no-usage', '--timezone', 'UTC'], 0, 271],
+    [['sql', '--transcripts', 'test/fixtures/usage/no-usage', 'select nope from transcript_messages'], 1, 0],
+  ])('%j with a stderr whose reader has gone ends as it would (exit %i, %i bytes of output)', (args, code, bytes) => {
+    const out = join(mkdtempSync(join(tmpdir(), 'omg-epipe-')), 'out');
+    // The reader (true) has gone long before node starts and writes its first line to stderr.
+    const r = spawnSync('bash', ['-c', 'set -o pipefail; "$0" "$@" 2>&1 > "$OUT" | true', process.execPath, binPath, ...args], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, OUT: out },
+    });
+    expect([r.status, readFileSync(out, 'utf8').length]).toEqual([code, bytes]);
+  });
 });
 
 describe('sql is bounded', () => {
