@@ -14,9 +14,10 @@ join transcript_input_files as i using (fid);
 -- Each response a progress line mirrors (omg_mirror_response), as a row of its own after the lines
 -- (scan_groups has counted them): updated in place, the lines had held each update's old values too,
 -- and a union with the other responses had been read whole again by each of messages.sql's readers.
--- It keeps its mirror, which marks it as one (`mirrored`): a progress line is no response.
+-- Its `mirror` is JSON true, which marks it as one (`mirrored`): a progress line is no response, and a copy of
+-- the mirror would hold its text twice.
 insert into scan_rows by name
-select fid, o, session_id, false as keyless, false as mistyped, true as is_response, mirror,
+select fid, o, session_id, false as keyless, false as mistyped, true as is_response, 'true'::JSON as mirror,
        unnest(omg_mirror_response(omg_mirror_of(mirror), timestamp, cwd, git_branch))
 from scan_rows
 where mirror is not null;

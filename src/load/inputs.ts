@@ -32,29 +32,20 @@ export interface SourceFile {
   session: string | null;
 }
 
+const PROBE_HINT = 'give the path of a probe directory, one that holds results.jsonl';
+
 /** A probe's directory, its real path and its results.jsonl; throws when it is no probe's. */
 function probeDir(path: string): { dir: string; real: string; results: string } {
   const dir = resolve(path);
   const st = statThere(dir);
   if (!st?.isDirectory()) {
-    const hint = 'give the path of a probe directory, one that holds results.jsonl';
-    throw (
-      (!st && danglingLink(dir, hint)) ||
-      new InputError(
-        `${displayPath(dir)}: ${st ? 'not a directory, where a probe directory is expected' : 'no such probe directory'}`,
-        hint,
-      )
-    );
+    const what = st ? 'not a directory, where a probe directory is expected' : 'no such probe directory';
+    throw (!st && danglingLink(dir, PROBE_HINT)) || new InputError(`${displayPath(dir)}: ${what}`, PROBE_HINT);
   }
   // Every file is checked to be a regular file inside the probe before anything opens one.
   const real = realpathSync(dir);
   const results = join(dir, 'results.jsonl');
-  if (!inputFile(results, real, dir)) {
-    throw new InputError(
-      `${displayPath(dir)}: not a probe: it has no results.jsonl`,
-      'give the path of a probe directory, one that holds results.jsonl',
-    );
-  }
+  if (!inputFile(results, real, dir)) throw new InputError(`${displayPath(dir)}: not a probe: it has no results.jsonl`, PROBE_HINT);
   return { dir, real, results };
 }
 
