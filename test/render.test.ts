@@ -19,6 +19,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -801,6 +802,25 @@ describe('render: writing', () => {
       stdout: '',
       stderr: `omg-evidence: ${join(dir, 'none.md')}: no such document (give the path of a markdown file)\n`,
     });
+  });
+
+  // One past JavaScript's longest string (512 MiB) had been "unexpected error: Cannot create a string longer …" (hunt50).
+  it('a document past 64 MiB is refused before it is read, and left as it was', async () => {
+    const { dir } = scratch('not-a-probe.md');
+    const big = join(dir, 'big.md');
+    writeFileSync(big, '');
+    truncateSync(big, 64 * 2 ** 20 + 1); // sparse: no 64 MiB written
+    for (const args of [
+      ['render', big],
+      ['render', '--check', big],
+    ]) {
+      expect(await cli(args)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `omg-evidence: ${big}: 67108865 bytes, past the 64 MiB a document may hold (render writes into a write-up: give it the document that holds the regions, not a data file)\n`,
+      });
+    }
+    expect(statSync(big).size).toBe(64 * 2 ** 20 + 1);
   });
 });
 

@@ -10,7 +10,7 @@
  * and puts new bodies in their place; render.ts makes the bodies. Bytes outside the markers are
  * never touched.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { InputError } from '../base/errors.js';
 import { displayPath, namedFile } from '../base/paths.js';
@@ -96,11 +96,21 @@ function utf8Text(bytes: Buffer, path: string): string {
   }
 }
 
+/** The largest document render reads: an ADR is some kilobytes. */
+export const MAX_DOCUMENT_BYTES = 64 * 2 ** 20;
+
 /** Find a document's regions. Throws (naming the line) on an unbalanced or nested marker. */
 export function parseDocument(path: string): Parsed {
   // A folder, a FIFO (which would wait for a writer) or a device is named for what it is.
-  if (!namedFile(path, 'a markdown document')) {
-    throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
+  const real = namedFile(path, 'a markdown document');
+  if (!real) throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
+  // Read whole, and written whole again: one past JavaScript's longest string had been an "unexpected error".
+  const size = statSync(real).size;
+  if (size > MAX_DOCUMENT_BYTES) {
+    throw new InputError(
+      `${displayPath(path)}: ${size} bytes, past the ${MAX_DOCUMENT_BYTES / 2 ** 20} MiB a document may hold`,
+      'render writes into a write-up: give it the document that holds the regions, not a data file',
+    );
   }
   const bytes = readFileSync(path);
   const lines = utf8Text(bytes, path).split('\n');
