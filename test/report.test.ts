@@ -410,6 +410,23 @@ describe('the sessions', () => {
     expect(existsSync(join(repo, 'a.db')) || existsSync(join(repo, '-'))).toBe(false);
   });
 
+  // A folder named - had been made in the working folder, and the views or records written into it (hunt50).
+  it('export --parquet - and extract --out - are usage errors too: a folder is no stdout', async () => {
+    const hint = '(give the path of the folder to write; for a folder named -, ./-)';
+    expect(await cli(['export', bundled, '--parquet', '-'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `omg-evidence: --parquet -: the views go to a folder, not to stdout ${hint}\n`,
+    });
+    const [transcripts, results] = [join(bundled, 'transcripts'), join(bundled, 'results.jsonl')];
+    expect(await cli(['extract', '--transcripts', transcripts, '--results', results, '--out', '-'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `omg-evidence: --out -: the records go to a folder, not to stdout ${hint}\n`,
+    });
+    expect(existsSync(join(repo, '-'))).toBe(false);
+  });
+
   it('with a probe and --transcripts: both parts', async () => {
     const r = await report([bundled, '--transcripts', join(bundled, 'transcripts')], 'both.html');
     expect(r.code).toBe(0);

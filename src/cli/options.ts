@@ -167,6 +167,16 @@ export function sayDefaultSessions(io: IO, dir: string): void {
   say(io, `reading ${displayPath(dir)} (${n} transcript ${n === 1 ? 'file' : 'files'})`);
 }
 
+/** Refuse `value` of `flag`, a folder a command writes into (`what`), when it is `-`: stdout elsewhere, here a folder named -. */
+export function folderToWrite(flag: string, value: string, what: string): void {
+  if (value === '-') {
+    throw new UsageError(
+      `${flag} -: ${what} go to a folder, not to stdout`,
+      'give the path of the folder to write; for a folder named -, ./-',
+    );
+  }
+}
+
 /**
  * Refuse `value` of `flag`, a file a command writes (`what`: the page, the database), when it ends in a slash, `.`
  * or `..` (resolve() drops them: x.html/ had written the file x.html) or is `-` (stdout elsewhere, here a file named -).

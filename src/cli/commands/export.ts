@@ -8,7 +8,7 @@ import { displayPath } from '../../base/paths.js';
 import { exportParquet } from '../../evidence.js';
 import { makeCommand } from '../command.js';
 import { say, type IO } from '../io.js';
-import { transcriptsOption } from '../options.js';
+import { folderToWrite, transcriptsOption } from '../options.js';
 
 export function makeExportCommand(io: IO): Command {
   return makeCommand<{ parquet: string; transcripts?: string; force?: boolean }>(io, {
@@ -20,6 +20,7 @@ export function makeExportCommand(io: IO): Command {
       new Option('--force', 'write into a folder that is not empty, replacing what it holds'),
     ],
     action: async ({ probes, opts, onWarning }) => {
+      folderToWrite('--parquet', opts.parquet, 'the views');
       // resolve('') is the working folder, which --force would fill with views.
       const out = resolve(opts.parquet);
       // Export writes files, so it loads into a database that is never given user SQL.

@@ -10,6 +10,7 @@ import { Evidence } from '../../evidence.js';
 import { withEvidence } from '../command.js';
 import { makeCommand } from '../command.js';
 import { say, type IO } from '../io.js';
+import { folderToWrite } from '../options.js';
 
 export function makeExtractCommand(io: IO): Command {
   return makeCommand<{ transcripts: string; results: string; out: string; force?: boolean }>(io, {
@@ -25,6 +26,7 @@ export function makeExtractCommand(io: IO): Command {
     action: async ({ opts, onWarning }) => {
       // A probe's own records may be written into it; never into the transcripts they come from.
       // Refused here before anything loads; extract() checks every place it writes again, links followed.
+      folderToWrite('--out', opts.out, 'the records');
       refuseInsideEvidence(opts.out, [opts.transcripts], 'the records', 'the transcripts folder');
       await withEvidence(Evidence.openForExtract(opts.results, opts.transcripts, { onWarning }), async (ev) => {
         const report = await ev.extract({ out: opts.out, force: opts.force, home: io.env.HOME });
