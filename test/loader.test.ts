@@ -46,6 +46,15 @@ const bad: [fixture: string, message: string][] = [
   ['missing-key', `results.jsonl:2: results.jsonl row: missing required key "exit_code" ${HINT_ROW}`],
   ['wrong-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got a string "2" ${HINT_ROW}`],
   ['null-type', `results.jsonl:2: results.jsonl row: "seq" must be an integer, got null ${HINT_ROW}`],
+  // A value is shown to its 60th character, then an ellipsis: cut without one, it had read as the whole value (hunt50).
+  [
+    'wrong-type-long',
+    `results.jsonl:2: results.jsonl row: "seq" must be an integer, got a string "222222222222222222222222222222</td><script>xxxxxxxxxxxxxxxx… ${HINT_ROW}`,
+  ],
+  [
+    'marker-dir-long',
+    `results.jsonl:2: results.jsonl row: "markers" item 1: "dir" must be "REPO", "HOME" or "TMP", got "${'D'.repeat(59)}… ${HINT_ROW}`,
+  ],
   // An addendum names what it declares as the records spell it.
   [
     'void-unknown-arm',

@@ -512,6 +512,8 @@ describe('how a response is counted (test/fixtures/usage)', () => {
   it('a token count that is not an integer is an error at its line, never a count DuckDB made of it ("12", 1.5, true, past 2^63 - 1)', async () => {
     for (const [name, what] of [
       ['tokens-string', '"message.usage.input_tokens" must be an integer, got "12"'],
+      // Shown to its 60th character, then an ellipsis: cut without one, it had read as the whole value.
+      ['tokens-string-long', `"message.usage.input_tokens" must be an integer, got "${'1'.repeat(59)}…`],
       ['tokens-fraction', '"message.usage.output_tokens" must be an integer, got 1.5'],
       ['tokens-past-bigint', '"message.usage.output_tokens" must be an integer of at most 2^63 - 1, got 9223372036854775808'],
       ['tokens-nested-bool', '"message.usage.cache_creation.ephemeral_5m_input_tokens" must be an integer, got true'],

@@ -42,7 +42,8 @@ fields as (
     from line, usage_fields as u
 )
 
-select k, want, left(v::VARCHAR, 60) as v
+-- One character past the 60 shown: the reader cuts it there with an ellipsis, so that a cut value reads as one.
+select k, want, left(v::VARCHAR, 61) as v
 from fields
 where coalesce(json_type(v), 'NULL') <> 'NULL'
   and case want

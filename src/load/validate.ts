@@ -158,7 +158,7 @@ async function describe(db: Database, table: string, file: string, rec: number, 
   const path = f ? sqlString(`$."${f.key}"`) : `'$'`;
   const got = (
     await db.query(
-      `select ${kindName(`json_type(json, ${path})`)} as kind, left(json_extract(json, ${path})::VARCHAR, 60) as value
+      `select ${kindName(`json_type(json, ${path})`)} as kind, left(json_extract(json, ${path})::VARCHAR, 61) as value
        from ${table} where file = $file and rec = $rec`,
       { file, rec },
     )
@@ -166,8 +166,10 @@ async function describe(db: Database, table: string, file: string, rec: number, 
   if (!f) return `not a JSON object (got ${got.kind})`;
   // Past 2^64 - 1 DuckDB types an integer DOUBLE: written in digits, it is still an integer too large.
   const tooLarge = got.kind === 'an integer' || (got.kind === 'a number' && /^-?\d+$/.test(String(got.value)));
-  if (bigintOnly(f) && tooLarge) return `"${f.key}" must be ${outOfRange(String(got.value))}, got ${got.value}`;
-  return mustBe(f, String(got.kind), got.value);
+  // The value as read, one character past the 60 shown: cut here with an ellipsis, so that a cut value reads as one.
+  const value = left(String(got.value), 60);
+  if (bigintOnly(f) && tooLarge) return `"${f.key}" must be ${outOfRange(String(got.value))}, got ${value}`;
+  return mustBe(f, String(got.kind), value);
 }
 
 /** A key of the wrong kind, in words: `"seq" must be an integer, got a string "2"`. */
@@ -223,12 +225,13 @@ async function describeItem(db: Database, table: string, file: string, rec: numb
   const path = sqlString(`$."${f.key}"`);
   const got = (
     await db.query(
-      `select ${kindName(`json_type($item::JSON, ${path})`)} as kind, left(json_extract($item::JSON, ${path})::VARCHAR, 60) as value`,
+      `select ${kindName(`json_type($item::JSON, ${path})`)} as kind, left(json_extract($item::JSON, ${path})::VARCHAR, 61) as value`,
       { item: String(first.item) },
     )
   ).rows[0]!;
-  if (kind === 'type') return `${at}: ${mustBe(f, String(got.kind), got.value)}`;
-  return `${at}: "${f.key}" must be ${orList(f.oneOf!.map((v) => JSON.stringify(v)))}, got ${got.value}`;
+  const value = left(String(got.value), 60);
+  if (kind === 'type') return `${at}: ${mustBe(f, String(got.kind), value)}`;
+  return `${at}: "${f.key}" must be ${orList(f.oneOf!.map((v) => JSON.stringify(v)))}, got ${value}`;
 }
 
 /** What an integer written in digits past BIGINT's range must be: it is an integer still, too large or too small. */
@@ -298,7 +301,6 @@ export async function validateAll(db: Database, table: string, parts: { schema: 
   });
 }
 
-/** The first `n` characters of `s`, and an ellipsis when there were more. */
 /** The first `n` code points of `s` (never half of a surrogate pair), with an ellipsis when cut. */
 export const left = (s: string, n: number): string => {
   const cps = Array.from(s);
