@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Database } from '../src/db/database.js';
 import { formatAgree } from '../src/output/agree.js';
+import { esc } from '../src/output/html-parts.js';
 import { displayedInTerminal, markdownText, oneLineValues, visibleControls } from '../src/output/shown.js';
 import { cli } from './helpers.js';
 
@@ -204,30 +205,36 @@ describe('a long value', () => {
   }, 120_000);
 
   const MIB = 1 << 20;
-  // `seam` across each million's boundary, in filler that no rule reads (x), and the same text in pieces short
-  // enough for one String.replace each, cut in that filler: the long text must show as its pieces do.
+  // `seam` across the first million's boundary, each of its characters in turn the last before it, in filler that
+  // no rule reads (x); and the same text in pieces short enough for one String.replace each, cut in that filler:
+  // the long text must show as its pieces do. Two specials side by side (\r\r\n, \r😀) had been parted (rev50b).
   it.each([
-    ['a surrogate pair (an emoji is no lone surrogate)', '😀\u200b😀😀'],
-    ['a CRLF (one <br>, not a CR and a <br>)', '\r\n\r\n'],
+    ['surrogate pairs, and a lone surrogate before one', '😀\u200b😀😀\ud83d😀'],
+    ['CRLFs after a CR (one <br> each, not a CR and a <br>)', '\r\r\n\r\r\r\n\r😀'],
     ['controls, separators and tabs', '\x01\u2028\t\n\x7f\u2029'],
     ['markup whose meaning depends on its neighbours', 'www.x_y_ *a* &amp; <b> http://'],
-  ])('is shown as its pieces are, with %s at each seam', (_, seam) => {
-    const pieces: string[] = [];
-    let at = 0;
-    for (const b of [MIB, 2 * MIB, 3 * MIB]) {
-      const start = b - 1 - Math.floor(seam.length / 2);
-      pieces.push('x'.repeat(b - 500 - at), `${'x'.repeat(start - (b - 500))}${seam}${'x'.repeat(b + 500 - start - seam.length)}`);
-      at = b + 500;
+  ])('is shown as its pieces are, with %s at the seam', (_, seam) => {
+    for (let k = 0; k <= seam.length; k++) {
+      const at = MIB - 1 - k;
+      const pieces = [
+        'x'.repeat(MIB - 500),
+        `${'x'.repeat(at - (MIB - 500))}${seam}${'x'.repeat(MIB + 500 - at - seam.length)}`,
+        'x'.repeat(1000),
+      ];
+      const whole = pieces.join('');
+      for (const [name, f] of [
+        ['displayedInTerminal', displayedInTerminal],
+        ['markdownText', (t: string) => markdownText(t)],
+        ['oneLineValues', (t: string) => oneLineValues(t)],
+        ['esc', esc],
+      ] as const) {
+        expect(f(whole) === pieces.map(f).join(''), `${name}, character ${k} last before the seam`).toBe(true);
+      }
     }
-    pieces.push('x'.repeat(1000));
-    const whole = pieces.join('');
-    expect(whole.length).toBeGreaterThan(3 * MIB);
-    for (const [name, f] of [
-      ['displayedInTerminal', displayedInTerminal],
-      ['markdownText', (t: string) => markdownText(t)],
-      ['oneLineValues', (t: string) => oneLineValues(t)],
-    ] as const) {
-      expect(f(whole) === pieces.map(f).join(''), name).toBe(true);
-    }
+  });
+
+  it('is shown as its pieces are where only its markdown passes a million characters (escapes double it)', () => {
+    const [escaped, rest] = ['|'.repeat(524_287), 'x\r\r\ny'];
+    expect(markdownText(escaped + rest)).toBe(markdownText(escaped) + markdownText(rest));
   });
 });

@@ -3,7 +3,7 @@
  * of the counts.
  */
 import { dollars, tabulate, type Cell, type Column, type Row, type TableStyle, type TabularFormat } from './formats.js';
-import { codePoint, textOf } from './shown.js';
+import { codePoint, replaceChars, textOf } from './shown.js';
 import { anyTranscriptOnly, modelNames } from './usage.js';
 
 export type AgreeFormat = 'text' | TabularFormat;
@@ -40,7 +40,7 @@ function textLine(r: Row): string {
  */
 function told(v: unknown): unknown {
   if (typeof v !== 'string' || (v === v.trim() && v === v.normalize('NFC'))) return v;
-  return `"${v.replace(/\p{M}/gu, (c) => `⟨${codePoint(c)}⟩`)}"`;
+  return `"${replaceChars(v, /\p{M}/gu, (c) => `⟨${codePoint(c)}⟩`)}"`;
 }
 
 export function formatAgree(all: Row[], format: AgreeFormat, style: TableStyle = {}): string {

@@ -6,7 +6,7 @@ import { isBucket } from './chart-keys.js';
 import { chartSvg } from './chart-svg.js';
 import type { Chart } from './charts.js';
 import { dollars } from './formats.js';
-import { displayed } from './shown.js';
+import { displayed, replaceChars } from './shown.js';
 import type { Verdict } from './verdict.js';
 
 /** Everything one probe's part of the page shows, as the facade gathers it. */
@@ -58,7 +58,9 @@ export interface ReportInput {
  * (displayed): controls as pictures, an override or U+FFFF as its code point, so K-⟨U+202E⟩MF is not K-FM.
  */
 export function esc(value: unknown): string {
-  return displayed(String(value ?? '')).replace(
+  // In parts when long (replaceChars): a value of tens of millions of & had stopped V8.
+  return replaceChars(
+    displayed(String(value ?? '')),
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );

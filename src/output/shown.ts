@@ -15,23 +15,26 @@ const LONG = 1 << 20;
 
 /**
  * `s.replace(re, fn)` for a global `re` that matches one character, or `\r\n`, whatever surrounds it: a million
- * characters at a time, never parting a surrogate pair or a `\r\n`.
+ * characters at a time, never parting a surrogate pair or a `\r\n` (a part that would end inside one ends after it).
  */
 export function replaceChars(s: string, re: RegExp, fn: (match: string) => string): string {
   if (s.length < LONG) return s.replace(re, fn);
   const parts: string[] = [];
   for (let at = 0; at < s.length; ) {
     let end = Math.min(at + LONG, s.length);
-    const c = s.charCodeAt(end - 1);
-    if (end < s.length && ((c >= 0xd800 && c <= 0xdbff) || c === 0x0d)) end++;
+    const [c, next] = [s.charCodeAt(end - 1), s.charCodeAt(end)];
+    if ((c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) || (c === 0x0d && next === 0x0a)) end++;
     parts.push(s.slice(at, end).replace(re, fn));
     at = end;
   }
   return parts.join('');
 }
 
-/** `s.replace(re, fn)` for any global `re` (one that reads around its match too), by its matches in turn. */
-export function replaceEach(s: string, re: RegExp, fn: (match: string) => string): string {
+/**
+ * `s.replace(re, fn)` for a global `re` that may read around its match (MARKUP), by its matches in turn. `re` must
+ * match no empty string (exec would not move on) and `fn` must not use it (its lastIndex is this loop's place).
+ */
+function replaceEach(s: string, re: RegExp, fn: (match: string) => string): string {
   if (s.length < LONG) return s.replace(re, fn);
   const joined: string[] = [];
   let pieces: string[] = [];

@@ -10,7 +10,7 @@
  * and puts new bodies in their place; render.ts makes the bodies. Bytes outside the markers are
  * never touched.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { InputError } from '../base/errors.js';
 import { displayPath, namedFile } from '../base/paths.js';
@@ -105,14 +105,21 @@ export function parseDocument(path: string): Parsed {
   const real = namedFile(path, 'a markdown document');
   if (!real) throw new InputError(`${displayPath(path)}: no such document`, 'give the path of a markdown file');
   // Read whole, and written whole again: one past JavaScript's longest string had been an "unexpected error".
-  const size = statSync(real).size;
-  if (size > MAX_DOCUMENT_BYTES) {
-    throw new InputError(
-      `${displayPath(path)}: ${size} bytes, past the ${MAX_DOCUMENT_BYTES / 2 ** 20} MiB a document may hold`,
-      'render writes into a write-up: give it the document that holds the regions, not a data file',
-    );
+  // The size is of the file read (one descriptor): a link turned to another file in between is not read whole.
+  const fd = openSync(real, 'r');
+  let bytes: Buffer;
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_DOCUMENT_BYTES) {
+      throw new InputError(
+        `${displayPath(path)}: ${size} bytes, past the ${MAX_DOCUMENT_BYTES / 2 ** 20} MiB a document may hold`,
+        'render writes into a write-up: give it the document that holds the regions, not a data file',
+      );
+    }
+    bytes = readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
-  const bytes = readFileSync(path);
   const lines = utf8Text(bytes, path).split('\n');
   // GitHub ends a line at a lone carriage return too: where this reader would not, it cannot find its regions.
   const cr = lines.findIndex((l) => /\r(?!$)/.test(l));
