@@ -720,6 +720,15 @@ describe('sql is bounded', () => {
       "omg-evidence: option '--timeout <seconds>' argument 'soon' is invalid. give a number of seconds, 0 for none.\n(run with --help for usage)\n",
     );
     expect((await cli(['sql', 'select 1 as n', '--timeout', '0', '--format', 'csv'])).stdout).toBe('n\r\n1\r\n');
+    // In decimal digits: Number() had taken these as 16, 5 and 1000 seconds (hunt50).
+    for (const v of ['0x10', ' 5', '1e3', '-1', '']) {
+      expect(await cli(['sql', 'select 1', '--timeout', v]), v).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `omg-evidence: option '--timeout <seconds>' argument '${v}' is invalid. give a number of seconds, 0 for none.\n(run with --help for usage)\n`,
+      });
+    }
+    expect((await cli(['sql', 'select 1 as n', '--timeout', '.5', '--format', 'csv'])).stdout).toBe('n\r\n1\r\n');
   });
 
   it('a timeout longer than a timer can hold (2^31 ms, 24.8 days) is none, not one that fires at once', async () => {
@@ -757,6 +766,13 @@ describe('sql is bounded', () => {
       /^omg-evidence: <argument>: Out of Memory Error: failed to allocate [^\n]* \(the query needs more than --memory-limit allows: raise it, or ask for less \(a LIMIT, fewer columns\)\)\n$/,
     );
     expect((await cli(['sql', 'select 1', '--memory-limit', 'lots'])).code).toBe(2);
+    // A size past 2^63 bytes is no size: a usage error at once, where DuckDB had refused it with exit 1 (hunt50).
+    expect(await cli(['sql', 'select 1', '--memory-limit', '99999999999999999999GB'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "omg-evidence: option '--memory-limit <size>' argument '99999999999999999999GB' is invalid. give a size such as 2GB or 512MiB.\n(run with --help for usage)\n",
+    });
     expect(await cli(['sql', 'select 1', '--memory-limit', '1MB'])).toEqual({
       code: 1,
       stdout: '',

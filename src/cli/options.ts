@@ -10,6 +10,7 @@ import { defaultFormat, type TableStyle } from '../output/formats.js';
 import { say, useColor, type IO } from './io.js';
 import { holdsNoLine } from '../base/no-line.js';
 import { displayPath } from '../base/paths.js';
+import { memoryBytes } from '../base/memory.js';
 import { MEMORY_SIZE } from '../base/shapes.js';
 
 export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
@@ -139,15 +140,16 @@ export function memoryLimitOption(): Option {
     '--memory-limit <size>',
     "DuckDB's memory limit for the query, e.g. 2GB or 512MiB (default: a quarter of this machine's memory)",
   ).argParser((v: string) => {
-    if (!MEMORY_SIZE.test(v.trim())) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
+    // Past 2^63 bytes DuckDB refuses it (exit 1) after the evidence has loaded: it is no size, said at once (exit 2).
+    if (!MEMORY_SIZE.test(v.trim()) || !(memoryBytes(v) < 2 ** 63)) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
     return v.trim();
   });
 }
 
+/** Seconds in decimal digits: Number() also took `0x10`, `1e3` and ` 5`, which no one means as a timeout. */
 function seconds(v: string): number {
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
-  return n;
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(v)) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
+  return Number(v);
 }
 
 export function timeoutOption(): Option {
