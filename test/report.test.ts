@@ -286,6 +286,26 @@ describe('writing', () => {
     expect(isOwnReport(readFileSync(join(dir, 'b.html'), 'utf8'))).toBe(true);
   });
 
+  // Said as every reader says them: "a broken symbolic link" had named neither (rev50).
+  it('--html a link to nothing, or a loop, is refused naming what it is, nothing written', async () => {
+    const dir = join(tmp, 'bad-links');
+    mkdirSync(dir);
+    const { symlinkSync } = await import('node:fs');
+    symlinkSync('nowhere.html', join(dir, 'dangling.html'));
+    symlinkSync('loop.html', join(dir, 'loop.html'));
+    expect(await cli(['report', bundled, '--html', join(dir, 'dangling.html')], { env: HOME })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'dangling.html')}: a dangling symbolic link: it points at nowhere.html, which does not exist (remove it, or name another file)\n`,
+    });
+    expect(await cli(['report', bundled, '--html', join(dir, 'loop.html')], { env: HOME })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${join(dir, 'loop.html')}: a symbolic link loop (ELOOP) (point the link at a file or folder that exists, or give another path)\n`,
+    });
+    expect(readdirSync(dir).sort()).toEqual(['dangling.html', 'loop.html']);
+  });
+
   it('a verdict that does not hold is still reported, exit 0: the page is a document, not a check', async () => {
     const probe = join(tmp, 'attack-shadow');
     cpSync(join(repo, probeFixture('attack-shadow')), probe, { recursive: true });

@@ -8,12 +8,12 @@
  * atomically, and never over a file that is not a report it wrote (or that was edited since)
  * without --force.
  */
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Command, Option } from 'commander';
 import { InputError } from '../../base/errors.js';
 import { firstHomePath } from '../../base/home-paths.js';
-import { onPath, statThere } from '../../base/io-error.js';
+import { danglingLink, onPath, statThere } from '../../base/io-error.js';
 import { displayPath, packageVersion, realPath } from '../../base/paths.js';
 import { folderStays, refuseInsideEvidence, refuseInsideProbe, replaceFile } from '../../base/replace-file.js';
 import {
@@ -82,8 +82,9 @@ function checkTarget(path: string, force: boolean, isOwnReport: (text: string) =
     );
   }
   if (!existsSync(path)) {
-    if (lstatSync(path, { throwIfNoEntry: false }))
-      throw new InputError(`${shown}: a broken symbolic link`, 'remove it, or name another file');
+    // A link to nothing is said as every reader says it, a loop too (statThere): "a broken symbolic link" had said neither.
+    const dangling = statThere(path) ? undefined : danglingLink(path, 'remove it, or name another file');
+    if (dangling) throw dangling;
     return { file: path, was: null };
   }
   const file = realPath(path);
