@@ -652,6 +652,14 @@ describe('the file system: anything in a probe that is not a regular file inside
     expect(await refused(link, ['usage', '--transcripts'])).toEqual(
       error(`${said} (pass --transcripts DIR, the folder of the session files, e.g. ~/.claude/projects/<slug>)`),
     );
+    // Through a link to a link, each is named: the one before the last exists, as a link (rev50).
+    const chain = join(root, `${++n}-chain`);
+    symlinkSync(link, chain);
+    expect(await refused(chain, ['census'])).toEqual(
+      error(
+        `${chain}: a dangling symbolic link: it points at ${link}, a link to ${root}/gone, which does not exist (give the path of a probe directory, one that holds results.jsonl)`,
+      ),
+    );
   });
 
   it('a symbolic link that resolves outside the probe', async () => {

@@ -4,6 +4,7 @@
  * what to do; never "unexpected error".
  */
 import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InputError, OmgError } from './errors.js';
 import { maskHomePaths } from './home-paths.js';
 import { displayPath } from './paths-shown.js';
@@ -50,13 +51,20 @@ export function onPath<T>(p: string, step: () => T, what?: string, hint?: string
   }
 }
 
-/** An InputError when `p` is a symbolic link to nothing, naming what it points at: "no such" sent the user after `p`. */
+/**
+ * An InputError when `p` is a symbolic link to nothing, naming what it points at: "no such" sent the user after `p`.
+ * Through a link to a link, each is named, as the link holds it: the last is what does not exist.
+ */
 export function danglingLink(p: string, hint: string): InputError | undefined {
   if (!lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
-  return new InputError(
-    `${displayPath(p)}: a dangling symbolic link: it points at ${maskHomePaths(readlinkSync(p))}, which does not exist`,
-    hint,
-  );
+  const targets = [readlinkSync(p)];
+  for (let at = resolve(dirname(p), targets[0]!); targets.length < 40; ) {
+    if (!lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) break;
+    targets.push(readlinkSync(at));
+    at = resolve(dirname(at), targets.at(-1)!);
+  }
+  const chain = targets.map((t) => maskHomePaths(t)).join(', a link to ');
+  return new InputError(`${displayPath(p)}: a dangling symbolic link: it points at ${chain}, which does not exist`, hint);
 }
 
 /**
