@@ -35,7 +35,7 @@ export function ioError(p: string, err: unknown, what = 'cannot be read', hint =
   }
   // As paths.ts says it of a file: "cannot be read … check that the file exists" sent the user after a file.
   if (e.code === 'ELOOP' && what === 'cannot be read') {
-    return new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, LOOP_HINT, { cause: err });
+    return linkLoop(p, LOOP_HINT, err);
   }
   const said = e.code === 'ENOTDIR' && what === 'cannot be read' ? 'a path through a file, where a folder is expected' : what;
   return new InputError(`${displayPath(p)}: ${said} (${e.code ?? e.message})`, hint, { cause: err });
@@ -50,6 +50,10 @@ export function onPath<T>(p: string, step: () => T, what?: string, hint?: string
     throw ioError(p, err, what, hint);
   }
 }
+
+/** `p` as a symbolic link loop (ELOOP), which every reader names so. */
+export const linkLoop = (p: string, hint: string, cause?: unknown): InputError =>
+  new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, hint, { cause });
 
 /**
  * An InputError when `p` is a symbolic link to nothing, naming what it points at: "no such" sent the user after `p`.

@@ -21,7 +21,7 @@ import {
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from './errors.js';
-import { danglingLink, ioError } from './io-error.js';
+import { danglingLink, ioError, linkLoop } from './io-error.js';
 import { displayPath, isWithin } from './paths-shown.js';
 
 // Where most callers have always found them.
@@ -164,7 +164,7 @@ function resolveLink(p: string, realRoot: string, folder: string): string {
     real = realPath(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, NOT_REGULAR_HINT);
+    if (code === 'ELOOP') throw linkLoop(p, NOT_REGULAR_HINT, err);
     throw (code === 'ENOENT' && danglingLink(p, NOT_REGULAR_HINT)) || ioError(p, err);
   }
   if (!isWithin(real, realRoot)) {
@@ -213,7 +213,7 @@ export function namedFile(p: string, expected: string): string | undefined {
     real = realPath(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new InputError(`${displayPath(p)}: a symbolic link loop (ELOOP)`, `give the path of ${expected}`);
+    if (code === 'ELOOP') throw linkLoop(p, `give the path of ${expected}`, err);
     if (code !== 'ENOENT') throw ioError(p, err);
     const dangling = danglingLink(p, `give the path of ${expected}`);
     if (dangling) throw dangling;
