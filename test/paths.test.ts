@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles, walkFiles } from '../src/base/paths.js';
+import { displayPath } from '../src/base/paths-shown.js';
 
 // The file listing every reader starts from: depth first, each folder's entries sorted by name,
 // symbolic links followed once the tree is walked (a file is read once, by its name when it has
@@ -57,5 +58,15 @@ describe('a file name that is not UTF-8', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// `export --parquet ./-` had said "written to -", which reads as stdout (rev50b).
+describe('a path shown to the user', () => {
+  it('is relative inside the working folder, and one starting with - is shown as ./-, as one would type it', () => {
+    expect(displayPath(join(process.cwd(), 'a', 'b'))).toBe(join('a', 'b'));
+    expect(displayPath(join(process.cwd(), '-'))).toBe('./-');
+    expect(displayPath(join(process.cwd(), '-work-demo', 's.jsonl'))).toBe('./-work-demo/s.jsonl');
+    expect(displayPath('/elsewhere/-')).toBe('/elsewhere/-');
   });
 });

@@ -11,5 +11,7 @@ export function isWithin(p: string, dir: string): boolean {
 export function displayPath(p: string): string {
   const abs = resolve(p);
   if (!isWithin(abs, process.cwd())) return abs;
-  return relative(process.cwd(), abs) || '.';
+  const rel = relative(process.cwd(), abs) || '.';
+  // A path that starts with - reads as stdout (-) or as an option: shown as one would type it for a file.
+  return rel.startsWith('-') ? `./${rel}` : rel;
 }
