@@ -315,9 +315,10 @@ describe('the library given the wrong types from plain JavaScript', () => {
       );
     }
     // A string that is no size was DuckDB's error (a QueryError) where the CLI gives a usage error.
-    for (const memoryLimit of [1, 'lots']) {
+    // So was one of 2^64 bytes or more, once everything had loaded (rev50c).
+    for (const memoryLimit of [1, 'lots', '99999999TB', '16777216TiB']) {
       expect(await refused(open({ memoryLimit }))).toBe(
-        "openEvidence(paths, options): memoryLimit must be a size such as '2GB' or '512MiB' (a string)",
+        "openEvidence(paths, options): memoryLimit must be a size such as '2GB' or '512MiB' (a string), under 16 EiB",
       );
     }
     // '' had read the current folder as sessions; db: '' had been taken for no database.
@@ -401,7 +402,8 @@ describe('the library given the wrong types from plain JavaScript', () => {
     expect(await refused(() => e.query!('top_sessions', { by: 'time' }))).toBe(
       `query('top_sessions', { by }): by must be 'duration' or 'cost', not "time"`,
     );
-    for (const tolerance of [-0.01, 'x', '', null]) {
+    // As written in digits: '0x10' had been DuckDB's error (a QueryError), and '1e3' and ' 5' taken (rev50c).
+    for (const tolerance of [-0.01, 'x', '', null, '0x10', '1e3', ' 5']) {
       expect(await refused(() => e.query!('usage_spawns', { tolerance }))).toBe(
         `query('usage_spawns', { tolerance }): tolerance must be a number, 0 or more, not ${JSON.stringify(tolerance)}`,
       );

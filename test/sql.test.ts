@@ -766,12 +766,14 @@ describe('sql is bounded', () => {
       /^omg-evidence: <argument>: Out of Memory Error: failed to allocate [^\n]* \(the query needs more than --memory-limit allows: raise it, or ask for less \(a LIMIT, fewer columns\)\)\n$/,
     );
     expect((await cli(['sql', 'select 1', '--memory-limit', 'lots'])).code).toBe(2);
-    // A size past 2^63 bytes is no size: a usage error at once, where DuckDB had refused it with exit 1 (hunt50).
+    // A size of 2^64 bytes or more is no size: a usage error at once, where DuckDB had refused it with exit 1 (hunt50);
+    // 2^63 is one (rev50c).
+    expect((await cli(['sql', 'select 1 as n', '--memory-limit', '8388608TiB', '--format', 'csv'])).stdout).toBe('n\r\n1\r\n');
     expect(await cli(['sql', 'select 1', '--memory-limit', '99999999999999999999GB'])).toEqual({
       code: 2,
       stdout: '',
       stderr:
-        "omg-evidence: option '--memory-limit <size>' argument '99999999999999999999GB' is invalid. give a size such as 2GB or 512MiB.\n(run with --help for usage)\n",
+        "omg-evidence: option '--memory-limit <size>' argument '99999999999999999999GB' is invalid. give a size such as 2GB or 512MiB, under 16 EiB.\n(run with --help for usage)\n",
     });
     expect(await cli(['sql', 'select 1', '--memory-limit', '1MB'])).toEqual({
       code: 1,

@@ -1,5 +1,5 @@
 -- Which of a line's typed fields does not have its type, what it must be, and what it is (its
--- first 60 characters): the timestamp and version are strings; a response's usage is an object
+-- first 61 characters: the reader shows 60 and an ellipsis): the timestamp and version are strings; a response's usage is an object
 -- holding at least one of its four token counts, its cache_creation an object, and each token
 -- count an integer of at most 2^63 - 1 (omg_usage_mistyped); and so a mirrored response's timestamp and
 -- usage, on a progress line (omg_mirrored). The first, in that order.

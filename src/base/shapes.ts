@@ -43,3 +43,6 @@ export interface CostReport {
 
 /** A size as DuckDB takes it for memory_limit: a number and a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB). */
 export const MEMORY_SIZE = /^\d+(\.\d+)?\s*(B|[KMGT]i?B)$/i;
+
+/** A number as a person writes one, in decimal digits: Number() also takes 0x10, 1e3 and ' 5'. */
+export const DECIMAL_TEXT = /^(\d+(\.\d*)?|\.\d+)$/;

@@ -10,8 +10,8 @@ import { defaultFormat, type TableStyle } from '../output/formats.js';
 import { say, useColor, type IO } from './io.js';
 import { holdsNoLine } from '../base/no-line.js';
 import { displayPath } from '../base/paths.js';
-import { memoryBytes } from '../base/memory.js';
-import { MEMORY_SIZE } from '../base/shapes.js';
+import { isMemorySize } from '../base/memory.js';
+import { DECIMAL_TEXT } from '../base/shapes.js';
 
 export function formatOption<T extends string>(formats: readonly T[], extra = ''): Option {
   return new Option('-f, --format <format>', `output format${extra}; default: table on a terminal, else markdown`).choices(formats);
@@ -141,14 +141,14 @@ export function memoryLimitOption(): Option {
     "DuckDB's memory limit for the query, e.g. 2GB or 512MiB (default: a quarter of this machine's memory)",
   ).argParser((v: string) => {
     // Past 2^63 bytes DuckDB refuses it (exit 1) after the evidence has loaded: it is no size, said at once (exit 2).
-    if (!MEMORY_SIZE.test(v.trim()) || !(memoryBytes(v) < 2 ** 63)) throw new InvalidArgumentError('give a size such as 2GB or 512MiB.');
+    if (!isMemorySize(v)) throw new InvalidArgumentError('give a size such as 2GB or 512MiB, under 16 EiB.');
     return v.trim();
   });
 }
 
-/** Seconds in decimal digits: Number() also took `0x10`, `1e3` and ` 5`, which no one means as a timeout. */
+/** Seconds in decimal digits (DECIMAL_TEXT): no one means 0x10 or 1e3 as a timeout. */
 function seconds(v: string): number {
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(v)) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
+  if (!DECIMAL_TEXT.test(v)) throw new InvalidArgumentError('give a number of seconds, 0 for none.');
   return Number(v);
 }
 

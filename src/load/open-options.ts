@@ -5,7 +5,8 @@
  */
 import { InputError, UsageError } from '../base/errors.js';
 import { isPath } from '../base/path-given.js';
-import { MEMORY_SIZE } from '../base/shapes.js';
+import { isMemorySize } from '../base/memory.js';
+import { DECIMAL_TEXT } from '../base/shapes.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { type Query, readQuery } from '../db/queries.js';
 import { REGISTRATION_ANSWERS } from './tables-named.js';
@@ -19,7 +20,7 @@ const OPTION_CHECKS: [keyof OpenOptions, (v: unknown) => boolean, string][] = [
   ['transcripts', (v) => typeof v === 'boolean' || isPath(v), 'true, false or a folder (a non-empty string)'],
   ['ownTranscripts', (v) => typeof v === 'boolean', 'true or false'],
   ['db', isPath, 'a database file (a non-empty string)'],
-  ['memoryLimit', (v) => isString(v) && MEMORY_SIZE.test((v as string).trim()), "a size such as '2GB' or '512MiB' (a string)"],
+  ['memoryLimit', (v) => isString(v) && isMemorySize(v as string), "a size such as '2GB' or '512MiB' (a string), under 16 EiB"],
   ['pricing', isPath, 'a price table file (a non-empty string)'],
   ['queries', (v) => isStrings(v) && (v as unknown[]).length > 0, 'a list of query names (strings), at least one'],
   ['tables', isStrings, 'a list of table names (strings)'],
@@ -141,7 +142,7 @@ const PARAM_CHECKS = new Map<string, [(v: unknown) => boolean, string]>([
   [
     'tolerance',
     [
-      (v) => (typeof v === 'number' || typeof v === 'bigint' || (isString(v) && (v as string).trim() !== '')) && Number(v) >= 0,
+      (v) => (typeof v === 'number' || typeof v === 'bigint' || (isString(v) && DECIMAL_TEXT.test(v as string))) && Number(v) >= 0,
       'a number, 0 or more',
     ],
   ],
