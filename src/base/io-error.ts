@@ -3,7 +3,7 @@
  * InputError every reader and writer gives: the path, what could not be done, the system's code, and
  * what to do; never "unexpected error".
  */
-import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError, OmgError } from './errors.js';
 import { maskHomePaths } from './home-paths.js';
@@ -62,10 +62,19 @@ export const linkLoop = (p: string, hint: string, cause?: unknown): InputError =
 export function danglingLink(p: string, hint: string): InputError | undefined {
   if (!lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
   const targets = [readlinkSync(p)];
-  for (let at = resolve(dirname(p), targets[0]!); targets.length < 40; ) {
-    if (!lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) break;
+  // Each hop from its link's real folder, as the system follows it (a `..` after a linked folder); never one twice.
+  const seen = new Set<string>();
+  for (let link = p; targets.length < 40; ) {
+    let at: string;
+    try {
+      at = resolve(realpathSync(dirname(link)), targets.at(-1)!);
+    } catch {
+      break; // its folder is not there to follow: the chain ends
+    }
+    if (seen.has(at) || !lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) break;
+    seen.add(at);
     targets.push(readlinkSync(at));
-    at = resolve(dirname(at), targets.at(-1)!);
+    link = at;
   }
   const chain = targets.map((t) => maskHomePaths(t)).join(', a link to ');
   return new InputError(`${displayPath(p)}: a dangling symbolic link: it points at ${chain}, which does not exist`, hint);
