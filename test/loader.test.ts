@@ -660,6 +660,17 @@ describe('the file system: anything in a probe that is not a regular file inside
         `${chain}: a dangling symbolic link: it points at ${link}, a link to ${root}/gone, which does not exist (give the path of a probe directory, one that holds results.jsonl)`,
       ),
     );
+    // Each hop from its link's real folder, as the system goes: d/x's ../y is real/y (missing), not the top's y.
+    const top = join(root, `${++n}-real`);
+    mkdirSync(join(top, 'real', 'deep'), { recursive: true });
+    symlinkSync(join(top, 'real', 'deep'), join(top, 'd'));
+    symlinkSync('../y', join(top, 'd', 'x'));
+    symlinkSync('/no/such/probe', join(top, 'y'));
+    expect(await refused(join(top, 'd', 'x'), ['census'])).toEqual(
+      error(
+        `${top}/d/x: a dangling symbolic link: it points at ../y, which does not exist (give the path of a probe directory, one that holds results.jsonl)`,
+      ),
+    );
   });
 
   it('a symbolic link that resolves outside the probe', async () => {
