@@ -122,7 +122,8 @@ const bad: [fixture: string, message: string][] = [
   // A call that records no skill: a row would name any skill it liked.
   [
     'skill-result-unnamed-call',
-    'skill_results.jsonl:2: skill_results.jsonl row: call "toolu_4" records no skill, so no row answers it (a skill result pairs a Skill call that names a skill; extract writes none for a call that names none)',
+    // The call's file is named too: the fuzz had dropped its skill, and the error named only the row (seed 1362160877).
+    `skill_results.jsonl:2: skill_results.jsonl row: call "toolu_4" of test/fixtures/probes/skill-result-unnamed-call/tool_use/${S2}.jsonl records no skill, so no row answers it (a skill result pairs a Skill call that names a skill; extract writes none for a call that names none)`,
   ],
   [
     'skill-result-other-arm',

@@ -273,7 +273,9 @@ const REFERENCES: Record<string, [(name: string, session: string, inProbe: (name
     "a skill result pairs a Skill call of its spawn's tool_use/<session_id>.jsonl, by its id",
   ],
   'skill-unnamed': [
-    (id) => `skill_results.jsonl row: call "${id}" records no skill, so no row answers it`,
+    // The call's file named too: it is where a skill went missing (the row may be as extract wrote it).
+    (id, session, inProbe) =>
+      `skill_results.jsonl row: call "${id}" of ${inProbe(`tool_use/${session}.jsonl`)} records no skill, so no row answers it`,
     'a skill result pairs a Skill call that names a skill; extract writes none for a call that names none',
   ],
   'skill-name': [
