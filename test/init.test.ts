@@ -214,7 +214,7 @@ describe('init', () => {
     const run = bin(['init', '--', '-dash'], { cwd });
     expect(run.code).toBe(0);
     expect(run.stderr.split('\n').at(-2)).toBe(
-      'omg-evidence: init: wrote a probe of 5 files to -dash; next: omg-evidence census ./-dash, verdict ./-dash, render ./-dash/README.md',
+      'omg-evidence: init: wrote a probe of 5 files to ./-dash; next: omg-evidence census ./-dash, verdict ./-dash, render ./-dash/README.md',
     );
   });
 
