@@ -42,7 +42,7 @@ fields as (
     from line, usage_fields as u
 )
 
--- One character past the 60 shown: the reader cuts it there with an ellipsis, so that a cut value reads as one.
+-- One character past the SHOWN (60) an error quotes (validate.ts): the reader cuts it there with an ellipsis.
 select k, want, left(v::VARCHAR, 61) as v
 from fields
 where coalesce(json_type(v), 'NULL') <> 'NULL'

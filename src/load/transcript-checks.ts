@@ -7,7 +7,7 @@ import { readSql } from '../db/queries.js';
 import type { TranscriptFile } from './inputs.js';
 import { describeLine, oneScan } from './jsonl.js';
 import { rejectJsonValues } from './probe.js';
-import { kindWord, left, outOfRange, recordError } from './validate.js';
+import { kindWord, outOfRange, quoted, recordError } from './validate.js';
 
 /**
  * The first line that is not a record is an error naming file:line: a line that is not JSON, or
@@ -42,7 +42,7 @@ export async function rejectBadLines(db: Database): Promise<void> {
   throw recordError(
     abs,
     rec,
-    `transcript line: "${got?.k}" must be ${want}, got ${left(String(got?.v), 60)}`,
+    `transcript line: "${got?.k}" must be ${want}, got ${quoted(got?.v)}`,
     got?.want === 'a string'
       ? "a transcript line's timestamp and version are strings"
       : got?.want === 'an integer'

@@ -151,14 +151,14 @@ async function describe(db: Database, table: string, file: string, rec: number, 
     if (c.items) return describeItem(db, table, file, rec, c.items);
     if (!c.value) return c.why;
     const shown = await db.query(`select (${c.value})::VARCHAR as v from ${table} where file = $file and rec = $rec`, { file, rec });
-    return `${c.why} ${JSON.stringify(left(String(shown.rows[0]!.v), 60))}`;
+    return `${c.why} ${JSON.stringify(quoted(shown.rows[0]!.v))}`;
   }
   const f = kind === 'object' ? undefined : schema.fields[Number(index)]!;
   if (kind === 'missing') return `missing required key "${f!.key}"`;
   const path = f ? sqlString(`$."${f.key}"`) : `'$'`;
   const got = (
     await db.query(
-      `select ${kindName(`json_type(json, ${path})`)} as kind, left(json_extract(json, ${path})::VARCHAR, 61) as value
+      `select ${kindName(`json_type(json, ${path})`)} as kind, left(json_extract(json, ${path})::VARCHAR, ${SHOWN + 1}) as value
        from ${table} where file = $file and rec = $rec`,
       { file, rec },
     )
@@ -166,8 +166,7 @@ async function describe(db: Database, table: string, file: string, rec: number, 
   if (!f) return `not a JSON object (got ${got.kind})`;
   // Past 2^64 - 1 DuckDB types an integer DOUBLE: written in digits, it is still an integer too large.
   const tooLarge = got.kind === 'an integer' || (got.kind === 'a number' && /^-?\d+$/.test(String(got.value)));
-  // The value as read, one character past the 60 shown: cut here with an ellipsis, so that a cut value reads as one.
-  const value = left(String(got.value), 60);
+  const value = quoted(got.value);
   if (bigintOnly(f) && tooLarge) return `"${f.key}" must be ${outOfRange(String(got.value))}, got ${value}`;
   return mustBe(f, String(got.kind), value);
 }
@@ -225,11 +224,11 @@ async function describeItem(db: Database, table: string, file: string, rec: numb
   const path = sqlString(`$."${f.key}"`);
   const got = (
     await db.query(
-      `select ${kindName(`json_type($item::JSON, ${path})`)} as kind, left(json_extract($item::JSON, ${path})::VARCHAR, 61) as value`,
+      `select ${kindName(`json_type($item::JSON, ${path})`)} as kind, left(json_extract($item::JSON, ${path})::VARCHAR, ${SHOWN + 1}) as value`,
       { item: String(first.item) },
     )
   ).rows[0]!;
-  const value = left(String(got.value), 60);
+  const value = quoted(got.value);
   if (kind === 'type') return `${at}: ${mustBe(f, String(got.kind), value)}`;
   return `${at}: "${f.key}" must be ${orList(f.oneOf!.map((v) => JSON.stringify(v)))}, got ${value}`;
 }
@@ -300,6 +299,15 @@ export async function validateAll(db: Database, table: string, parts: { schema: 
     details: [...rest.map((e) => e.message), ...(more > 0 ? [`${file}: ${more} more problem(s) not shown: mend these and run again`] : [])],
   });
 }
+
+/**
+ * How many characters of a value an error quotes; the checks read one more (SHOWN + 1), so that `quoted` cuts a
+ * longer one with an ellipsis: cut without one, it had read as the whole value.
+ */
+export const SHOWN = 60;
+
+/** A value as an error quotes it: its first SHOWN code points, and an ellipsis when cut. */
+export const quoted = (v: unknown): string => left(String(v), SHOWN);
 
 /** The first `n` code points of `s` (never half of a surrogate pair), with an ellipsis when cut. */
 export const left = (s: string, n: number): string => {
