@@ -240,6 +240,8 @@ describe('render', () => {
     ],
     ['missing-probe.md', '2: probe "'],
     ['unknown-option.md', '2: unknown option "colour" for census (the options of census are probe, format, from)'],
+    // An unclosed quote had been part of the value: probe="../p named a folder `"../p` that does not exist.
+    ['unclosed-quote.md', '2: the value of probe= opens a quote it does not close (close it: probe="…")'],
     // A query's parameter left out had been a usage error (exit 2) naming the query file, not the document.
     ['missing-parameter.md', '2: usage_spawns needs the option(s) tolerance (give each as name=value, e.g. tolerance=…)'],
     // A value its query refuses had been an error naming only the query file.

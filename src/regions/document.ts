@@ -56,13 +56,17 @@ export function fail(doc: string, line: number, what: string, hint?: string, det
 /** `key=value key="a b"` into a map of key → values (a key may repeat). */
 function parseOptions(doc: string, line: number, text: string): Record<string, string[]> {
   const options: Record<string, string[]> = {};
-  const re = /\s*([A-Za-z_][\w-]*)=(?:"([^"]*)"|(\S+))/y;
+  // A value that opens a quote is read to its closing quote: unclosed, it is no value (probe="../p
+  // had named the folder `"../p`).
+  const re = /\s*([A-Za-z_][\w-]*)=(?:"([^"]*)"|([^"\s]\S*))/y;
   let at = 0;
   while (at < text.length) {
     re.lastIndex = at;
     const m = re.exec(text);
     if (!m) {
       if (text.slice(at).trim() === '') break;
+      const open = /^\s*([A-Za-z_][\w-]*)="[^"]*$/.exec(text.slice(at))?.[1];
+      if (open !== undefined) fail(doc, line, `the value of ${open}= opens a quote it does not close`, `close it: ${open}="…"`);
       fail(
         doc,
         line,
