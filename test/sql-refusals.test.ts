@@ -221,6 +221,15 @@ describe('query text', () => {
     });
   });
 
+  it("DuckDB's advice to raise max_expression_depth, which the locked configuration refuses, is replaced by what can be done", async () => {
+    const fixed = 'nest fewer expressions, or call a recursive macro fewer levels deep: the limit of 1,000 cannot be raised here';
+    expect(await cli(['sql', `select ${'1+'.repeat(1500)}1`])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: <argument>: Parser Error: Max expression depth limit of 1000 exceeded. (${fixed})\n`,
+    });
+  });
+
   it('a RETURNING before the last statement is refused whatever its column is named (Count, Success)', async () => {
     for (const as of ['"Count"', '"Success"']) {
       expect(await cli(['sql', `create temp table t(x int); insert into t values (1) returning x as ${as}; select 1`])).toEqual({

@@ -71,6 +71,18 @@ export class QueryError extends OmgError {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    super(said.join('; '), hint, options);
+    // DuckDB's advice to change a setting (`Use "SET max_expression_depth TO x" …`) cannot be taken:
+    // user SQL runs with its configuration locked. What can be done is said instead.
+    const text = said.join('; ');
+    const set = SET_ADVICE.exec(text);
+    super(set ? text.replace(SET_ADVICE, '') : text, hint ?? (set ? settingFixed(set[1]!) : undefined), options);
   }
 }
+
+/** DuckDB's sentence that suggests raising a setting. */
+const SET_ADVICE = /\s*Use "SET (\w+) TO [^"]*"[^.;]*\.?/;
+
+const settingFixed = (name: string) =>
+  name === 'max_expression_depth'
+    ? 'nest fewer expressions, or call a recursive macro fewer levels deep: the limit of 1,000 cannot be raised here'
+    : `${name} cannot be changed here: ask for less`;
