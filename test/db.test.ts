@@ -2,12 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { floatText } from '../src/base/float-text.js';
 import { Database } from '../src/db/database.js';
 import { startEarly, takeEarly } from '../src/db/engine.js';
 
 // Database.select reads a SELECT of strings, booleans, integers, and lists and structs of them
 // through to_json (the rows joined into one text, parsed by JSON.parse); anything else value by value, as
 // Database.query does. Either way a value must come out as the same JS value.
+/** fast-check's seed: FC_SEED reproduces a run; otherwise a fresh one, printed so a failure can be replayed. */
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
+console.log(`db property tests: fast-check seed ${seed} (FC_SEED=${seed} replays them)`);
+
 describe('select results', () => {
   let db: Database;
   beforeAll(async () => {
@@ -81,6 +87,33 @@ describe('select results', () => {
     expect(res.rows[0]!.m).toBe(1.25);
     expect(res.rows[0]!.day).toEqual(new Date('2025-01-02T00:00:00Z'));
     expect(res.rows[0]!.f).toEqual([0.5]);
+  });
+
+  it("property: a DOUBLE's text (a MAP key's in JSON) is DuckDB's own CAST(x AS VARCHAR)", async () => {
+    const edges = [
+      0,
+      -0,
+      Number.NaN,
+      Infinity,
+      -Infinity,
+      1e15,
+      1e16,
+      1e-4,
+      1e-5,
+      0.1,
+      123456789012345.67,
+      5e-324,
+      1.7976931348623157e308,
+      2 ** 53 + 2,
+    ];
+    const xs = [...edges, ...fc.sample(fc.double(), { seed, numRuns: 5000 })];
+    // Each value reaches DuckDB as the text of its exact digits (toExponential() reads back as the same double).
+    const literal = (x: number) =>
+      Number.isNaN(x) ? "'nan'" : Number.isFinite(x) ? (Object.is(x, -0) ? '-0.0' : x.toExponential()) : `'${x > 0 ? 'inf' : '-inf'}'`;
+    const res = await db.select(
+      `select v::VARCHAR as s from unnest([${xs.map((x) => `${literal(x)}::DOUBLE`).join(',')}]) with ordinality as t(v, i) order by i`,
+    );
+    expect(xs.map((x) => floatText(x, false))).toEqual(res.rows.map((r) => r.s));
   });
 
   it('statements that are not a plain SELECT', async () => {

@@ -23,6 +23,7 @@ import {
 } from '@duckdb/node-api';
 
 import type { Row } from '../base/shapes.js';
+import { floatText } from '../base/float-text.js';
 
 export type { Row };
 
@@ -273,7 +274,7 @@ export function jsonText(v: DuckDBValue, type: DuckDBType): string {
       return `{${t.entryNames.map((name, k) => `${JSON.stringify(name)}:${jsonText((v as DuckDBStructValue).entries[name] ?? null, t.entryTypes[k]!)}`).join(',')}}`;
     }
     case DuckDBTypeId.MAP:
-      return `{${(v as DuckDBMapValue).entries.map((e) => `${JSON.stringify(String(e.key))}:${jsonText(e.value, type.valueType)}`).join(',')}}`;
+      return `{${(v as DuckDBMapValue).entries.map((e) => `${JSON.stringify(keyText(e.key, type.keyType))}:${jsonText(e.value, type.valueType)}`).join(',')}}`;
     case DuckDBTypeId.UNION: {
       const u = v as DuckDBUnionValue;
       return jsonText(u.value, type.memberTypes[type.memberTags.indexOf(u.tag)]!);
@@ -282,6 +283,12 @@ export function jsonText(v: DuckDBValue, type: DuckDBType): string {
       return JSON.stringify(String(v));
   }
 }
+
+/** A MAP key's text: DuckDB's, which node-api's is but for a float (JavaScript's 1e20 is 100000000000000000000). */
+const keyText = (k: DuckDBValue, type: DuckDBType): string =>
+  type.typeId === DuckDBTypeId.DOUBLE || type.typeId === DuckDBTypeId.FLOAT
+    ? floatText(k as number, type.typeId === DuckDBTypeId.FLOAT)
+    : String(k);
 
 export interface Result {
   /** The rows' keys, in order: the column names, a repeated one suffixed `:1`, `:2`, … (deduplicated). */
