@@ -859,6 +859,29 @@ describe('extract', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  // The hint had been "an input folder holds only regular files and folders", of a file the user named.
+  it('--results naming a dangling link or a FIFO: said as that, with the hint to give a results.jsonl', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'omg-extract-'));
+    out = join(dir, 'out');
+    symlinkSync(join(dir, 'gone.jsonl'), join(dir, 'dangling.jsonl'));
+    execFileSync('mkfifo', [join(dir, 'fifo.jsonl')]);
+    const probe = 'evidence/0017-staged-agent-restores-layer-1';
+    const extract = (results: string) => cli(['extract', '--transcripts', join(probe, 'transcripts'), '--results', results, '--out', out]);
+    const hint = '(give the path of a results.jsonl)';
+    expect(await extract(join(dir, 'dangling.jsonl'))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${dir}/dangling.jsonl: a dangling symbolic link: it points at ${dir}/gone.jsonl, which does not exist ${hint}\n`,
+    });
+    expect(await extract(join(dir, 'fifo.jsonl'))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `omg-evidence: ${dir}/fifo.jsonl: a FIFO (named pipe), where a results.jsonl is expected ${hint}\n`,
+    });
+    expect(existsSync(out)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('refuses $HOME as set, wherever it is', async () => {
     out = join(mkdtempSync(join(tmpdir(), 'omg-extract-')), 'out');
     const run = await cli(args(out, join('test', 'fixtures', 'extract', 'home-env')), { env: { HOME: '/srv/operator' } });

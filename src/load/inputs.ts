@@ -9,7 +9,18 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../base/errors.js';
 import { checkPath } from '../base/path-given.js';
 import { danglingLink, statThere } from '../base/io-error.js';
-import { bundledProbeDir, displayPath, inputFile, inputFolder, kindOf, listDir, listFiles, mustRead, walkFiles } from '../base/paths.js';
+import {
+  bundledProbeDir,
+  displayPath,
+  inputFile,
+  inputFolder,
+  kindOf,
+  listDir,
+  listFiles,
+  mustRead,
+  namedFile,
+  walkFiles,
+} from '../base/paths.js';
 
 export interface Probe {
   /** The directory's name, e.g. `0017-staged-agent-restores-layer-1`. */
@@ -59,7 +70,8 @@ export function namedResults(path: string): { abs: string; dir: string } {
     const hint = existsSync(inside) ? `give the file itself: ${displayPath(inside)}` : 'give the path of a results.jsonl';
     throw new InputError(`${displayPath(abs)}: a directory, where a results.jsonl is expected`, hint);
   }
-  if (!existsSync(dir) || !inputFile(abs, '/', dir)) {
+  // A file the user named: a dangling link or a FIFO there is said as that, with this hint.
+  if (!existsSync(dir) || !namedFile(abs, 'a results.jsonl')) {
     throw new InputError(`${displayPath(abs)}: no such results file`, 'give the path of a results.jsonl');
   }
   return { abs, dir };
