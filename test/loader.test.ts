@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { left } from '../src/load/validate.js';
+import { left } from '../src/base/quoted.js';
 import { Evidence } from '../src/evidence.js';
 import { replaceDocument } from '../src/regions/write-document.js';
 import { bundled, cli, probeFixture, repo } from './helpers.js';
@@ -856,6 +856,22 @@ describe('a value quoted in an error', () => {
     expect(left(`${'a'.repeat(59)}😀😀`, 60)).toBe(`${'a'.repeat(59)}😀…`);
     expect(left('😀'.repeat(60), 60)).toBe('😀'.repeat(60));
     expect(left('😀'.repeat(61), 60)).toBe(`${'😀'.repeat(60)}…`);
+  });
+
+  it('is cut between characters as a reader sees them: never inside an emoji of several code points, or before an accent', () => {
+    const family = '👨\u200d👩\u200d👧';
+    expect(left(`${'a'.repeat(58)}${family}`, 60)).toBe(`${'a'.repeat(58)}…`);
+    expect(left(`${'a'.repeat(59)}e\u0301b`, 60)).toBe(`${'a'.repeat(59)}…`);
+    expect(left(`${'a'.repeat(57)}${family}`, 60)).toBe(`${'a'.repeat(57)}…`);
+    expect(left(`${'a'.repeat(55)}${family}bc`, 60)).toBe(`${'a'.repeat(55)}${family}…`);
+  });
+
+  it('is never cut inside a JSON escape: a lone backslash or \\u with fewer than four digits is left out', () => {
+    expect(left(`${'a'.repeat(57)}\\u00e9bcd`, 60)).toBe(`${'a'.repeat(57)}…`);
+    expect(left(`${'a'.repeat(59)}\\nbcd`, 60)).toBe(`${'a'.repeat(59)}…`);
+    // An escaped backslash is whole: both stay, and the one after them is left out.
+    expect(left(`${'a'.repeat(57)}${'\\'.repeat(3)}nb`, 60)).toBe(`${'a'.repeat(57)}${'\\'.repeat(2)}…`);
+    expect(left(`${'a'.repeat(54)}\\u00e9bcd`, 60)).toBe(`${'a'.repeat(54)}\\u00e9…`);
   });
 });
 

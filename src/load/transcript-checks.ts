@@ -7,7 +7,8 @@ import { readSql } from '../db/queries.js';
 import type { TranscriptFile } from './inputs.js';
 import { describeLine, oneScan } from './jsonl.js';
 import { rejectJsonValues } from './probe.js';
-import { kindWord, outOfRange, quoted, recordError } from './validate.js';
+import { quoted } from '../base/quoted.js';
+import { kindWord, outOfRange, recordError } from './validate.js';
 
 /**
  * The first line that is not a record is an error naming file:line: a line that is not JSON, or

@@ -8,6 +8,7 @@ import { type Database, sqlString } from '../db/database.js';
 import { InputError } from '../base/errors.js';
 import { lineOf } from './jsonl.js';
 import { displayPath } from '../base/paths.js';
+import { quoted, SHOWN } from '../base/quoted.js';
 
 export type JsonKind = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
@@ -299,21 +300,6 @@ export async function validateAll(db: Database, table: string, parts: { schema: 
     details: [...rest.map((e) => e.message), ...(more > 0 ? [`${file}: ${more} more problem(s) not shown: mend these and run again`] : [])],
   });
 }
-
-/**
- * How many characters of a value an error quotes; the checks read one more (SHOWN + 1), so that `quoted` cuts a
- * longer one with an ellipsis: cut without one, it had read as the whole value.
- */
-export const SHOWN = 60;
-
-/** A value as an error quotes it: its first SHOWN code points, and an ellipsis when cut. */
-export const quoted = (v: unknown): string => left(String(v), SHOWN);
-
-/** The first `n` code points of `s` (never half of a surrogate pair), with an ellipsis when cut. */
-export const left = (s: string, n: number): string => {
-  const cps = Array.from(s);
-  return cps.length > n ? `${cps.slice(0, n).join('')}…` : s;
-};
 
 export function recordError(file: string, rec: number, what: string, hint?: string): InputError {
   return new InputError(`${lineOf(file, rec)}: ${what}`, hint);
