@@ -29,7 +29,7 @@ import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bodyState } from '../src/regions/provenance.js';
 import { replaceDocument } from '../src/regions/write-document.js';
-import { cli, repo } from './helpers.js';
+import { bin, cli, repo } from './helpers.js';
 
 const temps: string[] = [];
 afterEach(() => {
@@ -109,6 +109,20 @@ describe('render', () => {
     const diff = await cli(['render', '--diff', doc]);
     expect(diff.code).toBe(0);
     expect(diff.stdout).toBe(run.stdout);
+  });
+
+  it('--check names a document whose relative path starts with - as ./-…, a path the reader can give back', async () => {
+    const { dir, doc } = scratch('good.md');
+    await cli(['render', doc]);
+    const tool = join(dir, 'probes', 'minimal', 'tool_use', 'aaaaaaaa-0000-4000-8000-000000000001.jsonl');
+    writeFileSync(tool, readFileSync(tool, 'utf8').split('\n').slice(1).join('\n'));
+    renameSync(doc, join(dir, 'docs', '-adr.md'));
+    const run = bin(['render', '--check', '--', '-adr.md'], { cwd: join(dir, 'docs') });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContain('--- ./-adr.md:10 census (in the document)\n+++ ./-adr.md:10 census (from the evidence)\n');
+    expect(run.stderr).toBe(
+      'omg-evidence: 2 region(s) stale: ./-adr.md:10 (census), ./-adr.md:20 (budget) (run omg-evidence render on the document(s) to regenerate them)\n',
+    );
   });
 
   it("--check and --diff show a region's escapes and its document's path as pictures, never sending them to the terminal", async () => {
