@@ -17,7 +17,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export const left = (s: string, n: number): string => {
   const cps = Array.from(s);
   if (cps.length <= n) return s;
-  // A character of more code points than this is cut before; the rest of the value is never segmented.
+  // Only the first n + 16 code points are segmented: a character longer than that is cut before.
   let cut = '';
   for (const { segment } of graphemes.segment(cps.slice(0, n + 16).join(''))) {
     if (Array.from(cut).length + Array.from(segment).length > n) break;
