@@ -230,6 +230,23 @@ describe('query text', () => {
     });
   });
 
+  it("DuckDB's other advice to change a setting is replaced by what can be done; a user's own text saying the same is left as it is", async () => {
+    const said = (message: string) => ({ code: 1, stdout: '', stderr: `omg-evidence: <argument>: ${message}\n` });
+    expect(await cli(['sql', 'select (select range from range(3))'])).toEqual(
+      said(
+        'Invalid Input Error: More than one row returned by a subquery used as an expression - scalar subqueries can only return a single row. (make the subquery return one row, with LIMIT 1 or an aggregate such as first(): the setting cannot be changed here)',
+      ),
+    );
+    expect(await cli(['sql', "select 1 as a order by 'a'"])).toEqual(
+      said(
+        "Binder Error: ORDER BY non-integer literal has no effect. (order by a column's name without quotes, or by its position, as in ORDER BY 1)",
+      ),
+    );
+    expect(await cli(['sql', `select error('a; Use "SET memory_limit TO 1GB" now; b')`])).toEqual(
+      said('Invalid Input Error: a; Use "SET memory_limit TO 1GB" now; b'),
+    );
+  });
+
   it('a RETURNING before the last statement is refused whatever its column is named (Count, Success)', async () => {
     for (const as of ['"Count"', '"Success"']) {
       expect(await cli(['sql', `create temp table t(x int); insert into t values (1) returning x as ${as}; select 1`])).toEqual({

@@ -617,6 +617,17 @@ describe('registration SQL is a question, never a change: exit 1, naming the fil
     );
   });
 
+  it("a check too deeply nested to parse says what to do, not DuckDB's advice to raise a setting it cannot change", async () => {
+    const dir = copyProbe(bundled);
+    const check = join(dir, 'registration/conjuncts/2-k-neg-fails.sql');
+    writeFileSync(check, `select ${'1+'.repeat(1500)}1 > 0 as holds, 'x' as result\n`);
+    const run = await cli(['verdict', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `omg-evidence: ${check}: does not parse: Max expression depth limit of 1000 exceeded. (nest fewer expressions, or call a recursive macro fewer levels deep: the limit of 1,000 cannot be raised here)\n`,
+    );
+  });
+
   it('a failing trigger is named at once: a later one already running is stopped, not waited for', async () => {
     // The triggers run a few at a time: k-res-fails fails at once; k-repo-d's count would run for hours.
     const dir = copyProbe(bundled);

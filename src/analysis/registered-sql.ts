@@ -4,7 +4,7 @@
  * value is not the evidence's, and sees its own probe's rows and its spawns' transcripts.
  */
 import { join } from 'node:path';
-import { InputError } from '../base/errors.js';
+import { InputError, withoutSettingAdvice } from '../base/errors.js';
 import { type Database, sqlIdentifier, sqlString } from '../db/database.js';
 import { findTableRef, identifier, isNode, type Node, tableName, tablesRead } from '../db/table-refs.js';
 import { VIEWS } from '../db/views.js';
@@ -95,7 +95,9 @@ export async function mustBeAQuestion(box: Database, sql: string, where: string,
   const hint = `write the ${spec.what} as one SELECT over the views omg-evidence schema lists, returning ${spec.columns.map((c) => c[0]).join(', ')}`;
   const parsed = await box.parse(sql);
   if (parsed.error && parsed.error_type === 'parser') {
-    throw new InputError(`${where}: does not parse: ${parsed.error_message}`, hint);
+    // DuckDB's advice to raise a setting (max_expression_depth) cannot be taken: what can is said.
+    const [said, fix] = withoutSettingAdvice(parsed.error_message);
+    throw new InputError(`${where}: does not parse: ${said}`, fix ?? hint);
   }
   if (parsed.error && !parsed.error_message.startsWith('Only SELECT statements')) {
     // A SELECT that DuckDB cannot write out as a syntax tree cannot be checked, so it is not run.

@@ -71,18 +71,37 @@ export class QueryError extends OmgError {
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    // DuckDB's advice to change a setting (`Use "SET max_expression_depth TO x" …`) cannot be taken:
-    // user SQL runs with its configuration locked. What can be done is said instead.
-    const text = said.join('; ');
-    const set = SET_ADVICE.exec(text);
-    super(set ? text.replace(SET_ADVICE, '') : text, hint ?? (set ? settingFixed(set[1]!) : undefined), options);
+    const [text, fix] = withoutSettingAdvice(said.join('; '));
+    super(text, hint ?? fix, options);
   }
 }
 
-/** DuckDB's sentence that suggests raising a setting. */
-const SET_ADVICE = /\s*Use "SET (\w+) TO [^"]*"[^.;]*\.?/;
+/**
+ * DuckDB's advice to change a setting, sentence by sentence as DuckDB writes it, and what can be done
+ * instead: user SQL runs with its configuration locked, so the advice cannot be taken. Only these
+ * exact sentences: one a user's error() or a value quoted in a message holds is not cut blindly.
+ */
+const SETTING_ADVICE: readonly [RegExp, string][] = [
+  [
+    /(?:;\s*|\s+)Use "SET max_expression_depth TO x" to increase the maximum expression depth\./,
+    'nest fewer expressions, or call a recursive macro fewer levels deep: the limit of 1,000 cannot be raised here',
+  ],
+  [
+    /(?:;\s*|\s+)Use "SET scalar_subquery_error_on_multiple_rows=false" to revert to previous behavior of returning a random row\./,
+    'make the subquery return one row, with LIMIT 1 or an aggregate such as first(): the setting cannot be changed here',
+  ],
+  [
+    /(?:;\s*|\s+)\* SET order_by_non_integer_literal=true to allow this behavior\./,
+    "order by a column's name without quotes, or by its position, as in ORDER BY 1",
+  ],
+  [
+    /\s+Use SET pivot_limit=X to increase the limit\./,
+    'pivot on a column of fewer values, or name the values with PIVOT … ON x IN …: the limit cannot be raised here',
+  ],
+];
 
-const settingFixed = (name: string) =>
-  name === 'max_expression_depth'
-    ? 'nest fewer expressions, or call a recursive macro fewer levels deep: the limit of 1,000 cannot be raised here'
-    : `${name} cannot be changed here: ask for less`;
+/** `message` without DuckDB's advice to change a setting, and what to do instead when it held some. */
+export function withoutSettingAdvice(message: string): [string, string | undefined] {
+  for (const [advice, fix] of SETTING_ADVICE) if (advice.test(message)) return [message.replace(advice, ''), fix];
+  return [message, undefined];
+}
