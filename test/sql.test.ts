@@ -374,6 +374,8 @@ const TYPES: [string, string][] = [
   ['STRUCT', `[{'a': 1, 'b': 'it''s, "x"'}, {'a': NULL, 'b': 'x y'}, NULL]`],
   ['MAP', `[map {'k': 1, 'j': 2}, map {}, NULL]`],
   // Keyed by DOUBLE: a key's text is DuckDB's (1e+20), not JavaScript's (100000000000000000000).
+  // Keyed by DATE: infinity is DuckDB's word for it, not the day node-api keeps it as (5881580-07-11).
+  ['MAP-DATE', `[map {date 'infinity': 1, date '-infinity': 2, date '2024-02-29': 3}, NULL]`],
   ['MAP-DOUBLE', `[map {1e20::DOUBLE: 'a', 0.1::DOUBLE: 'b', 'nan'::DOUBLE: 'c', 1e-7::DOUBLE: 'd', 100::DOUBLE: 'e'}, NULL]`],
 ];
 const ENUM = `create type mood as enum ('sad', 'happy'); `;

@@ -2,8 +2,9 @@
  * A DOUBLE's text as DuckDB writes it (`CAST(x AS VARCHAR)`): the fewest digits that read back as
  * the same value, in fixed notation from 1e-4 to below 1e16 (an integer with `.0`), otherwise as
  * `1e+20`, `1.5e-05`; `nan`, `inf` and `-inf`. A FLOAT's the same with the fewest digits that read
- * back as the same 32-bit float (0.1, not 0.10000000149011612); DuckDB's own may have a digit more
- * (1197321.75 where 1197321.8 reads back alike). JSON names a MAP's key by it, as DuckDB's to_json does.
+ * back as the same 32-bit float (0.1, not 0.10000000149011612). DuckDB writes about 1 in 100 FLOATs
+ * otherwise, by no rule found: with more digits (1197321.75 for 1197321.8, 769196032.0 for
+ * 769196000.0) though as often not (-39184994000.0). JSON names a MAP's key by it, as to_json does.
  */
 export function floatText(x: number, float32: boolean): string {
   if (Number.isNaN(x)) return 'nan';

@@ -246,12 +246,8 @@ export function jsonText(v: DuckDBValue, type: DuckDBType): string {
     case DuckDBTypeId.FLOAT:
     case DuckDBTypeId.DOUBLE:
       return Number.isFinite(v) ? JSON.stringify(v) : `"${String(v)}"`;
-    case DuckDBTypeId.DATE: {
-      const d = v as DuckDBDateValue;
-      return JSON.stringify(
-        d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : d.toString(),
-      );
-    }
+    case DuckDBTypeId.DATE:
+      return JSON.stringify(dateText(v as DuckDBDateValue));
     case DuckDBTypeId.TIMESTAMP:
     case DuckDBTypeId.TIMESTAMP_S:
     case DuckDBTypeId.TIMESTAMP_MS:
@@ -284,11 +280,21 @@ export function jsonText(v: DuckDBValue, type: DuckDBType): string {
   }
 }
 
-/** A MAP key's text: DuckDB's, which node-api's is but for a float (JavaScript's 1e20 is 100000000000000000000). */
-const keyText = (k: DuckDBValue, type: DuckDBType): string =>
-  type.typeId === DuckDBTypeId.DOUBLE || type.typeId === DuckDBTypeId.FLOAT
-    ? floatText(k as number, type.typeId === DuckDBTypeId.FLOAT)
-    : String(k);
+/**
+ * A MAP key's text, as DuckDB writes it: a float's as floatText writes it (JavaScript's 1e20 is
+ * 100000000000000000000), a DATE at infinity as `infinity` (node-api's is 5881580-07-11), any other
+ * node-api's text, which is DuckDB's for a scalar (a LIST or STRUCT key's floats are JavaScript's).
+ */
+/** A DATE's text as DuckDB writes it: node-api's names the infinities as the days they are kept as. */
+const dateText = (d: DuckDBDateValue): string =>
+  d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : d.toString();
+
+function keyText(k: DuckDBValue, type: DuckDBType): string {
+  if (type.typeId === DuckDBTypeId.DOUBLE || type.typeId === DuckDBTypeId.FLOAT)
+    return floatText(k as number, type.typeId === DuckDBTypeId.FLOAT);
+  if (type.typeId === DuckDBTypeId.DATE) return dateText(k as DuckDBDateValue);
+  return String(k);
+}
 
 export interface Result {
   /** The rows' keys, in order: the column names, a repeated one suffixed `:1`, `:2`, … (deduplicated). */
