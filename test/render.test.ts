@@ -256,6 +256,8 @@ describe('render', () => {
     ['unknown-option.md', '2: unknown option "colour" for census (the options of census are probe, format, from)'],
     // An unclosed quote had been part of the value: probe="../p named a folder `"../p` that does not exist.
     ['unclosed-quote.md', '2: the value of probe= opens a quote it does not close (close it: probe="…")'],
+    // Closed by the next option's quote instead, the rest of that option had been "cannot read the marker's options at "text"".
+    ['unclosed-quote-before.md', '2: the value of probe= opens a quote it does not close before format= (close it: probe="…")'],
     // A query's parameter left out had been a usage error (exit 2) naming the query file, not the document.
     ['missing-parameter.md', '2: usage_spawns needs the option(s) tolerance (give each as name=value, e.g. tolerance=…)'],
     // A value its query refuses had been an error naming only the query file.

@@ -60,6 +60,7 @@ function parseOptions(doc: string, line: number, text: string): Record<string, s
   // had named the folder `"../p`).
   const re = /\s*([A-Za-z_][\w-]*)=(?:"([^"]*)"|([^"\s]\S*))/y;
   let at = 0;
+  let last: RegExpExecArray | undefined;
   while (at < text.length) {
     re.lastIndex = at;
     const m = re.exec(text);
@@ -67,6 +68,11 @@ function parseOptions(doc: string, line: number, text: string): Record<string, s
       if (text.slice(at).trim() === '') break;
       const open = /^\s*([A-Za-z_][\w-]*)="[^"]*$/.exec(text.slice(at))?.[1];
       if (open !== undefined) fail(doc, line, `the value of ${open}= opens a quote it does not close`, `close it: ${open}="…"`);
+      // probe="../p format="text": the first quote closed at the second option's, whose value is left over.
+      const next = last?.[2] === undefined || !/^\s*[^\s"]*"/.test(text.slice(at)) ? undefined : /\s([A-Za-z_][\w-]*)=$/.exec(last[2])?.[1];
+      if (next !== undefined) {
+        fail(doc, line, `the value of ${last![1]}= opens a quote it does not close before ${next}=`, `close it: ${last![1]}="…"`);
+      }
       fail(
         doc,
         line,
@@ -77,6 +83,7 @@ function parseOptions(doc: string, line: number, text: string): Record<string, s
     options[m[1]!] ??= [];
     options[m[1]!]!.push(m[2] ?? m[3]!);
     at = re.lastIndex;
+    last = m;
   }
   return options;
 }
