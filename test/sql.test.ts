@@ -361,6 +361,13 @@ const TYPES: [string, string][] = [
   ['TIME', `[time '12:34:56.789', time '00:00:00', time '24:00:00', NULL]`],
   ['DATE', `[date '2024-02-29', date '0001-01-01', date 'infinity', NULL]`],
   ['TIMESTAMP', `[timestamp '2024-02-29 12:34:56.123456', timestamp '1970-01-01', timestamp '-infinity', NULL]`],
+  // node-api's text named these infinities as instants (2262-04-11T23:47:16.854775807), and a BC timestamp's
+  // JSON was malformed (0044-03-15T(BC) 10:00:00); the year 1 BC it writes as 0000.
+  ['TIMESTAMP_NS', `[timestamp_ns '2024-02-29 12:34:56.123456789', timestamp_ns 'infinity', timestamp_ns '-infinity', NULL]`],
+  ['TIMESTAMP_S', `[timestamp_s '2024-02-29 12:34:56', timestamp_s 'infinity', timestamp_s '-infinity', NULL]`],
+  ['TIMESTAMP_MS', `[timestamp_ms '2024-02-29 12:34:56.789', timestamp_ms 'infinity', timestamp_ms '-infinity', NULL]`],
+  ['TIMESTAMP-BC', `[date '0044-03-15 (BC)' + time '10:00', date '0001-12-31 (BC)' + time '01:02:03', NULL]`],
+  ['DATE-BC', `[date '0044-03-15 (BC)', date '0001-12-31 (BC)', NULL]`],
   ['TIMESTAMPTZ', `[timestamptz '2024-02-29 12:34:56.5+02', timestamptz '2000-01-01 00:00:00+00', NULL]`],
   ['BLOB', `['\\x00\\xFFab'::blob, 'a|b,c'::blob, ''::blob, NULL]`],
   [
@@ -375,7 +382,8 @@ const TYPES: [string, string][] = [
   ['MAP', `[map {'k': 1, 'j': 2}, map {}, NULL]`],
   // Keyed by DOUBLE: a key's text is DuckDB's (1e+20), not JavaScript's (100000000000000000000).
   // Keyed by DATE: infinity is DuckDB's word for it, not the day node-api keeps it as (5881580-07-11).
-  ['MAP-DATE', `[map {date 'infinity': 1, date '-infinity': 2, date '2024-02-29': 3}, NULL]`],
+  ['MAP-DATE', `[map {date 'infinity': 1, date '-infinity': 2, date '2024-02-29': 3, date '0001-12-31 (BC)': 4}, NULL]`],
+  ['MAP-TIMESTAMP_NS', `[map {timestamp_ns 'infinity': 1, timestamp_ns '2024-02-29 12:34:56.123456789': 2}, NULL]`],
   ['MAP-DOUBLE', `[map {1e20::DOUBLE: 'a', 0.1::DOUBLE: 'b', 'nan'::DOUBLE: 'c', 1e-7::DOUBLE: 'd', 100::DOUBLE: 'e'}, NULL]`],
 ];
 const ENUM = `create type mood as enum ('sad', 'happy'); `;

@@ -4,7 +4,7 @@
  * value's JSON text for the user's SQL in json formats.
  */
 import {
-  DuckDBDateValue,
+  type DuckDBDateValue,
   type DuckDBDecimalValue,
   type DuckDBBlobValue,
   type DuckDBDataChunk,
@@ -24,6 +24,7 @@ import {
 
 import type { Row } from '../base/shapes.js';
 import { floatText } from '../base/float-text.js';
+import { dateText, isoDuration, isoOffset, type Timestamp, timestampDuckText, timestampText } from './time-text.js';
 
 export type { Row };
 
@@ -189,36 +190,6 @@ export function deduplicated(names: string[]): string[] {
   });
 }
 
-/** An ISO 8601 UTC offset: DuckDB writes `+02` or `+05:30`. */
-const isoOffset = (text: string) => text.replace(/([+-]\d\d)$/, '$1:00');
-
-/**
- * An INTERVAL as an ISO 8601 duration (P1Y2M3DT4H5M6.5S). DuckDB keeps months, days and
- * microseconds apart, each with its own sign; so does this, one sign per part (as PostgreSQL's
- * iso_8601 style does): -1 day +2 hours is P-1DT2H.
- */
-function isoDuration(months: number, days: number, micros: bigint): string {
-  const part = (n: number | bigint, unit: string) => (n === 0 || n === 0n ? '' : `${n}${unit}`);
-  const sign = micros < 0n ? '-' : '';
-  const abs = micros < 0n ? -micros : micros;
-  const h = abs / 3_600_000_000n;
-  const m = (abs / 60_000_000n) % 60n;
-  const us = abs % 60_000_000n;
-  const s =
-    us === 0n
-      ? ''
-      : `${sign}${us / 1_000_000n}${
-          us % 1_000_000n
-            ? `.${String(us % 1_000_000n)
-                .padStart(6, '0')
-                .replace(/0+$/, '')}`
-            : ''
-        }S`;
-  const date = part(Math.trunc(months / 12), 'Y') + part(months % 12, 'M') + part(days, 'D');
-  const time = (h ? `${sign}${h}H` : '') + (m ? `${sign}${m}M` : '') + s;
-  return date === '' && time === '' ? 'PT0S' : `P${date}${time ? `T${time}` : ''}`;
-}
-
 /**
  * A value's JSON text: numbers (integers of any size, DECIMAL) as JSON numbers in DuckDB's exact
  * digits; non-finite floats as the strings "NaN", "Infinity", "-Infinity"; dates, times and
@@ -253,7 +224,7 @@ export function jsonText(v: DuckDBValue, type: DuckDBType): string {
     case DuckDBTypeId.TIMESTAMP_MS:
     case DuckDBTypeId.TIMESTAMP_NS:
     case DuckDBTypeId.TIMESTAMP_TZ:
-      return JSON.stringify(isoOffset(String(v).replace(' ', 'T')));
+      return JSON.stringify(timestampText(v as Timestamp));
     case DuckDBTypeId.TIME_TZ:
       return JSON.stringify(isoOffset(String(v)));
     case DuckDBTypeId.INTERVAL: {
@@ -282,17 +253,15 @@ export function jsonText(v: DuckDBValue, type: DuckDBType): string {
 
 /**
  * A MAP key's text, as DuckDB writes it: a float's as floatText writes it (JavaScript's 1e20 is
- * 100000000000000000000), a DATE at infinity as `infinity` (node-api's is 5881580-07-11), any other
- * node-api's text, which is DuckDB's for a scalar (a LIST or STRUCT key's floats are JavaScript's).
+ * 100000000000000000000), a date's or timestamp's as time-text.ts does (node-api's names infinity
+ * as a day), any other scalar's as node-api writes it, which is DuckDB's. A LIST or STRUCT key is
+ * node-api's text, its floats and infinities JavaScript's.
  */
-/** A DATE's text as DuckDB writes it: node-api's names the infinities as the days they are kept as. */
-const dateText = (d: DuckDBDateValue): string =>
-  d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : d.toString();
-
 function keyText(k: DuckDBValue, type: DuckDBType): string {
   if (type.typeId === DuckDBTypeId.DOUBLE || type.typeId === DuckDBTypeId.FLOAT)
     return floatText(k as number, type.typeId === DuckDBTypeId.FLOAT);
   if (type.typeId === DuckDBTypeId.DATE) return dateText(k as DuckDBDateValue);
+  if (DATES.has(type.typeId)) return timestampDuckText(k as Timestamp);
   return String(k);
 }
 
