@@ -245,6 +245,13 @@ describe('query text', () => {
     expect(await cli(['sql', `select error('a; Use "SET memory_limit TO 1GB" now; b')`])).toEqual(
       said('Invalid Input Error: a; Use "SET memory_limit TO 1GB" now; b'),
     );
+    // DuckDB's own sentence in a user's text, not after DuckDB's words or not at the end: left as it is.
+    expect(await cli(['sql', "select error('check failed. Use SET pivot_limit=X to increase the limit.')"])).toEqual(
+      said('Invalid Input Error: check failed. Use SET pivot_limit=X to increase the limit.'),
+    );
+    expect(await cli(['sql', "select 'x; * SET order_by_non_integer_literal=true to allow this behavior.'::int"])).toEqual(
+      said("Conversion Error: Could not convert string 'x; * SET order_by_non_integer_literal=true to allow this behavior.' to INT32"),
+    );
   });
 
   it('a RETURNING before the last statement is refused whatever its column is named (Count, Success)', async () => {

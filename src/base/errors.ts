@@ -79,29 +79,30 @@ export class QueryError extends OmgError {
 /**
  * DuckDB's advice to change a setting, sentence by sentence as DuckDB writes it, and what can be done
  * instead: user SQL runs with its configuration locked, so the advice cannot be taken. Only these
- * exact sentences: one a user's error() or a value quoted in a message holds is not cut blindly.
+ * exact sentences, after DuckDB's own and at the message's end: a user's error() or a value quoted
+ * in a message that holds one elsewhere is left as it is.
  */
 const SETTING_ADVICE: readonly [RegExp, string][] = [
   [
-    /(?:;\s*|\s+)Use "SET max_expression_depth TO x" to increase the maximum expression depth\./,
+    /(Max expression depth limit of \d+ exceeded\.)\s+Use "SET max_expression_depth TO x" to increase the maximum expression depth\.\s*$/,
     'nest fewer expressions, or call a recursive macro fewer levels deep: the limit of 1,000 cannot be raised here',
   ],
   [
-    /(?:;\s*|\s+)Use "SET scalar_subquery_error_on_multiple_rows=false" to revert to previous behavior of returning a random row\./,
+    /(scalar subqueries can only return a single row\.)(?:;\s*|\s+)Use "SET scalar_subquery_error_on_multiple_rows=false" to revert to previous behavior of returning a random row\.\s*$/,
     'make the subquery return one row, with LIMIT 1 or an aggregate such as first(): the setting cannot be changed here',
   ],
   [
-    /(?:;\s*|\s+)\* SET order_by_non_integer_literal=true to allow this behavior\./,
+    /(ORDER BY non-integer literal has no effect\.)(?:;\s*|\s+)\* SET order_by_non_integer_literal=true to allow this behavior\.\s*$/,
     "order by a column's name without quotes, or by its position, as in ORDER BY 1",
   ],
   [
-    /\s+Use SET pivot_limit=X to increase the limit\./,
+    /(Pivot column limit of \d+ exceeded\.)\s+Use SET pivot_limit=X to increase the limit\.\s*$/,
     'pivot on a column of fewer values, or name the values with PIVOT … ON x IN …: the limit cannot be raised here',
   ],
 ];
 
 /** `message` without DuckDB's advice to change a setting, and what to do instead when it held some. */
 export function withoutSettingAdvice(message: string): [string, string | undefined] {
-  for (const [advice, fix] of SETTING_ADVICE) if (advice.test(message)) return [message.replace(advice, ''), fix];
+  for (const [advice, fix] of SETTING_ADVICE) if (advice.test(message)) return [message.replace(advice, '$1'), fix];
   return [message, undefined];
 }
