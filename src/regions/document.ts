@@ -69,7 +69,7 @@ function parseOptions(doc: string, line: number, text: string): Record<string, s
       const open = /^\s*([A-Za-z_][\w-]*)="[^"]*$/.exec(text.slice(at))?.[1];
       if (open !== undefined) fail(doc, line, `the value of ${open}= opens a quote it does not close`, `close it: ${open}="…"`);
       // probe="../p format="text": the first quote closed at the second option's, whose value is left over.
-      const next = last?.[2] === undefined || !/^\s*[^\s"]*"/.test(text.slice(at)) ? undefined : /\s([A-Za-z_][\w-]*)=$/.exec(last[2])?.[1];
+      const next = last?.[2] === undefined || !text.slice(at).includes('"') ? undefined : /\s([A-Za-z_][\w-]*)=/.exec(last[2])?.[1];
       if (next !== undefined) {
         fail(doc, line, `the value of ${last![1]}= opens a quote it does not close before ${next}=`, `close it: ${last![1]}="…"`);
       }
