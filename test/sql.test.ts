@@ -396,7 +396,7 @@ describe('the values sql() gives', () => {
         `select 42::bigint as big, [1::bigint, 9007199254740993::bigint] as bigs, {'n': count(*)} as counted,
           map {'k': 2::bigint} as m, time '12:34:56.789' as tm, [time '00:00:01'] as tms, interval '1 day 2 hours' as iv,
           timetz '12:00:00+02' as ttz, '101'::bit as b, date 'infinity' as d, [timestamp '-infinity'] as ts,
-          date '2024-02-29' as day, 1.5::decimal(10, 2) as dec`,
+          date '2024-02-29' as day, 1.5::decimal(10, 2) as dec, [timestamp_ns 'infinity', timestamp_s '-infinity'] as units`,
       );
       const row = t.object(0);
       expect(row).toEqual({
@@ -413,6 +413,8 @@ describe('the values sql() gives', () => {
         ts: ['-infinity'],
         day: new Date('2024-02-29T00:00:00Z'),
         dec: 1.5,
+        // A TIMESTAMP_NS at infinity had been a Date of 2262-04-11.
+        units: ['infinity', '-infinity'],
       });
       expect(JSON.parse(JSON.stringify(t.objects()))).toHaveLength(1);
     } finally {

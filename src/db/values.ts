@@ -73,7 +73,10 @@ export const toPlain: DuckDBValueConverter<JS> = (value, type) => {
     return same ? n : exact;
   }
   if (DATES.has(type.typeId)) {
-    // node-api throws for a date outside a Date's range (infinity, year 294000): one value would fail the query.
+    // Infinity is its word: a TIMESTAMP_NS at infinity would be a Date of 2262, and node-api throws for a
+    // date outside a Date's range (a DATE's infinity, year 294000): one value would fail the query.
+    const text = type.typeId === DuckDBTypeId.DATE ? dateText(value as DuckDBDateValue) : timestampDuckText(value as Timestamp);
+    if (text === 'infinity' || text === '-infinity') return text;
     try {
       return JSDuckDBValueConverter(value, type, toPlain);
     } catch {
