@@ -15,8 +15,7 @@ import type { Database } from '../db/database.js';
 import { InputError, OmgError } from '../base/errors.js';
 import { inOrder } from '../base/in-order.js';
 import { timerAfter } from '../base/timer.js';
-import { memoryBytes } from '../base/memory.js';
-import { MEMORY_SIZE } from '../base/shapes.js';
+import { isMemorySize, memoryBytes } from '../base/memory.js';
 import { bounded, GRACE_SECONDS } from '../base/supervision.js';
 import { displayPath } from '../base/paths.js';
 import { readRegisteredFile } from '../base/registered-file.js';
@@ -180,7 +179,7 @@ export async function evaluateRegistration(
     const said = `omg-evidence: ${displayPath(join(probe.dir, 'registration'))}: the registered triggers and checks`;
     const bound = {
       seconds,
-      memoryBytes: MEMORY_SIZE.test(limit) ? memoryBytes(limit) : Number.MAX_SAFE_INTEGER,
+      memoryBytes: isMemorySize(limit) ? memoryBytes(limit) : Number.MAX_SAFE_INTEGER,
       late: `${said} ran for more than ${seconds} s in all; DuckDB did not stop them, so the process running them was stopped ${GRACE_SECONDS} s later (a ${mine[0]?.spec.what ?? 'check'} is one SELECT over the views, answered in moments: make it do less, or give it longer with --check-timeout SECONDS)`,
       over: `${said} took more memory than DuckDB's limit allows (${limit}); DuckDB did not stop them, so the process running them was stopped (a check is one SELECT over the views, answered in moments: make it do less)`,
     };

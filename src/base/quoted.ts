@@ -15,7 +15,8 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * not inside a JSON escape (`\u00e`, a lone `\`): the checks quote a value as its JSON text.
  */
 export const left = (s: string, n: number): string => {
-  const cps = Array.from(s);
+  // Only the start of `s` is read (a code point is at most two code units): never a whole long value.
+  const cps = Array.from(s.slice(0, 2 * (n + 16)));
   if (cps.length <= n) return s;
   // Only the first n + 16 code points are segmented: a character longer than that is cut before.
   let cut = '';

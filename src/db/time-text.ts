@@ -26,15 +26,20 @@ const INFINITE = 2n ** 63n - 1n;
 /** The year 1 BC as DuckDB writes it: node-api writes the year 0 it counts it as. */
 const yearZero = (text: string) => (text.startsWith('0000-') ? `0001-${text.slice(5, 10)} (BC)${text.slice(10)}` : text);
 
+/** DuckDB's word for a date or timestamp at infinity, from the value as kept (no text made); undefined for any other. */
+export function infinity(v: DuckDBDateValue | Timestamp): 'infinity' | '-infinity' | undefined {
+  const [kept, top] =
+    'days' in v
+      ? [v.days, DuckDBDateValue.PosInf.days]
+      : ['micros' in v ? v.micros : 'millis' in v ? v.millis : 'nanos' in v ? v.nanos : v.seconds, INFINITE];
+  return kept === top ? 'infinity' : kept === -top ? '-infinity' : undefined;
+}
+
 /** A DATE's text as DuckDB writes it. */
-export const dateText = (d: DuckDBDateValue): string =>
-  d.days === DuckDBDateValue.PosInf.days ? 'infinity' : d.days === DuckDBDateValue.NegInf.days ? '-infinity' : yearZero(d.toString());
+export const dateText = (d: DuckDBDateValue): string => infinity(d) ?? yearZero(d.toString());
 
 /** A timestamp's text as DuckDB writes it, in any unit, with or without a time zone. */
-export function timestampDuckText(t: Timestamp): string {
-  const kept = 'micros' in t ? t.micros : 'millis' in t ? t.millis : 'nanos' in t ? t.nanos : t.seconds;
-  return kept === INFINITE ? 'infinity' : kept === -INFINITE ? '-infinity' : yearZero(String(t));
-}
+export const timestampDuckText = (t: Timestamp): string => infinity(t) ?? yearZero(String(t));
 
 /**
  * A timestamp as ISO 8601 (2024-02-29T12:34:56.123456, +02:00 for an offset); infinity as DuckDB's

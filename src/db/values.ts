@@ -24,7 +24,7 @@ import {
 
 import type { Row } from '../base/shapes.js';
 import { floatText } from '../base/float-text.js';
-import { dateText, isoDuration, isoOffset, type Timestamp, timestampDuckText, timestampText } from './time-text.js';
+import { dateText, infinity, isoDuration, isoOffset, type Timestamp, timestampDuckText, timestampText } from './time-text.js';
 
 export type { Row };
 
@@ -75,8 +75,8 @@ export const toPlain: DuckDBValueConverter<JS> = (value, type) => {
   if (DATES.has(type.typeId)) {
     // Infinity is its word: a TIMESTAMP_NS at infinity would be a Date of 2262, and node-api throws for a
     // date outside a Date's range (a DATE's infinity, year 294000): one value would fail the query.
-    const text = type.typeId === DuckDBTypeId.DATE ? dateText(value as DuckDBDateValue) : timestampDuckText(value as Timestamp);
-    if (text === 'infinity' || text === '-infinity') return text;
+    const word = infinity(value as DuckDBDateValue | Timestamp);
+    if (word) return word;
     try {
       return JSDuckDBValueConverter(value, type, toPlain);
     } catch {
